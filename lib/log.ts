@@ -1,0 +1,90 @@
+/**
+ * A small levelled logger (the lint rule `no-console` keeps output in one place) and the
+ * functions the command lines use to print results.
+ *
+ * @module
+ */
+
+/** Log levels, lowest first. */
+export type LogLevel = "debug" | "info" | "warn" | "error";
+
+const ORDER: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 };
+
+/** Where log lines go. */
+export interface LogSink {
+  (level: LogLevel, line: string): void;
+}
+
+/** A logger with a name and a minimum level. */
+export interface Logger {
+  debug(message: string): void;
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+  /** A logger writing to the same sink under another name. */
+  child(name: string): Logger;
+}
+
+const encoder = new TextEncoder();
+
+/** Writes every line to standard error. */
+export const stderrSink: LogSink = (_level, line) => {
+  Deno.stderr.writeSync(encoder.encode(line + "\n"));
+};
+
+/** Options of {@linkcode createLogger}. */
+export interface LoggerOptions {
+  /** Lowest level written. @default "info" */
+  level?: LogLevel;
+  /** Destination. @default stderrSink */
+  sink?: LogSink;
+  /** Clock for the time stamp. @default () => new Date() */
+  now?: () => Date;
+}
+
+/** Formats a date as `YYYY-MM-DD HH:MM:SS,mmm` in local time (the print-host log format). */
+export function formatLogTime(d: Date): string {
+  const p = (n: number, w = 2) => String(n).padStart(w, "0");
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ` +
+    `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())},${p(d.getMilliseconds(), 3)}`;
+}
+
+/**
+ * Creates a logger whose lines read `YYYY-MM-DD HH:MM:SS,mmm - name - LEVEL - message`.
+ *
+ * @example
+ * ```ts
+ * import { createLogger } from "./log.ts";
+ * const lines: string[] = [];
+ * const log = createLogger("bench", { sink: (_l, s) => lines.push(s) });
+ * log.info("hello");
+ * console.assert(lines[0]!.endsWith(" - bench - INFO - hello"));
+ * ```
+ */
+export function createLogger(name: string, options: LoggerOptions = {}): Logger {
+  const min = ORDER[options.level ?? "info"];
+  const sink = options.sink ?? stderrSink;
+  const now = options.now ?? (() => new Date());
+  const write = (level: LogLevel, message: string) => {
+    if (ORDER[level] < min) return;
+    const label = level === "warn" ? "WARNING" : level.toUpperCase();
+    sink(level, `${formatLogTime(now())} - ${name} - ${label} - ${message}`);
+  };
+  return {
+    debug: (m) => write("debug", m),
+    info: (m) => write("info", m),
+    warn: (m) => write("warn", m),
+    error: (m) => write("error", m),
+    child: (child) => createLogger(`${name}.${child}`, options),
+  };
+}
+
+/** Writes text to standard output as it is (for command output, not logs). */
+export function print(text: string): void {
+  Deno.stdout.writeSync(encoder.encode(text.endsWith("\n") ? text : text + "\n"));
+}
+
+/** Writes text to standard error as it is (for command-line error messages). */
+export function printError(text: string): void {
+  Deno.stderr.writeSync(encoder.encode(text.endsWith("\n") ? text : text + "\n"));
+}

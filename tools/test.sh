@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Runs the whole test suite: installs what the tests need, runs `deno test`, and ends with the
+# line `tests: N passed, N failed[, N skipped]` taken from Deno's own summary.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
+export PATH="$PWD/node_modules/.bin:$PATH"
+export NO_COLOR=1
+
+if ! bash tools/test_deps.sh; then
+  echo "tests: 0 passed, 1 failed"
+  exit 1
+fi
+
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
+deno test --allow-all "$@" 2>&1 | tee "$log"
+rc=${PIPESTATUS[0]}
+
+line="$(grep -E '^(ok|FAILED) \| [0-9]+ passed' "$log" | tail -n 1)"
+passed="$(sed -nE 's/.*\| ([0-9]+) passed.*/\1/p' <<<"$line")"
+failed="$(sed -nE 's/.*\| ([0-9]+) failed.*/\1/p' <<<"$line")"
+skipped="$(sed -nE 's/.*\| ([0-9]+) ignored.*/\1/p' <<<"$line")"
+if [ -z "$line" ]; then
+  # deno test stopped before its summary (type error, crash): count that as one failure.
+  passed=0
+  failed=1
+  [ "$rc" -eq 0 ] && rc=1
+fi
+if [ -n "$skipped" ] && [ "$skipped" != "0" ]; then
+  echo "tests: ${passed:-0} passed, ${failed:-0} failed, ${skipped} skipped"
+else
+  echo "tests: ${passed:-0} passed, ${failed:-0} failed"
+fi
+exit "$rc"

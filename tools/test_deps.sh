@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs what the test suite needs on a Debian machine: the npm dependencies through Deno,
+# and the Debian packages the end-to-end tests use (only those missing; needs root for apt).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PWD/node_modules/.bin:$PATH"
+
+# Debian packages used by the tests. Keep this list in step with README "Tests".
+packages=()
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "test_deps: missing Debian packages (run as root or install them): ${missing[*]}" >&2
+    exit 1
+  fi
+  echo "test_deps: installing ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+deno install --quiet >/dev/null 2>&1 || deno install
