@@ -1,0 +1,133 @@
+/**
+ * The plugin contract of the plugin host. A plugin lives in `plugins/<id>/` and its `mod.ts`
+ * exports a named `plugin` of type {@linkcode PluginDescriptor}. The host passes every service
+ * explicitly through a {@linkcode PluginContext}; plugins never import each other.
+ *
+ * @module
+ */
+import type { Hono } from "hono";
+import type { Clock } from "../clock.ts";
+import type { Logger } from "../log.ts";
+
+/** Permissions of the host. ADMIN implies all others. */
+export type Permission = "STATUS" | "CONTROL" | "SETTINGS" | "ADMIN";
+
+/** A plugin's settings: a JSON object. */
+export type Settings = Record<string, unknown>;
+
+/** Heater names of the printer: `tool0`..`toolN`, `bed`, `chamber`. */
+export type HeaterName = string;
+
+/** One heater reading. */
+export interface HeaterReading {
+  actual: number;
+  /** Target in °C; 0 or null when the heater is off. */
+  target: number | null;
+}
+
+/** Printer states, print-host style. */
+export type PrinterState =
+  | "OPERATIONAL"
+  | "PRINTING"
+  | "PAUSED"
+  | "PAUSING"
+  | "RESUMING"
+  | "CANCELLING"
+  | "FINISHING"
+  | "ERROR"
+  | "OFFLINE";
+
+/** A snapshot of the printer. */
+export interface PrinterSnapshot {
+  state: PrinterState;
+  /** Heater name → reading. */
+  temperatures: Record<HeaterName, HeaterReading>;
+  /** Time of the snapshot in ms since the epoch (printer clock). */
+  time: number;
+}
+
+/** Events the printer emits. */
+export type PrinterEvent =
+  | { type: "state"; state: PrinterState; previous: PrinterState }
+  | { type: "temperatures"; snapshot: PrinterSnapshot };
+
+/** Read access to the host's printer (the virtual printer by default). */
+export interface PrinterAccess {
+  snapshot(): PrinterSnapshot;
+  /** Subscribes to printer events; returns the unsubscribe function. */
+  subscribe(listener: (event: PrinterEvent) => void): () => void;
+}
+
+/** A plugin's view of its own settings in the host's settings store. */
+export interface SettingsAccess {
+  /** The current, validated settings with defaults applied. */
+  get(): Settings;
+  /** Merges and saves a partial update (validated by the plugin; throws `AppError` 400). */
+  update(partial: Settings): Promise<Settings>;
+  /** Subscribes to saved changes; returns the unsubscribe function. */
+  onChange(listener: (next: Settings, previous: Settings) => void): () => void;
+}
+
+/** Options of a push message. */
+export interface PushOptions {
+  /** Only clients holding this permission receive it. @default "STATUS" */
+  permission?: Permission;
+}
+
+/** Services the host gives a plugin. */
+export interface PluginContext {
+  /** The plugin id. */
+  id: string;
+  logger: Logger;
+  clock: Clock;
+  /** The plugin's own data folder (created by the host). */
+  dataDir: string;
+  /** The host's log folder (the log monitor reads it; the host writes its own log there). */
+  logDir: string;
+  settings: SettingsAccess;
+  printer: PrinterAccess;
+  /** Sends `{"plugin": {"plugin": id, "data": data}}` to every connected push-socket client. */
+  push(data: Record<string, unknown>, options?: PushOptions): void;
+  /** Environment variables visible to the plugin (e.g. `TEMP_ETA_*` overrides). */
+  env: Record<string, string>;
+}
+
+/** A route table a plugin mounts under its base path. */
+export interface PluginRoutes {
+  /** Base path, e.g. `/plugin/logmonitor` or `/api/plugin/host_uptime`. */
+  base: string;
+  /** Hono sub-app; the host authenticates every request before it reaches the app. */
+  app: Hono;
+  /**
+   * Permission needed per method. Defaults: GET/HEAD → STATUS, other methods → CONTROL.
+   */
+  permissions?: Partial<Record<"GET" | "POST" | "PUT" | "DELETE", Permission>>;
+}
+
+/** What `plugins/<id>/mod.ts` exports as `plugin`. */
+export interface PluginDescriptor {
+  id: string;
+  name: string;
+  version: string;
+  /** Current settings version (stored beside the settings in config.yaml). */
+  settingsVersion: number;
+  /** Full default settings tree. */
+  settingsDefaults: Settings;
+  /**
+   * Validates a complete candidate (defaults + stored + update) and returns it normalised.
+   * Throws `AppError` 400 whose message names the setting.
+   */
+  validateSettings(candidate: Settings): Settings;
+  /** Migrates stored settings from `fromVersion` to `settingsVersion`. */
+  migrateSettings?(stored: Settings, fromVersion: number): Settings;
+  /** Setting keys never returned by `GET /api/settings` (secrets). */
+  restrictedSettings?: string[];
+  /** Builds the plugin's routes once the context exists. */
+  routes?(ctx: PluginContext): PluginRoutes[];
+  /** Called before the server listens. */
+  onStartup?(ctx: PluginContext): void | Promise<void>;
+  /** Called once the server listens ("startup complete"). */
+  onAfterStartup?(ctx: PluginContext): void | Promise<void>;
+  /** Called on shutdown; must release timers, sockets and files. */
+  onShutdown?(ctx: PluginContext): void | Promise<void>;
+}
