@@ -1,0 +1,90 @@
+/**
+ * The actions that print or write something and exit: `--list-presets`, `--print-config`,
+ * `--list-cache`, `--export-cache`.
+ *
+ * @module
+ */
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import {
+  type Config,
+  type LayerReport,
+  listPresets,
+  type Paths,
+  writeFileAtomic,
+} from "../config/mod.ts";
+import { cacheListing, exportCache, ResultsStore } from "../store/mod.ts";
+import { VERSION } from "../version.ts";
+
+/** Where actions write: standard output and standard error, injected for tests. */
+export interface Output {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+/** The presets as lines: `name  [readonly|user]  key=value ...`. */
+export async function listPresetsText(paths: Paths): Promise<string> {
+  const { presets, ignored } = await listPresets(paths.presetsDir);
+  const width = Math.max(...presets.map((p) => p.name.length));
+  const lines = presets.map((p) => {
+    const values = Object.entries(p.values).map(([k, v]) => `${k}=${v}`).join(" ");
+    return `${p.name.padEnd(width)}  [${p.readonly ? "readonly" : "user"}]${
+      values ? `  ${values}` : ""
+    }`;
+  });
+  for (const file of ignored) {
+    lines.push(`(ignored ${join(paths.presetsDir, file)}: reserved or invalid name)`);
+  }
+  return lines.join("\n");
+}
+
+/** The configuration as JSON with the API token masked. */
+export function configJson(config: Config): string {
+  const masked = structuredClone(config);
+  if (masked.modelserver.api_token) masked.modelserver.api_token = "***";
+  return JSON.stringify(masked, null, 2);
+}
+
+/** One line naming the layers in priority order. */
+export function layersText(layers: LayerReport[]): string {
+  return "configuration layers (lowest first): " +
+    layers.map((l) => `${l.source}${l.found ? "" : " (not found)"}`).join(" → ");
+}
+
+/** Opens the results store of `paths`, creating its folder. */
+export async function openStore(paths: Paths): Promise<ResultsStore> {
+  await Deno.mkdir(dirname(paths.database), { recursive: true });
+  return ResultsStore.open(paths.database);
+}
+
+/** Resolves the `--export-cache` target: a bare file name goes to the results folder. */
+export function exportTarget(paths: Paths, file: string, cwd = Deno.cwd()): string {
+  if (basename(file) === file) return join(paths.resultsDir, file);
+  return isAbsolute(file) ? file : resolve(cwd, file);
+}
+
+/** Writes every cached result (with its runs) as JSON; returns the path and the count. */
+export async function exportCacheFile(
+  paths: Paths,
+  file: string,
+): Promise<{ path: string; count: number }> {
+  const target = exportTarget(paths, file);
+  const store = await openStore(paths);
+  try {
+    const data = exportCache(store, { tool: "localbench", version: VERSION });
+    await Deno.mkdir(dirname(target), { recursive: true });
+    await writeFileAtomic(target, JSON.stringify(data, null, 2) + "\n");
+    return { path: target, count: Number(data.count) };
+  } finally {
+    store.close();
+  }
+}
+
+/** The `--list-cache` text. */
+export async function listCacheText(paths: Paths): Promise<string> {
+  const store = await openStore(paths);
+  try {
+    return cacheListing(store);
+  } finally {
+    store.close();
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * The benchmark command line: parses the arguments, runs the action and maps errors to exit
+ * codes (400 → 2, anything else → 1). `cli.ts` only calls {@linkcode runCli}.
+ *
+ * @module
+ */
+import { type EnvReader } from "../config/mod.ts";
+import { AppError, exitCodeOf, messageOf } from "../error.ts";
+import { print, printError } from "../log.ts";
+import {
+  configJson,
+  exportCacheFile,
+  layersText,
+  listCacheText,
+  listPresetsText,
+  type Output,
+} from "./actions.ts";
+import { type Invocation, resolveInvocation } from "./invocation.ts";
+
+/** Runs a resolved benchmark invocation (the engine); returns the exit code. */
+export type BenchmarkRunner = (
+  invocation: Extract<Invocation, { kind: "run" }>,
+  output: Output,
+) => Promise<number>;
+
+/** Options of {@linkcode runCli}. */
+export interface CliOptions {
+  env?: EnvReader;
+  projectFile?: string;
+  output?: Output;
+  /** Runs the benchmark and `--export-only`. */
+  benchmark?: BenchmarkRunner;
+}
+
+const stdio: Output = { out: print, err: printError };
+
+/** Runs the benchmark command line and returns its exit code. */
+export async function runCli(argv: string[], options: CliOptions = {}): Promise<number> {
+  const output = options.output ?? stdio;
+  try {
+    const inv = await resolveInvocation(argv, {
+      env: options.env,
+      projectFile: options.projectFile,
+    });
+    if (inv.kind === "help") {
+      output.out(inv.text);
+      return 0;
+    }
+    switch (inv.options.action) {
+      case "list-presets":
+        output.out(await listPresetsText(inv.paths));
+        return 0;
+      case "print-config":
+        output.err(layersText(inv.layers));
+        output.out(configJson(inv.config));
+        return 0;
+      case "list-cache":
+        output.out(await listCacheText(inv.paths));
+        return 0;
+      case "export-cache": {
+        const { path, count } = await exportCacheFile(inv.paths, inv.options.export_cache!);
+        output.out(`Exported ${count} cached result(s) to ${path}`);
+        return 0;
+      }
+      default: {
+        if (!options.benchmark) throw new AppError(500, "No benchmark runner is configured");
+        return await options.benchmark(inv, output);
+      }
+    }
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    const hint = exitCodeOf(err) === 2 ? " (see --help)" : "";
+    output.err(`localbench: error: ${messageOf(err)}${hint}`);
+    return exitCodeOf(err);
+  }
+}

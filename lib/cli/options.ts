@@ -1,0 +1,153 @@
+/**
+ * From parsed flags to the two things the benchmark reads: configuration overrides (the highest
+ * configuration layer) and the run options (filters, cache, profiling, comparison...).
+ *
+ * @module
+ */
+import type { BackendKind, JsonObject } from "../config/mod.ts";
+import { badRequest } from "../error.ts";
+import type { Flags } from "./program.ts";
+
+/** Model filters. */
+export interface FilterOptions {
+  only_vision: boolean;
+  only_tools: boolean;
+  quants: string[];
+  arch: string[];
+  params: string[];
+  min_context: number | null;
+  /** GiB. */
+  max_size: number | null;
+  include_models: string | null;
+  exclude_models: string | null;
+}
+
+/** What to do. */
+export type Action =
+  | "benchmark"
+  | "list-presets"
+  | "print-config"
+  | "list-cache"
+  | "export-cache"
+  | "export-only";
+
+/** Every option of a run that is not configuration. */
+export interface RunOptions {
+  action: Action;
+  preset: string | null;
+  limit: number | null;
+  dev_mode: boolean;
+  filters: FilterOptions;
+  retest: boolean;
+  export_cache: string | null;
+  enable_profiling: boolean;
+  max_temp: number | null;
+  max_power: number | null;
+  disable_gtt: boolean;
+  n_parallel: number;
+  unified_kv_cache: boolean;
+  compare_with: string | null;
+  rank_by: "speed" | "efficiency" | "ttft" | "vram";
+  debug: boolean;
+}
+
+/** Flag key → configuration path. */
+const CONFIG_PATHS: Record<string, string> = {
+  runs: "num_runs",
+  context: "context_length",
+  prompt: "prompt",
+  temperature: "inference.temperature",
+  top_k: "inference.top_k_sampling",
+  top_p: "inference.top_p_sampling",
+  min_p: "inference.min_p_sampling",
+  repeat_penalty: "inference.repeat_penalty",
+  max_tokens: "inference.max_tokens",
+  n_gpu_layers: "load.n_gpu_layers",
+  n_batch: "load.n_batch",
+  n_threads: "load.n_threads",
+  flash_attention: "load.flash_attention",
+  rope_freq_base: "load.rope_freq_base",
+  rope_freq_scale: "load.rope_freq_scale",
+  use_mmap: "load.use_mmap",
+  use_mlock: "load.use_mlock",
+  kv_cache_quant: "load.kv_cache_quant",
+  use_rest_api: "modelserver.use_rest_api",
+  api_token: "modelserver.api_token",
+  backend: "modelserver.backend",
+  base_url: "modelserver.base_url",
+};
+
+/** The configuration path a flag writes, if any. */
+export function configPathOf(key: string): string | undefined {
+  return CONFIG_PATHS[key];
+}
+
+/** Builds the command-line configuration layer from the flags. */
+export function flagsToOverrides(flags: Flags): JsonObject {
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(flags)) {
+    const path = CONFIG_PATHS[key];
+    if (!path) continue;
+    const parts = path.split(".");
+    let node = out;
+    for (const part of parts.slice(0, -1)) node = (node[part] ??= {}) as JsonObject;
+    node[parts.at(-1)!] = value;
+  }
+  if (flags.use_rest_api === true && flags.backend !== undefined && flags.backend !== "rest") {
+    throw badRequest(
+      `options '--use-rest-api' and '--backend ${flags.backend}' contradict each other`,
+    );
+  }
+  if (flags.use_rest_api === true) {
+    const ms = (out.modelserver ??= {}) as JsonObject;
+    ms.backend = "rest" satisfies BackendKind;
+  }
+  return out;
+}
+
+function pick<T>(flags: Flags, key: string, fallback: T): T {
+  return (flags[key] as T | undefined) ?? fallback;
+}
+
+/** Builds the run options from the flags (defaults for the rest). */
+export function flagsToRunOptions(flags: Flags): RunOptions {
+  const action: Action = flags.list_presets
+    ? "list-presets"
+    : flags.print_config
+    ? "print-config"
+    : flags.list_cache
+    ? "list-cache"
+    : flags.export_cache
+    ? "export-cache"
+    : flags.export_only
+    ? "export-only"
+    : "benchmark";
+  return {
+    action,
+    preset: pick(flags, "preset", null),
+    limit: pick(flags, "limit", null),
+    dev_mode: pick(flags, "dev_mode", false),
+    filters: {
+      only_vision: pick(flags, "only_vision", false),
+      only_tools: pick(flags, "only_tools", false),
+      quants: pick(flags, "quants", []),
+      arch: pick(flags, "arch", []),
+      params: pick(flags, "params", []),
+      min_context: pick(flags, "min_context", null),
+      max_size: pick(flags, "max_size", null),
+      include_models: pick(flags, "include_models", null),
+      exclude_models: pick(flags, "exclude_models", null),
+    },
+    retest: pick(flags, "retest", false),
+    export_cache: pick(flags, "export_cache", null),
+    enable_profiling: pick(flags, "enable_profiling", false),
+    max_temp: pick(flags, "max_temp", null),
+    max_power: pick(flags, "max_power", null),
+    disable_gtt: pick(flags, "disable_gtt", false),
+    n_parallel: pick(flags, "n_parallel", 4),
+    unified_kv_cache: pick(flags, "unified_kv_cache", false),
+    compare_with: pick(flags, "compare_with", null),
+    rank_by: pick(flags, "rank_by", "speed"),
+    debug: pick(flags, "debug", false),
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * The configuration layers (seed: "Configuration layers"): built-in defaults → project
+ * `config/defaults.json` → the user's `defaults.json` → command-line overrides.
+ *
+ * @module
+ */
+import { builtInDefaults } from "./defaults.ts";
+import { readJsonFile } from "./json_file.ts";
+import { deepMerge, type JsonObject } from "./merge.ts";
+import { normalisePorts } from "./ports.ts";
+import type { Config } from "./types.ts";
+import { validateLayer } from "./validate.ts";
+
+/** The project configuration file, next to this repository's `config/` folder. */
+export const PROJECT_DEFAULTS = new URL("../../config/defaults.json", import.meta.url).pathname;
+
+/** Where each layer came from, for `--print-config` and warnings. */
+export interface LayerReport {
+  source: string;
+  found: boolean;
+  unknownKeys: string[];
+}
+
+/** The result of loading the file layers. */
+export interface LoadedConfig {
+  config: Config;
+  layers: LayerReport[];
+}
+
+/** Options of {@linkcode loadConfig}. */
+export interface LoadConfigOptions {
+  /** Project file. @default PROJECT_DEFAULTS */
+  projectFile?: string;
+  /** The user's `defaults.json` (absent file = no layer). */
+  userFile?: string | null;
+  /** Highest layer (the command line), merged last. */
+  overrides?: JsonObject;
+}
+
+/**
+ * Loads and merges the layers, normalises the ports and returns one typed object.
+ * A malformed or mistyped file throws an `AppError` naming the file (and the position or key).
+ */
+export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadedConfig> {
+  let merged = builtInDefaults() as unknown as JsonObject;
+  const layers: LayerReport[] = [{ source: "built-in defaults", found: true, unknownKeys: [] }];
+  const files = [options.projectFile ?? PROJECT_DEFAULTS, options.userFile ?? null];
+  for (const file of files) {
+    if (!file) continue;
+    const layer = await readJsonFile(file);
+    if (layer === undefined) {
+      layers.push({ source: file, found: false, unknownKeys: [] });
+      continue;
+    }
+    const unknownKeys = validateLayer(layer, file);
+    merged = deepMerge(merged, layer as JsonObject);
+    layers.push({ source: file, found: true, unknownKeys });
+  }
+  if (options.overrides) {
+    validateLayer(options.overrides, "command line");
+    merged = deepMerge(merged, options.overrides);
+    layers.push({ source: "command line", found: true, unknownKeys: [] });
+  }
+  const config = merged as unknown as Config;
+  config.modelserver.ports = normalisePorts(config.modelserver.ports);
+  return { config, layers };
+}

@@ -1,0 +1,35 @@
+/**
+ * Configuration: layers, defaults, ports, paths and presets.
+ *
+ * @module
+ */
+export { backendOf, KV_CACHE_QUANTS } from "./types.ts";
+export type {
+  BackendKind,
+  Config,
+  InferenceConfig,
+  KvCacheQuant,
+  LoadConfig,
+  ModelServerConfig,
+} from "./types.ts";
+export { builtInDefaults, DEFAULT_PORTS } from "./defaults.ts";
+export { deepMerge, isPlainObject } from "./merge.ts";
+export type { JsonObject } from "./merge.ts";
+export { normalisePorts } from "./ports.ts";
+export { configDir, dataDir, processEnv, resolvePaths } from "./paths.ts";
+export type { EnvReader, Paths } from "./paths.ts";
+export { parseJsonText, readJsonFile, writeFileAtomic } from "./json_file.ts";
+export { validateLayer } from "./validate.ts";
+export { loadConfig, PROJECT_DEFAULTS } from "./load.ts";
+export type { LayerReport, LoadConfigOptions, LoadedConfig } from "./load.ts";
+export {
+  BUILT_IN_PRESETS,
+  deletePreset,
+  listPresets,
+  loadPreset,
+  normalisePresetValues,
+  presetPath,
+  savePreset,
+  validatePresetName,
+} from "./presets.ts";
+export type { Preset, PresetValues } from "./presets.ts";

@@ -1,0 +1,68 @@
+/**
+ * Where localbench keeps its files: the user config dir and the data dir (XDG), each overridable
+ * with `LOCALBENCH_CONFIG_DIR` / `LOCALBENCH_DATA_DIR`.
+ *
+ * @module
+ */
+import { isAbsolute, join } from "node:path";
+
+/** Reads environment variables (injected so tests never touch the real environment). */
+export type EnvReader = (name: string) => string | undefined;
+
+/** Reads the process environment. */
+export const processEnv: EnvReader = (name) => Deno.env.get(name);
+
+function xdgBase(env: EnvReader, variable: string, fallback: string): string {
+  const value = env(variable);
+  // The XDG spec says relative paths are invalid and must be ignored.
+  if (value && isAbsolute(value) && !value.split("/").includes("..")) return value;
+  const home = env("HOME");
+  if (!home) throw new Error(`Cannot locate the ${variable} folder: HOME is not set`);
+  return join(home, fallback);
+}
+
+/** The user config dir: `$LOCALBENCH_CONFIG_DIR` or `$XDG_CONFIG_HOME/localbench`. */
+export function configDir(env: EnvReader = processEnv): string {
+  return env("LOCALBENCH_CONFIG_DIR") ||
+    join(xdgBase(env, "XDG_CONFIG_HOME", ".config"), "localbench");
+}
+
+/** The data dir: `$LOCALBENCH_DATA_DIR` or `$XDG_DATA_HOME/localbench`. */
+export function dataDir(env: EnvReader = processEnv): string {
+  return env("LOCALBENCH_DATA_DIR") ||
+    join(xdgBase(env, "XDG_DATA_HOME", join(".local", "share")), "localbench");
+}
+
+/** Paths derived from the two folders. */
+export interface Paths {
+  configDir: string;
+  dataDir: string;
+  /** `<config dir>/defaults.json` */
+  userDefaults: string;
+  /** `<config dir>/presets` */
+  presetsDir: string;
+  /** `<data dir>/results.db` */
+  database: string;
+  /** `<data dir>/results` (reports) */
+  resultsDir: string;
+  /** `<data dir>/logs` */
+  logsDir: string;
+  /** `<data dir>/host` (plugin host data) */
+  hostDir: string;
+}
+
+/** Resolves every path from the environment. */
+export function resolvePaths(env: EnvReader = processEnv): Paths {
+  const config = configDir(env);
+  const data = dataDir(env);
+  return {
+    configDir: config,
+    dataDir: data,
+    userDefaults: join(config, "defaults.json"),
+    presetsDir: join(config, "presets"),
+    database: join(data, "results.db"),
+    resultsDir: join(data, "results"),
+    logsDir: join(data, "logs"),
+    hostDir: join(data, "host"),
+  };
+}

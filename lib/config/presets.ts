@@ -1,0 +1,173 @@
+/**
+ * Presets: named sets of command-line values. Built-ins are read-only; user presets live in
+ * `<config dir>/presets/<name>.json`. A preset maps to command-line arguments, and arguments given
+ * explicitly win over the preset's.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { AppError, badRequest } from "../error.ts";
+import { readJsonFile, writeFileAtomic } from "./json_file.ts";
+import { isPlainObject, type JsonObject } from "./merge.ts";
+
+/** A preset's values, keyed by the long option name in snake_case (`runs`, `dev_mode`, ...). */
+export type PresetValues = Record<string, string | number | boolean>;
+
+/** A listed preset. */
+export interface Preset {
+  name: string;
+  readonly: boolean;
+  values: PresetValues;
+}
+
+/** Read-only presets shipped with the tool. `default` is the configuration as it is. */
+export const BUILT_IN_PRESETS: Readonly<Record<string, Readonly<PresetValues>>> = {
+  default: {},
+  quick_test: { runs: 1, context: 1024, dev_mode: true, enable_profiling: true },
+  high_quality: { runs: 5, context: 8192, enable_profiling: true, retest: true },
+  resource_limited: {
+    runs: 3,
+    context: 2048,
+    max_size: 8,
+    n_batch: 256,
+    flash_attention: true,
+    use_mmap: true,
+  },
+};
+
+/** Older key names accepted in preset files, mapped to the current ones. */
+const LEGACY_KEYS: Record<string, string> = {
+  context_length: "context",
+  num_runs: "runs",
+  top_k_sampling: "top_k",
+  top_p_sampling: "top_p",
+  min_p_sampling: "min_p",
+};
+
+const NAME = /^[A-Za-z0-9_-]{1,50}$/;
+
+/** Throws a 400 unless `name` is a valid preset name (`[A-Za-z0-9_-]{1,50}`). */
+export function validatePresetName(name: string): void {
+  if (!NAME.test(name)) {
+    throw badRequest(
+      `Invalid preset name '${name}': use 1 to 50 letters, digits, '_' or '-'`,
+      "invalid_preset_name",
+    );
+  }
+}
+
+/** Normalises a stored preset object: accepts a `{params: {...}}` wrapper and legacy keys. */
+export function normalisePresetValues(raw: unknown, source: string): PresetValues {
+  const body = isPlainObject(raw) && isPlainObject(raw.params) ? raw.params : raw;
+  if (!isPlainObject(body)) {
+    throw new AppError(422, `Invalid preset '${source}': it must be a JSON object`);
+  }
+  const out: PresetValues = {};
+  for (const [key, value] of Object.entries(body as JsonObject)) {
+    if (value === null || value === "") continue;
+    if (!["string", "number", "boolean"].includes(typeof value)) {
+      throw new AppError(
+        422,
+        `Invalid preset '${source}': '${key}' must be a string, number or boolean`,
+      );
+    }
+    out[LEGACY_KEYS[key] ?? key] = value as string | number | boolean;
+  }
+  return out;
+}
+
+/** Where user presets live. */
+export function presetPath(presetsDir: string, name: string): string {
+  validatePresetName(name);
+  return join(presetsDir, `${name}.json`);
+}
+
+/**
+ * Lists presets: `default`, then the other built-ins sorted, then user presets sorted. User files
+ * with a built-in name or an invalid name are left out (returned in `ignored`).
+ */
+export async function listPresets(
+  presetsDir: string,
+): Promise<{ presets: Preset[]; ignored: string[] }> {
+  const builtIns = Object.keys(BUILT_IN_PRESETS).sort((a, b) =>
+    a === "default" ? -1 : b === "default" ? 1 : a.localeCompare(b)
+  );
+  const presets: Preset[] = builtIns.map((name) => ({
+    name,
+    readonly: true,
+    values: { ...BUILT_IN_PRESETS[name] },
+  }));
+  const ignored: string[] = [];
+  const names: string[] = [];
+  try {
+    for await (const entry of Deno.readDir(presetsDir)) {
+      if (!entry.isFile || !entry.name.endsWith(".json")) continue;
+      const name = entry.name.slice(0, -5);
+      if (!NAME.test(name) || name in BUILT_IN_PRESETS) ignored.push(entry.name);
+      else names.push(name);
+    }
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+  }
+  for (const name of names.sort()) {
+    const file = join(presetsDir, `${name}.json`);
+    presets.push({
+      name,
+      readonly: false,
+      values: normalisePresetValues(await readJsonFile(file), file),
+    });
+  }
+  return { presets, ignored };
+}
+
+/** Loads one preset by name; an unknown name is a 400 that lists the known ones. */
+export async function loadPreset(presetsDir: string, name: string): Promise<Preset> {
+  validatePresetName(name);
+  const builtIn = BUILT_IN_PRESETS[name];
+  if (builtIn) return { name, readonly: true, values: { ...builtIn } };
+  const file = presetPath(presetsDir, name);
+  const raw = await readJsonFile(file);
+  if (raw === undefined) {
+    const known = (await listPresets(presetsDir)).presets.map((p) => p.name).join(", ");
+    throw badRequest(`Unknown preset '${name}': known presets are ${known}`, "unknown_preset");
+  }
+  return { name, readonly: false, values: normalisePresetValues(raw, file) };
+}
+
+/** Saves a user preset atomically (keys sorted); built-in names are refused with a 409. */
+export async function savePreset(
+  presetsDir: string,
+  name: string,
+  values: PresetValues,
+): Promise<void> {
+  const file = presetPath(presetsDir, name);
+  if (name in BUILT_IN_PRESETS) {
+    throw new AppError(409, `Cannot overwrite preset '${name}': it is read-only`, {
+      code: "readonly_preset",
+    });
+  }
+  const clean = normalisePresetValues(values, name);
+  const sorted = Object.fromEntries(Object.entries(clean).sort(([a], [b]) => a.localeCompare(b)));
+  await Deno.mkdir(presetsDir, { recursive: true });
+  await writeFileAtomic(file, JSON.stringify(sorted, null, 2) + "\n");
+}
+
+/** Deletes a user preset; built-ins are refused (409) and a missing preset is a 404. */
+export async function deletePreset(presetsDir: string, name: string): Promise<void> {
+  const file = presetPath(presetsDir, name);
+  if (name in BUILT_IN_PRESETS) {
+    throw new AppError(409, `Cannot delete preset '${name}': it is read-only`, {
+      code: "readonly_preset",
+    });
+  }
+  try {
+    await Deno.remove(file);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) {
+      throw new AppError(404, `Cannot delete preset '${name}': it does not exist`, {
+        code: "not_found",
+      });
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * Type checks for configuration layers, so a wrong value in a file is reported with the file and
+ * the key instead of failing later.
+ *
+ * @module
+ */
+import { AppError } from "../error.ts";
+import { isPlainObject, type JsonObject } from "./merge.ts";
+import { KV_CACHE_QUANTS } from "./types.ts";
+
+type Check = (value: unknown) => string | null;
+
+const num: Check = (v) => typeof v === "number" && Number.isFinite(v) ? null : "a number";
+const int = (min: number): Check => (v) =>
+  typeof v === "number" && Number.isInteger(v) && v >= min ? null : `an integer ≥ ${min}`;
+const str: Check = (v) => typeof v === "string" ? null : "a string";
+const bool: Check = (v) => typeof v === "boolean" ? null : "true or false";
+const oneOf = (values: readonly string[]): Check => (v) =>
+  typeof v === "string" && values.includes(v) ? null : `one of ${values.join(", ")}`;
+const any: Check = () => null;
+
+/** Expected type of every known key, by dotted path (null values are always allowed). */
+const SCHEMA: Record<string, Check> = {
+  "prompt": (v) => typeof v === "string" && v.trim() !== "" ? null : "a non-empty string",
+  "context_length": int(1),
+  "num_runs": int(1),
+  "modelserver.host": str,
+  "modelserver.ports": any, // normalised after merging
+  "modelserver.api_token": str,
+  "modelserver.use_rest_api": bool,
+  "modelserver.backend": oneOf(["sdk", "rest", "openai"]),
+  "modelserver.base_url": str,
+  "inference.temperature": num,
+  "inference.top_k_sampling": int(0),
+  "inference.top_p_sampling": num,
+  "inference.min_p_sampling": num,
+  "inference.repeat_penalty": num,
+  "inference.max_tokens": int(1),
+  "load.n_gpu_layers": int(-1),
+  "load.n_batch": int(1),
+  "load.n_threads": int(-1),
+  "load.flash_attention": bool,
+  "load.rope_freq_base": num,
+  "load.rope_freq_scale": num,
+  "load.use_mmap": bool,
+  "load.use_mlock": bool,
+  "load.kv_cache_quant": oneOf(KV_CACHE_QUANTS),
+};
+
+const SECTIONS = new Set(["modelserver", "inference", "load"]);
+
+/**
+ * Checks one layer (a parsed file). Throws `AppError` 422 naming `source` and the key for a value
+ * of the wrong type; returns the unknown keys so the caller can warn about them.
+ */
+export function validateLayer(layer: unknown, source: string): string[] {
+  if (!isPlainObject(layer)) {
+    throw new AppError(
+      422,
+      `Invalid configuration in '${source}': the file must hold a JSON object`,
+    );
+  }
+  const unknown: string[] = [];
+  const visit = (obj: JsonObject, prefix: string) => {
+    for (const [key, value] of Object.entries(obj)) {
+      const path = prefix + key;
+      if (prefix === "" && SECTIONS.has(key) && (isPlainObject(value) || value === null)) {
+        if (value) visit(value, `${key}.`);
+        continue;
+      }
+      const check = SCHEMA[path];
+      if (!check) {
+        unknown.push(path);
+        continue;
+      }
+      if (value === null) continue;
+      const expected = check(value);
+      if (expected) {
+        throw new AppError(
+          422,
+          `Invalid configuration in '${source}': '${path}' must be ${expected}: got ${
+            JSON.stringify(value)
+          }`,
+          { code: "invalid_config" },
+        );
+      }
+    }
+  };
+  visit(layer, "");
+  return unknown;
+}

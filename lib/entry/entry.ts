@@ -1,0 +1,96 @@
+/**
+ * The entry script's rules (seed: "Entry script rules"):
+ * 1. `--help`/`-h` → extended help, then the benchmark's help; exit 0.
+ * 2. `--webapp`/`-w` → drop the flag, take the web port from the arguments or a free local port,
+ *    start the tray at the dashboard URL, run the web app with the rest, exit with its status.
+ * 3. otherwise → start the tray at `http://localhost:1234`, run the benchmark with every argument.
+ * A missing web app or benchmark file → an error and exit 1. The tray never blocks or fails a run.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import {
+  expandClusters,
+  findHost,
+  findPort,
+  takeWebappFlag,
+  wantsDebug,
+  wantsHelp,
+} from "./args.ts";
+
+/** The tray URL used when the benchmark runs without the web app (LM Studio's port). */
+export const BENCH_TRAY_URL = "http://localhost:1234";
+
+/** What the entry script needs from the outside world (injected for tests). */
+export interface EntryDeps {
+  /** Folder holding `cli.ts`, `webapp.ts` and `tray.ts`. */
+  root: string;
+  exists(path: string): Promise<boolean>;
+  /** Runs a Deno program with the arguments, standard I/O inherited; resolves to its exit code. */
+  runProgram(file: string, args: string[]): Promise<number>;
+  /** Starts the tray in the background; must neither throw nor block. */
+  startTray(url: string, debug: boolean): void;
+  freePort(): Promise<number>;
+  /** The benchmark's own help text. */
+  benchmarkHelp(): Promise<string>;
+  out(text: string): void;
+  err(text: string): void;
+}
+
+/** Extended help of the entry script. */
+export const ENTRY_HELP = `localbench — benchmark local language models; dashboard and plugin host
+
+Usage:
+  deno task start [benchmark options]     run a benchmark (tray at ${BENCH_TRAY_URL})
+  deno task start --webapp [web options]  run the dashboard (-w); --port N, --host H
+  deno task start --help                  this help (-h)
+
+Modes:
+  no --webapp   the benchmark runs with every argument; exit status is the benchmark's
+  --webapp, -w  the web dashboard and plugin host run; a free local port is chosen unless
+                --port/-p is given; the tray controller follows the dashboard
+  -d, --debug   verbose logging (short flags combine: -wd)
+
+Environment:
+  LOCALBENCH_CONFIG_DIR   user configuration folder (default ~/.config/localbench)
+  LOCALBENCH_DATA_DIR     data folder: results.db, results/, logs/, host/ (default ~/.local/share/localbench)
+
+The benchmark's options follow.
+`;
+
+/** Runs the entry script's rules and returns the exit code. */
+export async function runEntry(argv: string[], deps: EntryDeps): Promise<number> {
+  const args = expandClusters(argv);
+  if (wantsHelp(args)) {
+    deps.out(ENTRY_HELP);
+    deps.out(await deps.benchmarkHelp());
+    return 0;
+  }
+  const webArgs = takeWebappFlag(args);
+  if (webArgs) {
+    const file = join(deps.root, "webapp.ts");
+    if (!(await deps.exists(file))) {
+      deps.err(`localbench: error: the web app is missing: ${file}`);
+      return 1;
+    }
+    let port = findPort(webArgs);
+    if (port === null) {
+      port = await deps.freePort();
+      webArgs.push("--port", String(port));
+    }
+    const host = findHost(webArgs) ?? "127.0.0.1";
+    const shown = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
+    deps.startTray(
+      `http://${shown.includes(":") ? `[${shown}]` : shown}:${port}`,
+      wantsDebug(webArgs),
+    );
+    return await deps.runProgram(file, webArgs);
+  }
+  const file = join(deps.root, "cli.ts");
+  if (!(await deps.exists(file))) {
+    deps.err(`localbench: error: the benchmark is missing: ${file}`);
+    return 1;
+  }
+  deps.startTray(BENCH_TRAY_URL, wantsDebug(args));
+  return await deps.runProgram(file, args);
+}

@@ -1,0 +1,16 @@
+/**
+ * The entry script (`main.ts`) logic.
+ *
+ * @module
+ */
+export {
+  expandClusters,
+  findHost,
+  findPort,
+  takeWebappFlag,
+  wantsDebug,
+  wantsHelp,
+} from "./args.ts";
+export { BENCH_TRAY_URL, ENTRY_HELP, runEntry } from "./entry.ts";
+export type { EntryDeps } from "./entry.ts";
+export { freeLocalPort, hasDesktop, PROGRAM_PERMISSIONS, systemEntryDeps } from "./system.ts";

@@ -1,0 +1,90 @@
+/**
+ * The real implementations of the entry script's dependencies.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { createLogger, print, printError } from "../log.ts";
+import type { EntryDeps } from "./entry.ts";
+
+/** Permission flags the entry script passes to the programs it runs (same as the deno tasks). */
+export const PROGRAM_PERMISSIONS = [
+  "--allow-read",
+  "--allow-write",
+  "--allow-net",
+  "--allow-env",
+  "--allow-run",
+  "--allow-sys",
+];
+
+/** True when a desktop session is present (a tray can be shown). */
+export function hasDesktop(
+  env: (name: string) => string | undefined = (n) => Deno.env.get(n),
+): boolean {
+  return Boolean(env("DISPLAY") || env("WAYLAND_DISPLAY"));
+}
+
+/** A free TCP port on 127.0.0.1 chosen by the operating system. */
+export function freeLocalPort(): Promise<number> {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return Promise.resolve(port);
+}
+
+/** Dependencies of the entry script on this machine, rooted at `root`. */
+export function systemEntryDeps(root: string, benchmarkHelp: () => Promise<string>): EntryDeps {
+  const log = createLogger("localbench.entry");
+  const config = join(root, "deno.json");
+  return {
+    root,
+    benchmarkHelp,
+    freePort: freeLocalPort,
+    out: print,
+    err: printError,
+    async exists(path) {
+      try {
+        return (await Deno.stat(path)).isFile;
+      } catch (err) {
+        if (err instanceof Deno.errors.NotFound) return false;
+        throw err;
+      }
+    },
+    async runProgram(file, args) {
+      const child = new Deno.Command(Deno.execPath(), {
+        args: ["run", ...PROGRAM_PERMISSIONS, "--config", config, file, ...args],
+        stdin: "inherit",
+        stdout: "inherit",
+        stderr: "inherit",
+      }).spawn();
+      const forward = () => child.kill("SIGTERM");
+      Deno.addSignalListener("SIGINT", forward);
+      Deno.addSignalListener("SIGTERM", forward);
+      try {
+        return (await child.status).code;
+      } finally {
+        Deno.removeSignalListener("SIGINT", forward);
+        Deno.removeSignalListener("SIGTERM", forward);
+      }
+    },
+    startTray(url, debug) {
+      if (!hasDesktop()) {
+        log.debug("No desktop session (DISPLAY/WAYLAND_DISPLAY unset): the tray is not started");
+        return;
+      }
+      const tray = join(root, "tray.ts");
+      try {
+        Deno.statSync(tray);
+        const child = new Deno.Command(Deno.execPath(), {
+          args: ["task", "--config", config, "tray", "--url", url, ...(debug ? ["--debug"] : [])],
+          stdin: "null",
+          stdout: "null",
+          stderr: "null",
+        }).spawn();
+        child.unref();
+      } catch (err) {
+        log.warn(`Cannot start the tray controller: ${(err as Error).message}`);
+      }
+    },
+  };
+}

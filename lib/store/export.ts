@@ -1,0 +1,49 @@
+/**
+ * What `--list-cache` prints and `--export-cache` writes.
+ *
+ * @module
+ */
+import type { ResultsStore } from "./store.ts";
+import type { Cell } from "./rows.ts";
+
+function fixed(value: Cell | undefined, digits: number): string {
+  return typeof value === "number" ? value.toFixed(digits) : "-";
+}
+
+/** A text table of the newest result of every model variant, or a sentence when empty. */
+export function cacheListing(store: ResultsStore): string {
+  const rows = store.latestPerModel();
+  if (rows.length === 0) return "The cache is empty: no benchmark results are stored yet.";
+  const table = [["Model", "Quant", "Backend", "tok/s", "TTFT ms", "Runs", "Finished", "Params"]];
+  for (const r of rows) {
+    table.push([
+      r.model_name,
+      r.quantization ?? "-",
+      r.backend,
+      fixed(r.tokens_per_sec_mean, 2),
+      fixed(r.ttft_ms_mean, 1),
+      String(r.runs_ok ?? r.num_runs ?? "-"),
+      String(r.finished_at ?? "-").replace("T", " ").slice(0, 19),
+      r.params_hash,
+    ]);
+  }
+  const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
+  const lines = table.map((row) =>
+    row.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd()
+  );
+  lines.splice(1, 0, widths.map((w) => "-".repeat(w)).join("  "));
+  return `${lines.join("\n")}\n${rows.length} cached model variant(s)`;
+}
+
+/** Every stored result with its runs, as a JSON-ready object. */
+export function exportCache(
+  store: ResultsStore,
+  meta: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const results = store.allResults().map((r) => ({
+    ...r,
+    params: JSON.parse(String(r.params_json ?? "{}")),
+    runs: store.runsOf(r.id),
+  }));
+  return { ...meta, exported_at: new Date().toISOString(), count: results.length, results };
+}

@@ -1,0 +1,24 @@
+/**
+ * The results store (`node:sqlite`, WAL, versioned schema).
+ *
+ * @module
+ */
+export { ResultsStore } from "./store.ts";
+export type { ResultRow, StoreOptions } from "./store.ts";
+export type { Cell, ModelRecord, ResultFinish, ResultStart, Row, RunRecord } from "./rows.ts";
+export {
+  ensureColumns,
+  migrate,
+  openDatabase,
+  transaction,
+  userVersion,
+  withColumnRetry,
+} from "./db.ts";
+export {
+  AGGREGATED_METRICS,
+  MIGRATIONS,
+  OPTIONAL_COLUMNS,
+  SCHEMA_VERSION,
+  STAT_SUFFIXES,
+} from "./schema.ts";
+export { cacheListing, exportCache } from "./export.ts";

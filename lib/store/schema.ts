@@ -1,0 +1,159 @@
+/**
+ * The results database schema: versioned migrations (`PRAGMA user_version`) for the tables, and
+ * the optional metric columns that are added automatically whenever they are missing.
+ *
+ * Tables: `models` (one row per model variant), `results` (one row per model per benchmark, with
+ * the aggregates), `runs` (one row per measured run). History is kept: a retest adds rows.
+ *
+ * @module
+ */
+
+/** One forward migration. */
+export interface Migration {
+  version: number;
+  description: string;
+  sql: string;
+}
+
+/** Forward migrations, applied in order to a database whose `user_version` is lower. */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: "models, results and runs tables",
+    sql: `
+      CREATE TABLE models (
+        id INTEGER PRIMARY KEY,
+        model_key TEXT NOT NULL UNIQUE,
+        model_name TEXT NOT NULL,
+        quantization TEXT,
+        first_seen TEXT NOT NULL,
+        last_seen TEXT NOT NULL
+      );
+      CREATE TABLE results (
+        id INTEGER PRIMARY KEY,
+        model_id INTEGER NOT NULL REFERENCES models(id) ON DELETE CASCADE,
+        params_hash TEXT NOT NULL,
+        backend TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('running', 'ok', 'failed', 'stopped')),
+        started_at TEXT NOT NULL,
+        finished_at TEXT,
+        params_json TEXT NOT NULL DEFAULT '{}'
+      );
+      CREATE TABLE runs (
+        id INTEGER PRIMARY KEY,
+        result_id INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,
+        run_index INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        UNIQUE (result_id, run_index)
+      );
+      CREATE INDEX idx_results_model_hash ON results (model_id, params_hash, status, id);
+      CREATE INDEX idx_runs_result ON runs (result_id);
+    `,
+  },
+  {
+    version: 2,
+    description: "latest_results view: the newest finished result per model variant and parameters",
+    sql: `
+      CREATE VIEW latest_results AS
+        SELECT r.* FROM results r
+        WHERE r.status = 'ok' AND r.id = (
+          SELECT MAX(r2.id) FROM results r2
+          WHERE r2.model_id = r.model_id AND r2.params_hash = r.params_hash AND r2.status = 'ok'
+        );
+      CREATE INDEX idx_results_finished ON results (finished_at);
+    `,
+  },
+];
+
+/** The schema version this code writes. */
+export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
+
+/** Statistics stored for each aggregated metric. */
+export const STAT_SUFFIXES = [
+  "mean",
+  "median",
+  "p95",
+  "min",
+  "max",
+  "std",
+  "ci_low",
+  "ci_high",
+  "cv",
+];
+
+/** Metrics aggregated per model (see DECISIONS.md "Metrics per run"). */
+export const AGGREGATED_METRICS = [
+  "tokens_per_sec", // decode tokens/s measured by the client
+  "ttft_ms",
+  "e2e_tokens_per_sec",
+  "prefill_tokens_per_sec",
+  "total_ms",
+  "server_tokens_per_sec",
+  "server_ttft_ms",
+];
+
+const HARDWARE = ["temp_c", "power_w", "gpu_vram_gb", "gtt_gb", "cpu_percent", "ram_gb"];
+
+/** Columns that may be missing in an older database; added with `ALTER TABLE ... ADD COLUMN`. */
+export const OPTIONAL_COLUMNS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  models: {
+    architecture: "TEXT",
+    params_size: "TEXT",
+    size_bytes: "INTEGER",
+    max_context_length: "INTEGER",
+    format: "TEXT",
+    has_vision: "INTEGER NOT NULL DEFAULT 0",
+    has_tools: "INTEGER NOT NULL DEFAULT 0",
+  },
+  results: {
+    error: "TEXT",
+    prompt: "TEXT",
+    context_length: "INTEGER",
+    num_runs: "INTEGER",
+    runs_ok: "INTEGER",
+    runs_failed: "INTEGER",
+    tokens_in: "REAL",
+    tokens_out: "REAL",
+    vram_mb: "REAL",
+    tokens_per_sec_per_gb: "REAL",
+    tokens_per_sec_per_billion_params: "REAL",
+    load_time_ms: "REAL",
+    warmup_ms: "REAL",
+    n_parallel: "INTEGER",
+    parallel_tokens_per_sec: "REAL",
+    parallel_latency_ms_mean: "REAL",
+    parallel_latency_ms_p95: "REAL",
+    throttle_wait_s: "REAL",
+    warnings_json: "TEXT",
+    gpu_type: "TEXT",
+    server_version: "TEXT",
+    app_version: "TEXT",
+    system_json: "TEXT",
+    ...Object.fromEntries(
+      AGGREGATED_METRICS.flatMap((m) => STAT_SUFFIXES.map((s) => [`${m}_${s}`, "REAL"])),
+    ),
+    ...Object.fromEntries(
+      HARDWARE.flatMap((h) => ["min", "max", "mean"].map((s) => [`${h}_${s}`, "REAL"])),
+    ),
+  },
+  runs: {
+    status: "TEXT NOT NULL DEFAULT 'ok'",
+    error: "TEXT",
+    retried: "INTEGER NOT NULL DEFAULT 0",
+    parallel: "INTEGER NOT NULL DEFAULT 1",
+    tokens_in: "INTEGER",
+    tokens_out: "INTEGER",
+    ttft_ms: "REAL",
+    total_ms: "REAL",
+    tokens_per_sec: "REAL",
+    e2e_tokens_per_sec: "REAL",
+    prefill_tokens_per_sec: "REAL",
+    server_ttft_ms: "REAL",
+    server_total_ms: "REAL",
+    server_tokens_per_sec: "REAL",
+    server_prompt_ms: "REAL",
+    server_predicted_ms: "REAL",
+    stop_reason: "TEXT",
+    vram_mb: "REAL",
+  },
+};

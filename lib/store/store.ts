@@ -1,0 +1,167 @@
+/**
+ * The results store: models, per-model results with aggregates, and one row per measured run.
+ * Every write is its own transaction, so a process killed mid-benchmark leaves a consistent
+ * database holding every completed run.
+ *
+ * @module
+ */
+import type { DatabaseSync } from "node:sqlite";
+import { openDatabase, transaction, withColumnRetry } from "./db.ts";
+import {
+  insertRow,
+  type ModelRecord,
+  plain,
+  type ResultFinish,
+  type ResultStart,
+  type Row,
+  type RunRecord,
+  updateRow,
+} from "./rows.ts";
+
+/** A result row joined with its model. */
+export type ResultRow = Row & {
+  id: number;
+  model_key: string;
+  model_name: string;
+  quantization: string | null;
+  params_hash: string;
+  backend: string;
+  status: string;
+  started_at: string;
+};
+
+const RESULT_SELECT = `SELECT r.*, m.model_key, m.model_name, m.quantization, m.architecture,
+  m.params_size, m.size_bytes, m.max_context_length, m.format, m.has_vision, m.has_tools
+  FROM results r JOIN models m ON m.id = r.model_id`;
+
+/** Options of {@linkcode ResultsStore.open}. */
+export interface StoreOptions {
+  /** Clock for time stamps. @default () => new Date() */
+  now?: () => Date;
+}
+
+/** The results database. */
+export class ResultsStore {
+  readonly db: DatabaseSync;
+  #now: () => Date;
+
+  private constructor(db: DatabaseSync, now: () => Date) {
+    this.db = db;
+    this.#now = now;
+  }
+
+  /** Opens (and creates or migrates) the database at `path`; `:memory:` for tests. */
+  static open(path: string, options: StoreOptions = {}): ResultsStore {
+    return new ResultsStore(openDatabase(path), options.now ?? (() => new Date()));
+  }
+
+  #stamp(): string {
+    return this.#now().toISOString();
+  }
+
+  /** Inserts or refreshes a model variant; returns its id. */
+  upsertModel(model: ModelRecord): number {
+    const now = this.#stamp();
+    const row: Row = {
+      model_key: model.model_key,
+      model_name: model.model_name,
+      quantization: model.quantization,
+      architecture: model.architecture ?? null,
+      params_size: model.params_size ?? null,
+      size_bytes: model.size_bytes ?? null,
+      max_context_length: model.max_context_length ?? null,
+      format: model.format ?? null,
+      has_vision: model.has_vision ? 1 : 0,
+      has_tools: model.has_tools ? 1 : 0,
+      last_seen: now,
+    };
+    return withColumnRetry(this.db, () =>
+      transaction(this.db, () => {
+        const found = this.db.prepare("SELECT id FROM models WHERE model_key = ?")
+          .get(model.model_key) as { id: number } | undefined;
+        if (found) {
+          updateRow(this.db, "models", found.id, row);
+          return found.id;
+        }
+        return insertRow(this.db, "models", { ...row, first_seen: now });
+      }));
+  }
+
+  /** Starts a result (status `running`) and returns its id. */
+  beginResult(start: ResultStart): number {
+    const modelId = this.upsertModel(start.model);
+    const row: Row = {
+      model_id: modelId,
+      params_hash: start.params_hash,
+      backend: start.backend,
+      status: "running",
+      started_at: this.#stamp(),
+      params_json: JSON.stringify(start.params),
+      prompt: start.prompt ?? null,
+      context_length: start.context_length ?? null,
+      num_runs: start.num_runs ?? null,
+      n_parallel: start.n_parallel ?? null,
+    };
+    return withColumnRetry(
+      this.db,
+      () => transaction(this.db, () => insertRow(this.db, "results", row)),
+    );
+  }
+
+  /** Stores one measured run (one transaction). */
+  addRun(resultId: number, run: RunRecord): number {
+    const row: Row = { ...run, result_id: resultId, created_at: this.#stamp() };
+    return withColumnRetry(
+      this.db,
+      () => transaction(this.db, () => insertRow(this.db, "runs", row)),
+    );
+  }
+
+  /** Ends a result with its status, error and aggregates. */
+  finishResult(resultId: number, finish: ResultFinish): void {
+    const row: Row = {
+      ...(finish.aggregates ?? {}),
+      status: finish.status,
+      error: finish.error ?? null,
+      finished_at: this.#stamp(),
+    };
+    withColumnRetry(
+      this.db,
+      () => transaction(this.db, () => updateRow(this.db, "results", resultId, row)),
+    );
+  }
+
+  /** The newest finished result of a model variant with these parameters, or null. */
+  findCached(modelKey: string, paramsHash: string): ResultRow | null {
+    const row = this.db.prepare(
+      `${RESULT_SELECT.replace("FROM results r", "FROM latest_results r")}
+       WHERE m.model_key = ? AND r.params_hash = ?`,
+    ).get(modelKey, paramsHash);
+    return row ? plain<ResultRow>(row) : null;
+  }
+
+  /** The newest finished result of every model variant (any parameters), newest first. */
+  latestPerModel(): ResultRow[] {
+    return this.db.prepare(
+      `${RESULT_SELECT} WHERE r.status = 'ok' AND r.id = (
+         SELECT MAX(r2.id) FROM results r2 WHERE r2.model_id = r.model_id AND r2.status = 'ok')
+       ORDER BY r.finished_at DESC, r.id DESC`,
+    ).all().map((r) => plain<ResultRow>(r));
+  }
+
+  /** Every result (history included), oldest first. */
+  allResults(): ResultRow[] {
+    return this.db.prepare(`${RESULT_SELECT} ORDER BY r.id`).all().map((r) => plain<ResultRow>(r));
+  }
+
+  /** The runs of a result, in run order. */
+  runsOf(resultId: number): Row[] {
+    return this.db.prepare("SELECT * FROM runs WHERE result_id = ? ORDER BY run_index, id")
+      .all(resultId).map((r) => plain<Row>(r));
+  }
+
+  /** Closes the database. */
+  close(): void {
+    if (this.db.isOpen) this.db.close();
+  }
+}

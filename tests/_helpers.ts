@@ -1,0 +1,70 @@
+/**
+ * Shared test helpers: temporary folders and environments.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import type { EnvReader } from "../lib/config/mod.ts";
+
+/** A temporary localbench environment: config and data folders under one temp dir. */
+export interface TempEnv {
+  root: string;
+  configDir: string;
+  dataDir: string;
+  env: EnvReader;
+  /** The same variables as a record (for child processes). */
+  vars: Record<string, string>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/** Creates a temporary environment; dispose it with `await using`. */
+export async function tempEnv(): Promise<TempEnv> {
+  const root = await Deno.makeTempDir({ prefix: "localbench-test-" });
+  const configDir = join(root, "config");
+  const dataDir = join(root, "data");
+  await Deno.mkdir(configDir, { recursive: true });
+  const vars: Record<string, string> = {
+    HOME: root,
+    LOCALBENCH_CONFIG_DIR: configDir,
+    LOCALBENCH_DATA_DIR: dataDir,
+  };
+  return {
+    root,
+    configDir,
+    dataDir,
+    env: (name) => vars[name],
+    vars,
+    async [Symbol.asyncDispose]() {
+      await Deno.remove(root, { recursive: true });
+    },
+  };
+}
+
+/** Writes a JSON file (creating folders). */
+export async function writeJson(path: string, value: unknown): Promise<void> {
+  await Deno.mkdir(join(path, ".."), { recursive: true });
+  await Deno.writeTextFile(
+    path,
+    typeof value === "string" ? value : JSON.stringify(value, null, 2),
+  );
+}
+
+/** Root of the repository. */
+export const REPO_ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
+
+/** Runs a Deno program of the repository; returns its exit code and output. */
+export async function runDeno(
+  args: string[],
+  options: { env?: Record<string, string>; cwd?: string } = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args,
+    cwd: options.cwd ?? REPO_ROOT,
+    env: { NO_COLOR: "1", ...options.env },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
