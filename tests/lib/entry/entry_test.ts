@@ -1,0 +1,130 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  BENCH_TRAY_URL,
+  type EntryDeps,
+  expandClusters,
+  findPort,
+  runEntry,
+} from "../../../lib/entry/mod.ts";
+
+interface Calls {
+  programs: [string, string[]][];
+  trays: [string, boolean][];
+  out: string[];
+  err: string[];
+}
+
+function fakeDeps(files: string[], exitCode = 0): { deps: EntryDeps; calls: Calls } {
+  const calls: Calls = { programs: [], trays: [], out: [], err: [] };
+  const deps: EntryDeps = {
+    root: "/app",
+    exists: (p) => Promise.resolve(files.includes(p)),
+    runProgram: (file, args) => {
+      calls.programs.push([file, args]);
+      return Promise.resolve(exitCode);
+    },
+    startTray: (url, debug) => void calls.trays.push([url, debug]),
+    freePort: () => Promise.resolve(45678),
+    benchmarkHelp: () => Promise.resolve("BENCH HELP"),
+    out: (s) => void calls.out.push(s),
+    err: (s) => void calls.err.push(s),
+  };
+  return { deps, calls };
+}
+
+const ALL = ["/app/cli.ts", "/app/webapp.ts"];
+
+Deno.test("rule 1: --help and -h print the extended help then the benchmark's, exit 0, run nothing", async () => {
+  for (const flag of ["--help", "-h", "-wh"]) {
+    const { deps, calls } = fakeDeps(ALL);
+    assert.equal(await runEntry(["--runs", "2", flag], deps), 0);
+    assert.equal(calls.out.length, 2);
+    assert.match(calls.out[0]!, /^localbench — benchmark local language models/);
+    assert.equal(calls.out[1], "BENCH HELP");
+    assert.deepEqual(calls.programs, []);
+    assert.deepEqual(calls.trays, []);
+  }
+});
+
+Deno.test("rule 2: --webapp drops the flag, picks a free port, starts the tray at the dashboard", async () => {
+  const { deps, calls } = fakeDeps(ALL, 3);
+  assert.equal(
+    await runEntry(["--webapp", "--no-plugins"], deps),
+    3,
+    "exits with the web app's status",
+  );
+  assert.deepEqual(calls.programs, [["/app/webapp.ts", ["--no-plugins", "--port", "45678"]]]);
+  assert.deepEqual(calls.trays, [["http://127.0.0.1:45678", false]]);
+});
+
+Deno.test("rule 2: the web port comes from --port, --port= or -p when given", async () => {
+  for (
+    const args of [["-w", "--port", "8123"], ["-w", "--port=8123"], ["-w", "-p", "8123", "-d"]]
+  ) {
+    const { deps, calls } = fakeDeps(ALL);
+    await runEntry(args, deps);
+    assert.deepEqual(calls.programs[0]![1], args.slice(1));
+    assert.equal(calls.trays[0]![0], "http://127.0.0.1:8123");
+  }
+  const { deps, calls } = fakeDeps(ALL);
+  await runEntry(["-wd", "--host", "::1", "--port", "9000"], deps);
+  assert.deepEqual(calls.trays, [["http://[::1]:9000", true]]);
+});
+
+Deno.test("rule 2: a missing web app file is an error and exit 1", async () => {
+  const { deps, calls } = fakeDeps(["/app/cli.ts"]);
+  assert.equal(await runEntry(["-w"], deps), 1);
+  assert.match(calls.err[0]!, /the web app is missing: \/app\/webapp\.ts/);
+  assert.deepEqual(calls.programs, []);
+});
+
+Deno.test("rule 3: otherwise the tray points at localhost:1234 and the benchmark gets every argument", async () => {
+  const { deps, calls } = fakeDeps(ALL, 2);
+  assert.equal(await runEntry(["--runs", "1", "-d"], deps), 2);
+  assert.deepEqual(calls.programs, [["/app/cli.ts", ["--runs", "1", "-d"]]]);
+  assert.deepEqual(calls.trays, [[BENCH_TRAY_URL, true]]);
+  assert.equal(BENCH_TRAY_URL, "http://localhost:1234");
+});
+
+Deno.test("rule 3: a missing benchmark file is an error and exit 1", async () => {
+  const { deps, calls } = fakeDeps(["/app/webapp.ts"]);
+  assert.equal(await runEntry([], deps), 1);
+  assert.match(calls.err[0]!, /the benchmark is missing: \/app\/cli\.ts/);
+});
+
+Deno.test("expandClusters() splits only clusters of the entry script's letters", () => {
+  assert.deepEqual(expandClusters(["-wd", "-dh", "-P", "-xy", "--runs"]), [
+    "-w",
+    "-d",
+    "-d",
+    "-h",
+    "-P",
+    "-xy",
+    "--runs",
+  ]);
+});
+
+Deno.test("findPort() ignores invalid ports", () => {
+  assert.equal(findPort(["--port", "0"]), null);
+  assert.equal(findPort(["--port", "70000"]), null);
+  assert.equal(findPort(["--port", "x"]), null);
+  assert.equal(findPort(["--port"]), null);
+});
+
+Deno.test("the real dependencies find files and run a program with its exit code", async () => {
+  const { systemEntryDeps } = await import("../../../lib/entry/mod.ts");
+  const root = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(join(root, "cli.ts"), "Deno.exit(Deno.args.length);");
+    await Deno.writeTextFile(join(root, "deno.json"), "{}");
+    const deps = systemEntryDeps(root, () => Promise.resolve(""));
+    assert.equal(await deps.exists(join(root, "cli.ts")), true);
+    assert.equal(await deps.exists(join(root, "webapp.ts")), false);
+    assert.equal(await deps.runProgram(join(root, "cli.ts"), ["a", "b", "c"]), 3);
+    const port = await deps.freePort();
+    assert.ok(port > 0 && port < 65536);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
