@@ -1,0 +1,112 @@
+/**
+ * Error mapping for every backend: connection refused, timeouts, HTTP error bodies, dropped
+ * streams, and recognising "Model unloaded" so the engine can reload and retry once.
+ *
+ * @module
+ */
+
+import { AppError, messageOf, Status } from "../error.ts";
+
+/** The code carried by errors whose text says the model was unloaded. */
+export const MODEL_UNLOADED = "model_unloaded";
+
+const UNLOADED_RE = /model unloaded/i;
+
+/**
+ * Whether an error says the model was unloaded (the engine reloads and retries once).
+ *
+ * @example
+ * ```ts
+ * import { AppError } from "../error.ts";
+ * import { isModelUnloaded } from "./errors.ts";
+ * console.assert(isModelUnloaded(new AppError(502, "Model unloaded (HTTP 500)")));
+ * ```
+ */
+export function isModelUnloaded(err: unknown): boolean {
+  if (err instanceof AppError && err.code === MODEL_UNLOADED) return true;
+  return UNLOADED_RE.test(messageOf(err));
+}
+
+/** The 503 raised when nothing listens at `host:port`. */
+export function unreachableError(where: string, cause?: unknown): AppError {
+  return new AppError(
+    Status.Unavailable,
+    `Cannot reach the model server at ${where}: connection refused`,
+    { code: "unreachable", cause },
+  );
+}
+
+/** The 504 raised when the server does not answer in time. */
+export function timeoutError(what: string, where: string, ms: number): AppError {
+  return new AppError(
+    Status.Timeout,
+    `Cannot ${what}: the model server at ${where} did not answer within ${ms} ms`,
+    { code: "timeout" },
+  );
+}
+
+/** The 502 raised when a stream ends before its final event. */
+export function droppedStreamError(where: string, detail: string): AppError {
+  return new AppError(
+    Status.BadGateway,
+    `Cannot read the reply of the model server at ${where}: ${detail}`,
+    { code: "stream_dropped" },
+  );
+}
+
+/** An error reported by the server in a body or an event; keeps `Model unloaded` recognisable. */
+export function serverMessageError(message: string, status: number, code?: string): AppError {
+  const unloaded = UNLOADED_RE.test(message);
+  return new AppError(status, message, { code: unloaded ? MODEL_UNLOADED : code ?? "upstream" });
+}
+
+/** Reads `{error:{message,type,code}}`, `{error:"..."}` or `{message}` from a body text. */
+export function parseErrorBody(text: string): { message: string; code?: string } | null {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof body !== "object" || body === null) return null;
+  const rec = body as Record<string, unknown>;
+  const err = rec.error;
+  if (typeof err === "string") return { message: err };
+  if (typeof err === "object" && err !== null) {
+    const e = err as Record<string, unknown>;
+    if (typeof e.message === "string") {
+      const code = typeof e.code === "string"
+        ? e.code
+        : typeof e.type === "string"
+        ? e.type
+        : undefined;
+      return code === undefined ? { message: e.message } : { message: e.message, code };
+    }
+  }
+  if (typeof rec.message === "string") return { message: rec.message };
+  return null;
+}
+
+/**
+ * The error for a non-2xx HTTP answer: the server's own message plus `(HTTP <status>)`. A 4xx keeps
+ * its status; anything else becomes 502.
+ */
+export function httpError(status: number, bodyText: string): AppError {
+  const parsed = parseErrorBody(bodyText);
+  const raw = parsed?.message ?? (bodyText.trim().slice(0, 300) || "no message");
+  const mapped = status >= 400 && status < 500 ? status : Status.BadGateway;
+  return serverMessageError(`${raw} (HTTP ${status})`, mapped, parsed?.code);
+}
+
+/** Whether a fetch/socket error means "connection refused". */
+export function isConnectionRefused(err: unknown): boolean {
+  let cur: unknown = err;
+  for (let i = 0; i < 5 && cur !== undefined && cur !== null; i++) {
+    if (cur instanceof Deno.errors.ConnectionRefused) return true;
+    if (/connection refused|ECONNREFUSED/i.test(messageOf(cur))) return true;
+    const code = (cur as { code?: unknown }).code;
+    if (code === "ECONNREFUSED") return true;
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return false;
+}

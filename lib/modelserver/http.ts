@@ -1,0 +1,143 @@
+/**
+ * The HTTP transport shared by the REST v1 and OpenAI-compatible clients: base URL, optional
+ * bearer token, a timeout on every call, and one place that maps failures to `AppError`s.
+ *
+ * @module
+ */
+
+import { AppError, messageOf, Status } from "../error.ts";
+import {
+  droppedStreamError,
+  httpError,
+  isConnectionRefused,
+  timeoutError,
+  unreachableError,
+} from "./errors.ts";
+import { Watchdog } from "./timeout.ts";
+
+/** Options of {@linkcode HttpTransport}. */
+export interface HttpTransportOptions {
+  /** e.g. `http://127.0.0.1:1234` (no trailing slash needed). */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer <token>` when set. @default null */
+  token?: string | null;
+  /** The fetch to use (tests pass a double's handler). @default globalThis.fetch */
+  fetch?: typeof fetch;
+  /** Timeout of a call, and idle timeout of a stream. @default 300_000 */
+  timeoutMs?: number;
+}
+
+/** Per-call options. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Overrides the transport's timeout. */
+  timeoutMs?: number;
+}
+
+/** `host:port` of a URL, with the default port filled in. */
+export function hostPortOf(url: string): string {
+  const u = new URL(url);
+  const port = u.port || (u.protocol === "https:" ? "443" : "80");
+  return `${u.hostname}:${port}`;
+}
+
+/** A base URL, a token and a timeout; JSON calls and streams with mapped errors. */
+export class HttpTransport {
+  /** Base URL without trailing slash. */
+  readonly base: string;
+  /** `host:port`, used in error messages. */
+  readonly where: string;
+  readonly timeoutMs: number;
+  readonly #token: string | null;
+  readonly #fetch: typeof fetch;
+
+  constructor(options: HttpTransportOptions) {
+    this.base = options.baseUrl.replace(/\/+$/, "");
+    this.where = hostPortOf(this.base);
+    this.timeoutMs = options.timeoutMs ?? 300_000;
+    this.#token = options.token ?? null;
+    this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  }
+
+  /** Request headers: JSON content type and the bearer token when one is set. */
+  headers(): Headers {
+    const h = new Headers({ "content-type": "application/json", accept: "application/json" });
+    if (this.#token) h.set("authorization", `Bearer ${this.#token}`);
+    return h;
+  }
+
+  /** Sends a request and returns the response once its headers arrived (2xx only). */
+  async send(
+    method: string,
+    path: string,
+    body: unknown,
+    what: string,
+    opts: CallOptions = {},
+  ): Promise<{ response: Response; watchdog: Watchdog }> {
+    const watchdog = new Watchdog(opts.timeoutMs ?? this.timeoutMs, opts.signal);
+    let response: Response;
+    try {
+      response = await this.#fetch(this.base + path, {
+        method,
+        headers: this.headers(),
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: watchdog.signal,
+      });
+    } catch (err) {
+      watchdog.clear();
+      throw this.mapError(err, watchdog, what, opts.signal);
+    }
+    if (!response.ok) {
+      const text = await response.text().catch(() => "");
+      watchdog.clear();
+      throw httpError(response.status, text);
+    }
+    return { response, watchdog };
+  }
+
+  /** A JSON call with the timeout applied to the whole exchange. */
+  async json<T>(
+    method: string,
+    path: string,
+    body: unknown,
+    what: string,
+    opts: CallOptions = {},
+  ): Promise<T> {
+    const { response, watchdog } = await this.send(method, path, body, what, opts);
+    try {
+      const text = await response.text();
+      return (text === "" ? null : JSON.parse(text)) as T;
+    } catch (err) {
+      throw this.mapError(err, watchdog, what, opts.signal);
+    } finally {
+      watchdog.clear();
+    }
+  }
+
+  /** Maps a thrown value to the error the engine should see. */
+  mapError(err: unknown, watchdog: Watchdog, what: string, outer?: AbortSignal): unknown {
+    if (err instanceof AppError) return err;
+    if (watchdog.timedOut) return timeoutError(what, this.where, watchdog.ms);
+    if (outer?.aborted) return outer.reason;
+    if (isConnectionRefused(err)) return unreachableError(this.where, err);
+    if (err instanceof SyntaxError) {
+      return new AppError(Status.BadGateway, `Cannot ${what}: the model server sent invalid JSON`, {
+        code: "bad_response",
+        cause: err,
+      });
+    }
+    return new AppError(
+      Status.BadGateway,
+      `Cannot ${what}: ${messageOf(err)} (model server at ${this.where})`,
+      { code: "upstream", cause: err },
+    );
+  }
+
+  /** Maps an error raised while reading a stream body (a dropped connection, a stall). */
+  mapStreamError(err: unknown, watchdog: Watchdog, what: string, outer?: AbortSignal): unknown {
+    if (err instanceof AppError) return err;
+    if (watchdog.timedOut) return timeoutError(what, this.where, watchdog.ms);
+    if (outer?.aborted) return outer.reason;
+    return droppedStreamError(this.where, `the connection was dropped (${messageOf(err)})`);
+  }
+}

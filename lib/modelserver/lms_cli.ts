@@ -1,0 +1,214 @@
+/**
+ * Wrapper of LM Studio's `lms` command: locate it (`~/.lmstudio/bin/lms`, then `PATH`), list
+ * downloaded models (`lms ls --json`, camelCase SDK fields), server status and start, unload all,
+ * and the version; each call has a timeout. The home directory, `PATH` and the process runner are
+ * injectable so tests can use a fake `lms`.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { AppError, Status } from "../error.ts";
+import { denoRunner, type ProcessRunner } from "./process.ts";
+import { parseVersion } from "./version.ts";
+
+/** One entry of `lms ls --json` (the SDK's camelCase model info; newer fields optional). */
+export interface LmsModelEntry {
+  type: "llm" | "embedding";
+  modelKey: string;
+  format: string;
+  displayName: string;
+  path: string;
+  sizeBytes: number;
+  paramsString?: string;
+  architecture?: string;
+  quantization?: { name: string; bits: number };
+  vision?: boolean;
+  trainedForToolUse?: boolean;
+  maxContextLength: number;
+  publisher?: string;
+  variants?: string[];
+  selectedVariant?: string;
+}
+
+/** Options of {@linkcode LmsCli}. */
+export interface LmsCliOptions {
+  /** Home directory. @default $HOME */
+  home?: string;
+  /** Search path. @default $PATH */
+  path?: string;
+  /** @default denoRunner */
+  runner?: ProcessRunner;
+  /** Timeout of each command. @default 30_000 */
+  timeoutMs?: number;
+  /** Timeout of `lms server start`. @default 60_000 */
+  startTimeoutMs?: number;
+}
+
+function isFile(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+}
+
+/** The `lms` command. */
+export class LmsCli {
+  readonly #home: string;
+  readonly #path: string;
+  readonly #runner: ProcessRunner;
+  readonly #timeoutMs: number;
+  readonly #startTimeoutMs: number;
+
+  constructor(options: LmsCliOptions = {}) {
+    this.#home = options.home ?? Deno.env.get("HOME") ?? "";
+    this.#path = options.path ?? Deno.env.get("PATH") ?? "";
+    this.#runner = options.runner ?? denoRunner;
+    this.#timeoutMs = options.timeoutMs ?? 30_000;
+    this.#startTimeoutMs = options.startTimeoutMs ?? 60_000;
+  }
+
+  /** Path of `lms`: `~/.lmstudio/bin/lms` when present, else the first on `PATH`, else null. */
+  locate(): string | null {
+    const own = join(this.#home, ".lmstudio", "bin", "lms");
+    if (this.#home !== "" && isFile(own)) return own;
+    for (const dir of this.#path.split(":")) {
+      if (dir !== "" && isFile(join(dir, "lms"))) return join(dir, "lms");
+    }
+    return null;
+  }
+
+  async #run(args: string[], timeoutMs = this.#timeoutMs): Promise<string> {
+    const cmd = this.locate();
+    if (cmd === null) {
+      throw new AppError(
+        Status.Unavailable,
+        "Cannot find the lms command: looked in ~/.lmstudio/bin and PATH",
+        {
+          code: "lms_not_found",
+        },
+      );
+    }
+    const res = await this.#runner.run(cmd, args, { timeoutMs });
+    const line = `lms ${args.join(" ")}`;
+    if (res.timedOut) {
+      throw new AppError(
+        Status.Timeout,
+        `Cannot run '${line}': it did not finish within ${timeoutMs} ms`,
+        { code: "timeout" },
+      );
+    }
+    if (res.code !== 0) {
+      const detail = (res.stderr.trim() || res.stdout.trim()).split("\n")[0] ?? "";
+      throw new AppError(
+        Status.BadGateway,
+        `Cannot run '${line}': exit code ${res.code}${detail ? `: ${detail}` : ""}`,
+        {
+          code: "lms_failed",
+        },
+      );
+    }
+    return res.stdout;
+  }
+
+  /** `lms ls --json`. */
+  async ls(): Promise<LmsModelEntry[]> {
+    const out = await this.#run(["ls", "--json"]);
+    try {
+      const parsed = JSON.parse(out);
+      if (!Array.isArray(parsed)) throw new SyntaxError("not an array");
+      return parsed as LmsModelEntry[];
+    } catch {
+      throw new AppError(
+        Status.BadGateway,
+        "Cannot read 'lms ls --json': the output is not a JSON array",
+        {
+          code: "bad_response",
+        },
+      );
+    }
+  }
+
+  /** `lms server status --json`: whether the server runs, and its port. */
+  async serverStatus(): Promise<{ running: boolean; port: number | null }> {
+    const cmd = this.locate();
+    if (cmd === null) {
+      return this.#run(["server", "status"]).then(() => ({ running: false, port: null }));
+    }
+    const res = await this.#runner.run(cmd, ["server", "status", "--json", "--quiet"], {
+      timeoutMs: this.#timeoutMs,
+    });
+    if (res.timedOut) {
+      throw new AppError(
+        Status.Timeout,
+        `Cannot run 'lms server status': it did not finish within ${this.#timeoutMs} ms`,
+        {
+          code: "timeout",
+        },
+      );
+    }
+    try {
+      const s = JSON.parse(res.stdout) as { running?: unknown; port?: unknown };
+      return { running: s.running === true, port: typeof s.port === "number" ? s.port : null };
+    } catch {
+      const text = res.stdout + res.stderr;
+      const running = res.code === 0 && /running|port/i.test(text) && !/not running/i.test(text);
+      const port = /port\D*(\d+)/i.exec(text);
+      return { running, port: running && port ? Number(port[1]) : null };
+    }
+  }
+
+  /** `lms server start [--port N]`. */
+  async serverStart(port?: number): Promise<void> {
+    await this.#run(
+      ["server", "start", ...(port === undefined ? [] : ["--port", String(port)])],
+      this.#startTimeoutMs,
+    );
+  }
+
+  /** `lms unload --all`. */
+  async unloadAll(): Promise<void> {
+    await this.#run(["unload", "--all"]);
+  }
+
+  /** `lms version`: the `X.Y.Z` it prints, or null. */
+  async version(): Promise<string | null> {
+    return parseVersion(await this.#run(["version"]));
+  }
+}
+
+/** Options of {@linkcode ensureLmsServer}. */
+export interface EnsureServerOptions {
+  /** Whether the model server answers (e.g. a `GET /api/v1/models`). */
+  isUp: () => Promise<boolean>;
+  /** Port passed to `lms server start`. */
+  port?: number;
+  /** @default 2000 */
+  pollMs?: number;
+  /** @default 60_000 */
+  timeoutMs?: number;
+}
+
+/**
+ * Starts the model server with `lms server start` when it does not answer, then polls until it
+ * does. Returns true when it had to start it.
+ *
+ * @throws {AppError} 503 when the server still does not answer after `timeoutMs`
+ */
+export async function ensureLmsServer(cli: LmsCli, options: EnsureServerOptions): Promise<boolean> {
+  if (await options.isUp()) return false;
+  await cli.serverStart(options.port);
+  const pollMs = options.pollMs ?? 2000;
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const started = performance.now();
+  while (performance.now() - started < timeoutMs) {
+    if (await options.isUp()) return true;
+    await new Promise((r) => setTimeout(r, pollMs));
+  }
+  throw new AppError(
+    Status.Unavailable,
+    `Cannot start the model server with 'lms server start': it did not answer within ${timeoutMs} ms`,
+    { code: "unreachable" },
+  );
+}

@@ -1,0 +1,253 @@
+/**
+ * LM Studio SDK backend (`npm:@lmstudio/sdk@1.5.0`, WebSocket). Always connects to an explicit
+ * `ws://host:port` (without it the SDK probes other ports and can crash Deno), races every call
+ * against a timeout (a frame the SDK cannot validate makes it hang), and disposes its sockets on
+ * {@linkcode LmStudioSdkClient.close}. Stats are the server's (time to first token, tokens/s,
+ * token counts, stop reason).
+ *
+ * @module
+ */
+
+import { LMStudioClient } from "@lmstudio/sdk";
+import { AppError, messageOf, Status } from "../error.ts";
+import { createLogger, type Logger } from "../log.ts";
+import type {
+  Backend,
+  ChatRequest,
+  ChatResult,
+  LoadOptions,
+  LoadResult,
+  ModelInfo,
+} from "./backend.ts";
+import {
+  isConnectionRefused,
+  MODEL_UNLOADED,
+  serverMessageError,
+  timeoutError,
+  unreachableError,
+} from "./errors.ts";
+import { modelFromSdk, sdkLoadConfig, statsFromSdk } from "./lmstudio_sdk_map.ts";
+import { untilAborted, Watchdog, withTimeout } from "./timeout.ts";
+
+/**
+ * The plain text of an SDK error: the SDK draws server errors in a box (`┌ Error ─┐ │ Model
+ * unloaded. │ └─┘`); box characters and the heading are removed.
+ */
+export function sdkErrorText(err: unknown): string {
+  const lines = messageOf(err).split("\n").map((l) => l.replace(/[\u2500-\u257f]/g, "").trim())
+    .filter((l) => l !== "");
+  if (lines.length > 1 && lines[0] === "Error") lines.shift();
+  return lines.join(" ") || "unknown error";
+}
+
+/** Options of {@linkcode LmStudioSdkClient}. */
+export interface SdkClientOptions {
+  /** @default "127.0.0.1" */
+  host?: string;
+  /** @default 1234 */
+  port?: number;
+  /** An `sk-lm-ID:KEY` token, sent as client identifier and passkey. @default null */
+  token?: string | null;
+  /** Timeout of each call; idle timeout of a streamed chat. @default 300_000 */
+  timeoutMs?: number;
+  /** Receives the SDK's own log lines. @default a "modelserver.sdk" logger */
+  logger?: Logger;
+}
+
+/** The SDK backend. */
+export class LmStudioSdkClient implements Backend {
+  readonly kind = "sdk" as const;
+  readonly baseUrl: string;
+  readonly #where: string;
+  readonly #timeoutMs: number;
+  readonly #token: string | null;
+  readonly #log: Logger;
+  readonly #threads = new Map<string, number>();
+  #client: LMStudioClient | null = null;
+
+  constructor(options: SdkClientOptions = {}) {
+    const host = options.host ?? "127.0.0.1";
+    const port = options.port ?? 1234;
+    this.#where = `${host}:${port}`;
+    this.baseUrl = `ws://${this.#where}`;
+    this.#timeoutMs = options.timeoutMs ?? 300_000;
+    this.#token = options.token ?? null;
+    this.#log = options.logger ?? createLogger("modelserver.sdk");
+  }
+
+  describe(): string {
+    return `LM Studio SDK at ${this.baseUrl}`;
+  }
+
+  #sdk(): LMStudioClient {
+    if (this.#client !== null) return this.#client;
+    const log = this.#log;
+    const text = (m: unknown[]) =>
+      m.map((x) => (typeof x === "string" ? x : messageOf(x))).join(" ");
+    const opts: ConstructorParameters<typeof LMStudioClient>[0] = {
+      baseUrl: this.baseUrl,
+      verboseErrorMessages: false,
+      logger: {
+        info: (...m) => log.debug(text(m)),
+        debug: (...m) => log.debug(text(m)),
+        warn: (...m) => log.debug(text(m)),
+        error: (...m) => log.warn(text(m)),
+      },
+    };
+    const m = this.#token === null ? null : /^(.+):([^:]+)$/.exec(this.#token);
+    if (m !== null) {
+      opts.clientIdentifier = m[1]!;
+      opts.clientPasskey = m[2]!;
+    }
+    this.#client = new LMStudioClient(opts);
+    return this.#client;
+  }
+
+  async #call<T>(
+    what: string,
+    fn: (c: LMStudioClient) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    try {
+      return await withTimeout(
+        fn(this.#sdk()),
+        this.#timeoutMs,
+        () => timeoutError(what, this.#where, this.#timeoutMs),
+        signal,
+      );
+    } catch (err) {
+      throw this.#map(err, what, signal);
+    }
+  }
+
+  #map(err: unknown, what: string, signal?: AbortSignal): unknown {
+    if (err instanceof AppError) return err;
+    if (signal?.aborted) return signal.reason;
+    if (isConnectionRefused(err)) return unreachableError(this.#where, err);
+    return serverMessageError(`Cannot ${what}: ${sdkErrorText(err)}`, Status.BadGateway);
+  }
+
+  async version(): Promise<string | null> {
+    const v = await this.#call("read the LM Studio version", (c) => c.system.getLMStudioVersion())
+      .catch((err) => {
+        if (err instanceof AppError && (err.code === "unreachable" || err.code === "timeout")) {
+          throw err;
+        }
+        return null;
+      });
+    return v?.version ?? null;
+  }
+
+  listModels(): Promise<ModelInfo[]> {
+    return this.#call("list models", async (c) => {
+      const [models, llms, embeddings] = await Promise.all([
+        c.system.listDownloadedModels(),
+        c.llm.listLoaded(),
+        c.embedding.listLoaded(),
+      ]);
+      const loaded = [...llms, ...embeddings];
+      return models.map((m) =>
+        modelFromSdk(m, loaded.filter((l) => l.modelKey === m.modelKey).map((l) => l.identifier))
+      );
+    });
+  }
+
+  async load(key: string, opts: LoadOptions): Promise<LoadResult> {
+    const t0 = performance.now();
+    const model = await this.#call(`load '${key}'`, (c) =>
+      c.llm.load(key, {
+        config: sdkLoadConfig(opts),
+        verbose: false,
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      }), opts.signal);
+    if (opts.n_threads > 0) this.#threads.set(model.identifier, opts.n_threads);
+    return { instance_id: model.identifier, load_time_ms: performance.now() - t0 };
+  }
+
+  async unload(instanceId: string): Promise<void> {
+    await this.#call(`unload '${instanceId}'`, (c) => c.llm.unload(instanceId));
+    this.#threads.delete(instanceId);
+  }
+
+  async chat(req: ChatRequest): Promise<ChatResult> {
+    const what = `chat with '${req.model}'`;
+    const watchdog = new Watchdog(this.#timeoutMs, req.signal);
+    const t0 = performance.now();
+    let ttft: number | null = null;
+    let text = "";
+    let deltas = 0;
+    try {
+      const handle = this.#sdk().llm.createDynamicHandle({ identifier: req.model });
+      const threads = this.#threads.get(req.model);
+      const prediction = handle.respond(req.messages, {
+        maxTokens: req.max_tokens,
+        temperature: req.temperature,
+        topKSampling: req.top_k,
+        topPSampling: req.top_p,
+        minPSampling: req.min_p,
+        repeatPenalty: req.repeat_penalty,
+        ...(threads === undefined ? {} : { cpuThreads: threads }),
+        signal: watchdog.signal,
+      });
+      const result = await untilAborted(
+        (async () => {
+          for await (const fragment of prediction) {
+            watchdog.touch();
+            const t = performance.now() - t0;
+            if (ttft === null) ttft = t;
+            deltas++;
+            text += fragment.content;
+            req.onToken?.(fragment.content, t);
+          }
+          return await prediction.result();
+        })(),
+        watchdog.signal,
+      );
+      if (result.stats.stopReason === "modelUnloaded") {
+        throw new AppError(Status.BadGateway, "Model unloaded during the prediction", {
+          code: MODEL_UNLOADED,
+        });
+      }
+      return {
+        text: text || result.content,
+        stats: statsFromSdk(result.stats),
+        client: { ttft_ms: ttft, total_ms: performance.now() - t0, tokens_out: deltas },
+        response_id: null,
+      };
+    } catch (err) {
+      if (watchdog.timedOut) throw timeoutError(what, this.#where, this.#timeoutMs);
+      throw this.#map(err, what, req.signal);
+    } finally {
+      watchdog.clear();
+    }
+  }
+
+  async close(): Promise<void> {
+    const client = this.#client;
+    this.#client = null;
+    if (client === null) return;
+    // Dispose waits for pending calls; one that timed out may never end, so wait 1 s at most.
+    await withTimeout(client[Symbol.asyncDispose](), 1000, () => new Error("dispose timed out"))
+      .catch((err) => this.#log.debug(`SDK dispose: ${messageOf(err)}`));
+  }
+}
+
+/**
+ * Reads the LM Studio version over the SDK protocol with a short-lived client (used by the REST
+ * backend, whose API has no version route). Null when the server does not answer the RPC.
+ */
+export async function probeSdkVersion(
+  host: string,
+  port: number,
+  token: string | null,
+  timeoutMs = 5000,
+): Promise<string | null> {
+  const client = new LmStudioSdkClient({ host, port, token, timeoutMs });
+  try {
+    return await client.version();
+  } catch {
+    return null;
+  } finally {
+    await client.close();
+  }
+}
