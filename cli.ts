@@ -4,8 +4,11 @@
  *
  * @module
  */
+import { runBenchmarkCommand } from "./lib/bench/mod.ts";
 import { runCli } from "./lib/cli/mod.ts";
 
 if (import.meta.main) {
-  Deno.exit(await runCli(Deno.args));
+  Deno.exit(
+    await runCli(Deno.args, { benchmark: (inv, output) => runBenchmarkCommand(inv, output) }),
+  );
 }

@@ -1,0 +1,94 @@
+/**
+ * The benchmark as the command line runs it: connect, run the job with a progress display, print
+ * the results table. Ctrl-C stops cleanly (the in-flight request is aborted and the model unloaded).
+ *
+ * @module
+ */
+import type { Invocation } from "../cli/invocation.ts";
+import type { Output } from "../cli/actions.ts";
+import { openStore } from "../cli/actions.ts";
+import { backendOf } from "../config/mod.ts";
+import { AppError } from "../error.ts";
+import { createBackend } from "../modelserver/factory.ts";
+import { LmsCli } from "../modelserver/lms_cli.ts";
+import { VERSION } from "../version.ts";
+import { connect } from "./connect.ts";
+import { JobController } from "./control.ts";
+import type { EventSink } from "./events.ts";
+import { type JobSummary, runJob } from "./job.ts";
+import type { Profiler } from "./profiler_types.ts";
+import { createProgress } from "./progress.ts";
+import { resultsTable } from "./table.ts";
+
+type RunInvocation = Extract<Invocation, { kind: "run" }>;
+
+/** Hooks of {@linkcode runBenchmarkCommand} (the defaults run on this machine). */
+export interface CommandHooks {
+  /** Creates the profiler for `--enable-profiling`. */
+  profiler?: (inv: RunInvocation) => Profiler | null;
+  /** Called after the job (reports are written here). Returns lines to print. */
+  after?: (inv: RunInvocation, summary: JobSummary) => Promise<string[]>;
+  /** Extra event consumers (e.g. a log file). */
+  sinks?: EventSink[];
+}
+
+function findLms(): LmsCli | null {
+  const cli = new LmsCli();
+  return cli.locate() === null ? null : cli;
+}
+
+/** Runs the benchmark of a resolved invocation; returns the exit code. */
+export async function runBenchmarkCommand(
+  inv: RunInvocation,
+  output: Output,
+  hooks: CommandHooks = {},
+): Promise<number> {
+  const { config, options } = inv;
+  const enc = new TextEncoder();
+  const progress = createProgress({
+    write: (text) => Deno.stderr.writeSync(enc.encode(text)),
+    tty: Deno.stderr.isTerminal(),
+  }, { debug: options.debug });
+  const lms = backendOf(config) === "openai" ? null : findLms();
+  const backend = await connect(config, {
+    createBackend,
+    lms,
+    note: (m) => output.err(m),
+  });
+  const store = await openStore(inv.paths);
+  const control = new JobController();
+  const onSignal = () => {
+    output.err("Stopping: aborting the current request and unloading the model…");
+    control.stop("interrupted");
+  };
+  Deno.addSignalListener("SIGINT", onSignal);
+  try {
+    const serverVersion = await backend.version().catch(() => null);
+    const summary = await runJob(config, options, {
+      backend,
+      store,
+      control,
+      lms,
+      profiler: options.enable_profiling ? hooks.profiler?.(inv) ?? null : null,
+      emit: (e) => {
+        progress(e);
+        for (const sink of hooks.sinks ?? []) sink(e);
+      },
+      resultMeta: { app_version: VERSION, server_version: serverVersion },
+    });
+    const rows = summary.tested.map((key) => store.findCached(key, summary.paramsHash)).filter((
+      r,
+    ) => r !== null);
+    if (rows.length > 0) output.out(resultsTable(rows));
+    for (const line of (await hooks.after?.(inv, summary)) ?? []) output.out(line);
+    if (summary.outcome === "stopped") return 130;
+    if (summary.outcome === "failed") {
+      throw new AppError(500, summary.error ?? "the benchmark failed");
+    }
+    return 0;
+  } finally {
+    Deno.removeSignalListener("SIGINT", onSignal);
+    store.close();
+    await backend.close();
+  }
+}

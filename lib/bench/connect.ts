@@ -1,0 +1,93 @@
+/**
+ * Finding the model server: the first configured port that answers (the others are tried in
+ * order); when none does and LM Studio's `lms` is installed, `lms server start` and a wait of up
+ * to 60 s; otherwise a clear error saying how to point the tool elsewhere.
+ *
+ * @module
+ */
+import { backendOf, type Config } from "../config/mod.ts";
+import { AppError, Status } from "../error.ts";
+import type { Backend } from "../modelserver/backend.ts";
+import type { BackendOptions } from "../modelserver/factory.ts";
+import { isConnectionRefused } from "../modelserver/errors.ts";
+import { ensureLmsServer, type LmsCli } from "../modelserver/lms_cli.ts";
+
+/** What connecting needs. */
+export interface ConnectDeps {
+  createBackend(options: BackendOptions): Backend;
+  /** LM Studio's command, or null when it is not installed. */
+  lms: LmsCli | null;
+  /** Called with a line to show the user. */
+  note(message: string): void;
+  /** Wait for `lms server start`. @default 60_000 */
+  startTimeoutMs?: number;
+}
+
+async function answers(backend: Backend): Promise<boolean> {
+  try {
+    await backend.listModels();
+    return true;
+  } catch (err) {
+    if (err instanceof AppError && (err.code === "unreachable" || isConnectionRefused(err))) {
+      return false;
+    }
+    throw err;
+  }
+}
+
+/** Connects to the configured model server and returns a backend that answers. */
+export async function connect(
+  config: Config,
+  deps: ConnectDeps,
+  timeoutMs?: number,
+): Promise<Backend> {
+  const kind = backendOf(config);
+  const ms = config.modelserver;
+  const base = {
+    backend: kind,
+    api_token: ms.api_token,
+    ...(timeoutMs ? { timeout_ms: timeoutMs } : {}),
+  };
+  if (ms.base_url) {
+    const backend = deps.createBackend({ ...base, base_url: ms.base_url });
+    if (await answers(backend)) return backend;
+    await backend.close();
+    throw notReachable(config, [ms.base_url]);
+  }
+  const tried: string[] = [];
+  for (const port of ms.ports) {
+    const backend = deps.createBackend({ ...base, host: ms.host, port });
+    if (await answers(backend)) return backend;
+    await backend.close();
+    tried.push(`${ms.host}:${port}`);
+  }
+  if (kind !== "openai" && deps.lms) {
+    const port = ms.ports[0]!;
+    deps.note(
+      `No model server answers at ${tried.join(", ")}: starting it with 'lms server start'`,
+    );
+    const backend = deps.createBackend({ ...base, host: ms.host, port });
+    await ensureLmsServer(deps.lms, {
+      isUp: () => answers(backend),
+      port,
+      timeoutMs: deps.startTimeoutMs ?? 60_000,
+    });
+    return backend;
+  }
+  throw notReachable(config, tried);
+}
+
+function notReachable(config: Config, tried: string[]): AppError {
+  const kind = backendOf(config);
+  const what = kind === "openai" ? "an OpenAI-compatible server" : "LM Studio";
+  return new AppError(
+    Status.Unavailable,
+    `Cannot reach ${what} at ${
+      tried.join(" or ")
+    }: nothing answers there. Start the model server ` +
+      `(LM Studio: 'lms server start'), or point the tool elsewhere with --base-url URL ` +
+      `(and --backend openai for llama.cpp, vLLM or Ollama), or set modelserver.host and ` +
+      `modelserver.ports in defaults.json of the user config folder`,
+    { code: "unreachable" },
+  );
+}

@@ -1,0 +1,80 @@
+/**
+ * Structured progress events of a benchmark job. The command line renders them as progress bars
+ * or lines; the dashboard streams the same events to the browser as server-sent events.
+ *
+ * @module
+ */
+
+/** A hardware sample (profiling). Fields are null when the source is absent (no GPU here). */
+export interface HardwareSample {
+  time: number;
+  temp_c: number | null;
+  power_w: number | null;
+  gpu_vram_gb: number | null;
+  gtt_gb: number | null;
+  cpu_percent: number | null;
+  ram_gb: number | null;
+}
+
+/** Figures of one finished measured run. */
+export interface RunFigures {
+  tokens_per_sec: number | null;
+  ttft_ms: number | null;
+  tokens_out: number | null;
+  total_ms: number;
+}
+
+/** Summary of a finished model. */
+export interface ModelFigures {
+  tokens_per_sec_mean: number | null;
+  ttft_ms_mean: number | null;
+  runs_ok: number;
+  runs_failed: number;
+}
+
+/** Every event a job emits. */
+export type BenchEvent =
+  | {
+    type: "job_start";
+    backend: string;
+    server: string;
+    models: string[];
+    runs: number;
+    skipped: string[];
+  }
+  | { type: "model_skip"; key: string; reason: string }
+  | { type: "model_start"; key: string; index: number; total: number }
+  | { type: "model_loaded"; key: string; load_time_ms: number | null }
+  | { type: "warmup_done"; key: string; ms: number }
+  | { type: "run_start"; key: string; run: number; runs: number; parallel: number }
+  | { type: "tokens"; key: string; run: number; text: string }
+  | {
+    type: "run_end";
+    key: string;
+    run: number;
+    runs: number;
+    ok: boolean;
+    error: string | null;
+    retried: boolean;
+    figures: RunFigures | null;
+  }
+  | {
+    type: "model_end";
+    key: string;
+    status: "ok" | "failed" | "stopped";
+    error: string | null;
+    figures: ModelFigures | null;
+  }
+  | { type: "hardware"; sample: HardwareSample }
+  | { type: "log"; level: "debug" | "info" | "warn" | "error"; message: string }
+  | {
+    type: "job_end";
+    outcome: "completed" | "failed" | "stopped";
+    tested: number;
+    failed: number;
+    skipped: number;
+    error: string | null;
+  };
+
+/** A consumer of events. */
+export type EventSink = (event: BenchEvent) => void;

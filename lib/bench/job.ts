@@ -1,0 +1,167 @@
+/**
+ * A benchmark job: discovery, filters, cache check, limits, then the per-model sequence for each
+ * target. Emits structured events; the store receives every run as it completes.
+ *
+ * @module
+ */
+import type { RunOptions } from "../cli/options.ts";
+import type { Config } from "../config/mod.ts";
+import { AppError, messageOf } from "../error.ts";
+import type { Backend } from "../modelserver/backend.ts";
+import type { LmsCli } from "../modelserver/lms_cli.ts";
+import { atLeast } from "../modelserver/version.ts";
+import type { ResultsStore, Row } from "../store/mod.ts";
+import { measuredParams, paramsHash } from "./cache_key.ts";
+import { isAbort, type JobControl } from "./control.ts";
+import { discoverTargets } from "./discovery.ts";
+import type { EventSink } from "./events.ts";
+import { applyFilters, smallest } from "./filters.ts";
+import { randomNonce } from "./measure.ts";
+import { runModel } from "./model_run.ts";
+import type { Profiler } from "./profiler_types.ts";
+import type { Target } from "./target.ts";
+
+/** What a job needs. */
+export interface JobDeps {
+  backend: Backend;
+  store: ResultsStore;
+  emit: EventSink;
+  control: JobControl;
+  profiler?: Profiler | null;
+  lms?: LmsCli | null;
+  nonce?: () => string;
+  /** Columns stored with every result (tool and server versions, system information). */
+  resultMeta?: Row;
+}
+
+/** How a job ended. */
+export interface JobSummary {
+  outcome: "completed" | "failed" | "stopped";
+  tested: string[];
+  failed: string[];
+  skipped: string[];
+  error: string | null;
+  paramsHash: string;
+}
+
+/** Selects the targets to measure: filters, `--dev-mode`, cache and `--limit`. */
+export function selectTargets(
+  all: Target[],
+  options: RunOptions,
+  cached: (t: Target) => boolean,
+): { run: Target[]; skipped: { key: string; reason: string }[] } {
+  const { kept, dropped } = applyFilters(all, options.filters);
+  const skipped = [...dropped];
+  let candidates = kept;
+  if (options.dev_mode) {
+    const one = smallest(kept);
+    candidates = one ? [one] : [];
+    for (const t of kept) {
+      if (t !== one) skipped.push({ key: t.key, reason: "--dev-mode keeps the smallest model" });
+    }
+  }
+  const run: Target[] = [];
+  for (const t of candidates) {
+    if (!options.retest && cached(t)) {
+      skipped.push({ key: t.key, reason: "cached (use --retest to measure again)" });
+    } else if (options.limit !== null && run.length >= options.limit) {
+      skipped.push({ key: t.key, reason: "--limit" });
+    } else run.push(t);
+  }
+  return { run, skipped };
+}
+
+/** Runs a job to its end; never throws for a failing model (it is recorded and the job goes on). */
+export async function runJob(
+  config: Config,
+  options: RunOptions,
+  deps: JobDeps,
+): Promise<JobSummary> {
+  const { backend, store, emit } = deps;
+  const params = measuredParams(config, backend.kind, options);
+  const hash = paramsHash(params);
+  const summary: JobSummary = {
+    outcome: "completed",
+    tested: [],
+    failed: [],
+    skipped: [],
+    error: null,
+    paramsHash: hash,
+  };
+  try {
+    const all = await discoverTargets(backend, deps.lms ?? null);
+    const { run, skipped } = selectTargets(
+      all,
+      options,
+      (t) => store.findCached(t.key, hash) !== null,
+    );
+    summary.skipped = skipped.map((s) => s.key);
+    if (run.length > 0 && backend.kind === "rest" && options.n_parallel > 1) {
+      await requireParallel(backend, emit);
+    }
+    emit({
+      type: "job_start",
+      backend: backend.kind,
+      server: backend.describe(),
+      models: run.map((t) => t.key),
+      runs: config.num_runs,
+      skipped: summary.skipped,
+    });
+    for (const s of skipped) emit({ type: "model_skip", key: s.key, reason: s.reason });
+    for (const [i, target] of run.entries()) {
+      if (deps.control.signal.aborted) break;
+      const status = await runModel(target, {
+        backend,
+        store,
+        emit,
+        control: deps.control,
+        profiler: deps.profiler ?? null,
+        nonce: deps.nonce ?? randomNonce,
+        config,
+        options,
+        paramsHash: hash,
+        params: params as unknown as Record<string, unknown>,
+        resultMeta: deps.resultMeta ?? {},
+      }, { index: i + 1, total: run.length });
+      if (status === "stopped") break;
+      (status === "ok" ? summary.tested : summary.failed).push(target.key);
+    }
+    if (deps.control.signal.aborted) summary.outcome = "stopped";
+    else if (summary.tested.length === 0 && summary.failed.length > 0) {
+      summary.outcome = "failed";
+      summary.error = "every model failed";
+    }
+  } catch (err) {
+    if (!isAbort(err) && !(err instanceof AppError)) throw err;
+    summary.outcome = isAbort(err) ? "stopped" : "failed";
+    summary.error = isAbort(err) ? null : messageOf(err);
+  }
+  emit({
+    type: "job_end",
+    outcome: summary.outcome,
+    tested: summary.tested.length,
+    failed: summary.failed.length,
+    skipped: summary.skipped.length,
+    error: summary.error,
+  });
+  return summary;
+}
+
+async function requireParallel(backend: Backend, emit: EventSink): Promise<void> {
+  const version = await backend.version();
+  if (version === null) {
+    emit({
+      type: "log",
+      level: "warn",
+      message: "The model server does not report its version; --n-parallel needs 0.4.0 or later",
+    });
+    return;
+  }
+  if (!atLeast(version, "0.4.0")) {
+    throw new AppError(
+      400,
+      `Cannot run --n-parallel: the model server is version ${version} and parallel inference needs 0.4.0 or later (use --n-parallel 1)`,
+      { code: "server_too_old" },
+    );
+  }
+}

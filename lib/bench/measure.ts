@@ -1,0 +1,78 @@
+/**
+ * One measured inference: a fresh nonce at the start of the prompt so the server's prompt cache
+ * cannot serve it (plus the backend's own cache switch where it has one), and the single reload
+ * and retry when the server says the model was unloaded.
+ *
+ * @module
+ */
+import type { Backend, ChatRequest, ChatResult } from "../modelserver/backend.ts";
+import { isModelUnloaded } from "../modelserver/errors.ts";
+import type { Config } from "../config/mod.ts";
+
+/** Sampling values of a chat, from the configuration. */
+export function samplingOf(config: Config): Pick<
+  ChatRequest,
+  "temperature" | "top_k" | "top_p" | "min_p" | "repeat_penalty" | "max_tokens"
+> {
+  const i = config.inference;
+  return {
+    temperature: i.temperature,
+    top_k: i.top_k_sampling,
+    top_p: i.top_p_sampling,
+    min_p: i.min_p_sampling,
+    repeat_penalty: i.repeat_penalty,
+    max_tokens: i.max_tokens,
+  };
+}
+
+/** A short random nonce. */
+export function randomNonce(): string {
+  return crypto.randomUUID().slice(0, 8);
+}
+
+/** The prompt as sent: a nonce first, so no prompt-cache prefix can match an earlier run. */
+export function promptWithNonce(prompt: string, nonce: string): string {
+  return `[${nonce}] ${prompt}`;
+}
+
+/** What one measurement needs. */
+export interface MeasureContext {
+  backend: Backend;
+  config: Config;
+  signal: AbortSignal;
+  nonce: () => string;
+  onToken?: (delta: string) => void;
+  /** Reloads the model after `Model unloaded`; returns the new instance id. */
+  reload(): Promise<string>;
+}
+
+/** The outcome of {@linkcode measureOnce}. */
+export interface Measured {
+  result: ChatResult;
+  /** True when the model was reloaded and the inference repeated. */
+  retried: boolean;
+  instanceId: string;
+}
+
+/**
+ * Runs one inference on `instanceId`. When it fails with `Model unloaded`, reloads the model and
+ * repeats it once; a second failure is thrown.
+ */
+export async function measureOnce(ctx: MeasureContext, instanceId: string): Promise<Measured> {
+  const attempt = (id: string) =>
+    ctx.backend.chat({
+      model: id,
+      messages: [{ role: "user", content: promptWithNonce(ctx.config.prompt, ctx.nonce()) }],
+      ...samplingOf(ctx.config),
+      signal: ctx.signal,
+      noCache: true,
+      onToken: ctx.onToken ? (delta) => ctx.onToken!(delta) : undefined,
+    });
+  try {
+    return { result: await attempt(instanceId), retried: false, instanceId };
+  } catch (err) {
+    if (!isModelUnloaded(err) || ctx.signal.aborted) throw err;
+    const id = await ctx.reload();
+    return { result: await attempt(id), retried: true, instanceId: id };
+  }
+}

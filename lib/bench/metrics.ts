@@ -1,0 +1,87 @@
+/**
+ * Per-run metrics (DECISIONS.md "Metrics per run"): client-measured and server-reported figures
+ * side by side, and the per-model aggregates stored with a result.
+ *
+ * @module
+ */
+import type { ChatResult } from "../modelserver/backend.ts";
+import type { Row } from "../store/mod.ts";
+import { summarize, summaryColumns } from "./stats.ts";
+
+/** The store columns of one measured run. */
+export interface RunMetrics {
+  tokens_in: number | null;
+  tokens_out: number | null;
+  ttft_ms: number | null;
+  total_ms: number;
+  /** Decode speed: output tokens ÷ (total − TTFT). */
+  tokens_per_sec: number | null;
+  /** End-to-end speed: output tokens ÷ total. */
+  e2e_tokens_per_sec: number | null;
+  /** Prefill speed: prompt tokens ÷ TTFT. */
+  prefill_tokens_per_sec: number | null;
+  server_ttft_ms: number | null;
+  server_total_ms: number | null;
+  server_tokens_per_sec: number | null;
+  server_prompt_ms: number | null;
+  server_predicted_ms: number | null;
+  stop_reason: string | null;
+}
+
+const perSec = (count: number | null, ms: number | null): number | null =>
+  count !== null && count > 0 && ms !== null && ms > 0 ? count / (ms / 1000) : null;
+
+/** Computes the metrics of one inference. */
+export function runMetrics(r: ChatResult): RunMetrics {
+  const tokensOut = r.stats.tokens_out > 0 ? r.stats.tokens_out : r.client.tokens_out;
+  const tokensIn = r.stats.tokens_in > 0 ? r.stats.tokens_in : null;
+  const ttft = r.client.ttft_ms;
+  const total = r.client.total_ms;
+  return {
+    tokens_in: tokensIn,
+    tokens_out: tokensOut,
+    ttft_ms: ttft,
+    total_ms: total,
+    tokens_per_sec: ttft === null ? null : perSec(tokensOut, total - ttft),
+    e2e_tokens_per_sec: perSec(tokensOut, total),
+    prefill_tokens_per_sec: perSec(tokensIn, ttft),
+    server_ttft_ms: r.stats.time_to_first_token_ms,
+    server_total_ms: r.stats.total_time_ms,
+    server_tokens_per_sec: r.stats.tokens_per_second,
+    server_prompt_ms: r.stats.prompt_ms ?? null,
+    server_predicted_ms: r.stats.predicted_ms ?? null,
+    stop_reason: r.stats.stop_reason ?? null,
+  };
+}
+
+const AGGREGATED: (keyof RunMetrics & string)[] = [
+  "tokens_per_sec",
+  "ttft_ms",
+  "e2e_tokens_per_sec",
+  "prefill_tokens_per_sec",
+  "total_ms",
+  "server_tokens_per_sec",
+  "server_ttft_ms",
+];
+
+/** Aggregate store columns over the successful runs of a model. */
+export function aggregateRuns(
+  runs: RunMetrics[],
+  sizeGiB: number | null,
+  paramsB: number | null,
+): Row {
+  const out: Row = {};
+  for (const metric of AGGREGATED) {
+    const column = metric === "server_tokens_per_sec" ? "server_tokens_per_sec" : metric;
+    Object.assign(
+      out,
+      summaryColumns(column, summarize(runs.map((r) => r[metric] as number | null))),
+    );
+  }
+  const mean = out.tokens_per_sec_mean as number | null;
+  out.tokens_in = summarize(runs.map((r) => r.tokens_in)).mean;
+  out.tokens_out = summarize(runs.map((r) => r.tokens_out)).mean;
+  out.tokens_per_sec_per_gb = mean !== null && sizeGiB ? mean / sizeGiB : null;
+  out.tokens_per_sec_per_billion_params = mean !== null && paramsB ? mean / paramsB : null;
+  return out;
+}

@@ -1,0 +1,33 @@
+/**
+ * The benchmark engine: discovery, filters, cache, the per-model sequence, statistics, parallel
+ * rounds, limits and progress.
+ *
+ * @module
+ */
+export { measuredParams, paramsHash } from "./cache_key.ts";
+export type { MeasuredParams } from "./cache_key.ts";
+export { isAbort, JobController } from "./control.ts";
+export type { JobControl } from "./control.ts";
+export { connect } from "./connect.ts";
+export type { ConnectDeps } from "./connect.ts";
+export { discoverTargets, modelsFromLms } from "./discovery.ts";
+export type { BenchEvent, EventSink, HardwareSample, ModelFigures, RunFigures } from "./events.ts";
+export { applyFilters, smallest } from "./filters.ts";
+export { runJob, selectTargets } from "./job.ts";
+export type { JobDeps, JobSummary } from "./job.ts";
+export { LIMIT_WAIT_MS, waitForLimits } from "./limits.ts";
+export { measureOnce, promptWithNonce, randomNonce, samplingOf } from "./measure.ts";
+export { aggregateRuns, runMetrics } from "./metrics.ts";
+export type { RunMetrics } from "./metrics.ts";
+export { loadOptionsOf, runModel } from "./model_run.ts";
+export { aggregateParallel, parallelRound } from "./parallel.ts";
+export { SERIES } from "./profiler_types.ts";
+export type { HardwareSummary, Profiler } from "./profiler_types.ts";
+export { bar, createProgress, formatDuration } from "./progress.ts";
+export { quantile, summarize, summaryColumns, tCritical } from "./stats.ts";
+export type { Summary } from "./stats.ts";
+export { resultsTable } from "./table.ts";
+export { paramsBillions, quantizationOfKey, sizeGiB, targetOf } from "./target.ts";
+export type { Target } from "./target.ts";
+export { runBenchmarkCommand } from "./command.ts";
+export type { CommandHooks } from "./command.ts";

@@ -1,0 +1,154 @@
+/**
+ * Renders job events for a person: a progress bar per model and per run on a terminal (speed of
+ * the last run, ETA of the whole job), plain lines otherwise.
+ *
+ * @module
+ */
+import type { BenchEvent } from "./events.ts";
+
+/** Where the renderer writes. */
+export interface ProgressOutput {
+  /** Writes text as it is (no newline added). */
+  write(text: string): void;
+  /** True on a terminal: bars are redrawn in place. */
+  tty: boolean;
+}
+
+const fmt = (
+  n: number | null | undefined,
+  digits = 1,
+) => (typeof n === "number" ? n.toFixed(digits) : "-");
+
+/** `1h02m`, `3m05s`, `12s`. */
+export function formatDuration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s >= 3600) {
+    return `${Math.floor(s / 3600)}h${String(Math.floor(s % 3600 / 60)).padStart(2, "0")}m`;
+  }
+  if (s >= 60) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;
+  return `${s}s`;
+}
+
+/** A text bar of `width` cells. */
+export function bar(done: number, total: number, width = 20): string {
+  const filled = total > 0 ? Math.round(width * Math.min(1, done / total)) : 0;
+  return `[${"#".repeat(filled)}${"-".repeat(width - filled)}]`;
+}
+
+/** Creates an event consumer that renders progress. */
+export function createProgress(
+  out: ProgressOutput,
+  options: { debug?: boolean; now?: () => number } = {},
+) {
+  const now = options.now ?? (() => performance.now());
+  let models = 0;
+  let runsPerModel = 0;
+  let modelIndex = 0;
+  let runsDone = 0;
+  let started = now();
+  let lastSpeed: number | null = null;
+  let current = "";
+  let live = false;
+  const line = (text: string) => {
+    if (live) out.write("\r\x1b[2K");
+    live = false;
+    out.write(text + "\n");
+  };
+  const status = (text: string) => {
+    if (!out.tty) return;
+    out.write(`\r\x1b[2K${text}`);
+    live = true;
+  };
+  const eta = () => {
+    const total = models * runsPerModel;
+    if (runsDone === 0 || total === 0) return "-";
+    return formatDuration((now() - started) / runsDone * (total - runsDone));
+  };
+  return (e: BenchEvent): void => {
+    switch (e.type) {
+      case "job_start":
+        models = e.models.length;
+        runsPerModel = e.runs;
+        started = now();
+        line(
+          `Benchmarking ${models} model(s) × ${e.runs} run(s) on ${e.server}` +
+            (e.skipped.length ? ` (${e.skipped.length} skipped)` : ""),
+        );
+        break;
+      case "model_skip":
+        if (options.debug || e.reason.startsWith("cached")) line(`  skip ${e.key}: ${e.reason}`);
+        break;
+      case "model_start":
+        modelIndex = e.index;
+        current = e.key;
+        line(`[${e.index}/${e.total}] ${e.key}: loading`);
+        break;
+      case "model_loaded":
+        status(`[${modelIndex}/${models}] ${current}: warmup`);
+        if (!out.tty) {
+          line(
+            `  loaded${
+              e.load_time_ms === null ? "" : ` in ${fmt(e.load_time_ms / 1000, 2)} s`
+            }; warmup`,
+          );
+        }
+        break;
+      case "run_start":
+        status(
+          `[${modelIndex}/${models}] ${current} ${bar(e.run - 1, e.runs)} run ${e.run}/${e.runs}` +
+            `${e.parallel > 1 ? ` ×${e.parallel}` : ""}  last ${
+              fmt(lastSpeed)
+            } tok/s  ETA ${eta()}`,
+        );
+        break;
+      case "run_end":
+        if (e.ok) {
+          runsDone++;
+          lastSpeed = e.figures?.tokens_per_sec ?? null;
+        }
+        if (!out.tty || !e.ok) {
+          line(
+            e.ok
+              ? `  run ${e.run}/${e.runs}: ${fmt(lastSpeed)} tok/s, TTFT ${
+                fmt(e.figures?.ttft_ms, 0)
+              } ms, ` +
+                `${e.figures?.tokens_out ?? "-"} tokens${
+                  e.retried ? " (model reloaded, repeated once)" : ""
+                }`
+              : `  run ${e.run}/${e.runs} failed: ${e.error}`,
+          );
+        } else {
+          status(
+            `[${modelIndex}/${models}] ${current} ${bar(e.run, e.runs)} run ${e.run}/${e.runs}` +
+              `  last ${fmt(lastSpeed)} tok/s  ETA ${eta()}`,
+          );
+        }
+        break;
+      case "model_end":
+        line(
+          e.status === "ok"
+            ? `  ✓ ${e.key}: ${fmt(e.figures?.tokens_per_sec_mean, 2)} tok/s, TTFT ${
+              fmt(e.figures?.ttft_ms_mean, 0)
+            } ms` +
+              ` (${e.figures?.runs_ok ?? 0} run(s)${
+                e.figures?.runs_failed ? `, ${e.figures.runs_failed} failed` : ""
+              })`
+            : `  ✗ ${e.key}: ${e.status}${e.error ? ` — ${e.error}` : ""}`,
+        );
+        break;
+      case "log":
+        if (options.debug || e.level === "warn" || e.level === "error") {
+          line(`  ${e.level}: ${e.message}`);
+        }
+        break;
+      case "job_end":
+        line(
+          `Done in ${formatDuration(now() - started)}: ${e.tested} measured, ${e.failed} failed, ` +
+            `${e.skipped} skipped${e.error ? ` — ${e.error}` : ""}`,
+        );
+        break;
+      default:
+        break;
+    }
+  };
+}

@@ -1,0 +1,125 @@
+/**
+ * Descriptive statistics of a sample: mean, median, p95, min, max, sample standard deviation,
+ * the 95% confidence interval of the mean (Student's t) and the coefficient of variation.
+ *
+ * @module
+ */
+
+/** Summary of one metric over the measured runs. */
+export interface Summary {
+  n: number;
+  mean: number | null;
+  median: number | null;
+  p95: number | null;
+  min: number | null;
+  max: number | null;
+  /** Sample standard deviation (divides by n − 1); null below two values. */
+  std: number | null;
+  ci_low: number | null;
+  ci_high: number | null;
+  /** std ÷ mean; null when undefined. */
+  cv: number | null;
+}
+
+/** Two-sided 97.5% quantiles of Student's t for 1..30 degrees of freedom. */
+const T_975 = [
+  12.706,
+  4.303,
+  3.182,
+  2.776,
+  2.571,
+  2.447,
+  2.365,
+  2.306,
+  2.262,
+  2.228,
+  2.201,
+  2.179,
+  2.16,
+  2.145,
+  2.131,
+  2.12,
+  2.11,
+  2.101,
+  2.093,
+  2.086,
+  2.08,
+  2.074,
+  2.069,
+  2.064,
+  2.06,
+  2.056,
+  2.052,
+  2.048,
+  2.045,
+  2.042,
+];
+
+/** The t quantile for a 95% two-sided interval with `df` degrees of freedom. */
+export function tCritical(df: number): number {
+  if (df < 1) return Number.NaN;
+  if (df <= 30) return T_975[df - 1]!;
+  if (df <= 60) return 2.042 - (df - 30) * (2.042 - 2.0) / 30;
+  if (df <= 120) return 2.0 - (df - 60) * (2.0 - 1.98) / 60;
+  return 1.96;
+}
+
+/** Linear-interpolated quantile (position (n − 1)·q) of sorted values. */
+export function quantile(sorted: number[], q: number): number | null {
+  if (sorted.length === 0) return null;
+  const pos = (sorted.length - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
+}
+
+/** Summarises the finite numbers of `values` (nulls and NaN are left out). */
+export function summarize(values: readonly (number | null | undefined)[]): Summary {
+  const xs = values.filter((v): v is number => typeof v === "number" && Number.isFinite(v));
+  const n = xs.length;
+  if (n === 0) {
+    return {
+      n,
+      mean: null,
+      median: null,
+      p95: null,
+      min: null,
+      max: null,
+      std: null,
+      ci_low: null,
+      ci_high: null,
+      cv: null,
+    };
+  }
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mean = xs.reduce((a, b) => a + b, 0) / n;
+  const std = n > 1 ? Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (n - 1)) : null;
+  const half = std === null ? null : tCritical(n - 1) * std / Math.sqrt(n);
+  return {
+    n,
+    mean,
+    median: quantile(sorted, 0.5),
+    p95: quantile(sorted, 0.95),
+    min: sorted[0]!,
+    max: sorted[n - 1]!,
+    std,
+    ci_low: half === null ? null : mean - half,
+    ci_high: half === null ? null : mean + half,
+    cv: std === null || mean === 0 ? null : std / mean,
+  };
+}
+
+/** Flattens a summary into store columns `<metric>_<stat>`. */
+export function summaryColumns(metric: string, s: Summary): Record<string, number | null> {
+  return {
+    [`${metric}_mean`]: s.mean,
+    [`${metric}_median`]: s.median,
+    [`${metric}_p95`]: s.p95,
+    [`${metric}_min`]: s.min,
+    [`${metric}_max`]: s.max,
+    [`${metric}_std`]: s.std,
+    [`${metric}_ci_low`]: s.ci_low,
+    [`${metric}_ci_high`]: s.ci_high,
+    [`${metric}_cv`]: s.cv,
+  };
+}
