@@ -130,4 +130,15 @@ export interface PluginDescriptor {
   onAfterStartup?(ctx: PluginContext): void | Promise<void>;
   /** Called on shutdown; must release timers, sockets and files. */
   onShutdown?(ctx: PluginContext): void | Promise<void>;
+  /**
+   * Environment variables the plugin reads (e.g. `TEMP_ETA_ALGORITHM`). The permission-scoped
+   * host passes only these (and its own) to the process and into `ctx.env`.
+   */
+  envVars?: string[];
+  /**
+   * Network destinations (`host` or `host:port`) the plugin connects to with these settings
+   * (e.g. the hub, the MQTT broker). The permission-scoped host allows only these and its own
+   * listen address; a change takes effect at the next start.
+   */
+  networkHosts?(settings: Settings): string[];
 }

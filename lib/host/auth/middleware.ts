@@ -1,0 +1,102 @@
+/**
+ * Authentication and permission middleware: an `X-Api-Key` header or a session cookie (with
+ * `X-CSRF-Token` on state-changing requests) sets the request's principal; nothing else passes.
+ *
+ * @module
+ */
+import type { Context, MiddlewareHandler } from "hono";
+import { getCookie } from "hono/cookie";
+import { AppError } from "../../error.ts";
+import { isStateChanging } from "../../http/request.ts";
+import type { Permission } from "../plugin.ts";
+import { defaultPermissionFor, hasPermission } from "../permissions.ts";
+import { SESSION_COOKIE, type SessionStore } from "./sessions.ts";
+import type { Principal, UserStore } from "./users.ts";
+
+declare module "hono" {
+  interface ContextVariableMap {
+    principal: Principal;
+  }
+}
+
+/** Options of {@linkcode authenticate}. */
+export interface AuthenticateOptions {
+  users: UserStore;
+  sessions: SessionStore;
+  /** `METHOD path` pairs that need no authentication (e.g. `POST /api/login`). @default [] */
+  publicRoutes?: string[];
+}
+
+/**
+ * Resolves the principal of a request from its key or session, without enforcing anything.
+ * Returns null when neither is present; throws 401 for a wrong key or dead session and 403 for
+ * a session request that changes state without its CSRF token.
+ */
+export async function resolvePrincipal(
+  c: Context,
+  options: Pick<AuthenticateOptions, "users" | "sessions">,
+): Promise<Principal | null> {
+  const key = c.req.header("X-Api-Key");
+  if (key !== undefined) {
+    const principal = await options.users.verifyKey(key.trim());
+    if (!principal) throw new AppError(401, "Invalid API key");
+    return principal;
+  }
+  const sid = getCookie(c, SESSION_COOKIE);
+  if (sid === undefined) return null;
+  const session = options.sessions.get(sid);
+  if (!session) throw new AppError(401, "Session expired, please log in again");
+  if (
+    isStateChanging(c.req.method) &&
+    !options.sessions.checkCsrf(session, c.req.header("X-CSRF-Token"))
+  ) {
+    throw new AppError(403, "Missing or invalid CSRF token");
+  }
+  return { user: session.user, permissions: session.permissions, via: "session" };
+}
+
+/**
+ * Middleware: every request needs a valid API key or session (401 otherwise), except the
+ * listed public routes.
+ */
+export function authenticate(options: AuthenticateOptions): MiddlewareHandler {
+  const open = new Set(options.publicRoutes ?? []);
+  return async function authenticateMiddleware(c, next) {
+    if (open.has(`${c.req.method} ${c.req.path}`)) return await next();
+    const principal = await resolvePrincipal(c, options);
+    if (!principal) throw new AppError(401, "Authentication required: send X-Api-Key or log in");
+    c.set("principal", principal);
+    await next();
+  };
+}
+
+/** Throws 403 unless the request's principal holds `needed`. */
+export function assertPermission(c: Context, needed: Permission): void {
+  const principal = c.get("principal");
+  if (!principal) throw new AppError(401, "Authentication required");
+  if (!hasPermission(principal.permissions, needed)) {
+    throw new AppError(403, `Permission ${needed} required`);
+  }
+}
+
+/** Middleware: the request's principal must hold `needed` (403 otherwise). */
+export function requirePermission(needed: Permission): MiddlewareHandler {
+  return async function requirePermissionMiddleware(c, next) {
+    assertPermission(c, needed);
+    await next();
+  };
+}
+
+/**
+ * Middleware: the permission depends on the method (defaults GET/HEAD → STATUS, others →
+ * CONTROL, overridable per method).
+ */
+export function requireMethodPermission(
+  overrides: Partial<Record<string, Permission>> = {},
+): MiddlewareHandler {
+  return async function requireMethodPermissionMiddleware(c, next) {
+    const method = c.req.method.toUpperCase();
+    assertPermission(c, overrides[method] ?? defaultPermissionFor(method));
+    await next();
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * `POST /api/login {user, pass}` (sets the HttpOnly session cookie, returns the CSRF token),
+ * `POST /api/logout`, and `GET /api/currentuser`.
+ *
+ * @module
+ */
+import { Hono } from "hono";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { AppError } from "../../error.ts";
+import { clientAddress, readJsonObject } from "../../http/request.ts";
+import { SlidingWindowLimiter } from "../../http/rate_limit.ts";
+import type { Logger } from "../../log.ts";
+import { SESSION_COOKIE, type SessionStore } from "./sessions.ts";
+import type { UserStore } from "./users.ts";
+
+/** Options of {@linkcode authRoutes}. */
+export interface AuthRoutesOptions {
+  users: UserStore;
+  sessions: SessionStore;
+  logger: Logger;
+  /** Failed-login limiter. @default 10 attempts per minute per client */
+  limiter?: SlidingWindowLimiter;
+}
+
+/** The login/logout sub-app (mount at `/api`; the auth middleware must let login through). */
+export function authRoutes(options: AuthRoutesOptions): Hono {
+  const limiter = options.limiter ?? new SlidingWindowLimiter({ max: 10, windowMs: 60_000 });
+  const app = new Hono();
+  app.post("/login", async (c) => {
+    const body = await readJsonObject(c);
+    const user = body.user;
+    const pass = body.pass;
+    if (typeof user !== "string" || typeof pass !== "string") {
+      throw new AppError(400, "Cannot log in: 'user' and 'pass' must be strings");
+    }
+    if (!limiter.attempt(clientAddress(c))) {
+      throw new AppError(429, "Too many login attempts. Please slow down.");
+    }
+    const permissions = await options.users.verifyLogin(user, pass);
+    if (!permissions) {
+      options.logger.warn(`[SECURITY] login_failed: user=${JSON.stringify(user)}`);
+      throw new AppError(401, "Invalid user name or password");
+    }
+    const session = options.sessions.create(user, permissions);
+    setCookie(c, SESSION_COOKIE, session.id, {
+      httpOnly: true,
+      sameSite: "Strict",
+      path: "/",
+      secure: new URL(c.req.url).protocol === "https:",
+    });
+    options.logger.info(`User ${user} logged in`);
+    return c.json({ user, permissions, csrf_token: session.csrfToken });
+  });
+  app.post("/logout", (c) => {
+    const sid = getCookie(c, SESSION_COOKIE);
+    if (sid !== undefined) options.sessions.delete(sid);
+    deleteCookie(c, SESSION_COOKIE, { path: "/" });
+    return c.body(null, 204);
+  });
+  app.get("/currentuser", (c) => {
+    const p = c.get("principal");
+    const sid = getCookie(c, SESSION_COOKIE);
+    const session = sid === undefined ? null : options.sessions.get(sid);
+    return c.json({
+      name: p.user,
+      permissions: p.permissions,
+      via: p.via,
+      ...(session ? { csrf_token: session.csrfToken } : {}),
+    });
+  });
+  return app;
+}

@@ -1,0 +1,156 @@
+/**
+ * Users and API keys, stored hashed in the host's `config.yaml` under `accessControl`:
+ * `users: {<name>: {password, permissions}}` and `apikeys: [{hash, user, created}]`.
+ *
+ * @module
+ */
+import { AppError } from "../../error.ts";
+import type { ConfigDoc, ConfigFile } from "../config_file.ts";
+import type { Permission } from "../plugin.ts";
+import { PERMISSIONS } from "../permissions.ts";
+import { generateApiKey, hashApiKey, hashPassword, safeEqual, verifyPassword } from "./hash.ts";
+
+/** Who made a request. */
+export interface Principal {
+  user: string;
+  permissions: Permission[];
+  /** How the request authenticated. */
+  via: "apikey" | "session";
+}
+
+interface StoredUser {
+  password?: string | null;
+  permissions?: unknown;
+}
+
+interface StoredKey {
+  hash: string;
+  user: string;
+  created?: string;
+}
+
+interface AccessSection {
+  users: Record<string, StoredUser>;
+  apikeys: StoredKey[];
+}
+
+const USER_NAME = /^[A-Za-z0-9_.@-]{1,64}$/;
+
+function access(doc: ConfigDoc): AccessSection {
+  const raw = (doc.accessControl ?? {}) as Partial<AccessSection>;
+  const users = raw.users && typeof raw.users === "object" ? raw.users : {};
+  const apikeys = Array.isArray(raw.apikeys) ? raw.apikeys : [];
+  const section = { ...raw, users, apikeys } as AccessSection;
+  doc.accessControl = section;
+  return section;
+}
+
+function permissionsOf(user: StoredUser | undefined): Permission[] {
+  if (!user || !Array.isArray(user.permissions)) return [];
+  return user.permissions.filter((p): p is Permission => PERMISSIONS.includes(p as Permission));
+}
+
+/** Users and keys over a {@linkcode ConfigFile}. */
+export class UserStore {
+  #file: ConfigFile;
+  #now: () => number;
+
+  constructor(file: ConfigFile, now: () => number = Date.now) {
+    this.#file = file;
+    this.#now = now;
+  }
+
+  /**
+   * Adds (or replaces) a user with a password and permissions.
+   *
+   * @throws {AppError} 400 for an invalid name or empty password.
+   */
+  async addUser(name: string, password: string, permissions: Permission[]): Promise<void> {
+    if (!USER_NAME.test(name)) {
+      throw new AppError(400, `Invalid user name '${name}': use 1-64 letters, digits, _ . @ -`);
+    }
+    if (password.length === 0) throw new AppError(400, "Cannot add user: the password is empty");
+    const hash = await hashPassword(password);
+    await this.#file.update((doc) => {
+      access(doc).users[name] = { password: hash, permissions: [...permissions] };
+    });
+  }
+
+  /**
+   * Creates an API key for an existing user; returns the key (shown once, stored hashed).
+   *
+   * @throws {AppError} 404 when the user does not exist.
+   */
+  async createKey(user: string): Promise<string> {
+    const key = generateApiKey();
+    await this.#file.update((doc) => {
+      const section = access(doc);
+      if (!section.users[user]) throw new AppError(404, `Cannot create key: no user '${user}'`);
+      section.apikeys.push({
+        hash: hashApiKey(key),
+        user,
+        created: new Date(this.#now()).toISOString(),
+      });
+    });
+    return key;
+  }
+
+  /**
+   * Revokes a key.
+   *
+   * @throws {AppError} 404 when no such key exists.
+   */
+  async revokeKey(key: string): Promise<void> {
+    const hash = hashApiKey(key.trim());
+    await this.#file.update((doc) => {
+      const section = access(doc);
+      const kept = section.apikeys.filter((k) => !safeEqual(k.hash, hash));
+      if (kept.length === section.apikeys.length) {
+        throw new AppError(404, "Cannot revoke key: no such key");
+      }
+      section.apikeys = kept;
+    });
+  }
+
+  /** Whether any user exists. */
+  async hasUsers(): Promise<boolean> {
+    return Object.keys(access(await this.#file.read()).users).length > 0;
+  }
+
+  /**
+   * At first start (no users): creates user `admin` with ADMIN, without a password, and
+   * returns a new key for it; otherwise returns null.
+   */
+  async ensureAdmin(): Promise<string | null> {
+    if (await this.hasUsers()) return null;
+    await this.#file.update((doc) => {
+      const section = access(doc);
+      if (Object.keys(section.users).length === 0) {
+        section.users.admin = { password: null, permissions: ["ADMIN"] };
+      }
+    });
+    return await this.createKey("admin");
+  }
+
+  /** The principal of an API key, or null. */
+  async verifyKey(key: string): Promise<Principal | null> {
+    const hash = hashApiKey(key);
+    const section = access(await this.#file.read());
+    let found: StoredKey | undefined;
+    for (const k of section.apikeys) if (safeEqual(String(k.hash), hash)) found = k;
+    if (!found) return null;
+    const user = section.users[found.user];
+    if (!user) return null;
+    return { user: found.user, permissions: permissionsOf(user), via: "apikey" };
+  }
+
+  /** The permissions of a user whose password matches, or null. */
+  async verifyLogin(name: string, password: string): Promise<Permission[] | null> {
+    const user = access(await this.#file.read()).users[name];
+    if (!user || typeof user.password !== "string") {
+      await hashPassword(password); // same work either way
+      return null;
+    }
+    return await verifyPassword(password, user.password) ? permissionsOf(user) : null;
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * The host's account commands: `user add NAME --permissions LIST` (password from standard
+ * input), `apikey create --user NAME` (prints the key alone on one line) and
+ * `apikey revoke KEY`. Shared by `deno task host` and `deno task webapp`.
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { AppError } from "../error.ts";
+import { UserStore } from "./auth/users.ts";
+import { ConfigFile } from "./config_file.ts";
+import { parsePermissions } from "./permissions.ts";
+
+/** I/O of {@linkcode runHostCommand}. */
+export interface HostCommandIo {
+  /** The host's config.yaml. */
+  configFile: string;
+  /** Reads standard input as text. */
+  readStdin(): Promise<string>;
+  /** Prints one line of output. */
+  print(line: string): void;
+}
+
+/** Usage text of the account commands. */
+export const HOST_COMMANDS_USAGE = `Account commands:
+  user add NAME --permissions LIST   add or replace a user (password read from standard input;
+                                     LIST: comma-separated STATUS,CONTROL,SETTINGS,ADMIN)
+  apikey create --user NAME          create an API key for NAME and print it
+  apikey revoke KEY                  revoke an API key`;
+
+/** Whether `argv` starts with an account command. */
+export function isHostCommand(argv: string[]): boolean {
+  return argv[0] === "user" || argv[0] === "apikey";
+}
+
+/**
+ * Runs an account command.
+ *
+ * @throws {AppError} 400 for bad usage, 404 for an unknown user or key.
+ */
+export async function runHostCommand(argv: string[], io: HostCommandIo): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { permissions: { type: "string" }, user: { type: "string" } },
+    allowPositionals: true,
+    strict: true,
+  });
+  const users = new UserStore(new ConfigFile(io.configFile));
+  const [group, action, arg] = positionals;
+  if (group === "user" && action === "add" && arg !== undefined && positionals.length === 3) {
+    if (values.permissions === undefined) {
+      throw new AppError(400, "Cannot add user: --permissions LIST is required");
+    }
+    const permissions = parsePermissions(values.permissions);
+    const password = (await io.readStdin()).split(/\r?\n/)[0] ?? "";
+    await users.addUser(arg, password, permissions);
+    io.print(`User ${arg} saved with ${permissions.join(",")}`);
+    return;
+  }
+  if (group === "apikey" && action === "create" && positionals.length === 2) {
+    if (values.user === undefined) {
+      throw new AppError(400, "Cannot create key: --user NAME is required");
+    }
+    io.print(await users.createKey(values.user));
+    return;
+  }
+  if (group === "apikey" && action === "revoke" && arg !== undefined && positionals.length === 3) {
+    await users.revokeKey(arg);
+    io.print("Key revoked");
+    return;
+  }
+  throw new AppError(400, `Unknown command '${positionals.join(" ")}'\n${HOST_COMMANDS_USAGE}`);
+}

@@ -1,0 +1,229 @@
+/**
+ * The plugin host as a factory: one Hono app with authentication, settings, printer, push
+ * socket and every plugin's routes, plus its lifecycle. `host.ts` serves it alone; the
+ * dashboard mounts the same app.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { Hono } from "hono";
+import { type Clock, systemClock } from "../clock.ts";
+import { errorHandler, notFoundHandler } from "../http/error_handler.ts";
+import { createLogger, type Logger } from "../log.ts";
+import { authenticate, requireMethodPermission } from "./auth/middleware.ts";
+import { authRoutes } from "./auth/routes.ts";
+import { SessionStore } from "./auth/sessions.ts";
+import { UserStore } from "./auth/users.ts";
+import { ConfigFile, type ConfigFs } from "./config_file.ts";
+import { fileSink, HOST_LOG_NAME } from "./host_log.ts";
+import { type HostPaths, resolveHostPaths } from "./paths.ts";
+import type { PluginContext, PluginDescriptor } from "./plugin.ts";
+import { printerRoutes } from "./printer/routes.ts";
+import { VirtualPrinter } from "./printer/virtual_printer.ts";
+import { PushHub } from "./push/hub.ts";
+import { pushSocketHandler } from "./push/socket.ts";
+import { settingsRoutes } from "./settings/routes.ts";
+import { SettingsStore } from "./settings/store.ts";
+
+/** Options of {@linkcode createHost}. */
+export interface HostOptions {
+  /** The plugins to host. */
+  plugins: PluginDescriptor[];
+  /** localbench data folder. @default from `env` (LOCALBENCH_DATA_DIR / XDG) */
+  dataDir?: string;
+  /** localbench config folder. @default from `env` */
+  configDir?: string;
+  /** Log folder. @default `<dataDir>/host/logs` */
+  logDir?: string;
+  /** Environment (paths and plugins' variables). @default {} */
+  env?: Record<string, string>;
+  /** Time source. @default systemClock */
+  clock?: Clock;
+  /** The printer. @default a new VirtualPrinter */
+  printer?: VirtualPrinter;
+  /** Speed factor of the default virtual printer's clock. @default 1 */
+  printerSpeed?: number;
+  /** Root logger. @default a logger writing `<logDir>/host.log` */
+  logger?: Logger;
+  /** Also copy the host log to standard error. @default false */
+  logToStderr?: boolean;
+  /** File operations of config.yaml (tests inject failures). */
+  configFs?: ConfigFs;
+  /**
+   * Registers routes that run before authentication (pages doing their own login redirect,
+   * static files). @default none
+   */
+  beforeAuth?(app: Hono, services: HostServices): void;
+}
+
+/** Services of the host handed to {@linkcode HostOptions.beforeAuth}. */
+export interface HostServices {
+  users: UserStore;
+  sessions: SessionStore;
+  settings: SettingsStore;
+  paths: HostPaths;
+}
+
+/** A running (or ready to start) plugin host. */
+export interface Host {
+  /** Every host and plugin route, authentication applied. */
+  app: Hono;
+  paths: HostPaths;
+  push: PushHub;
+  printer: VirtualPrinter;
+  settings: SettingsStore;
+  users: UserStore;
+  sessions: SessionStore;
+  config: ConfigFile;
+  logger: Logger;
+  /** The context handed to a plugin. */
+  contextOf(id: string): PluginContext;
+  /**
+   * Loads settings, creates the admin key at first start, starts the printer and runs every
+   * plugin's `onStartup`. Returns the admin key when one was just generated (print it once).
+   */
+  start(): Promise<{ adminKey: string | null }>;
+  /** Runs every plugin's `onAfterStartup` (call once the server listens). */
+  ready(): Promise<void>;
+  /** Runs every plugin's `onShutdown`, stops the printer and closes the log. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Creates the plugin host.
+ *
+ * @example
+ * ```ts
+ * import { createHost } from "./create_host.ts";
+ * const dataDir = await Deno.makeTempDir();
+ * const host = createHost({ plugins: [], dataDir });
+ * const { adminKey } = await host.start();
+ * const res = await host.app.request("/api/settings", { headers: { "X-Api-Key": adminKey! } });
+ * console.assert(res.status === 200);
+ * await host.stop();
+ * await Deno.remove(dataDir, { recursive: true });
+ * ```
+ */
+export function createHost(options: HostOptions): Host {
+  const env = options.env ?? {};
+  const paths = resolveHostPaths(env, options);
+  const clock = options.clock ?? systemClock;
+  const log = options.logger
+    ? null
+    : fileSink(join(paths.logDir, HOST_LOG_NAME), { tee: options.logToStderr });
+  const logger = options.logger ??
+    createLogger("localbench.host", { sink: log!.sink, now: () => new Date(clock.now()) });
+  const config = new ConfigFile(paths.configFile, options.configFs);
+  const users = new UserStore(config, () => clock.now());
+  const sessions = new SessionStore({ now: () => clock.now() });
+  const settings = new SettingsStore(config, options.plugins, logger.child("settings"));
+  const push = new PushHub(logger.child("push"));
+  const printer = options.printer ??
+    new VirtualPrinter({ clock, speed: options.printerSpeed ?? 1 });
+
+  const contexts = new Map<string, PluginContext>();
+  for (const p of options.plugins) {
+    if (contexts.has(p.id)) throw new TypeError(`Cannot host plugin '${p.id}' twice`);
+    contexts.set(p.id, {
+      id: p.id,
+      logger: logger.child(`plugins.${p.id}`),
+      clock,
+      dataDir: join(paths.hostDir, "plugins", p.id),
+      logDir: paths.logDir,
+      settings: settings.accessFor(p.id),
+      printer,
+      push: (data, opts) => push.send(p.id, data, opts?.permission),
+      env: Object.fromEntries(
+        Object.entries(env).filter(([k]) => !p.envVars || p.envVars.includes(k)),
+      ),
+    });
+  }
+
+  const app = new Hono();
+  app.onError(errorHandler({ logger }));
+  app.notFound(notFoundHandler);
+  const socket = pushSocketHandler({
+    hub: push,
+    users,
+    sessions,
+    logger: logger.child("push"),
+    clock,
+    hello: { connected: { plugins: options.plugins.map((p) => p.id) } },
+  });
+  app.get("/push", socket);
+  app.get("/sockjs/websocket", socket);
+  options.beforeAuth?.(app, { users, sessions, settings, paths });
+  app.use("*", authenticate({ users, sessions, publicRoutes: ["POST /api/login"] }));
+  app.route("/api", authRoutes({ users, sessions, logger: logger.child("auth") }));
+  app.route("/api/settings", settingsRoutes(settings));
+  app.route("/api", printerRoutes(printer));
+  app.get("/api/plugins", requireMethodPermission(), (c) =>
+    c.json({
+      plugins: options.plugins.map((p) => ({ id: p.id, name: p.name, version: p.version })),
+    }));
+  for (const p of options.plugins) {
+    for (const r of p.routes?.(contexts.get(p.id)!) ?? []) {
+      const guarded = new Hono();
+      guarded.use("*", requireMethodPermission(r.permissions));
+      guarded.route("/", r.app);
+      app.route(r.base, guarded);
+    }
+  }
+
+  const each = async (hook: "onStartup" | "onAfterStartup" | "onShutdown") => {
+    for (const p of options.plugins) {
+      const fn = p[hook];
+      if (!fn) continue;
+      if (hook === "onShutdown") {
+        try {
+          await fn.call(p, contexts.get(p.id)!);
+        } catch (err) {
+          logger.error(`Shutdown of plugin ${p.id} failed: ${err}`);
+        }
+      } else await fn.call(p, contexts.get(p.id)!);
+    }
+  };
+
+  return {
+    app,
+    paths,
+    push,
+    printer,
+    settings,
+    users,
+    sessions,
+    config,
+    logger,
+    contextOf: (id) => {
+      const ctx = contexts.get(id);
+      if (!ctx) throw new TypeError(`Unknown plugin '${id}'`);
+      return ctx;
+    },
+    async start() {
+      for (
+        const dir of [
+          paths.hostDir,
+          paths.logDir,
+          ...[...contexts.values()].map((c) => c.dataDir),
+        ]
+      ) {
+        await Deno.mkdir(dir, { recursive: true });
+      }
+      await settings.load();
+      const adminKey = await users.ensureAdmin();
+      if (adminKey) logger.info("No users yet: created user 'admin' and an admin API key");
+      printer.start();
+      await each("onStartup");
+      logger.info(`Plugin host started with ${options.plugins.length} plugin(s)`);
+      return { adminKey };
+    },
+    ready: () => each("onAfterStartup"),
+    async stop() {
+      await each("onShutdown");
+      push.closeAll();
+      printer.stop();
+      logger.info("Plugin host stopped");
+      log?.close();
+    },
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * The plugin host: the plugin contract, the host factory, authentication, settings store,
+ * push socket, virtual printer, account commands and the permission scope.
+ *
+ * @example
+ * ```ts
+ * import { createHost } from "./mod.ts";
+ * const dataDir = await Deno.makeTempDir();
+ * const host = createHost({ plugins: [], dataDir });
+ * await host.start();
+ * const res = await host.app.request("/api/settings");
+ * console.assert(res.status === 401);
+ * await host.stop();
+ * await Deno.remove(dataDir, { recursive: true });
+ * ```
+ *
+ * @module
+ */
+export type * from "./plugin.ts";
+export { createHost, type Host, type HostOptions, type HostServices } from "./create_host.ts";
+export { type ServedHost, serveHost, type ServeHostOptions } from "./serve.ts";
+export {
+  HOST_ENV_VARS,
+  type HostPathOverrides,
+  type HostPaths,
+  resolveHostPaths,
+} from "./paths.ts";
+export { type ConfigDoc, ConfigFile, type ConfigFs, denoConfigFs } from "./config_file.ts";
+export {
+  defaultPermissionFor,
+  hasPermission,
+  parsePermissions,
+  PERMISSIONS,
+} from "./permissions.ts";
+export { type FileSink, fileSink, HOST_LOG_NAME } from "./host_log.ts";
+export {
+  HOST_COMMANDS_USAGE,
+  type HostCommandIo,
+  isHostCommand,
+  runHostCommand,
+} from "./commands.ts";
+export {
+  LIBRARY_ENV_VARS,
+  pluginEnvVars,
+  pluginNetworkHosts,
+  PROC_UPTIME,
+  scopedPermissionFlags,
+  type ScopeOptions,
+} from "./launch.ts";
+export { SCOPED_ENV_VAR, scopeProcessEnv } from "./env_scope.ts";
+export * from "./auth/mod.ts";
+export * from "./settings/mod.ts";
+export * from "./push/mod.ts";
+export * from "./printer/mod.ts";

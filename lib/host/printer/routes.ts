@@ -1,0 +1,107 @@
+/**
+ * Print-host style printer endpoints over the virtual printer: `GET /api/printer`,
+ * `POST /api/printer/{tool,bed,chamber}`, `GET /api/job`, `POST /api/job`.
+ *
+ * @module
+ */
+import { Hono } from "hono";
+import { AppError } from "../../error.ts";
+import { readJsonObject } from "../../http/request.ts";
+import { requirePermission } from "../auth/middleware.ts";
+import type { PrinterState } from "../plugin.ts";
+import type { VirtualPrinter } from "./virtual_printer.ts";
+
+const TEXT: Record<PrinterState, string> = {
+  OPERATIONAL: "Operational",
+  PRINTING: "Printing",
+  PAUSED: "Paused",
+  PAUSING: "Pausing",
+  RESUMING: "Resuming",
+  CANCELLING: "Cancelling",
+  FINISHING: "Finishing",
+  ERROR: "Error",
+  OFFLINE: "Offline",
+};
+
+function stateOf(state: PrinterState) {
+  return {
+    text: TEXT[state],
+    id: state,
+    flags: {
+      operational: state !== "OFFLINE" && state !== "ERROR",
+      printing: state === "PRINTING",
+      paused: state === "PAUSED",
+      pausing: state === "PAUSING",
+      cancelling: state === "CANCELLING",
+      finishing: state === "FINISHING",
+      ready: state === "OPERATIONAL",
+      error: state === "ERROR",
+      closedOrError: state === "ERROR" || state === "OFFLINE",
+    },
+  };
+}
+
+function targetOf(body: Record<string, unknown>): number {
+  if (body.command !== "target") {
+    throw new AppError(400, `Unknown command '${String(body.command)}'`);
+  }
+  if (typeof body.target !== "number") throw new AppError(400, "'target' must be a number");
+  return body.target;
+}
+
+/** The printer sub-app (mount at `/api`). */
+export function printerRoutes(printer: VirtualPrinter): Hono {
+  const app = new Hono();
+  app.get("/printer", requirePermission("STATUS"), (c) => {
+    const snap = printer.snapshot();
+    const temperature: Record<string, unknown> = {};
+    for (const [name, r] of Object.entries(snap.temperatures)) {
+      temperature[name] = { actual: r.actual, target: r.target ?? 0, offset: 0 };
+    }
+    return c.json({ temperature, state: stateOf(snap.state), time: snap.time });
+  });
+  app.post("/printer/tool", requirePermission("CONTROL"), async (c) => {
+    const body = await readJsonObject(c);
+    if (body.command !== "target") {
+      throw new AppError(400, `Unknown command '${String(body.command)}'`);
+    }
+    const targets = body.targets;
+    if (targets === null || typeof targets !== "object" || Array.isArray(targets)) {
+      throw new AppError(400, "'targets' must be an object of tool name to temperature");
+    }
+    const entries = Object.entries(targets as Record<string, unknown>);
+    for (const [name, value] of entries) {
+      if (!/^tool\d+$/.test(name) || !printer.heaterNames().includes(name)) {
+        throw new AppError(400, `Unknown tool '${name}'`);
+      }
+      if (typeof value !== "number") throw new AppError(400, `Target of ${name} must be a number`);
+    }
+    for (const [name, value] of entries) printer.setTarget(name, value as number);
+    return c.body(null, 204);
+  });
+  for (const heater of ["bed", "chamber"]) {
+    app.post(`/printer/${heater}`, requirePermission("CONTROL"), async (c) => {
+      printer.setTarget(heater, targetOf(await readJsonObject(c)));
+      return c.body(null, 204);
+    });
+  }
+  app.get("/job", requirePermission("STATUS"), (c) => {
+    const s = printer.jobStatus();
+    return c.json({
+      job: { file: { name: s.printTime === null ? null : "virtual_job.gcode" } },
+      progress: {
+        completion: s.completion,
+        printTime: s.printTime,
+        printTimeLeft: s.printTimeLeft,
+      },
+      state: TEXT[s.state],
+    });
+  });
+  app.post("/job", requirePermission("CONTROL"), async (c) => {
+    const body = await readJsonObject(c);
+    if (typeof body.command !== "string") throw new AppError(400, "'command' must be a string");
+    printer.job(body.command, typeof body.action === "string" ? body.action : "toggle");
+    return c.body(null, 204);
+  });
+  return app;
+}

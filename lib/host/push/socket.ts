@@ -1,0 +1,99 @@
+/**
+ * The push socket route (`GET /push`, alias `/sockjs/websocket`): a WebSocket authenticated at
+ * upgrade time by `X-Api-Key` or the session cookie (same-origin only), or by a first message
+ * `{"auth": "<api key>"}` within a few seconds (for clients that cannot set headers).
+ *
+ * @module
+ */
+import type { Context } from "hono";
+import { AppError } from "../../error.ts";
+import type { Logger } from "../../log.ts";
+import type { Clock } from "../../clock.ts";
+import { resolvePrincipal } from "../auth/middleware.ts";
+import type { SessionStore } from "../auth/sessions.ts";
+import type { UserStore } from "../auth/users.ts";
+import { hasPermission } from "../permissions.ts";
+import type { PushClient, PushHub } from "./hub.ts";
+
+/** Options of {@linkcode pushSocketHandler}. */
+export interface PushSocketOptions {
+  hub: PushHub;
+  users: UserStore;
+  sessions: SessionStore;
+  logger: Logger;
+  clock: Clock;
+  /** Time a client has to send `{"auth": key}` when it connected without credentials. @default 5000 */
+  authTimeoutMs?: number;
+  /** Sent to each client once authenticated. */
+  hello?: Record<string, unknown>;
+}
+
+function sameOrigin(c: Context): boolean {
+  const origin = c.req.header("Origin");
+  if (origin === undefined) return true;
+  try {
+    return new URL(origin).host === c.req.header("Host");
+  } catch {
+    return false;
+  }
+}
+
+/** The handler for the socket routes (must run outside the host's authenticate middleware). */
+export function pushSocketHandler(options: PushSocketOptions): (c: Context) => Promise<Response> {
+  const timeout = options.authTimeoutMs ?? 5000;
+  return async function pushSocket(c) {
+    if (c.req.header("Upgrade")?.toLowerCase() !== "websocket") {
+      throw new AppError(400, "Expected a WebSocket upgrade");
+    }
+    if (c.req.header("X-Api-Key") === undefined && !sameOrigin(c)) {
+      throw new AppError(403, "Cross-origin push socket refused");
+    }
+    const principal = await resolvePrincipal(c, options);
+    if (principal && !hasPermission(principal.permissions, "STATUS")) {
+      throw new AppError(403, "Permission STATUS required");
+    }
+    const { socket, response } = Deno.upgradeWebSocket(c.req.raw);
+    const client: PushClient = {
+      send: (text) => socket.send(text),
+      permissions: null,
+      close: () => socket.close(1001, "Host shutting down"),
+    };
+    let remove = () => {};
+    let cancelTimer = () => {};
+    const admit = (permissions: PushClient["permissions"]) => {
+      cancelTimer();
+      client.permissions = permissions;
+      if (options.hello) socket.send(JSON.stringify(options.hello));
+    };
+    socket.onopen = () => {
+      remove = options.hub.add(client);
+      if (principal) admit(principal.permissions);
+      else {
+        cancelTimer = options.clock.setTimeout(() => {
+          if (client.permissions === null) socket.close(4401, "Authentication required");
+        }, timeout);
+      }
+    };
+    socket.onmessage = async (ev) => {
+      if (client.permissions !== null || typeof ev.data !== "string") return;
+      let key: unknown;
+      try {
+        key = (JSON.parse(ev.data) as { auth?: unknown }).auth;
+      } catch {
+        key = undefined;
+      }
+      const p = typeof key === "string" ? await options.users.verifyKey(key) : null;
+      if (!p || !hasPermission(p.permissions, "STATUS")) {
+        socket.close(4401, "Authentication failed");
+        return;
+      }
+      admit(p.permissions);
+    };
+    socket.onclose = () => {
+      cancelTimer();
+      remove();
+    };
+    socket.onerror = () => options.logger.debug("Push socket error");
+    return response;
+  };
+}

@@ -1,0 +1,34 @@
+/**
+ * `GET /api/settings` (STATUS; restricted settings omitted), `POST /api/settings`
+ * (`{plugins: {<id>: {...}}}`, SETTINGS) and `DELETE /api/settings/plugins/<id>` (SETTINGS).
+ *
+ * @module
+ */
+import { Hono } from "hono";
+import { AppError } from "../../error.ts";
+import { readJsonObject } from "../../http/request.ts";
+import { requirePermission } from "../auth/middleware.ts";
+import type { SettingsStore } from "./store.ts";
+
+/** The settings sub-app (mount at `/api/settings`). */
+export function settingsRoutes(store: SettingsStore): Hono {
+  const app = new Hono();
+  app.get("/", requirePermission("STATUS"), (c) => c.json({ plugins: store.publicView() }));
+  app.post("/", requirePermission("SETTINGS"), async (c) => {
+    const body = await readJsonObject(c);
+    for (const key of Object.keys(body)) {
+      if (key !== "plugins") throw new AppError(400, `Unknown settings section '${key}'`);
+    }
+    const plugins = body.plugins ?? {};
+    if (plugins === null || typeof plugins !== "object" || Array.isArray(plugins)) {
+      throw new AppError(400, "Cannot save settings: 'plugins' must be an object");
+    }
+    await store.updateMany(plugins as Record<string, unknown>);
+    return c.json({ plugins: store.publicView() });
+  });
+  app.delete("/plugins/:id", requirePermission("SETTINGS"), async (c) => {
+    await store.reset(c.req.param("id"));
+    return c.json({ plugins: store.publicView() });
+  });
+  return app;
+}

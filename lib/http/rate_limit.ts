@@ -1,0 +1,75 @@
+/**
+ * A sliding-window rate limiter keyed by client (e.g. the client address). An attempt is
+ * recorded only when it is allowed, so rejected attempts do not extend a block.
+ *
+ * @module
+ */
+
+/** Options of {@linkcode SlidingWindowLimiter}. */
+export interface RateLimitOptions {
+  /** Allowed requests per window. */
+  max: number;
+  /** Window length in milliseconds. */
+  windowMs: number;
+  /** Monotonic time source in milliseconds. @default performance.now */
+  now?: () => number;
+}
+
+/**
+ * Allows at most `max` attempts per key in any `windowMs` window.
+ *
+ * @example
+ * ```ts
+ * import { SlidingWindowLimiter } from "./rate_limit.ts";
+ * let t = 0;
+ * const limiter = new SlidingWindowLimiter({ max: 2, windowMs: 1000, now: () => t });
+ * console.assert(limiter.attempt("a") && limiter.attempt("a") && !limiter.attempt("a"));
+ * t = 1001;
+ * console.assert(limiter.attempt("a"));
+ * ```
+ */
+export class SlidingWindowLimiter {
+  #max: number;
+  #windowMs: number;
+  #now: () => number;
+  #hits = new Map<string, number[]>();
+
+  constructor(options: RateLimitOptions) {
+    if (!Number.isInteger(options.max) || options.max < 1) {
+      throw new RangeError(`Cannot create limiter: 'max' must be a positive integer`);
+    }
+    if (!(options.windowMs > 0)) {
+      throw new RangeError(`Cannot create limiter: 'windowMs' must be positive`);
+    }
+    this.#max = options.max;
+    this.#windowMs = options.windowMs;
+    this.#now = options.now ?? (() => performance.now());
+  }
+
+  /** Records an attempt for `key`; returns false (and records nothing) when over the limit. */
+  attempt(key: string): boolean {
+    const now = this.#now();
+    const recent = (this.#hits.get(key) ?? []).filter((t) => now - t < this.#windowMs);
+    if (recent.length >= this.#max) {
+      this.#hits.set(key, recent);
+      return false;
+    }
+    recent.push(now);
+    this.#hits.set(key, recent);
+    if (this.#hits.size > 10_000) this.prune();
+    return true;
+  }
+
+  /** Forgets keys with no attempt inside the window. */
+  prune(): void {
+    const now = this.#now();
+    for (const [key, times] of this.#hits) {
+      if (times.every((t) => now - t >= this.#windowMs)) this.#hits.delete(key);
+    }
+  }
+
+  /** Forgets every attempt. */
+  reset(): void {
+    this.#hits.clear();
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * Severity alerts: per-level counters, a bounded history and `severity_alert` pushes, fed by a
+ * background monitor that tails the configured files independently of any UI stream.
+ *
+ * @module
+ */
+import type { Clock } from "../../lib/clock.ts";
+import type { Logger } from "../../lib/log.ts";
+import { AppError } from "../../lib/error.ts";
+import { listLogFiles, resolveLogFile } from "./files.ts";
+import { type Level, LEVELS, type ParsedLine, parseLine } from "./parse.ts";
+import type { LogMonitorSettings } from "./settings.ts";
+import { Tailer } from "./tail.ts";
+
+/** Marker of the debug test entries (ignored by the monitor). */
+export const DEBUG_TEST_MARKER = "[LogMonitor Debug Test]";
+/** Cap of the history `limit`. */
+export const MAX_HISTORY_LIMIT = 500;
+
+/** One history entry. */
+export interface AlertEntry {
+  /** Detection time, ISO 8601. */
+  timestamp: string;
+  level: Level;
+  logger: string;
+  message: string;
+  source_file: string;
+}
+
+/** What the alert center needs from its plugin. */
+export interface AlertDeps {
+  logDir: string;
+  clock: Clock;
+  logger: Logger;
+  settings(): LogMonitorSettings;
+  pollMs(): number;
+  push(data: Record<string, unknown>): void;
+}
+
+/** Counters, history and the background monitor. */
+export class AlertCenter {
+  #deps: AlertDeps;
+  #counts = new Map<Level, number>(LEVELS.map((l) => [l, 0]));
+  #history: AlertEntry[] = [];
+  #tailers = new Map<string, Tailer>();
+  #configured: string[] = [];
+
+  constructor(deps: AlertDeps) {
+    this.#deps = deps;
+  }
+
+  /** Records an alert (unless `force`, only when alerts are on and the level triggers). */
+  record(line: ParsedLine, sourceFile: string, force = false): void {
+    const s = this.#deps.settings();
+    if (!force) {
+      if (!s.alerts_enabled || !s.severity_triggers.includes(line.level)) return;
+      if (line.message.includes(DEBUG_TEST_MARKER)) return;
+    }
+    const count = (this.#counts.get(line.level) ?? 0) + 1;
+    this.#counts.set(line.level, count);
+    if (s.alert_history_enabled) {
+      this.#history.push({
+        timestamp: new Date(this.#deps.clock.now()).toISOString(),
+        level: line.level,
+        logger: line.logger,
+        message: line.message,
+        source_file: sourceFile,
+      });
+      const max = Math.min(s.max_alert_history, MAX_HISTORY_LIMIT);
+      if (this.#history.length > max) this.#history = this.#history.slice(-max);
+    }
+    this.#deps.push({
+      type: "severity_alert",
+      level: line.level,
+      count,
+      message: line.message,
+      notification_enabled: s.enable_notifications,
+      source_file: sourceFile,
+    });
+  }
+
+  /** Current counters. */
+  counts(): Record<string, number> {
+    return Object.fromEntries(this.#counts);
+  }
+
+  /** Zeroes the counters (history untouched). */
+  reset(): void {
+    for (const l of LEVELS) this.#counts.set(l, 0);
+  }
+
+  /** The newest `limit` entries (newest last) and the history length. */
+  history(limitRaw: string | undefined): { history: AlertEntry[]; total: number } {
+    let limit = 100;
+    if (limitRaw !== undefined) {
+      if (!/^[+-]?\d+$/.test(limitRaw.trim())) throw new AppError(400, "limit must be an integer");
+      limit = Math.min(MAX_HISTORY_LIMIT, Math.max(1, Number(limitRaw)));
+    }
+    return { history: this.#history.slice(-limit), total: this.#history.length };
+  }
+
+  /** Empties the history. */
+  clearHistory(): void {
+    this.#history = [];
+  }
+
+  /** (Re)starts the monitor's tailers from the current settings. */
+  async rebuild(): Promise<void> {
+    await this.stop();
+    const s = this.#deps.settings();
+    if (!s.alerts_enabled) return;
+    let names: string[];
+    if (s.alerts_monitor_mode === "all") {
+      names = ((await listLogFiles(this.#deps.logDir)) ?? []).map((f) => f.name);
+    } else {
+      names = s.alerts_monitored_logs.length > 0 ? s.alerts_monitored_logs : [s.default_log_file];
+    }
+    this.#configured = [...new Set(names)];
+    for (const name of this.#configured) {
+      try {
+        const file = await resolveLogFile(this.#deps.logDir, name);
+        const tailer = new Tailer({
+          path: file.path,
+          clock: this.#deps.clock,
+          pollMs: this.#deps.pollMs(),
+          onLines: (lines) => {
+            for (const l of lines) this.record(parseLine(l), name);
+          },
+        });
+        await tailer.start();
+        this.#tailers.set(name, tailer);
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        this.#deps.logger.info(`Alert monitor skips ${name}: ${err.message}`);
+      }
+    }
+  }
+
+  /** Polls every monitored file once (tests and shutdown). */
+  async pollNow(): Promise<void> {
+    await Promise.all([...this.#tailers.values()].map((t) => t.poll()));
+  }
+
+  /** Monitor configuration and watched files. */
+  status(): Record<string, unknown> {
+    const s = this.#deps.settings();
+    const active = [...this.#tailers.keys()].sort();
+    return {
+      enabled: s.alerts_enabled,
+      mode: s.alerts_monitor_mode,
+      configured_logs: this.#configured,
+      active_logs: active,
+      active_count: active.length,
+    };
+  }
+
+  /** Stops the monitor's tailers. */
+  async stop(): Promise<void> {
+    for (const t of this.#tailers.values()) await t.stop();
+    this.#tailers.clear();
+  }
+}

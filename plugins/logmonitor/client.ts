@@ -1,0 +1,115 @@
+/**
+ * Browser-side access to the log monitor (no Deno APIs): JSON calls with the session's CSRF
+ * token, the push socket, and small view helpers shared by the log viewer island.
+ *
+ * @module
+ */
+
+/** A parsed line as the API returns it. */
+export interface ClientLine {
+  timestamp: string;
+  logger: string;
+  level: string;
+  message: string;
+  raw: string;
+  _source_file?: string;
+}
+
+/** Base path of the log monitor's API. */
+export const API_BASE = "/plugin/logmonitor";
+
+/** Calls the log monitor; throws an Error with the server's `error` text on failure. */
+export async function api<T>(
+  path: string,
+  csrfToken: string,
+  init: { method?: string; body?: unknown } = {},
+): Promise<T> {
+  const res = await fetch(`${API_BASE}${path}`, {
+    method: init.method ?? "GET",
+    credentials: "same-origin",
+    headers: {
+      "Content-Type": "application/json",
+      ...(init.method && init.method !== "GET" ? { "X-CSRF-Token": csrfToken } : {}),
+    },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  if (!res.ok) {
+    const body = await res.json().catch(() => ({}));
+    throw new Error(typeof body.error === "string" ? body.error : `HTTP ${res.status}`);
+  }
+  return res.headers.get("content-type")?.includes("json")
+    ? await res.json()
+    : await res.blob() as T;
+}
+
+/** Builds the search query string (levels repeated). */
+export function searchQuery(p: {
+  file: string;
+  query: string;
+  levels: string[];
+  offset: number;
+  limit: number;
+  caseSensitive: boolean;
+  useRegex: boolean;
+}): string {
+  const q = new URLSearchParams({
+    file: p.file,
+    query: p.query,
+    offset: String(p.offset),
+    limit: String(p.limit),
+    case_sensitive: String(p.caseSensitive),
+    use_regex: String(p.useRegex),
+  });
+  for (const l of p.levels) q.append("levels", l);
+  return q.toString();
+}
+
+/** Total shown for a search: exact when the scan reached the end, else "at least". */
+export function totalLabel(total: number, offset: number, limit: number): string {
+  return total > offset + limit ? `${offset + limit}+` : String(total);
+}
+
+/** Level ranking for the alert badge colour (highest present wins). */
+export const LEVEL_RANK = ["DEBUG", "INFO", "UNKNOWN", "WARNING", "ERROR", "CRITICAL"];
+
+/** The highest level with a non-zero count, or null. */
+export function highestLevel(counts: Record<string, number>): string | null {
+  let best: string | null = null;
+  for (const l of LEVEL_RANK) if ((counts[l] ?? 0) > 0) best = l;
+  return best;
+}
+
+/** A plugin message from the push socket. */
+export interface PushMessage {
+  plugin?: { plugin: string; data: Record<string, unknown> };
+}
+
+/** Opens the push socket (session cookie auth) and calls `onData` for one plugin's messages. */
+export function openPush(
+  pluginId: string,
+  onData: (data: Record<string, unknown>) => void,
+  onState?: (open: boolean) => void,
+): () => void {
+  let ws: WebSocket | null = null;
+  let closed = false;
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  const connect = () => {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    ws = new WebSocket(`${proto}//${location.host}/push`);
+    ws.onopen = () => onState?.(true);
+    ws.onmessage = (ev) => {
+      const msg = JSON.parse(String(ev.data)) as PushMessage;
+      if (msg.plugin?.plugin === pluginId) onData(msg.plugin.data);
+    };
+    ws.onclose = () => {
+      onState?.(false);
+      if (!closed) retry = setTimeout(connect, 3000);
+    };
+  };
+  connect();
+  return () => {
+    closed = true;
+    clearTimeout(retry);
+    ws?.close();
+  };
+}

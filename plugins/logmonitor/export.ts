@@ -1,0 +1,70 @@
+/**
+ * Export of search results as CSV (header, CRLF, minimal quoting) or TXT
+ * (`<timestamp> - <logger> - <level> - <message>` per line, no header, no trailing newline).
+ *
+ * @module
+ */
+import { AppError } from "../../lib/error.ts";
+
+/** Most entries one export may hold. */
+export const MAX_EXPORT = 1000;
+
+/** An exported file. */
+export interface ExportFile {
+  body: string;
+  contentType: string;
+  filename: string;
+}
+
+const FIELDS = ["timestamp", "logger", "level", "message"] as const;
+
+function field(item: Record<string, unknown>, key: string): string {
+  const v = item[key];
+  return v === undefined || v === null ? "" : String(v);
+}
+
+function csvCell(s: string): string {
+  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+}
+
+/**
+ * Validates and renders an export.
+ *
+ * @throws {AppError} 400 `results must be a list of at most 1000 entries` or `Invalid format`.
+ *
+ * @example
+ * ```ts
+ * import { renderExport } from "./export.ts";
+ * const f = renderExport([{ timestamp: "t", logger: "l", level: "INFO", message: "a,b" }], "csv");
+ * console.assert(f.body === 'timestamp,logger,level,message\r\nt,l,INFO,"a,b"\r\n');
+ * ```
+ */
+export function renderExport(results: unknown, format: unknown): ExportFile {
+  if (!Array.isArray(results) || results.length > MAX_EXPORT) {
+    throw new AppError(400, `results must be a list of at most ${MAX_EXPORT} entries`);
+  }
+  const fmt = format === undefined || format === null ? "csv" : String(format).toLowerCase();
+  if (fmt !== "csv" && fmt !== "txt") throw new AppError(400, "Invalid format");
+  const items = results.map((item) => {
+    if (item === null || typeof item !== "object" || Array.isArray(item)) {
+      throw new AppError(400, "results must contain objects");
+    }
+    return item as Record<string, unknown>;
+  });
+  if (fmt === "csv") {
+    const rows = [
+      FIELDS.join(","),
+      ...items.map((i) => FIELDS.map((k) => csvCell(field(i, k))).join(",")),
+    ];
+    return {
+      body: rows.map((r) => r + "\r\n").join(""),
+      contentType: "text/csv; charset=utf-8",
+      filename: "logmonitor_export.csv",
+    };
+  }
+  return {
+    body: items.map((i) => FIELDS.map((k) => field(i, k)).join(" - ")).join("\n"),
+    contentType: "text/plain; charset=utf-8",
+    filename: "logmonitor_export.txt",
+  };
+}

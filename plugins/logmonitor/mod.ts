@@ -1,0 +1,81 @@
+/**
+ * The log monitor plugin (`logmonitor`): lists, downloads, searches and exports the host's
+ * `.log` files, streams new lines over the push socket and counts severity alerts.
+ *
+ * @module
+ */
+import type { PluginContext, PluginDescriptor } from "../../lib/host/plugin.ts";
+import { logMonitorApp } from "./routes.ts";
+import { createRuntime, type LogMonitorOptions, type LogMonitorRuntime } from "./runtime.ts";
+import { LOGMONITOR_DEFAULTS, validateLogMonitorSettings } from "./settings.ts";
+
+export { type Level, LEVELS, type ParsedLine, parseLine } from "./parse.ts";
+export { isValidLogName, MAX_FILE_BYTES, resolveLogFile } from "./files.ts";
+export { parseSearchParams, searchFile, type SearchParams, type SearchResult } from "./search.ts";
+export { renderExport } from "./export.ts";
+export {
+  LOGMONITOR_DEFAULTS,
+  type LogMonitorSettings,
+  validateLogMonitorSettings,
+} from "./settings.ts";
+export type { LogMonitorOptions, LogMonitorRuntime } from "./runtime.ts";
+
+/**
+ * Creates the log monitor descriptor. `runtimes` gives tests access to the runtime of a
+ * context.
+ */
+export function createLogMonitorPlugin(
+  options: LogMonitorOptions = {},
+): PluginDescriptor & { runtimeOf(ctx: PluginContext): LogMonitorRuntime } {
+  const runtimes = new Map<PluginContext, LogMonitorRuntime>();
+  const runtimeOf = (ctx: PluginContext) => {
+    let rt = runtimes.get(ctx);
+    if (!rt) {
+      rt = createRuntime(ctx, options);
+      runtimes.set(ctx, rt);
+    }
+    return rt;
+  };
+  const unsubscribes = new Map<PluginContext, () => void>();
+  return {
+    id: "logmonitor",
+    name: "Log Monitor",
+    version: "1.0.0",
+    settingsVersion: 1,
+    settingsDefaults: structuredClone(LOGMONITOR_DEFAULTS) as unknown as Record<string, unknown>,
+    validateSettings: validateLogMonitorSettings,
+    runtimeOf,
+    routes: (ctx) => [{ base: "/plugin/logmonitor", app: logMonitorApp(runtimeOf(ctx)) }],
+    async onStartup(ctx) {
+      const rt = runtimeOf(ctx);
+      await rt.alerts.rebuild();
+      unsubscribes.set(
+        ctx,
+        ctx.settings.onChange(() => {
+          rt.alerts.rebuild().catch((err) =>
+            ctx.logger.error(`Alert monitor rebuild failed: ${err}`)
+          );
+        }),
+      );
+      if (rt.settings().auto_start_streaming) {
+        await rt.streams.startSingle(rt.settings().default_log_file).catch((err) =>
+          ctx.logger.info(
+            `Auto-start streaming skipped: ${err instanceof Error ? err.message : err}`,
+          )
+        );
+      }
+    },
+    async onShutdown(ctx) {
+      const rt = runtimes.get(ctx);
+      unsubscribes.get(ctx)?.();
+      unsubscribes.delete(ctx);
+      if (!rt) return;
+      await rt.streams.stopAll();
+      await rt.alerts.stop();
+      runtimes.delete(ctx);
+    },
+  };
+}
+
+/** The log monitor as registered by the host. */
+export const plugin: PluginDescriptor = createLogMonitorPlugin();

@@ -1,0 +1,127 @@
+/**
+ * The log monitor's routes under `/plugin/logmonitor`: thin handlers over files, search,
+ * export, streams, alerts and the debug endpoints.
+ *
+ * @module
+ */
+import { Hono } from "hono";
+import { AppError } from "../../lib/error.ts";
+import { attachment, clientAddress, readJsonObject } from "../../lib/http/request.ts";
+import { formatLogTime } from "../../lib/log.ts";
+import { DEBUG_TEST_MARKER } from "./alerts.ts";
+import { renderExport } from "./export.ts";
+import { assertSearchable, listLogFiles, resolveLogFile } from "./files.ts";
+import { LEVELS, parseLine } from "./parse.ts";
+import type { LogMonitorRuntime } from "./runtime.ts";
+import { parseSearchParams, searchFile } from "./search.ts";
+import { join } from "node:path";
+
+/** Builds the Hono app of the log monitor. */
+export function logMonitorApp(rt: LogMonitorRuntime): Hono {
+  const { ctx } = rt;
+  const app = new Hono();
+
+  app.get("/files", async (c) => {
+    const files = await listLogFiles(ctx.logDir);
+    return c.json(files === null ? { files: [], error: "Log directory not found" } : { files });
+  });
+
+  app.get("/download/:filename{.+}", async (c) => {
+    const file = await resolveLogFile(ctx.logDir, c.req.param("filename"), {
+      logger: ctx.logger,
+      notFound: "File not found",
+    });
+    const handle = await Deno.open(file.path, { read: true });
+    return c.body(handle.readable, 200, {
+      "Content-Type": "text/plain; charset=utf-8",
+      "Content-Disposition": attachment(file.name),
+      "Content-Length": String(file.size),
+    });
+  });
+
+  app.get("/search", async (c) => {
+    const client = clientAddress(c);
+    if (!rt.limiter.attempt(client)) {
+      ctx.logger.warn(`[SECURITY] rate_limit_exceeded: client=${client}`);
+      throw new AppError(429, "Too many requests. Please slow down.");
+    }
+    const s = rt.settings();
+    const q = (k: string) => c.req.query(k);
+    const params = parseSearchParams({
+      query: q("query"),
+      levels: c.req.queries("levels") ?? [],
+      offset: q("offset"),
+      limit: q("limit"),
+      case_sensitive: q("case_sensitive"),
+      use_regex: q("use_regex"),
+    }, s.search_page_size);
+    const file = await resolveLogFile(ctx.logDir, q("file") ?? s.default_log_file, {
+      logger: ctx.logger,
+    });
+    assertSearchable(file, "Log file is too large to process");
+    return c.json(await searchFile(file.path, params));
+  });
+
+  app.post("/export", async (c) => {
+    const body = await readJsonObject(c);
+    const file = renderExport(body.results, body.format);
+    return c.body(file.body, 200, {
+      "Content-Type": file.contentType,
+      "Content-Disposition": attachment(file.filename),
+    });
+  });
+
+  app.post("/stream/start", async (c) => {
+    const body = await readJsonObject(c);
+    return c.json(await rt.streams.startSingle(body.file ?? rt.settings().default_log_file));
+  });
+  app.post("/stream/stop", async (c) => c.json(await rt.streams.stopSingle()));
+  app.post("/stream/multi/start", async (c) => {
+    const body = await readJsonObject(c);
+    return c.json(await rt.streams.startMulti(body.files));
+  });
+  app.post("/stream/multi/stop", async (c) => {
+    const body = await readJsonObject(c);
+    return c.json(await rt.streams.stopMulti(body.files ?? [], body.stop_all === true));
+  });
+  app.get("/multi-stream", (c) => {
+    const active = rt.streams.activeMulti();
+    return c.json({ active_streams: active, count: active.length });
+  });
+
+  app.get("/alerts", (c) => c.json({ counts: rt.alerts.counts() }));
+  app.post("/alerts/reset", (c) => {
+    rt.alerts.reset();
+    return c.json({ status: "reset" });
+  });
+  app.get("/alert-history", (c) => c.json(rt.alerts.history(c.req.query("limit"))));
+  app.post("/alert-history/clear", (c) => {
+    rt.alerts.clearHistory();
+    return c.json({ status: "cleared" });
+  });
+  app.get("/alerts/monitor/status", (c) => c.json(rt.alerts.status()));
+
+  app.post("/debug/frontend", async (c) => {
+    if (!rt.settings().debug_mode) throw new AppError(403, "Debug mode is disabled");
+    const body = await readJsonObject(c);
+    const raw = typeof body.message === "string" ? body.message.trim() : "";
+    const message = (raw === "" ? "Frontend debug event" : raw).slice(0, 300);
+    const payload = JSON.stringify(body.payload ?? null).slice(0, 2000);
+    ctx.logger.info(`Frontend debug from ${clientAddress(c)}: ${message} ${payload}`);
+    return c.json({ status: "logged" });
+  });
+  app.post("/debug/test-entries", async (c) => {
+    const s = rt.settings();
+    if (!s.debug_mode) throw new AppError(403, "Debug mode is disabled");
+    const file = join(ctx.logDir, s.default_log_file);
+    const now = formatLogTime(new Date(ctx.clock.now()));
+    const lines = LEVELS.map((level) =>
+      `${now} - localbench.host.plugins.logmonitor - ${level} - ${DEBUG_TEST_MARKER} [${level}] Test entry`
+    );
+    await Deno.writeTextFile(file, lines.join("\n") + "\n", { append: true });
+    for (const line of lines) rt.alerts.record(parseLine(line), s.default_log_file, true);
+    return c.json({ status: "logged", entries: lines.length });
+  });
+
+  return app;
+}

@@ -1,0 +1,59 @@
+/**
+ * The log monitor's per-host runtime: settings view, rate limiter, streams and alerts built
+ * from a plugin context.
+ *
+ * @module
+ */
+import { SlidingWindowLimiter } from "../../lib/http/rate_limit.ts";
+import type { PluginContext } from "../../lib/host/plugin.ts";
+import { AlertCenter } from "./alerts.ts";
+import type { LogMonitorSettings } from "./settings.ts";
+import { StreamManager } from "./streams.ts";
+
+/** Search requests allowed per client per minute. */
+export const SEARCH_RATE = { max: 10, windowMs: 60_000 } as const;
+
+/** Options of the plugin factory that tests use. */
+export interface LogMonitorOptions {
+  /** Poll interval of tailers and flushes in ms. @default stream_poll_interval_s × 1000 */
+  pollMs?: number;
+}
+
+/** The runtime of one hosted log monitor. */
+export interface LogMonitorRuntime {
+  ctx: PluginContext;
+  settings(): LogMonitorSettings;
+  pollMs(): number;
+  limiter: SlidingWindowLimiter;
+  streams: StreamManager;
+  alerts: AlertCenter;
+}
+
+/** Builds the runtime of a context. */
+export function createRuntime(ctx: PluginContext, options: LogMonitorOptions): LogMonitorRuntime {
+  const settings = () => ctx.settings.get() as unknown as LogMonitorSettings;
+  const pollMs = () => options.pollMs ?? settings().stream_poll_interval_s * 1000;
+  return {
+    ctx,
+    settings,
+    pollMs,
+    limiter: new SlidingWindowLimiter({ ...SEARCH_RATE, now: () => ctx.clock.now() }),
+    streams: new StreamManager({
+      logDir: ctx.logDir,
+      clock: ctx.clock,
+      logger: ctx.logger,
+      pollMs,
+      maxLines: () => settings().max_stream_lines,
+      mask: () => settings().mask_log_content,
+      push: (data) => ctx.push(data),
+    }),
+    alerts: new AlertCenter({
+      logDir: ctx.logDir,
+      clock: ctx.clock,
+      logger: ctx.logger,
+      settings,
+      pollMs,
+      push: (data) => ctx.push(data),
+    }),
+  };
+}

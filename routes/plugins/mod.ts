@@ -1,0 +1,102 @@
+/**
+ * The plugin host's pages: `/plugins/login`, `/plugins/logs` (log viewer with the navbar
+ * uptime widget), the static files and the island bundles. Thin: data comes from the host's
+ * services and the log monitor.
+ *
+ * @module
+ */
+import { type Context, Hono } from "hono";
+import { h } from "preact";
+import { getCookie } from "hono/cookie";
+import { AppError } from "../../lib/error.ts";
+import { renderPage } from "../../lib/http/page.ts";
+import { serveFolder } from "../../lib/http/static.ts";
+import type { Principal, SessionStore, UserStore } from "../../lib/host/auth/mod.ts";
+import { resolvePrincipal, SESSION_COOKIE } from "../../lib/host/auth/mod.ts";
+import { hasPermission } from "../../lib/host/permissions.ts";
+import type { SettingsStore } from "../../lib/host/settings/store.ts";
+import { listLogFiles } from "../../plugins/logmonitor/files.ts";
+import type { LogMonitorSettings } from "../../plugins/logmonitor/settings.ts";
+import LoginPage from "./login.tsx";
+import LogsPage from "./logs.tsx";
+import { STATIC_ROOT } from "./islands.ts";
+
+/** Services the pages need. */
+export interface HostUiDeps {
+  users: UserStore;
+  sessions: SessionStore;
+  settings: SettingsStore;
+  logDir: string;
+  /** Static folder. @default the project's `static/` */
+  staticRoot?: string;
+}
+
+const STYLES = ["/static/plugins/host.css"];
+
+function safeNext(next: string | undefined): string {
+  return next && next.startsWith("/") && !next.startsWith("//") && !next.includes("\\")
+    ? next
+    : "/plugins/logs";
+}
+
+/** The pages as a Hono app; mount it before the host's authentication middleware. */
+export function hostUiRoutes(deps: HostUiDeps): Hono {
+  const app = new Hono();
+  const root = deps.staticRoot ?? STATIC_ROOT;
+  app.use("/static/*", serveFolder({ prefix: "/static", root }));
+  app.use("/_islands/*", serveFolder({ prefix: "/_islands", root: `${root}/_islands` }));
+
+  const page = async (c: Context) => {
+    let principal: Principal | null = null;
+    try {
+      principal = await resolvePrincipal(c, deps);
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+    }
+    if (!principal) {
+      return { redirect: c.redirect(`/plugins/login?next=${encodeURIComponent(c.req.path)}`) };
+    }
+    if (!hasPermission(principal.permissions, "STATUS")) {
+      throw new AppError(403, "Permission STATUS required");
+    }
+    const sid = getCookie(c, SESSION_COOKIE);
+    const session = sid === undefined ? null : deps.sessions.get(sid);
+    return { principal, csrf: session?.csrfToken ?? "" };
+  };
+
+  app.get("/plugins", (c) => c.redirect("/plugins/logs"));
+  app.get("/plugins/login", (c) => {
+    const next = safeNext(c.req.query("next"));
+    return c.html(
+      renderPage(h(LoginPage, { next }), {
+        title: "Log in",
+        styles: STYLES,
+        scripts: ["/static/plugins/login.js"],
+      }),
+    );
+  });
+  app.get("/plugins/logs", async (c) => {
+    const p = await page(c);
+    if ("redirect" in p) return p.redirect;
+    const s = deps.settings.get("logmonitor") as unknown as LogMonitorSettings;
+    const files = (await listLogFiles(deps.logDir)) ?? [];
+    const data = {
+      user: p.principal.user,
+      viewer: {
+        csrfToken: p.csrf,
+        files,
+        defaultFile: s.default_log_file,
+        pageSize: s.search_page_size,
+        maxLiveLines: s.max_stream_lines,
+      },
+    };
+    return c.html(
+      renderPage(h(LogsPage, data), {
+        title: "Log monitor",
+        styles: STYLES,
+        islands: ["LogViewer", "UptimeWidget"],
+      }),
+    );
+  });
+  return app;
+}

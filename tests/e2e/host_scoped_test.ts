@@ -1,0 +1,175 @@
+/**
+ * Runs `host.ts` the way `deno task host` does (launcher → permission-scoped child) and shows
+ * that every plugin works while Deno refuses reads outside the host's folders.
+ */
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { openWs, waitFor } from "../lib/host/_helpers.ts";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+async function startScopedHost(dataDir: string) {
+  // The same flags as `deno task host` (read from deno.json so the test follows the task).
+  const task = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).tasks.host as string;
+  const flags = task.split(/\s+/).filter((w) => w.startsWith("--allow"));
+  const pass = (name: string) => Deno.env.get(name) ?? "";
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", ...flags, `${ROOT}host.ts`, "--port", "0"],
+    cwd: ROOT,
+    clearEnv: true,
+    env: {
+      LOCALBENCH_DATA_DIR: dataDir,
+      HOME: pass("HOME"),
+      PATH: pass("PATH"),
+      ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: pass("DENO_DIR") } : {}),
+      NO_COLOR: "1",
+    },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const out: string[] = [];
+  const err: string[] = [];
+  const pump = async (s: ReadableStream<Uint8Array>, into: string[]) => {
+    const decoder = new TextDecoder();
+    for await (const chunk of s) into.push(decoder.decode(chunk, { stream: true }));
+  };
+  const pumps = Promise.all([pump(child.stdout, out), pump(child.stderr, err)]);
+  const port = await waitFor(
+    () => /listening on http:\/\/127\.0\.0\.1:(\d+)\//.exec(out.join(""))?.[1],
+    30_000,
+  )
+    .catch((e) => {
+      throw new Error(`${e}\nstdout: ${out.join("")}\nstderr: ${err.join("")}`);
+    });
+  const key = out.join("").split("\n")[1]!.trim();
+  return {
+    base: `http://127.0.0.1:${port}`,
+    port,
+    key,
+    async stop() {
+      child.kill("SIGTERM");
+      const status = await child.status;
+      await pumps;
+      return { status, stderr: err.join("") };
+    },
+  };
+}
+
+Deno.test({
+  name:
+    "the permission-scoped host serves every plugin while Deno refuses reads outside its folders",
+  sanitizeResources: false,
+  async fn() {
+    const dataDir = await Deno.makeTempDir({ prefix: "lb_scoped_" });
+    const outside = await Deno.makeTempDir({ prefix: "lb_outside_" });
+    const h = await startScopedHost(dataDir);
+    try {
+      const get = async (path: string, init: RequestInit = {}) => {
+        const res = await fetch(`${h.base}${path}`, {
+          ...init,
+          headers: { "X-Api-Key": h.key, "Content-Type": "application/json", ...init.headers },
+        });
+        return { status: res.status, body: await res.json().catch(() => null) };
+      };
+      const logDir = `${dataDir}/host/logs`;
+      await Deno.writeTextFile(`${outside}/secret.log`, "TOPSECRET\n");
+      await Deno.symlink(`${outside}/secret.log`, `${logDir}/escape.log`);
+      await Deno.writeTextFile(
+        `${logDir}/app.log`,
+        "2024-01-01 12:00:00,000 - a - WARNING - hello scoped\n",
+      );
+
+      const uptime = await get("/api/plugin/host_uptime");
+      assert.equal(uptime.status, 200);
+      assert.equal(uptime.body.uptime_available, true);
+      assert.ok(uptime.body.seconds > 0);
+
+      const files = await get("/plugin/logmonitor/files");
+      assert.ok(files.body.files.some((f: { name: string }) => f.name === "app.log"));
+      const search = await get("/plugin/logmonitor/search?file=app.log&query=scoped");
+      assert.equal(search.body.results[0].level, "WARNING");
+      const escape = await get("/plugin/logmonitor/download/escape.log");
+      assert.equal(escape.status, 403);
+      assert.ok(!JSON.stringify(escape.body).includes("TOPSECRET"));
+
+      const ws = await openWs(`ws://127.0.0.1:${h.port}/push`, { "X-Api-Key": h.key });
+      const start = await get("/plugin/logmonitor/stream/start", {
+        method: "POST",
+        body: JSON.stringify({ file: "app.log" }),
+      });
+      assert.equal(start.body.status, "started");
+      const saved = await get("/api/settings", {
+        method: "POST",
+        body: JSON.stringify({
+          plugins: {
+            logmonitor: { stream_poll_interval_s: 1 },
+            host_uptime: { poll_interval_seconds: 9 },
+          },
+        }),
+      });
+      assert.equal(saved.status, 200);
+      assert.equal((await get("/api/plugin/host_uptime")).body.poll_interval_seconds, 9);
+      assert.equal(
+        (await get("/api/printer/bed", {
+          method: "POST",
+          body: JSON.stringify({ command: "target", target: 50 }),
+        })).status,
+        204,
+      );
+      assert.equal((await get("/api/printer")).body.temperature.bed.target, 50);
+      await ws.close();
+
+      const log = await Deno.readTextFile(`${logDir}/host.log`);
+      assert.match(log, /Permission scope: read outside the host folders is refused/);
+    } finally {
+      const { status } = await h.stop();
+      assert.equal(status.code, 0);
+      await Deno.remove(dataDir, { recursive: true });
+      await Deno.remove(outside, { recursive: true });
+    }
+  },
+});
+
+Deno.test("a script under the same permission flags cannot read outside the host folders", async () => {
+  const { resolveHostPaths, scopedPermissionFlags } = await import("../../lib/host/mod.ts");
+  const dataDir = await Deno.makeTempDir();
+  const outside = await Deno.makeTempFile();
+  try {
+    const flags = scopedPermissionFlags({
+      paths: resolveHostPaths({ HOME: dataDir }, { dataDir }),
+      listen: { hostname: "127.0.0.1", port: 0 },
+    });
+    const probe = `
+      const tryRead = async (p) => { try { await Deno.readTextFile(p); return "ok"; } catch (e) { return e.name; } };
+      const tryRun = () => { try { new Deno.Command("true").outputSync(); return "ok"; } catch (e) { return e.name; } };
+      await Deno.mkdir(${JSON.stringify(dataDir + "/host")}, { recursive: true });
+      await Deno.writeTextFile(${JSON.stringify(dataDir + "/host/x.txt")}, "in");
+      console.log(JSON.stringify({
+        outside: await tryRead(${JSON.stringify(outside)}),
+        etc: await tryRead("/etc/hostname"),
+        inside: await tryRead(${JSON.stringify(dataDir + "/host/x.txt")}),
+        run: tryRun(),
+        uptime: Deno.osUptime() > 0,
+      }));`;
+    const script = `${dataDir}/probe.js`;
+    await Deno.writeTextFile(script, probe);
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--no-config", ...flags, script],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = new TextDecoder().decode(out.stdout);
+    assert.ok(text, new TextDecoder().decode(out.stderr));
+    const result = JSON.parse(text);
+    assert.deepEqual(result, {
+      outside: "NotCapable",
+      etc: "NotCapable",
+      inside: "ok",
+      run: "NotCapable",
+      uptime: true,
+    });
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+    await Deno.remove(outside);
+  }
+});

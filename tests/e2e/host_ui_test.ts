@@ -1,0 +1,105 @@
+/**
+ * Browser test of the plugin host's pages (Chromium through playwright-core): login, the log
+ * viewer's search and live tail, the alert badge, and the navbar uptime widget.
+ */
+import assert from "node:assert/strict";
+import { chromium } from "playwright-core";
+import { buildIslands } from "../../lib/http/islands.ts";
+import { createHost, serveHost } from "../../lib/host/mod.ts";
+import { createUptimePlugin } from "../../plugins/host_uptime/mod.ts";
+import { createLogMonitorPlugin } from "../../plugins/logmonitor/mod.ts";
+import { hostUiRoutes } from "../../routes/plugins/mod.ts";
+import { HOST_ISLANDS, PROJECT_ROOT, STATIC_ROOT } from "../../routes/plugins/islands.ts";
+
+const CHROMIUM = "/usr/bin/chromium";
+const line = (level: string, msg: string) =>
+  `2024-01-01 12:00:00,000 - ui.test - ${level} - ${msg}\n`;
+
+Deno.test({
+  name:
+    "the log viewer searches, tails a growing file and counts alerts, and the uptime widget shows both uptimes",
+  ignore: !(await Deno.stat(CHROMIUM).then(() => true).catch(() => false)),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await buildIslands(HOST_ISLANDS, { outDir: `${STATIC_ROOT}/_islands`, root: PROJECT_ROOT });
+    const dir = await Deno.makeTempDir({ prefix: "lb_ui_" });
+    const host = createHost({
+      plugins: [
+        createLogMonitorPlugin({ pollMs: 50 }),
+        createUptimePlugin({ readProc: () => Promise.resolve("93784.2 10.0\n") }),
+      ],
+      dataDir: dir,
+      beforeAuth: (app, s) => app.route("/", hostUiRoutes({ ...s, logDir: s.paths.logDir })),
+    });
+    await Deno.mkdir(host.paths.logDir, { recursive: true });
+    const app = `${host.paths.logDir}/app.log`;
+    await Deno.writeTextFile(
+      app,
+      line("INFO", "boot") + line("WARNING", "needle in the haystack") + line("INFO", "done"),
+    );
+    const served = await serveHost(host, { port: 0 });
+    await host.users.addUser("viewer", "viewer-pass", ["STATUS", "CONTROL"]);
+    await host.settings.updateMany({ logmonitor: { default_log_file: "app.log" } });
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+        "--disable-background-networking",
+      ],
+    });
+    const errors: string[] = [];
+    try {
+      const page = await browser.newPage();
+      page.on("pageerror", (e) => errors.push(String(e)));
+      const base = `http://127.0.0.1:${served.port}`;
+      await page.goto(`${base}/plugins/logs`);
+      assert.match(page.url(), /\/plugins\/login\?next=/);
+      await page.fill("input[name=user]", "viewer");
+      await page.fill("input[name=pass]", "viewer-pass");
+      await page.click("button[type=submit]");
+      await page.waitForURL(`${base}/plugins/logs`);
+
+      const uptime = page.locator("[data-testid=uptime]");
+      await uptime.filter({ hasText: "Uptime: System 1d 2h 3m 4s | Host" }).waitFor({
+        timeout: 10_000,
+      });
+      assert.match(await uptime.getAttribute("title") ?? "", /System started: .*\nHost started: /);
+
+      await page.fill("[data-testid=query]", "needle");
+      await page.click("[data-testid=search]");
+      const results = page.locator("[data-testid=results]");
+      await results.filter({ hasText: "needle in the haystack" }).waitFor({ timeout: 10_000 });
+      assert.match(await page.locator("[data-testid=total]").innerText(), /Matches 1-1 of 1/);
+
+      await page.click("[data-testid=live]");
+      await page.locator("[data-testid=live-lines]").filter({ hasText: "done" }).waitFor({
+        timeout: 10_000,
+      });
+      await page.locator(".push-state.on").waitFor({ timeout: 10_000 });
+      await Deno.writeTextFile(app, line("INFO", "appended while watching"), { append: true });
+      await page.locator("[data-testid=live-lines]").filter({ hasText: "appended while watching" })
+        .waitFor({ timeout: 10_000 });
+
+      await Deno.writeTextFile(
+        `${host.paths.logDir}/host.log`,
+        line("ERROR", "browser sees this alert"),
+        { append: true },
+      );
+      await page.locator("[data-testid=alerts]").filter({ hasText: "Alerts: 1" }).waitFor({
+        timeout: 10_000,
+      });
+      await page.click("[data-testid=history-toggle]");
+      await page.locator("[data-testid=history]").filter({ hasText: "browser sees this alert" })
+        .waitFor({ timeout: 10_000 });
+      assert.deepEqual(errors, []);
+    } finally {
+      await browser.close();
+      await served.shutdown();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});

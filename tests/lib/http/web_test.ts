@@ -1,0 +1,54 @@
+import assert from "node:assert/strict";
+import { Hono } from "hono";
+import { h } from "preact";
+import { island, renderPage, serveFolder } from "../../../lib/http/mod.ts";
+
+Deno.test("serveFolder() serves files with their type and never leaves the folder", async () => {
+  const root = await Deno.makeTempDir();
+  const outside = await Deno.makeTempDir();
+  try {
+    await Deno.mkdir(`${root}/sub`);
+    await Deno.writeTextFile(`${root}/sub/a.js`, "export {}");
+    await Deno.writeTextFile(`${root}/.secret`, "x");
+    await Deno.writeTextFile(`${outside}/x.txt`, "outside");
+    const app = new Hono();
+    app.use("*", serveFolder({ prefix: "/static", root }));
+    app.get("*", (c) => c.text("fallthrough", 404));
+    const ok = await app.request("/static/sub/a.js");
+    assert.equal(ok.status, 200);
+    assert.match(ok.headers.get("content-type")!, /text\/javascript/);
+    assert.equal(await ok.text(), "export {}");
+    for (
+      const p of [
+        "/static/..%2F" + outside.split("/").pop() + "%2Fx.txt",
+        "/static/.secret",
+        "/static/sub",
+        "/static/%00",
+        "/static/%E0%A4%A",
+      ]
+    ) {
+      const res = await app.request(p);
+      assert.equal(res.status, 404, p);
+      assert.ok(!(await res.text()).includes("outside"));
+    }
+    assert.equal(await (await app.request("/other")).text(), "fallthrough");
+  } finally {
+    await Deno.remove(root, { recursive: true });
+    await Deno.remove(outside, { recursive: true });
+  }
+});
+
+Deno.test("renderPage() and island() emit a document with hydration markers and bundles", () => {
+  const Hello = (p: { who: string }) => h("b", null, `hi ${p.who}`);
+  const html = renderPage(island({ name: "Hello", component: Hello, props: { who: "<x>" } }), {
+    title: "T & U",
+    islands: ["Hello"],
+    styles: ["/s.css"],
+  });
+  assert.ok(html.startsWith('<!DOCTYPE html><html lang="en">'));
+  assert.ok(html.includes("<title>T &amp; U</title>"));
+  assert.ok(html.includes('data-island="Hello"'));
+  assert.ok(html.includes('data-props="{&quot;who&quot;:&quot;&lt;x>&quot;}"'));
+  assert.ok(html.includes("<b>hi &lt;x></b>"));
+  assert.ok(html.includes('<script type="module" src="/_islands/Hello.js">'));
+});

@@ -1,0 +1,38 @@
+import assert from "node:assert/strict";
+import { formatUptime, systemUptimeSeconds } from "../../../plugins/host_uptime/mod.ts";
+
+Deno.test("formatUptime() builds the full form from the largest non-zero unit down", () => {
+  const cases: [number, string][] = [[0, "0s"], [1, "1s"], [61, "1m 1s"], [3601, "1h 0m 1s"], [
+    90061,
+    "1d 1h 1m 1s",
+  ], [59.9, "59s"]];
+  for (const [s, full] of cases) assert.equal(formatUptime(s).full, full, String(s));
+});
+
+Deno.test("formatUptime() builds the dhm, dh and d forms", () => {
+  assert.equal(formatUptime(3600).dhm, "1h 0m");
+  assert.equal(formatUptime(59).dhm, "0h 0m");
+  assert.equal(formatUptime(90061).dhm, "1d 1h 1m");
+  assert.equal(formatUptime(3600).dh, "1h");
+  assert.equal(formatUptime(90061).dh, "1d 1h");
+  assert.equal(formatUptime(90061).d, "1d");
+  assert.equal(formatUptime(3600).d, "0d");
+});
+
+Deno.test("formatUptime() builds the short form without spaces or leading zero units", () => {
+  assert.equal(formatUptime(2 * 86400 + 3 * 3600 + 15 * 60).short, "2d3h15m");
+  assert.equal(formatUptime(3 * 3600 + 15 * 60).short, "3h15m");
+  assert.equal(formatUptime(15 * 60 + 9).short, "15m");
+  assert.equal(formatUptime(2 * 86400 + 5 * 60).short, "2d0h5m");
+  assert.equal(formatUptime(30).short, "0m");
+});
+
+Deno.test("systemUptimeSeconds() reads the first number and gives null when it cannot", async () => {
+  assert.equal(await systemUptimeSeconds(() => Promise.resolve("12.5 40.1\n")), 12.5);
+  assert.equal(await systemUptimeSeconds(() => Promise.resolve("garbage")), null);
+  assert.equal(await systemUptimeSeconds(() => Promise.resolve("-3 1")), null);
+  assert.equal(
+    await systemUptimeSeconds(() => Promise.reject(new Deno.errors.NotCapable("no"))),
+    null,
+  );
+});

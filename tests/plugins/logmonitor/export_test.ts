@@ -1,0 +1,43 @@
+import assert from "node:assert/strict";
+import { renderExport } from "../../../plugins/logmonitor/mod.ts";
+
+const item = {
+  timestamp: "2024-01-01 12:00:00,123",
+  logger: "a",
+  level: "INFO",
+  message: 'say "hi", ok',
+};
+
+Deno.test("renderExport() writes CSV with header, CRLF and minimal quoting", () => {
+  const f = renderExport([item, { level: "ERROR" }], "CSV");
+  assert.equal(
+    f.body,
+    'timestamp,logger,level,message\r\n2024-01-01 12:00:00,123,a,INFO,"say ""hi"", ok"\r\n,,ERROR,\r\n'
+      .replace(
+        "2024-01-01 12:00:00,123",
+        '"2024-01-01 12:00:00,123"',
+      ),
+  );
+  assert.equal(f.filename, "logmonitor_export.csv");
+  assert.match(f.contentType, /^text\/csv/);
+  assert.equal(renderExport([], "csv").body, "timestamp,logger,level,message\r\n");
+});
+
+Deno.test("renderExport() writes TXT lines without header or trailing newline", () => {
+  const f = renderExport([item, item], "txt");
+  assert.equal(
+    f.body,
+    `${item.timestamp} - a - INFO - say "hi", ok\n${item.timestamp} - a - INFO - say "hi", ok`,
+  );
+  assert.equal(f.filename, "logmonitor_export.txt");
+  assert.equal(renderExport([], "txt").body, "");
+  assert.equal(renderExport([item], undefined).filename, "logmonitor_export.csv");
+});
+
+Deno.test("renderExport() rejects more than 1000 entries, non-lists and unknown formats", () => {
+  assert.equal(renderExport(Array(1000).fill(item), "txt").body.split("\n").length, 1000);
+  assert.throws(() => renderExport(Array(1001).fill(item), "csv"), /at most 1000 entries/);
+  assert.throws(() => renderExport("x", "csv"), /at most 1000 entries/);
+  assert.throws(() => renderExport([], "pdf"), /Invalid format/);
+  assert.throws(() => renderExport([3], "csv"), { status: 400 });
+});

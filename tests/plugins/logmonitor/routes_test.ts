@@ -1,0 +1,409 @@
+import assert from "node:assert/strict";
+import { json } from "../../lib/host/_helpers.ts";
+import { FakeClock } from "../../lib/host/_helpers.ts";
+import { logLine, startLogHost } from "./_host.ts";
+import { TRAVERSAL_CORPUS } from "./files_test.ts";
+
+const BASE = "/plugin/logmonitor";
+
+Deno.test("GET /files lists the .log files with name, size and modified", async () => {
+  const t = await startLogHost({
+    "b.log": "12345\n",
+    "a.log": "1\n",
+    "notes.txt": "x",
+    ".hidden.log": "x",
+  });
+  try {
+    const res = await t.request(`${BASE}/files`, { key: t.keys.STATUS });
+    assert.equal(res.status, 200);
+    const { files } = await res.json();
+    const names = files.map((f: { name: string }) => f.name);
+    assert.deepEqual(names.filter((n: string) => n !== "host.log"), ["a.log", "b.log"]);
+    const b = files.find((f: { name: string }) => f.name === "b.log");
+    assert.equal(b.size, 6);
+    assert.ok(typeof b.modified === "number" && b.modified > 1e9);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("GET /download/<file> returns the file as an attachment with 400/403/404 otherwise", async () => {
+  const t = await startLogHost({ "a.log": "hello\n" });
+  try {
+    await Deno.writeTextFile(`${t.dir}/outside.log`, "secret\n");
+    await Deno.symlink(`${t.dir}/outside.log`, `${t.logDir}/link.log`);
+    const ok = await t.request(`${BASE}/download/a.log`, { key: t.keys.STATUS });
+    assert.equal(ok.status, 200);
+    assert.equal(ok.headers.get("content-disposition"), 'attachment; filename="a.log"');
+    assert.equal(await ok.text(), "hello\n");
+    const cases: [string, number, string][] = [
+      ["..%2Foutside.log", 400, "Invalid filename"],
+      [".hidden.log", 400, "Invalid filename"],
+      ["a.txt", 400, "Invalid filename"],
+      ["link.log", 403, "Access denied"],
+      ["nope.log", 404, "File not found"],
+    ];
+    for (const [name, status, error] of cases) {
+      const res = await t.request(`${BASE}/download/${name}`);
+      assert.equal(res.status, status, name);
+      assert.deepEqual(await res.json(), { error });
+    }
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("no name of the traversal corpus escapes through download or search", async () => {
+  const t = await startLogHost({ "host2.log": "x\n" });
+  try {
+    await Deno.writeTextFile(`${t.dir}/secret.log`, "TOPSECRET\n");
+    await Deno.symlink(`${t.dir}/secret.log`, `${t.logDir}/escape.log`);
+    const raw = [
+      "..%2F..%2Fsecret.log",
+      "%2e%2e%2f%2e%2e%2fsecret.log",
+      "..%5Csecret.log",
+      "%00.log",
+      "host2.log%00",
+    ];
+    for (const name of [...TRAVERSAL_CORPUS.map(encodeURIComponent), ...raw]) {
+      for (const path of [`${BASE}/download/${name}`, `${BASE}/search?file=${name}&query=TOP`]) {
+        const res = await t.request(path);
+        const text = await res.text();
+        assert.ok(!text.includes("TOPSECRET"), `${path} leaked`);
+        assert.ok([400, 403, 404, 429].includes(res.status), `${path}: ${res.status}`);
+      }
+    }
+    for (const body of [{ file: "../secret.log" }, { file: "escape.log" }]) {
+      const res = await t.request(`${BASE}/stream/start`, json("POST", body));
+      assert.ok([400, 403].includes(res.status));
+    }
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("GET /search returns a page with all parameters and the default file", async () => {
+  const lines = Array.from(
+    { length: 30 },
+    (_, i) => logLine(i % 2 ? "WARNING" : "INFO", `event ${i}`),
+  ).join("");
+  const t = await startLogHost({ "app.log": lines });
+  try {
+    await t.host.settings.updateMany({
+      logmonitor: { default_log_file: "app.log", search_page_size: 10 },
+    });
+    const res = await t.request(`${BASE}/search?query=EVENT&levels=WARNING&offset=2`, {
+      key: t.keys.STATUS,
+    });
+    assert.equal(res.status, 200);
+    const body = await res.json();
+    assert.equal(body.limit, 10);
+    assert.equal(body.offset, 2);
+    assert.equal(body.total, 13);
+    assert.equal(body.results[0].message, "event 5");
+    assert.deepEqual(Object.keys(body.results[0]).sort(), [
+      "level",
+      "logger",
+      "message",
+      "raw",
+      "timestamp",
+    ]);
+    const exact =
+      await (await t.request(`${BASE}/search?file=app.log&query=EVENT&case_sensitive=true`)).json();
+    assert.equal(exact.total, 0);
+    const re =
+      await (await t.request(`${BASE}/search?file=app.log&query=event%20(1|2)$&use_regex=true`))
+        .json();
+    assert.equal(re.total, 2);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("GET /search answers 400, 404 and 413 for bad parameters, missing and huge files", async () => {
+  const t = await startLogHost({ "a.log": "x\n", "huge.log": "" });
+  try {
+    await Deno.truncate(`${t.logDir}/huge.log`, 1024 ** 3 + 1);
+    const cases: [string, number, string][] = [
+      ["file=a.log&limit=abc", 400, "offset and limit must be integers"],
+      ["file=a.log&limit=5000", 400, "limit exceeds maximum of 1000"],
+      ["file=a.log&levels=LOUD", 400, "Invalid severity level(s): LOUD"],
+      ["file=a.log&query=(&use_regex=true", 400, ""],
+      ["file=../a.log", 400, "Invalid filename"],
+      ["file=none.log", 404, "Log file not found"],
+      ["file=huge.log", 413, "Log file is too large to process"],
+    ];
+    for (const [q, status, error] of cases) {
+      const res = await t.request(`${BASE}/search?${q}`);
+      assert.equal(res.status, status, q);
+      const body = await res.json();
+      if (error) assert.equal(body.error, error, q);
+    }
+    await Deno.truncate(`${t.logDir}/huge.log`, 1024 ** 3);
+    const edge = await t.request(`${BASE}/search?file=huge.log&limit=1`);
+    assert.notEqual(edge.status, 413, "exactly 1 GiB is allowed");
+    await edge.body?.cancel();
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("GET /search allows 10 requests per minute per client and then answers 429", async () => {
+  const clock = new FakeClock();
+  const t = await startLogHost({ "a.log": "x\n" }, { clock });
+  try {
+    const search = (ip: string) =>
+      t.host.app.request(`${BASE}/search?file=a.log`, { headers: { "X-Api-Key": t.keys.STATUS } }, {
+        remoteAddr: { hostname: ip },
+      });
+    for (let i = 0; i < 10; i++) {
+      assert.equal((await search("10.0.0.1")).status, 200, `request ${i + 1}`);
+    }
+    const limited = await search("10.0.0.1");
+    assert.equal(limited.status, 429);
+    assert.deepEqual(await limited.json(), { error: "Too many requests. Please slow down." });
+    assert.equal((await search("10.0.0.2")).status, 200, "another client is not limited");
+    clock.advance(60_000);
+    assert.equal((await search("10.0.0.1")).status, 200, "the window slides");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("POST /export returns CSV and TXT attachments and rejects bad input", async () => {
+  const t = await startLogHost();
+  try {
+    const results = [{ timestamp: "t", logger: "l", level: "INFO", message: "m" }];
+    const csv = await t.request(`${BASE}/export`, json("POST", { results, format: "csv" }));
+    assert.equal(csv.status, 200);
+    assert.match(csv.headers.get("content-type")!, /^text\/csv/);
+    assert.match(csv.headers.get("content-disposition")!, /logmonitor_export\.csv/);
+    assert.equal(await csv.text(), "timestamp,logger,level,message\r\nt,l,INFO,m\r\n");
+    const txt = await t.request(`${BASE}/export`, json("POST", { results, format: "txt" }));
+    assert.equal(await txt.text(), "t - l - INFO - m");
+    const tooMany = await t.request(
+      `${BASE}/export`,
+      json("POST", { results: Array(1001).fill(results[0]), format: "csv" }),
+    );
+    assert.equal(tooMany.status, 400);
+    const badFormat = await t.request(`${BASE}/export`, json("POST", { results, format: "xml" }));
+    assert.deepEqual([badFormat.status, await badFormat.json()], [400, {
+      error: "Invalid format",
+    }]);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("stream start and stop report their status and initial lines", async () => {
+  const initial = Array.from({ length: 150 }, (_, i) => logLine("INFO", `line ${i}`)).join("");
+  const t = await startLogHost({ "a.log": initial, "big.log": "" });
+  try {
+    const stopIdle = await t.request(`${BASE}/stream/stop`, { method: "POST" });
+    assert.deepEqual(await stopIdle.json(), { status: "not_running" });
+    const start = await (await t.request(`${BASE}/stream/start`, json("POST", { file: "a.log" })))
+      .json();
+    assert.equal(start.status, "started");
+    assert.equal(start.file, "a.log");
+    assert.equal(start.initial_lines.length, 100);
+    assert.equal(start.initial_lines[0].message, "line 50");
+    const dflt = await (await t.request(`${BASE}/stream/start`, json("POST", {}))).json();
+    assert.equal(dflt.file, "host.log");
+    await Deno.truncate(`${t.logDir}/big.log`, 1024 ** 3 + 1);
+    const big = await t.request(`${BASE}/stream/start`, json("POST", { file: "big.log" }));
+    assert.deepEqual([big.status, await big.json()], [413, {
+      error: "Log file is too large to stream",
+    }]);
+    const missing = await t.request(`${BASE}/stream/start`, json("POST", { file: "no.log" }));
+    assert.equal(missing.status, 404);
+    const stop = await t.request(`${BASE}/stream/stop`, { method: "POST" });
+    assert.deepEqual(await stop.json(), { status: "stopped" });
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("multi-stream starts up to 20 files, reports failures and stops some or all", async () => {
+  const t = await startLogHost({ "a.log": "", "b.log": "", "c.log": "" });
+  try {
+    const res = await t.request(
+      `${BASE}/stream/multi/start`,
+      json("POST", { files: ["a.log", "b.log", "../x.log", "zz.log"] }),
+    );
+    const body = await res.json();
+    assert.equal(body.status, "multi_started");
+    assert.deepEqual(body.started, ["a.log", "b.log"]);
+    assert.deepEqual(body.failed, [
+      { file: "../x.log", error: "Invalid filename" },
+      { file: "zz.log", error: "Log file not found" },
+    ]);
+    assert.equal(body.total_active, 2);
+    const list = await (await t.request(`${BASE}/multi-stream`, { key: t.keys.STATUS })).json();
+    assert.deepEqual(list, { active_streams: ["a.log", "b.log"], count: 2 });
+    const tooMany = await t.request(
+      `${BASE}/stream/multi/start`,
+      json("POST", { files: Array(21).fill("a.log") }),
+    );
+    assert.deepEqual([tooMany.status, await tooMany.json()], [400, {
+      error: "Too many files specified (max 20)",
+    }]);
+    const none = await t.request(`${BASE}/stream/multi/start`, json("POST", { files: [] }));
+    assert.deepEqual([none.status, await none.json()], [400, { error: "No files specified" }]);
+    const notList = await t.request(`${BASE}/stream/multi/stop`, json("POST", { files: "a.log" }));
+    assert.deepEqual([notList.status, await notList.json()], [400, {
+      error: "files must be a list",
+    }]);
+    const one =
+      await (await t.request(`${BASE}/stream/multi/stop`, json("POST", { files: ["a.log", 5] })))
+        .json();
+    assert.deepEqual(one, { status: "multi_stopped", stopped: ["a.log"], total_remaining: 1 });
+    await t.request(`${BASE}/stream/multi/start`, json("POST", { files: ["c.log"] }));
+    const all =
+      await (await t.request(`${BASE}/stream/multi/stop`, json("POST", { stop_all: true }))).json();
+    assert.deepEqual(all, { status: "all_stopped", total_stopped: 2 });
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("alert endpoints count, list, clear and reset, with limit validation", async () => {
+  const t = await startLogHost();
+  try {
+    await t.host.settings.updateMany({ logmonitor: { debug_mode: true } });
+    const entries = await (await t.request(`${BASE}/debug/test-entries`, { method: "POST" }))
+      .json();
+    assert.deepEqual(entries, { status: "logged", entries: 6 });
+    const counts = await (await t.request(`${BASE}/alerts`, { key: t.keys.STATUS })).json();
+    assert.deepEqual(counts.counts, {
+      DEBUG: 1,
+      INFO: 1,
+      WARNING: 1,
+      ERROR: 1,
+      CRITICAL: 1,
+      UNKNOWN: 1,
+    });
+    const hist = await (await t.request(`${BASE}/alert-history?limit=2`, { key: t.keys.STATUS }))
+      .json();
+    assert.equal(hist.total, 6);
+    assert.deepEqual(hist.history.map((h: { level: string }) => h.level), ["CRITICAL", "UNKNOWN"]);
+    assert.deepEqual(Object.keys(hist.history[0]).sort(), [
+      "level",
+      "logger",
+      "message",
+      "source_file",
+      "timestamp",
+    ]);
+    const bad = await t.request(`${BASE}/alert-history?limit=many`);
+    assert.deepEqual([bad.status, await bad.json()], [400, { error: "limit must be an integer" }]);
+    const capped = await (await t.request(`${BASE}/alert-history?limit=9999`)).json();
+    assert.equal(capped.history.length, 6);
+    assert.deepEqual(await (await t.request(`${BASE}/alerts/reset`, { method: "POST" })).json(), {
+      status: "reset",
+    });
+    assert.equal((await (await t.request(`${BASE}/alerts`)).json()).counts.ERROR, 0);
+    assert.equal(
+      (await (await t.request(`${BASE}/alert-history`)).json()).total,
+      6,
+      "reset keeps history",
+    );
+    assert.deepEqual(
+      await (await t.request(`${BASE}/alert-history/clear`, { method: "POST" })).json(),
+      { status: "cleared" },
+    );
+    assert.equal((await (await t.request(`${BASE}/alert-history`)).json()).total, 0);
+    const log = await Deno.readTextFile(`${t.logDir}/host.log`);
+    assert.match(log, / - UNKNOWN - \[LogMonitor Debug Test\] \[UNKNOWN\]/);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("GET /alerts/monitor/status shows the configuration and watched files", async () => {
+  const t = await startLogHost({ "a.log": "", "b.log": "" });
+  try {
+    const s = await (await t.request(`${BASE}/alerts/monitor/status`)).json();
+    assert.deepEqual(s, {
+      enabled: true,
+      mode: "selected",
+      configured_logs: ["host.log"],
+      active_logs: ["host.log"],
+      active_count: 1,
+    });
+    await t.host.settings.updateMany({ logmonitor: { alerts_monitor_mode: "all" } });
+    const all = await (async () => {
+      for (let i = 0; i < 100; i++) {
+        const v = await (await t.request(`${BASE}/alerts/monitor/status`)).json();
+        if (v.active_count === 3) return v;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      throw new Error("monitor not rebuilt");
+    })();
+    assert.deepEqual(all.active_logs, ["a.log", "b.log", "host.log"]);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("debug endpoints are refused unless debug_mode is on", async () => {
+  const t = await startLogHost();
+  try {
+    for (const path of ["/debug/frontend", "/debug/test-entries"]) {
+      const res = await t.request(`${BASE}${path}`, json("POST", {}));
+      assert.deepEqual([res.status, await res.json()], [403, { error: "Debug mode is disabled" }]);
+    }
+    await t.host.settings.updateMany({ logmonitor: { debug_mode: true } });
+    const res = await t.request(
+      `${BASE}/debug/frontend`,
+      json("POST", { message: "  clicked  ", payload: { a: 1 } }),
+    );
+    assert.deepEqual(await res.json(), { status: "logged" });
+    assert.match(
+      await Deno.readTextFile(`${t.logDir}/host.log`),
+      /Frontend debug from unknown: clicked \{"a":1\}/,
+    );
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("log monitor routes need STATUS to read and CONTROL to act", async () => {
+  const t = await startLogHost({ "a.log": "" });
+  try {
+    assert.equal((await t.request(`${BASE}/files`, { key: null })).status, 401);
+    assert.equal((await t.request(`${BASE}/files`, { key: t.keys.CONTROL })).status, 403);
+    const post = await t.request(`${BASE}/stream/start`, {
+      ...json("POST", { file: "a.log" }),
+      key: t.keys.STATUS,
+    });
+    assert.equal(post.status, 403);
+    const reset = await t.request(`${BASE}/alerts/reset`, { method: "POST", key: t.keys.CONTROL });
+    assert.equal(reset.status, 200);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("log monitor settings are validated with messages naming the setting", async () => {
+  const t = await startLogHost();
+  try {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ search_page_size: 5 }, "search_page_size"],
+      [{ default_log_file: "../x.log" }, "default_log_file"],
+      [{ severity_triggers: ["LOUD"] }, "severity_triggers"],
+      [{ alerts_monitor_mode: "some" }, "alerts_monitor_mode"],
+      [{ max_alert_history: 501 }, "max_alert_history"],
+      [{ stream_poll_interval_s: 0 }, "stream_poll_interval_s"],
+      [{ bogus: 1 }, "bogus"],
+    ];
+    for (const [values, name] of cases) {
+      const res = await t.request(
+        "/api/settings",
+        json("POST", { plugins: { logmonitor: values } }),
+      );
+      assert.equal(res.status, 400, name);
+      assert.match((await res.json()).error, new RegExp(`'${name}'`));
+    }
+  } finally {
+    await t.close();
+  }
+});

@@ -1,0 +1,112 @@
+import assert from "node:assert/strict";
+import { parseSearchParams, searchFile } from "../../../plugins/logmonitor/mod.ts";
+
+const LINE = (i: number, level = "INFO", msg = `message ${i}`) =>
+  `2024-01-01 12:00:${String(i % 60).padStart(2, "0")},000 - test.logger - ${level} - ${msg}`;
+
+async function withFile(lines: string[], fn: (path: string) => Promise<void>) {
+  const path = await Deno.makeTempFile({ suffix: ".log" });
+  try {
+    await Deno.writeTextFile(path, lines.join("\n") + "\n");
+    await fn(path);
+  } finally {
+    await Deno.remove(path);
+  }
+}
+
+const params = (q: Record<string, string | string[]>) =>
+  parseSearchParams({ ...q, levels: ([] as string[]).concat(q.levels ?? []) } as never, 50);
+
+Deno.test("searchFile() stops at page + 1 matches so total means at least", async () => {
+  await withFile(Array.from({ length: 500 }, (_, i) => LINE(i)), async (path) => {
+    const r = await searchFile(path, params({ query: "message", limit: "10", offset: "20" }));
+    assert.equal(r.results.length, 10);
+    assert.equal(r.results[0]!.message, "message 20");
+    assert.equal(r.total, 31);
+    const last = await searchFile(path, params({ query: "message", limit: "100", offset: "450" }));
+    assert.equal(last.results.length, 50);
+    assert.equal(last.total, 500, "the true count when the file ends first");
+  });
+});
+
+Deno.test("searchFile() filters by levels and matches case-insensitively by default", async () => {
+  const lines = [
+    LINE(1, "INFO", "Disk OK"),
+    LINE(2, "WARNING", "disk low"),
+    LINE(3, "ERROR", "DISK gone"),
+    "garbage disk",
+  ];
+  await withFile(lines, async (path) => {
+    assert.equal((await searchFile(path, params({ query: "disk" }))).total, 4);
+    assert.equal(
+      (await searchFile(path, params({ query: "disk", case_sensitive: "true" }))).total,
+      2,
+    );
+    const warn = await searchFile(path, params({ query: "disk", levels: ["warning", "ERROR"] }));
+    assert.deepEqual(warn.results.map((r) => r.level), ["WARNING", "ERROR"]);
+    const unknown = await searchFile(path, params({ levels: ["UNKNOWN"] }));
+    assert.deepEqual(unknown.results.map((r) => r.raw), ["garbage disk"]);
+  });
+});
+
+Deno.test("searchFile() treats the query literally unless use_regex is on", async () => {
+  await withFile(
+    [LINE(1, "INFO", "a.c"), LINE(2, "INFO", "abc"), LINE(3, "INFO", "x(1)")],
+    async (path) => {
+      assert.equal((await searchFile(path, params({ query: "a.c" }))).total, 1);
+      assert.equal((await searchFile(path, params({ query: "a.c", use_regex: "true" }))).total, 2);
+      assert.equal((await searchFile(path, params({ query: "x(1)" }))).total, 1);
+      assert.equal(
+        (await searchFile(path, params({ query: "^2024.*abc$", use_regex: "true" }))).total,
+        1,
+      );
+    },
+  );
+});
+
+Deno.test("searchFile() reads lines split across chunks and tolerates binary bytes", async () => {
+  const path = await Deno.makeTempFile();
+  try {
+    const bytes = new TextEncoder().encode("alpha needle one\nbeta\nneedle ünïcode\n");
+    const withBinary = new Uint8Array([
+      ...bytes,
+      0xff,
+      0xfe,
+      0x0a,
+      ...new TextEncoder().encode("last needle"),
+    ]);
+    await Deno.writeFile(path, withBinary);
+    const r = await searchFile(path, params({ query: "needle" }), { chunkSize: 7 });
+    assert.deepEqual(r.results.map((x) => x.raw), [
+      "alpha needle one",
+      "needle ünïcode",
+      "last needle",
+    ]);
+  } finally {
+    await Deno.remove(path);
+  }
+});
+
+Deno.test("parseSearchParams() validates paging, levels and patterns with the reference messages", () => {
+  const bad: [Record<string, string | string[]>, RegExp][] = [
+    [{ offset: "x" }, /offset and limit must be integers/],
+    [{ limit: "1.5" }, /offset and limit must be integers/],
+    [{ offset: "-1" }, /offset must be a non-negative integer/],
+    [{ limit: "0" }, /limit must be a positive integer/],
+    [{ limit: "1001" }, /limit exceeds maximum of 1000/],
+    [{ levels: ["INFO", "loud", "WARN"] }, /Invalid severity level\(s\): loud, WARN/],
+  ];
+  for (const [q, re] of bad) assert.throws(() => params(q), re);
+  assert.equal(params({}).limit, 50);
+  assert.equal(params({ limit: "1000" }).limit, 1000);
+  assert.equal(params({ levels: [] }).levels.size, 6);
+});
+
+Deno.test("searchFile() rejects an invalid regular expression with 400", async () => {
+  await withFile([LINE(1)], async (path) => {
+    await assert.rejects(searchFile(path, params({ query: "(", use_regex: "true" })), {
+      status: 400,
+      message: /^Invalid search pattern: /,
+    });
+  });
+});

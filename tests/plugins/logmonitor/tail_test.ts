@@ -1,0 +1,103 @@
+import assert from "node:assert/strict";
+import { systemClock } from "../../../lib/clock.ts";
+import { lastLines, Tailer } from "../../../plugins/logmonitor/tail.ts";
+
+async function tailed(initial: string) {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/t.log`;
+  await Deno.writeTextFile(path, initial);
+  const lines: string[] = [];
+  // A long poll interval: the tests call poll() themselves.
+  const tailer = new Tailer({
+    path,
+    clock: systemClock,
+    pollMs: 60_000,
+    onLines: (l) => lines.push(...l),
+  });
+  await tailer.start();
+  return {
+    path,
+    lines,
+    tailer,
+    append: (s: string) => Deno.writeTextFile(path, s, { append: true }),
+    async close() {
+      await tailer.stop();
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
+
+Deno.test("Tailer delivers only lines written after start, holding partial lines", async () => {
+  const t = await tailed("old 1\nold 2\n");
+  try {
+    await t.append("new 1\nnew 2\r\npart");
+    await t.tailer.poll();
+    assert.deepEqual(t.lines, ["new 1", "new 2"]);
+    await t.append("ial\n");
+    await t.tailer.poll();
+    assert.deepEqual(t.lines, ["new 1", "new 2", "partial"]);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("Tailer follows a rotation and reads the new file from its beginning", async () => {
+  const t = await tailed("a\n");
+  try {
+    await t.append("before rotation\n");
+    await t.tailer.poll();
+    await Deno.rename(t.path, `${t.path}.1`);
+    await Deno.writeTextFile(t.path, "first of new\nsecond of new\n");
+    await t.tailer.poll();
+    assert.deepEqual(t.lines, ["before rotation", "first of new", "second of new"]);
+    await t.append("third\n");
+    await t.tailer.poll();
+    assert.equal(t.lines.at(-1), "third");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("Tailer restarts from the top after a truncation in place", async () => {
+  const t = await tailed("a long first line that makes the file big\n");
+  try {
+    await Deno.truncate(t.path, 0);
+    await t.append("after truncate\n");
+    await t.tailer.poll();
+    assert.deepEqual(t.lines, ["after truncate"]);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("Tailer waits while the file is missing", async () => {
+  const t = await tailed("x\n");
+  try {
+    await Deno.remove(t.path);
+    await t.tailer.poll();
+    await Deno.writeTextFile(t.path, "back\n");
+    await t.tailer.poll();
+    assert.deepEqual(t.lines, ["back"]);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("lastLines() returns the last lines without reading the whole file", async () => {
+  const path = await Deno.makeTempFile();
+  try {
+    await Deno.writeTextFile(
+      path,
+      Array.from({ length: 300 }, (_, i) => `line ${i}`).join("\n") + "\n",
+    );
+    const last = await lastLines(path, 100);
+    assert.equal(last.length, 100);
+    assert.equal(last[0], "line 200");
+    assert.equal(last.at(-1), "line 299");
+    const small = await lastLines(path, 5, 30);
+    assert.deepEqual(small.slice(-2), ["line 298", "line 299"]);
+    assert.ok(small.every((l) => /^line \d+$/.test(l)), "no cut first line");
+  } finally {
+    await Deno.remove(path);
+  }
+});
