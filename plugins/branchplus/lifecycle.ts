@@ -1,0 +1,52 @@
+/**
+ * The two one-off moments of the controller: the startup behaviour on the first connection of the
+ * process (`leave`, `all_off`, `restore`) and the failsafe on shutdown (`off`, `on`, `hold`).
+ * Send errors are logged and otherwise ignored.
+ *
+ * @module
+ */
+import type { Logger } from "../../lib/log.ts";
+import type { ChannelConfig } from "./channel_config.ts";
+import type { HubClient } from "./hub_client.ts";
+import type { PlannedSwitch } from "./rules.ts";
+import type { BranchSettings } from "./settings.ts";
+
+/**
+ * Applies the startup behaviour: `all_off` switches every channel off (any mode), `restore`
+ * sends each manual channel's remembered state, `leave` sends nothing. Returns what was sent so the engine can treat those states as current.
+ */
+export function runStartup(
+  client: Pick<HubClient, "send">,
+  settings: BranchSettings,
+  logger: Logger,
+): PlannedSwitch[] {
+  const sent: PlannedSwitch[] = [];
+  for (const config of settings.channels) {
+    let on: boolean | undefined;
+    if (settings.startup_behaviour === "all_off") on = false;
+    else if (settings.startup_behaviour === "restore" && config.mode === "manual") {
+      on = config.manual_on;
+    }
+    if (on === undefined) continue;
+    const result = client.send(config.kind, config.id, on);
+    if (result.ok) sent.push({ kind: config.kind, id: config.id, on });
+    else logger.warn(`Startup: cannot switch ${config.kind} ${config.id}: ${result.detail}`);
+  }
+  if (sent.length > 0) logger.info(`Startup behaviour '${settings.startup_behaviour}' applied`);
+  return sent;
+}
+
+/** Sends each channel's failsafe state (`hold` channels are left alone). */
+export function sendFailsafe(
+  client: Pick<HubClient, "send">,
+  channels: readonly ChannelConfig[],
+  logger: Logger,
+): void {
+  for (const config of channels) {
+    if (config.failsafe === "hold") continue;
+    const result = client.send(config.kind, config.id, config.failsafe === "on");
+    if (!result.ok) {
+      logger.warn(`Failsafe: cannot switch ${config.kind} ${config.id}: ${result.detail}`);
+    }
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * The branch power controller plugin (`branchplus`): reads and switches the ten power channels of
+ * a network power hub over its JSON WebSocket, with per-channel mode, label, rule matrix,
+ * temperature rule and failsafe.
+ *
+ * @module
+ */
+import type { PluginContext, PluginDescriptor } from "../../lib/host/plugin.ts";
+import { BranchController } from "./controller.ts";
+import { branchRoutes } from "./routes.ts";
+import { defaultSettings, SETTINGS_VERSION, validateBranchSettings } from "./settings.ts";
+
+export { BranchController } from "./controller.ts";
+export type { BranchStatus } from "./controller.ts";
+export { API_BASE } from "./routes.ts";
+export type { BranchSettings } from "./settings.ts";
+
+const controllers = new WeakMap<PluginContext, BranchController>();
+
+/** The controller of a plugin context, created on first use. */
+export function controllerFor(ctx: PluginContext): BranchController {
+  let controller = controllers.get(ctx);
+  if (!controller) {
+    controller = new BranchController(ctx);
+    controllers.set(ctx, controller);
+  }
+  return controller;
+}
+
+/** The plugin descriptor the host loads. */
+export const plugin: PluginDescriptor = {
+  id: "branchplus",
+  name: "Branch power controller",
+  version: "0.1.0",
+  settingsVersion: SETTINGS_VERSION,
+  settingsDefaults: defaultSettings() as unknown as Record<string, unknown>,
+  validateSettings: (candidate) =>
+    validateBranchSettings(candidate) as unknown as Record<string, unknown>,
+  networkHosts(settings) {
+    const { host, port } = validateBranchSettings(settings);
+    return host ? [`${host}:${port}`] : [];
+  },
+  routes: (ctx) => branchRoutes(() => controllerFor(ctx)),
+  onStartup: (ctx) => controllerFor(ctx).start(),
+  async onShutdown(ctx) {
+    await controllerFor(ctx).stop();
+    controllers.delete(ctx);
+  },
+};

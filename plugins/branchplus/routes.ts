@@ -1,0 +1,31 @@
+/**
+ * The HTTP surface: `GET /api/plugin/branchplus` (STATUS) returns the controller state and
+ * `POST /api/plugin/branchplus` (CONTROL) runs a command. Errors are thrown as `AppError` and
+ * mapped to their status by the host's error handler.
+ *
+ * @module
+ */
+import { Hono } from "hono";
+import { AppError } from "../../lib/error.ts";
+import type { PluginRoutes } from "../../lib/host/plugin.ts";
+import { runCommand } from "./commands.ts";
+import type { BranchController } from "./controller.ts";
+
+/** Where the API is mounted. */
+export const API_BASE = "/api/plugin/branchplus";
+
+/** Builds the route table of the plugin for one controller. */
+export function branchRoutes(controller: () => BranchController): PluginRoutes[] {
+  const app = new Hono();
+  app.get("/", (c) => c.json(controller().status()));
+  app.post("/", async (c) => {
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      throw new AppError(400, "Invalid command: the body is not valid JSON");
+    }
+    return c.json(await runCommand(controller(), body));
+  });
+  return [{ base: API_BASE, app, permissions: { GET: "STATUS", POST: "CONTROL" } }];
+}

@@ -1,0 +1,173 @@
+/**
+ * Small fakes of the plugin context for the branch controller tests: a manual clock, a printer
+ * that emits states and temperatures, an in-memory settings access validated by the plugin's own
+ * descriptor, captured pushes, and a bounded wait.
+ *
+ * @module
+ */
+import type { Clock } from "../../../lib/clock.ts";
+import type {
+  HeaterReading,
+  PluginContext,
+  PrinterAccess,
+  PrinterEvent,
+  PrinterSnapshot,
+  PrinterState,
+  Settings,
+  SettingsAccess,
+} from "../../../lib/host/plugin.ts";
+import { createLogger } from "../../../lib/log.ts";
+import { plugin } from "../../../plugins/branchplus/mod.ts";
+
+/** A clock that only moves when told to. */
+export class FakeClock implements Clock {
+  #now = 1_700_000_000_000;
+  #seq = 0;
+  #timers = new Map<number, { due: number; fn: () => void; every?: number }>();
+
+  now(): number {
+    return this.#now;
+  }
+
+  setTimeout(fn: () => void, ms: number): () => void {
+    const id = ++this.#seq;
+    this.#timers.set(id, { due: this.#now + Math.max(0, ms), fn });
+    return () => this.#timers.delete(id);
+  }
+
+  setInterval(fn: () => void, ms: number): () => void {
+    const id = ++this.#seq;
+    this.#timers.set(id, { due: this.#now + ms, fn, every: ms });
+    return () => this.#timers.delete(id);
+  }
+
+  /** Delays of the pending timers, soonest first. */
+  pendingDelays(): number[] {
+    return [...this.#timers.values()].map((t) => t.due - this.#now).sort((a, b) => a - b);
+  }
+
+  /** Moves time forward, running every timer that falls due, in order. */
+  advance(ms: number): void {
+    const end = this.#now + ms;
+    for (;;) {
+      const next = [...this.#timers.entries()].filter(([, t]) => t.due <= end)
+        .sort((a, b) => a[1].due - b[1].due || a[0] - b[0])[0];
+      if (!next) break;
+      const [id, timer] = next;
+      this.#now = timer.due;
+      if (timer.every) timer.due += timer.every;
+      else this.#timers.delete(id);
+      timer.fn();
+    }
+    this.#now = end;
+  }
+}
+
+/** A printer whose state and temperatures the test sets. */
+export class FakePrinter implements PrinterAccess {
+  state: PrinterState = "OPERATIONAL";
+  temperatures: Record<string, HeaterReading> = {};
+  #listeners = new Set<(event: PrinterEvent) => void>();
+
+  snapshot(): PrinterSnapshot {
+    return { state: this.state, temperatures: structuredClone(this.temperatures), time: 0 };
+  }
+
+  subscribe(listener: (event: PrinterEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Number of subscribers (to check that the plugin unsubscribes). */
+  get listeners(): number {
+    return this.#listeners.size;
+  }
+
+  setState(state: PrinterState): void {
+    const previous = this.state;
+    this.state = state;
+    for (const l of [...this.#listeners]) l({ type: "state", state, previous });
+  }
+
+  setTemperature(heater: string, actual: number): void {
+    this.temperatures[heater] = { actual, target: null };
+    const snapshot = this.snapshot();
+    for (const l of [...this.#listeners]) l({ type: "temperatures", snapshot });
+  }
+}
+
+/** In-memory settings validated by the branchplus descriptor (deep merge, arrays replaced). */
+export class MemorySettings implements SettingsAccess {
+  #current: Settings;
+  #listeners = new Set<(next: Settings, previous: Settings) => void>();
+
+  constructor(initial: Settings = {}) {
+    this.#current = plugin.validateSettings({
+      ...structuredClone(plugin.settingsDefaults),
+      ...initial,
+    });
+  }
+
+  get(): Settings {
+    return structuredClone(this.#current);
+  }
+
+  update(partial: Settings): Promise<Settings> {
+    const previous = this.#current;
+    this.#current = plugin.validateSettings({ ...structuredClone(previous), ...partial });
+    for (const l of [...this.#listeners]) l(this.get(), structuredClone(previous));
+    return Promise.resolve(this.get());
+  }
+
+  onChange(listener: (next: Settings, previous: Settings) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+}
+
+/** A context plus handles on its fakes. */
+export interface FakeContext {
+  ctx: PluginContext;
+  clock: FakeClock;
+  printer: FakePrinter;
+  settings: MemorySettings;
+  pushes: Record<string, unknown>[];
+}
+
+/** Builds a plugin context of fakes; `settings` are the initial stored values. */
+export function fakeContext(settings: Settings = {}): FakeContext {
+  const clock = new FakeClock();
+  const printer = new FakePrinter();
+  const store = new MemorySettings(settings);
+  const pushes: Record<string, unknown>[] = [];
+  const ctx: PluginContext = {
+    id: "branchplus",
+    logger: createLogger("test.branchplus", { level: "error", sink: () => {} }),
+    clock,
+    dataDir: "/nonexistent",
+    logDir: "/nonexistent",
+    settings: store,
+    printer,
+    push: (data) => pushes.push(structuredClone(data)),
+    env: {},
+  };
+  return { ctx, clock, printer, settings: store, pushes };
+}
+
+/** Waits (real time, bounded) until `predicate` holds. */
+export async function waitFor(
+  predicate: () => boolean,
+  what = "condition",
+  timeoutMs = 5000,
+): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** Lets pending socket events run. */
+export function settle(ms = 30): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

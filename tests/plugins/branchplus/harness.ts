@@ -1,0 +1,88 @@
+/**
+ * Runs the branchplus plugin on a fake context against an in-process hub simulator, with its
+ * routes mounted in a small Hono app whose error handler maps `AppError` like the host does.
+ *
+ * @module
+ */
+import { Hono } from "hono";
+import { AppError } from "../../../lib/error.ts";
+import type { Settings } from "../../../lib/host/plugin.ts";
+import {
+  BranchController,
+  type BranchControllerOptions,
+} from "../../../plugins/branchplus/controller.ts";
+import { controllerFor, plugin } from "../../../plugins/branchplus/mod.ts";
+import { API_BASE, branchRoutes } from "../../../plugins/branchplus/routes.ts";
+import { type HubSimulator, startHubSimulator } from "../../doubles/hub_sim.ts";
+import { type FakeContext, fakeContext, waitFor } from "./fakes.ts";
+
+/** A started plugin and its simulator. */
+export interface PluginRun extends FakeContext {
+  sim: HubSimulator;
+  controller: BranchController;
+  get(): Promise<Record<string, unknown>>;
+  post(body: unknown): Promise<{ status: number; body: Record<string, unknown> }>;
+  /** Pushes of one type. */
+  pushesOf(type: string): Record<string, unknown>[];
+  /** Waits until the plugin is connected and has the hub's snapshot. */
+  synced(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Options of {@linkcode startPlugin}. */
+export interface StartPluginOptions {
+  /** Stored settings; `host` and `port` default to the simulator's. */
+  settings?: Settings;
+  /** Channels to switch on in the simulator before the plugin connects. */
+  initiallyOn?: [string, number][];
+  /** Build the controller directly with these options instead of through the descriptor. */
+  controllerOptions?: BranchControllerOptions;
+}
+
+/** Starts a simulator and the plugin (through the descriptor's hooks) connected to it. */
+export async function startPlugin(options: StartPluginOptions = {}): Promise<PluginRun> {
+  const sim = await startHubSimulator({ port: 0 });
+  for (const [kind, id] of options.initiallyOn ?? []) sim.setChannel(kind, id, true);
+  const fake = fakeContext({ host: sim.host, port: sim.port, ...options.settings });
+  const direct = options.controllerOptions
+    ? new BranchController(fake.ctx, options.controllerOptions)
+    : undefined;
+  const routes = direct ? branchRoutes(() => direct) : plugin.routes!(fake.ctx);
+  const app = new Hono();
+  app.onError((err, c) => {
+    if (err instanceof AppError) {
+      return c.json({ error: err.message }, err.status as 400);
+    }
+    return c.json({ error: String(err) }, 500);
+  });
+  for (const r of routes) app.route(r.base, r.app);
+  if (direct) direct.start();
+  else await plugin.onStartup!(fake.ctx);
+  const controller = direct ?? controllerFor(fake.ctx);
+  const run: PluginRun = {
+    ...fake,
+    sim,
+    controller,
+    get: async () => await (await app.request(API_BASE)).json(),
+    post: async (body) => {
+      const res = await app.request(API_BASE, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: typeof body === "string" ? body : JSON.stringify(body),
+      });
+      return { status: res.status, body: await res.json() };
+    },
+    pushesOf: (type) => fake.pushes.filter((p) => p.type === type),
+    synced: () =>
+      waitFor(
+        () => controller.status().connected && fake.pushes.some((p) => p.type === "state"),
+        "the plugin to sync with the hub",
+      ),
+    stop: async () => {
+      if (direct) await direct.stop();
+      else await plugin.onShutdown!(fake.ctx);
+      await sim.close();
+    },
+  };
+  return run;
+}

@@ -1,0 +1,161 @@
+import assert from "node:assert/strict";
+import { createHost, type Host } from "../../../lib/host/create_host.ts";
+import { createLogger } from "../../../lib/log.ts";
+import { plugin } from "../../../plugins/branchplus/mod.ts";
+import { startHubSimulator } from "../../doubles/hub_sim.ts";
+import { FakeClock, waitFor } from "./fakes.ts";
+
+const BASE = "/api/plugin/branchplus";
+const quiet = createLogger("test.host", { level: "error", sink: () => {} });
+
+async function call(host: Host, key: string | null, method: string, path: string, body?: unknown) {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (key) headers["X-Api-Key"] = key;
+  const res = await host.app.request(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
+}
+
+async function connected(host: Host, key: string): Promise<void> {
+  const end = Date.now() + 5000;
+  while ((await call(host, key, "GET", BASE)).body.connected !== true) {
+    if (Date.now() > end) throw new Error("Timed out waiting for the plugin to connect");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+Deno.test("in the host the plugin enforces STATUS and CONTROL, follows the virtual printer and keeps its settings across a restart", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "branchplus_host_" });
+  const sim = await startHubSimulator({ port: 0 });
+  const clock = new FakeClock();
+  const make = () =>
+    createHost({ plugins: [plugin], dataDir: dir, configDir: dir, clock, logger: quiet });
+  let host = make();
+  try {
+    const { adminKey } = await host.start();
+    assert.ok(adminKey);
+    await host.users.addUser("viewer", "pw", ["STATUS"]);
+    const viewer = await host.users.createKey("viewer");
+    await host.users.addUser("operator", "pw", ["STATUS", "CONTROL"]);
+    const operator = await host.users.createKey("operator");
+
+    const ignore = {
+      idle: "ignore",
+      prepare: "ignore",
+      printing: "ignore",
+      paused: "ignore",
+      error: "ignore",
+    };
+    const saved = await call(host, adminKey, "POST", "/api/settings", {
+      plugins: {
+        branchplus: {
+          host: sim.host,
+          port: sim.port,
+          min_switch_interval: 0,
+          channels: [
+            { kind: "usb", id: 1, rules: { ...ignore, idle: "off", printing: "on", paused: "on" } },
+            {
+              kind: "mx24v",
+              id: 1,
+              rules: { ...ignore, idle: "off", printing: "on", paused: "off" },
+            },
+            ...[2, 3, 4, 5].map((id) => ({ kind: "usb", id, rules: ignore })),
+            ...[2, 3, 4, 5].map((id) => ({ kind: "mx24v", id, rules: ignore, failsafe: "hold" })),
+          ],
+        },
+      },
+    });
+    assert.equal(saved.status, 200);
+    await connected(host, viewer);
+
+    assert.equal((await call(host, null, "GET", BASE)).status, 401);
+    assert.equal((await call(host, viewer, "GET", BASE)).status, 200);
+    const denied = await call(host, viewer, "POST", BASE, {
+      command: "set_channel",
+      kind: "usb",
+      id: 2,
+      on: true,
+    });
+    assert.equal(denied.status, 403);
+    const allowed = await call(host, operator, "POST", BASE, {
+      command: "set_channel",
+      kind: "usb",
+      id: 2,
+      on: true,
+    });
+    assert.deepEqual(allowed, { status: 200, body: { ok: true } });
+    await waitFor(() => sim.channels.usb?.["2"] === 1, "usb 2 on");
+    const bad = await call(host, operator, "POST", BASE, {
+      command: "set_mode",
+      kind: "usb",
+      id: 1,
+      mode: "x",
+    });
+    assert.equal(bad.status, 400);
+    assert.match(String(bad.body.error), /Unknown mode/);
+
+    assert.equal(
+      (await call(host, operator, "POST", "/api/job", { command: "start" })).status,
+      204,
+    );
+    await waitFor(
+      () => sim.channels.usb?.["1"] === 1 && sim.channels.mx24v?.["1"] === 1,
+      "printing",
+    );
+    await call(host, operator, "POST", "/api/job", { command: "pause", action: "pause" });
+    await waitFor(() => sim.channels.usb?.["1"] === 1 && sim.channels.mx24v?.["1"] === 0, "paused");
+    await call(host, operator, "POST", "/api/job", { command: "cancel" });
+    await waitFor(() => sim.channels.usb?.["1"] === 0 && sim.channels.mx24v?.["1"] === 0, "idle");
+
+    await call(host, operator, "POST", BASE, {
+      command: "set_label",
+      kind: "mx24v",
+      id: 3,
+      label: " Enclosure fan ",
+    });
+    await call(host, operator, "POST", BASE, {
+      command: "set_mode",
+      kind: "mx24v",
+      id: 3,
+      mode: "manual",
+    });
+    await call(host, operator, "POST", BASE, {
+      command: "set_channel",
+      kind: "mx24v",
+      id: 3,
+      on: true,
+    });
+    await waitFor(() => sim.channels.mx24v?.["3"] === 1, "mx24v 3 on");
+    await call(host, operator, "POST", BASE, {
+      command: "set_channel_config",
+      kind: "usb",
+      id: 2,
+      failsafe: "on",
+    });
+
+    await host.stop();
+    await waitFor(() => sim.clients === 0, "the plugin to disconnect");
+    assert.equal(sim.channels.usb?.["2"], 1, "failsafe on");
+    assert.equal(sim.channels.mx24v?.["3"], 1, "failsafe hold");
+
+    sim.setChannel("mx24v", 3, false);
+    host = make();
+    await host.start();
+    await connected(host, operator);
+    const state = await call(host, operator, "GET", BASE);
+    const channels = (state.body.config as { channels: Record<string, unknown>[] }).channels;
+    const fan = channels.find((c) => c.kind === "mx24v" && c.id === 3)!;
+    assert.equal(fan.label, "Enclosure fan");
+    assert.equal(fan.mode, "manual");
+    assert.equal(fan.manual_on, true);
+    await waitFor(() => sim.channels.mx24v?.["3"] === 1, "the remembered state enforced again");
+  } finally {
+    await host.stop();
+    await sim.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
