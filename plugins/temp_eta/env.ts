@@ -1,0 +1,66 @@
+/**
+ * `TEMP_ETA_` environment overrides for testing: `TEMP_ETA_ALGORITHM`, `TEMP_ETA_MIN_RATE` and
+ * `TEMP_ETA_DEBUG` (value 1). They change the effective settings the plugin runs with, never the
+ * stored ones; an invalid value is ignored and reported.
+ *
+ * @module
+ */
+import { messageOf } from "../../lib/error.ts";
+import { SCHEMA, type TempEtaSettings } from "./schema.ts";
+import { checkValue } from "./settings.ts";
+
+/** The prefix of the override variables. */
+export const ENV_PREFIX = "TEMP_ETA_";
+
+/** The variables read (declared to the host so that it passes them through). */
+export const ENV_VARS = ["TEMP_ETA_ALGORITHM", "TEMP_ETA_MIN_RATE", "TEMP_ETA_DEBUG"] as const;
+
+/** The result of {@linkcode applyEnvOverrides}. */
+export interface EnvOverrides {
+  settings: TempEtaSettings;
+  /** Setting keys that an environment variable changed. */
+  applied: string[];
+  /** One message per ignored variable. */
+  rejected: string[];
+}
+
+function parseFlag(value: string): boolean | undefined {
+  const v = value.trim().toLowerCase();
+  if (v === "1" || v === "true") return true;
+  if (v === "0" || v === "false") return false;
+  return undefined;
+}
+
+/**
+ * Applies the overrides found in `env` to validated settings.
+ *
+ * @example
+ * ```ts
+ * import { applyEnvOverrides } from "./env.ts";
+ * import { validateSettings } from "./settings.ts";
+ * const r = applyEnvOverrides(validateSettings({}), { TEMP_ETA_ALGORITHM: "exponential" });
+ * console.assert(r.settings.algorithm === "exponential");
+ * ```
+ */
+export function applyEnvOverrides(
+  settings: TempEtaSettings,
+  env: Readonly<Record<string, string>>,
+): EnvOverrides {
+  const next: Record<string, unknown> = { ...settings };
+  const applied: string[] = [];
+  const rejected: string[] = [];
+  const set = (variable: string, key: string, parse: (raw: string) => unknown) => {
+    const raw = env[ENV_PREFIX + variable];
+    if (raw === undefined) return;
+    try {
+      next[key] = checkValue(key, SCHEMA[key]!, parse(raw));
+      applied.push(key);
+    } catch (err) {
+      rejected.push(`${ENV_PREFIX}${variable} ignored: ${messageOf(err)}`);
+    }
+  };
+  set("ALGORITHM", "algorithm", (raw) => raw.trim().toLowerCase());
+  set("MIN_RATE", "min_rate", (raw) => (raw.trim() === "" ? NaN : Number(raw)));
+  set("DEBUG", "debug_logging", parseFlag);
+  return { settings: next as unknown as TempEtaSettings, applied, rejected };
+}

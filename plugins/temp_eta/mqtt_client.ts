@@ -1,0 +1,91 @@
+/**
+ * The MQTT client seam: the small client interface the publisher uses, the default factory over
+ * npm `mqtt`, and the connection parameters derived from the settings (URL, credentials, TLS,
+ * keepalive). Automatic reconnects of the library are off; the publisher owns the backoff.
+ *
+ * @module
+ */
+import mqtt from "mqtt";
+import type { TempEtaSettings } from "./schema.ts";
+
+/** The part of an MQTT client the publisher uses (npm `mqtt`'s `MqttClient` fits it). */
+export interface MqttClientLike {
+  readonly connected: boolean;
+  on(event: "connect" | "close", listener: () => void): unknown;
+  on(event: "error", listener: (err: Error) => void): unknown;
+  publish(
+    topic: string,
+    message: string,
+    options: { qos: 0 | 1 | 2; retain: boolean },
+    callback: (err?: Error) => void,
+  ): unknown;
+  end(force: boolean, options: Record<string, never>, callback: () => void): unknown;
+}
+
+/** Options handed to the client factory. */
+export interface MqttConnectOptions {
+  clientId: string;
+  keepalive: number;
+  /** 0: the library never reconnects by itself. */
+  reconnectPeriod: 0;
+  connectTimeout: number;
+  username?: string;
+  password?: string;
+  ca?: string;
+  rejectUnauthorized?: boolean;
+}
+
+/** Creates a client and starts connecting (must not block). */
+export type MqttClientFactory = (url: string, options: MqttConnectOptions) => MqttClientLike;
+
+/** The default factory: npm `mqtt`. */
+export const mqttClientFactory: MqttClientFactory = (url, options) =>
+  mqtt.connect(url, options) as unknown as MqttClientLike;
+
+/** Connection parameters; two equal values need no reconnect. */
+export interface MqttConnection {
+  url: string;
+  username: string;
+  password: string;
+  tls: boolean;
+  insecure: boolean;
+  /** A CA file path, or null when none is set or the setting holds PEM text. */
+  caPath: string | null;
+  /** PEM text given directly in the setting. */
+  caText: string | undefined;
+  keepalive: number;
+}
+
+/** The connection parameters of the settings. */
+export function connectionOf(s: TempEtaSettings): MqttConnection {
+  const host = s.mqtt_broker.includes(":") ? `[${s.mqtt_broker}]` : s.mqtt_broker;
+  const ca = s.mqtt_ca_cert;
+  const pem = ca.startsWith("-----BEGIN");
+  return {
+    url: `${s.mqtt_tls_enabled ? "mqtts" : "mqtt"}://${host}:${s.mqtt_port}`,
+    username: s.mqtt_username,
+    password: s.mqtt_password,
+    tls: s.mqtt_tls_enabled,
+    insecure: s.mqtt_tls_insecure,
+    caPath: s.mqtt_tls_enabled && ca !== "" && !pem ? ca : null,
+    caText: s.mqtt_tls_enabled && pem ? ca : undefined,
+    keepalive: s.mqtt_keepalive,
+  };
+}
+
+/** The client options of a connection (a fresh client id each time). */
+export function clientOptions(c: MqttConnection, caText: string | undefined): MqttConnectOptions {
+  const options: MqttConnectOptions = {
+    clientId: `localbench_temp_eta_${crypto.randomUUID().slice(0, 8)}`,
+    keepalive: c.keepalive,
+    reconnectPeriod: 0,
+    connectTimeout: 10_000,
+  };
+  if (c.username !== "") options.username = c.username;
+  if (c.password !== "") options.password = c.password;
+  if (c.tls) {
+    options.rejectUnauthorized = !c.insecure;
+    if (caText !== undefined) options.ca = caText;
+  }
+  return options;
+}

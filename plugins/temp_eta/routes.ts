@@ -1,0 +1,83 @@
+/**
+ * HTTP routes of the Temperature ETA plugin: `GET /api/plugin/temp_eta` (status: enabled,
+ * algorithm, per-heater ETAs, MQTT enabled/connected), `POST /api/plugin/temp_eta` with a
+ * `command` (`reset_history`, `reconnect_mqtt`), and the static sounds under
+ * `/plugin/temp_eta/static/sounds/<file>`. The host authenticates every request first.
+ *
+ * @module
+ */
+import { Hono } from "hono";
+import type { PluginRoutes } from "../../lib/host/plugin.ts";
+import type { TempEtaService } from "./service.ts";
+import { DEFAULT_SOUNDS, renderDefaultSound, soundFileExists } from "./sounds.ts";
+import { SOUNDS_DIR, STATIC_BASE } from "./sounds.ts";
+
+const rendered = new Map<string, Uint8Array<ArrayBuffer>>();
+
+function defaultSound(name: string): Uint8Array<ArrayBuffer> {
+  let bytes = rendered.get(name);
+  if (!bytes) {
+    bytes = new Uint8Array(renderDefaultSound(name));
+    rendered.set(name, bytes);
+  }
+  return bytes;
+}
+
+/** The base path of the status and command routes. */
+export const API_BASE = "/api/plugin/temp_eta";
+
+const AUDIO_TYPES: Record<string, string> = {
+  wav: "audio/wav",
+  mp3: "audio/mpeg",
+  ogg: "audio/ogg",
+};
+
+/** The status/command sub-app. */
+export function apiApp(service: TempEtaService): Hono {
+  const app = new Hono();
+  app.get("/", (c) => c.json(service.status()));
+  app.post("/", async (c) => {
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      return c.json({ error: "Cannot read the command: the body is not JSON" }, 400);
+    }
+    const command = (body as { command?: unknown } | null)?.command;
+    switch (command) {
+      case "reset_history":
+        service.resetHistory();
+        return c.json({ ok: true });
+      case "reconnect_mqtt":
+        service.reconnectMqtt();
+        return c.json({ ok: true, mqtt: service.status().mqtt });
+      default:
+        return c.json({ error: `Unknown command ${JSON.stringify(command ?? null)}` }, 400);
+    }
+  });
+  return app;
+}
+
+/** The static sub-app: the sound files. */
+export function staticApp(): Hono {
+  const app = new Hono();
+  app.get("/sounds/:name", async (c) => {
+    const name = c.req.param("name");
+    const type = AUDIO_TYPES[name.split(".").pop() ?? ""];
+    const headers = { "content-type": type ?? "", "cache-control": "max-age=3600" };
+    // The default sounds are generated in memory: served even where the folder is not readable.
+    if (name in DEFAULT_SOUNDS) return c.body(defaultSound(name), 200, headers);
+    if (!type || !soundFileExists(name)) return c.json({ error: "Sound file not found" }, 404);
+    const bytes = await Deno.readFile(new URL(name, SOUNDS_DIR));
+    return c.body(bytes, 200, headers);
+  });
+  return app;
+}
+
+/** The plugin's route tables. */
+export function routesOf(service: TempEtaService): PluginRoutes[] {
+  return [
+    { base: API_BASE, app: apiApp(service) },
+    { base: STATIC_BASE, app: staticApp() },
+  ];
+}

@@ -1,0 +1,68 @@
+/**
+ * The plugin's sound files: where they live (`static/sounds/`), which file a `*_sound_file`
+ * setting means, and the generator of the two default sounds. Run this file to (re)write them:
+ * `deno run --allow-write plugins/temp_eta/sounds.ts`.
+ *
+ * @module
+ */
+import { encodeWav, synthesise, type Tone } from "./wav.ts";
+
+/** The folder of the sound files. */
+export const SOUNDS_DIR: URL = new URL("./static/sounds/", import.meta.url);
+
+/** The URL path under which the plugin serves its static folder. */
+export const STATIC_BASE = "/plugin/temp_eta/static";
+
+/** Sample rate of the generated sounds. */
+export const SOUND_SAMPLE_RATE = 16000;
+
+/** The generated default sounds: file name → tones. */
+export const DEFAULT_SOUNDS: Readonly<Record<string, readonly Tone[]>> = {
+  "heating_done.wav": [
+    { frequency: 660, seconds: 0.12 },
+    { frequency: 0, seconds: 0.05 },
+    { frequency: 880, seconds: 0.18 },
+  ],
+  "cooling_done.wav": [
+    { frequency: 880, seconds: 0.12 },
+    { frequency: 0, seconds: 0.05 },
+    { frequency: 523, seconds: 0.18 },
+  ],
+};
+
+/** The file `default` stands for, per event kind. */
+const DEFAULT_FILE = { heating: "heating_done.wav", cooling: "cooling_done.wav" } as const;
+
+/** True when `name` is a plain file name present in the sounds folder. */
+export function soundFileExists(name: string): boolean {
+  if (name.includes("/") || name.includes("\\") || name.startsWith(".")) return false;
+  if (name in DEFAULT_SOUNDS) return true;
+  try {
+    return Deno.statSync(new URL(name, SOUNDS_DIR)).isFile;
+  } catch {
+    return false;
+  }
+}
+
+/** The file name a `heating_sound_file` / `cooling_sound_file` setting stands for. */
+export function soundFileName(kind: "heating" | "cooling", setting: string): string {
+  return setting === "default" || setting === "" ? DEFAULT_FILE[kind] : setting;
+}
+
+/** The URL path of a sound file served by the plugin's static route. */
+export function soundUrl(kind: "heating" | "cooling", setting: string): string {
+  return `${STATIC_BASE}/sounds/${encodeURIComponent(soundFileName(kind, setting))}`;
+}
+
+/** The bytes of a default sound, generated. */
+export function renderDefaultSound(name: string): Uint8Array {
+  const tones = DEFAULT_SOUNDS[name];
+  if (!tones) throw new RangeError(`Cannot render sound '${name}': not a default sound`);
+  return encodeWav(synthesise(tones, SOUND_SAMPLE_RATE), SOUND_SAMPLE_RATE);
+}
+
+if (import.meta.main) {
+  for (const name of Object.keys(DEFAULT_SOUNDS)) {
+    Deno.writeFileSync(new URL(name, SOUNDS_DIR), renderDefaultSound(name));
+  }
+}

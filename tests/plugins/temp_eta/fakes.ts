@@ -1,0 +1,232 @@
+/**
+ * Fakes for the Temperature ETA tests: a manual clock, a printer that emits the samples a test
+ * gives it, an in-memory settings access validating through the plugin, a plugin context that
+ * captures push messages, and a scriptable MQTT client.
+ *
+ * @module
+ */
+import type { Clock } from "../../../lib/clock.ts";
+import { createLogger } from "../../../lib/log.ts";
+import type {
+  HeaterReading,
+  PluginContext,
+  PrinterAccess,
+  PrinterEvent,
+  PrinterSnapshot,
+  Settings,
+  SettingsAccess,
+} from "../../../lib/host/plugin.ts";
+import type { MqttClientLike, MqttConnectOptions } from "../../../plugins/temp_eta/mqtt_client.ts";
+import { validateSettings } from "../../../plugins/temp_eta/settings.ts";
+
+/** A clock that only moves when told to. */
+export class ManualClock implements Clock {
+  #now = 1_700_000_000_000;
+  #seq = 0;
+  #timers = new Map<number, { due: number; fn: () => void; every?: number }>();
+
+  now(): number {
+    return this.#now;
+  }
+
+  setTimeout(fn: () => void, ms: number): () => void {
+    const id = ++this.#seq;
+    this.#timers.set(id, { due: this.#now + Math.max(0, ms), fn });
+    return () => this.#timers.delete(id);
+  }
+
+  setInterval(fn: () => void, ms: number): () => void {
+    const id = ++this.#seq;
+    this.#timers.set(id, { due: this.#now + ms, fn, every: ms });
+    return () => this.#timers.delete(id);
+  }
+
+  /** Delays of the pending timers, soonest first. */
+  pending(): number[] {
+    return [...this.#timers.values()].map((t) => t.due - this.#now).sort((a, b) => a - b);
+  }
+
+  /** Moves time forward, running every timer that falls due, in order. */
+  advance(ms: number): void {
+    const end = this.#now + ms;
+    for (;;) {
+      const next = [...this.#timers.entries()].filter(([, t]) => t.due <= end)
+        .sort((a, b) => a[1].due - b[1].due)[0];
+      if (!next) break;
+      const [id, timer] = next;
+      this.#now = timer.due;
+      if (timer.every) timer.due += timer.every;
+      else this.#timers.delete(id);
+      timer.fn();
+    }
+    this.#now = end;
+  }
+}
+
+/** A printer whose readings the test sets; `emit` sends a `temperatures` event. */
+export class FakePrinter implements PrinterAccess {
+  temperatures: Record<string, HeaterReading> = {};
+  time = 1_700_000_000_000;
+  listeners = new Set<(e: PrinterEvent) => void>();
+
+  snapshot(): PrinterSnapshot {
+    return {
+      state: "OPERATIONAL",
+      temperatures: structuredClone(this.temperatures),
+      time: this.time,
+    };
+  }
+
+  subscribe(listener: (e: PrinterEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Sets readings at printer time `time` (ms) and emits them. */
+  emit(time: number, temperatures: Record<string, HeaterReading>): void {
+    this.time = time;
+    this.temperatures = { ...this.temperatures, ...temperatures };
+    for (const l of this.listeners) l({ type: "temperatures", snapshot: this.snapshot() });
+  }
+}
+
+/** In-memory settings validated by the plugin, like the host's store. */
+export class MemorySettings implements SettingsAccess {
+  #values: Settings;
+  #listeners = new Set<(n: Settings, p: Settings) => void>();
+
+  constructor(initial: Settings = {}) {
+    this.#values = { ...validateSettings(initial) };
+  }
+
+  get(): Settings {
+    return structuredClone(this.#values);
+  }
+
+  update(partial: Settings): Promise<Settings> {
+    const previous = this.#values;
+    this.#values = { ...validateSettings({ ...previous, ...partial }) };
+    for (const l of this.#listeners) l(this.get(), previous);
+    return Promise.resolve(this.get());
+  }
+
+  onChange(listener: (n: Settings, p: Settings) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+}
+
+/** A plugin context of fakes with the captured push messages. */
+export interface FakeContext {
+  ctx: PluginContext;
+  clock: ManualClock;
+  printer: FakePrinter;
+  settings: MemorySettings;
+  pushes: Record<string, unknown>[];
+  logs: string[];
+}
+
+/** Builds a context of fakes; `settings` are the initial stored values. */
+export function fakeContext(
+  settings: Settings = {},
+  env: Record<string, string> = {},
+): FakeContext {
+  const clock = new ManualClock();
+  const printer = new FakePrinter();
+  const store = new MemorySettings(settings);
+  const pushes: Record<string, unknown>[] = [];
+  const logs: string[] = [];
+  const ctx: PluginContext = {
+    id: "temp_eta",
+    logger: createLogger("test.temp_eta", { level: "debug", sink: (_l, line) => logs.push(line) }),
+    clock,
+    dataDir: "/nonexistent",
+    logDir: "/nonexistent",
+    settings: store,
+    printer,
+    push: (data) => pushes.push(structuredClone(data)),
+    env,
+  };
+  return { ctx, clock, printer, settings: store, pushes, logs };
+}
+
+/** One published message of a fake MQTT client. */
+export interface Published {
+  topic: string;
+  payload: Record<string, unknown>;
+  qos: number;
+  retain: boolean;
+}
+
+/** A scriptable MQTT client: the test decides when it connects and closes. */
+export class FakeMqttClient implements MqttClientLike {
+  connected = false;
+  ended = false;
+  published: Published[] = [];
+  #handlers = new Map<string, Array<(arg?: unknown) => void>>();
+
+  constructor(readonly url: string, readonly options: MqttConnectOptions) {}
+
+  on(event: string, listener: (err: Error) => void): unknown {
+    const list = this.#handlers.get(event) ?? [];
+    list.push(listener as (arg?: unknown) => void);
+    this.#handlers.set(event, list);
+    return this;
+  }
+
+  #fire(event: string, arg?: unknown): void {
+    for (const h of this.#handlers.get(event) ?? []) h(arg);
+  }
+
+  /** Simulates a successful connection. */
+  acceptConnection(): void {
+    this.connected = true;
+    this.#fire("connect");
+  }
+
+  /** Simulates a refused connection or a dropped one. */
+  fail(message = "connect ECONNREFUSED"): void {
+    this.connected = false;
+    this.#fire("error", new Error(message));
+    this.#fire("close");
+  }
+
+  publish(
+    topic: string,
+    message: string,
+    options: { qos: 0 | 1 | 2; retain: boolean },
+    callback: (err?: Error) => void,
+  ): unknown {
+    this.published.push({ topic, payload: JSON.parse(message), ...options });
+    callback();
+    return this;
+  }
+
+  end(_force: boolean, _options: Record<string, never>, callback: () => void): unknown {
+    this.ended = true;
+    this.connected = false;
+    callback();
+    return this;
+  }
+}
+
+/** A factory recording every client it creates. */
+export function fakeFactory(): {
+  clients: FakeMqttClient[];
+  factory: (url: string, options: MqttConnectOptions) => FakeMqttClient;
+} {
+  const clients: FakeMqttClient[] = [];
+  return {
+    clients,
+    factory: (url, options) => {
+      const client = new FakeMqttClient(url, options);
+      clients.push(client);
+      return client;
+    },
+  };
+}
+
+/** Lets pending promise callbacks run (the publisher reads the CA before connecting). */
+export async function flush(): Promise<void> {
+  for (let i = 0; i < 5; i++) await Promise.resolve();
+}

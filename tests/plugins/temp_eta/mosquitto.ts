@@ -1,0 +1,157 @@
+/**
+ * A real mosquitto broker for the MQTT tests: started on a free loopback port in a temp dir,
+ * optionally with a password file and a TLS listener (certificates generated with openssl), and
+ * stopped by its process handle (never by name). Also a small subscriber and a bounded wait.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import mqtt from "mqtt";
+
+/** A running broker. */
+export interface Broker {
+  port: number;
+  dir: string;
+  /** The CA certificate file when TLS is on. */
+  caFile?: string;
+  /** Stops the broker process (keeps the folder, so it can be started again). */
+  stop(): Promise<void>;
+  /** Starts the broker again on the same port. */
+  restart(): Promise<void>;
+  /** Stops the broker and removes its folder. */
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/** Options of {@linkcode startMosquitto}. */
+export interface BrokerOptions {
+  auth?: { username: string; password: string };
+  tls?: boolean;
+}
+
+async function run(cmd: string, args: string[], cwd: string): Promise<void> {
+  const out = await new Deno.Command(cmd, { args, cwd, stdout: "null", stderr: "piped" }).output();
+  if (!out.success) throw new Error(`${cmd} failed: ${new TextDecoder().decode(out.stderr)}`);
+}
+
+function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
+
+/** Waits (real time, bounded) until `predicate` holds; throws with `what` on timeout. */
+export async function waitFor(predicate: () => boolean, what: string, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!predicate()) {
+    if (Date.now() > end) throw new Error(`Timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function portOpen(port: number): Promise<boolean> {
+  try {
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+    conn.close();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// deno-fmt-ignore
+async function makeCerts(dir: string): Promise<void> {
+  const ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"];
+  await run("openssl", ["req", "-x509", ...ec, "-keyout", "ca.key", "-out", "ca.crt", "-days", "1", "-subj", "/CN=localbench test CA"], dir);
+  await run("openssl", ["req", ...ec, "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1"], dir);
+  await Deno.writeTextFile(join(dir, "san.cnf"), "subjectAltName=IP:127.0.0.1,DNS:localhost\n");
+  await run("openssl", ["x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.crt", "-days", "1", "-extfile", "san.cnf"], dir);
+}
+
+/** Starts mosquitto on a free loopback port. */
+export async function startMosquitto(options: BrokerOptions = {}): Promise<Broker> {
+  const dir = await Deno.makeTempDir({ prefix: "temp_eta_mqtt_" });
+  const port = freePort();
+  const lines = [
+    `listener ${port} 127.0.0.1`,
+    "persistence false",
+    `log_dest file ${join(dir, "mosquitto.log")}`,
+    "log_type all",
+    "user root",
+  ];
+  if (options.auth) {
+    const file = join(dir, "passwd");
+    await run(
+      "mosquitto_passwd",
+      ["-b", "-c", file, options.auth.username, options.auth.password],
+      dir,
+    );
+    lines.push("allow_anonymous false", `password_file ${file}`);
+  } else lines.push("allow_anonymous true");
+  if (options.tls) {
+    await makeCerts(dir);
+    lines.push(`cafile ${join(dir, "ca.crt")}`, `certfile ${join(dir, "server.crt")}`);
+    lines.push(`keyfile ${join(dir, "server.key")}`);
+  }
+  const conf = join(dir, "mosquitto.conf");
+  await Deno.writeTextFile(conf, lines.join("\n") + "\n");
+
+  let child: Deno.ChildProcess | null = null;
+  const start = async () => {
+    child = new Deno.Command("mosquitto", { args: ["-c", conf], stdout: "null", stderr: "null" })
+      .spawn();
+    const end = Date.now() + 10_000;
+    while (!(await portOpen(port))) {
+      if (Date.now() > end) throw new Error(`mosquitto did not listen on ${port}`);
+      await new Promise((r) => setTimeout(r, 30));
+    }
+  };
+  const stop = async () => {
+    const c = child as Deno.ChildProcess | null;
+    child = null;
+    if (!c) return;
+    c.kill("SIGTERM");
+    await c.status;
+  };
+  await start();
+  return {
+    port,
+    dir,
+    caFile: options.tls ? join(dir, "ca.crt") : undefined,
+    stop,
+    restart: start,
+    async [Symbol.asyncDispose]() {
+      await stop();
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
+
+/** One received message. */
+export interface Received {
+  topic: string;
+  payload: Record<string, unknown>;
+  qos: number;
+  retain: boolean;
+}
+
+/** Subscribes to `topic` (QoS 2) and collects messages; close it with `await using`. */
+export async function subscribe(
+  url: string,
+  topic: string,
+  options: mqtt.IClientOptions = {},
+): Promise<{ messages: Received[]; [Symbol.asyncDispose](): Promise<void> }> {
+  const client = await mqtt.connectAsync(url, { reconnectPeriod: 0, ...options });
+  const messages: Received[] = [];
+  // deno-fmt-ignore
+  client.on("message", (t, payload, packet) => {
+    messages.push({ topic: t, payload: JSON.parse(payload.toString()), qos: packet.qos, retain: packet.retain });
+  });
+  await client.subscribeAsync(topic, { qos: 2 });
+  return {
+    messages,
+    async [Symbol.asyncDispose]() {
+      await client.endAsync(true);
+    },
+  };
+}

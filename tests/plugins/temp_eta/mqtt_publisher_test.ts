@@ -1,0 +1,198 @@
+import assert from "node:assert/strict";
+import { createLogger } from "../../../lib/log.ts";
+import { MqttPublisher } from "../../../plugins/temp_eta/mqtt.ts";
+import { clientOptions, connectionOf } from "../../../plugins/temp_eta/mqtt_client.ts";
+import { validateSettings } from "../../../plugins/temp_eta/settings.ts";
+import type { HeaterStatus } from "../../../plugins/temp_eta/status.ts";
+import { fakeFactory, flush, ManualClock } from "./fakes.ts";
+
+const logger = createLogger("test", { sink: () => {} });
+
+function status(heater: string, state: HeaterStatus["state"]): HeaterStatus {
+  return {
+    heater,
+    eta_seconds: state === "heating" ? 42 : null,
+    eta_kind: state === "heating" ? "heating" : null,
+    state,
+    target: 200,
+    actual: 150,
+    cooling_target: 50,
+    rate: 1.5,
+    timestamp: 1_700_000_000,
+    progress: 70,
+    method: "linear",
+  };
+}
+
+function setup(overrides: Record<string, unknown> = {}) {
+  const clock = new ManualClock();
+  const { clients, factory } = fakeFactory();
+  const publisher = new MqttPublisher({ clock, logger, factory });
+  const settings = validateSettings({ mqtt_enabled: true, mqtt_broker: "127.0.0.1", ...overrides });
+  return { clock, clients, publisher, settings };
+}
+
+Deno.test("MqttPublisher publishes the DECISIONS payload to {prefix}/{heater}", async () => {
+  const { clients, publisher, settings } = setup({ mqtt_qos: 1, mqtt_retain: true });
+  publisher.configure(settings);
+  await flush();
+  clients[0]!.acceptConnection();
+  publisher.publish(status("tool0", "heating"));
+  assert.deepEqual(clients[0]!.published, [{
+    topic: "localbench/temp_eta/tool0",
+    payload: {
+      heater: "tool0",
+      eta_seconds: 42,
+      eta_kind: "heating",
+      state: "heating",
+      target: 200,
+      actual: 150,
+      cooling_target: 50,
+      rate: 1.5,
+      timestamp: 1_700_000_000,
+    },
+    qos: 1,
+    retain: true,
+  }]);
+  assert.equal(publisher.status().published, 1);
+  await publisher.close();
+});
+
+Deno.test("MqttPublisher publishes a state_change when a heater's state changes", async () => {
+  const { clients, publisher, settings } = setup();
+  publisher.configure(settings);
+  await flush();
+  clients[0]!.acceptConnection();
+  publisher.publish(status("bed", "heating"));
+  publisher.publish(status("bed", "heating"));
+  publisher.publish(status("bed", "at_target"));
+  const changes = clients[0]!.published.filter((p) => p.topic.endsWith("/state_change"));
+  assert.deepEqual(changes.map((p) => [p.topic, p.payload.previous_state, p.payload.state]), [
+    ["localbench/temp_eta/bed/state_change", "heating", "at_target"],
+  ]);
+  await publisher.close();
+});
+
+Deno.test("MqttPublisher drops messages while disconnected and never throws", async () => {
+  const { clients, publisher, settings } = setup();
+  publisher.configure(settings);
+  publisher.publish(status("tool0", "heating"));
+  await flush();
+  publisher.publish(status("tool0", "heating"));
+  assert.equal(clients[0]!.published.length, 0);
+  assert.equal(publisher.status().dropped, 2);
+  assert.equal(publisher.status().connected, false);
+  await publisher.close();
+});
+
+Deno.test("MqttPublisher retries with exponential backoff and resets it after connecting", async () => {
+  const { clock, clients, publisher, settings } = setup();
+  publisher.configure(settings);
+  await flush();
+  const delays: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    clients.at(-1)!.fail();
+    delays.push(clock.pending()[0]!);
+    clock.advance(delays.at(-1)!);
+    await flush();
+  }
+  assert.deepEqual(delays, [1000, 2000, 4000, 8000, 16000, 30000, 30000]);
+  assert.equal(clients.length, 8);
+  assert.ok(clients.slice(0, -1).every((c) => c.ended));
+  assert.equal(publisher.status().last_error, "connect ECONNREFUSED");
+  clients.at(-1)!.acceptConnection();
+  assert.equal(publisher.status().connected, true);
+  assert.equal(publisher.status().last_error, null);
+  clients.at(-1)!.fail("read ECONNRESET");
+  assert.deepEqual(clock.pending(), [1000]);
+  await publisher.close();
+  assert.deepEqual(clock.pending(), []);
+});
+
+Deno.test("MqttPublisher reconnects when a connection setting changes, not for topic or QoS", async () => {
+  const { clients, publisher, settings } = setup();
+  publisher.configure(settings);
+  await flush();
+  clients[0]!.acceptConnection();
+  publisher.configure({ ...settings, mqtt_qos: 2, mqtt_topic_prefix: "x/y" });
+  await flush();
+  assert.equal(clients.length, 1);
+  publisher.publish(status("bed", "heating"));
+  assert.equal(clients[0]!.published[0]!.topic, "x/y/bed");
+  assert.equal(clients[0]!.published[0]!.qos, 2);
+  publisher.configure({ ...settings, mqtt_port: 1999 });
+  await flush();
+  assert.equal(clients.length, 2);
+  assert.ok(clients[0]!.ended);
+  assert.equal(clients[1]!.url, "mqtt://127.0.0.1:1999");
+  publisher.configure({ ...settings, mqtt_enabled: false });
+  assert.ok(clients[1]!.ended);
+  assert.deepEqual(publisher.status(), {
+    enabled: false,
+    connected: false,
+    broker: null,
+    last_error: null,
+    published: 1,
+    dropped: 0,
+  });
+});
+
+Deno.test("MqttPublisher reports an unreadable CA file and keeps retrying", async () => {
+  const clock = new ManualClock();
+  const { clients, factory } = fakeFactory();
+  const publisher = new MqttPublisher({
+    clock,
+    logger,
+    factory,
+    readTextFile: () => Promise.reject(new Error("No such file")),
+  });
+  const pem = await Deno.makeTempFile();
+  publisher.configure(validateSettings({
+    mqtt_enabled: true,
+    mqtt_tls_enabled: true,
+    mqtt_ca_cert: pem,
+  }));
+  await flush();
+  assert.equal(clients.length, 0);
+  assert.equal(publisher.status().last_error, "Cannot read 'mqtt_ca_cert': No such file");
+  assert.deepEqual(clock.pending(), [1000]);
+  await publisher.close();
+  await Deno.remove(pem);
+});
+
+Deno.test("clientOptions() carries credentials, TLS and keepalive from the settings", () => {
+  const pem = "-----BEGIN CERTIFICATE-----\nX\n-----END CERTIFICATE-----";
+  const s = validateSettings({
+    mqtt_broker: "::1",
+    mqtt_port: 8883,
+    mqtt_username: "eta",
+    mqtt_password: "pw",
+    mqtt_tls_enabled: true,
+    mqtt_ca_cert: pem,
+    mqtt_keepalive: 15,
+  });
+  const c = connectionOf(s);
+  assert.equal(c.url, "mqtts://[::1]:8883");
+  const o = clientOptions(c, c.caText);
+  assert.match(o.clientId, /^localbench_temp_eta_[0-9a-f]{8}$/);
+  assert.deepEqual({ ...o, clientId: "" }, {
+    clientId: "",
+    keepalive: 15,
+    reconnectPeriod: 0,
+    connectTimeout: 10_000,
+    username: "eta",
+    password: "pw",
+    rejectUnauthorized: true,
+    ca: pem,
+  });
+  const insecure = connectionOf({ ...s, mqtt_tls_insecure: true, mqtt_ca_cert: "" });
+  assert.equal(clientOptions(insecure, undefined).rejectUnauthorized, false);
+  assert.equal(clientOptions(insecure, undefined).ca, undefined);
+  const plain = connectionOf(validateSettings({}));
+  assert.deepEqual(Object.keys(clientOptions(plain, undefined)).sort(), [
+    "clientId",
+    "connectTimeout",
+    "keepalive",
+    "reconnectPeriod",
+  ]);
+});
