@@ -1,0 +1,78 @@
+/**
+ * The web app's own flags; every other argument is a benchmark argument used as the default of
+ * runs started from the page.
+ *
+ * @module
+ */
+import { badRequest } from "../error.ts";
+
+/** Parsed web app arguments. */
+export interface WebArgs {
+  port: number;
+  hostname: string;
+  token: string | null;
+  plugins: boolean;
+  build: boolean;
+  help: boolean;
+  /** Benchmark arguments (defaults of every run). */
+  benchArgs: string[];
+}
+
+/** Help text of `deno task webapp`. */
+export const WEBAPP_USAGE = `Usage: deno task webapp -- [options] [benchmark arguments]
+  --port N        listen port (0 = any free port)          [default: 8080]
+  --host ADDR     listen address                           [default: 127.0.0.1]
+  --token T       control token, required when bound to a non-loopback address
+                  [default: $LOCALBENCH_WEB_TOKEN, else generated and printed]
+  --no-plugins    do not mount the plugin host
+  --no-build      serve the prebuilt island bundle (static/_islands/dashboard)
+  -h, --help      show this help
+Benchmark arguments (e.g. --backend rest --base-url URL --runs 2) are the defaults of every
+run started from the dashboard.`;
+
+/**
+ * Parses the arguments.
+ *
+ * @example
+ * ```ts
+ * import { parseWebArgs } from "./web_args.ts";
+ * const a = parseWebArgs(["--port", "0", "--runs", "2"]);
+ * console.assert(a.port === 0 && a.benchArgs.join(" ") === "--runs 2");
+ * ```
+ */
+export function parseWebArgs(argv: string[]): WebArgs {
+  const out: WebArgs = {
+    port: 8080,
+    hostname: "127.0.0.1",
+    token: null,
+    plugins: true,
+    build: true,
+    help: false,
+    benchArgs: [],
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const [name, inline] = arg.startsWith("--") && arg.includes("=")
+      ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
+      : [arg, undefined];
+    const value = () => {
+      const v = inline ?? argv[++i];
+      if (v === undefined || v === "") throw badRequest(`Option '${name}' needs a value`);
+      return v;
+    };
+    if (name === "--port") {
+      const raw = value();
+      const port = Number(raw);
+      if (!/^\d+$/.test(raw) || port > 65535) {
+        throw badRequest(`Invalid --port '${raw}': must be 0..65535`);
+      }
+      out.port = port;
+    } else if (name === "--host") out.hostname = value();
+    else if (name === "--token") out.token = value();
+    else if (name === "--no-plugins") out.plugins = false;
+    else if (name === "--no-build") out.build = false;
+    else if (name === "--help" || name === "-h") out.help = true;
+    else out.benchArgs.push(arg);
+  }
+  return out;
+}

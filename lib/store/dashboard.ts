@@ -1,0 +1,274 @@
+/**
+ * Read queries of the web dashboard: the results table, the dashboard statistics object, one
+ * model's history and the cache operations. Every aggregation runs in SQL.
+ *
+ * @module
+ */
+import type { DatabaseSync, SQLInputValue } from "node:sqlite";
+import { plain, type Row } from "./rows.ts";
+
+/** The newest finished result of each model variant. */
+const LATEST = `latest AS (
+  SELECT r.*, l.result_count FROM results r
+  JOIN (SELECT model_id, MAX(id) AS id, COUNT(*) AS result_count FROM results
+        WHERE status = 'ok' GROUP BY model_id) l ON l.id = r.id)`;
+
+/** Columns of a results-table row. */
+const RESULT_COLUMNS = `m.model_key, m.model_name, m.quantization, m.architecture, m.params_size,
+  m.size_bytes, m.max_context_length, m.has_vision, m.has_tools, r.id AS result_id, r.backend,
+  r.params_hash, r.finished_at, r.context_length, r.num_runs, r.runs_ok, r.runs_failed,
+  r.n_parallel, r.tokens_per_sec_mean, r.tokens_per_sec_median, r.tokens_per_sec_p95,
+  r.tokens_per_sec_min, r.tokens_per_sec_max, r.tokens_per_sec_std, r.tokens_per_sec_cv,
+  r.ttft_ms_mean, r.ttft_ms_p95, r.e2e_tokens_per_sec_mean, r.prefill_tokens_per_sec_mean,
+  r.total_ms_mean, r.vram_mb, r.tokens_per_sec_per_gb, r.parallel_tokens_per_sec, r.gpu_type,
+  r.temp_c_mean, r.power_w_mean, r.result_count`;
+
+/** One row of `GET /api/results`. */
+export type ResultsTableRow = Row & {
+  model_key: string;
+  model_name: string;
+  quantization: string | null;
+  tokens_per_sec_mean: number | null;
+  prev_tokens_per_sec: number | null;
+  speed_delta_pct: number | null;
+};
+
+function all<T>(db: DatabaseSync, sql: string, ...args: SQLInputValue[]): T[] {
+  return db.prepare(sql).all(...args).map((r) => plain<T>(r));
+}
+
+/** One row per model variant with its latest figures, metadata and change since the previous. */
+export function resultsTable(db: DatabaseSync): ResultsTableRow[] {
+  return all<ResultsTableRow>(
+    db,
+    `WITH ${LATEST}, prev AS (
+       SELECT l.id, (SELECT p.tokens_per_sec_mean FROM results p
+                     WHERE p.model_id = l.model_id AND p.status = 'ok' AND p.id < l.id
+                     ORDER BY p.id DESC LIMIT 1) AS speed FROM latest l)
+     SELECT ${RESULT_COLUMNS}, prev.speed AS prev_tokens_per_sec,
+       CASE WHEN prev.speed > 0 AND r.tokens_per_sec_mean IS NOT NULL
+            THEN ROUND((r.tokens_per_sec_mean - prev.speed) * 100.0 / prev.speed, 2) END
+         AS speed_delta_pct
+     FROM latest r JOIN models m ON m.id = r.model_id JOIN prev ON prev.id = r.id
+     ORDER BY r.tokens_per_sec_mean DESC NULLS LAST, m.model_key`,
+  );
+}
+
+/** The seed's dashboard statistics object plus the KPI counts. */
+export interface DashboardStats {
+  speed_summary: { min: number; p50: number; avg: number; p95: number; max: number };
+  top_models_extended: {
+    model_key: string;
+    model_name: string;
+    quantization: string | null;
+    speed: number;
+    vram_mb: string;
+    architecture: string | null;
+  }[];
+  quantization_distribution: Record<string, number>;
+  architecture_distribution: Record<string, number>;
+  efficiency_top: {
+    model_key: string;
+    model_name: string;
+    quantization: string | null;
+    tokens_per_sec_per_gb: number;
+    speed: number | null;
+    vram_mb: string;
+  }[];
+  cached_models: number;
+  total_results: number;
+  total_runs: number;
+  architecture_count: number;
+  quantization_count: number;
+}
+
+const round2 = (v: number | null | undefined): number => Math.round((v ?? 0) * 100) / 100;
+
+/** Linear-interpolated percentile of the latest speeds, in SQL. */
+function percentileSql(p: number): string {
+  return `WITH ${LATEST}, s AS (
+    SELECT tokens_per_sec_mean AS v, ROW_NUMBER() OVER (ORDER BY tokens_per_sec_mean) - 1 AS i
+    FROM latest WHERE tokens_per_sec_mean IS NOT NULL),
+  k AS (SELECT (COUNT(*) - 1) * ${p} AS pos FROM s)
+  SELECT lo.v + (k.pos - CAST(k.pos AS INTEGER)) * (COALESCE(hi.v, lo.v) - lo.v) AS value
+  FROM k JOIN s lo ON lo.i = CAST(k.pos AS INTEGER) LEFT JOIN s hi ON hi.i = lo.i + 1`;
+}
+
+function distribution(db: DatabaseSync, column: string): Record<string, number> {
+  const rows = all<{ k: string; n: number }>(
+    db,
+    `WITH ${LATEST} SELECT COALESCE(m.${column}, 'unknown') AS k, COUNT(*) AS n
+     FROM latest r JOIN models m ON m.id = r.model_id GROUP BY k ORDER BY n DESC, k`,
+  );
+  return Object.fromEntries(rows.map((r) => [r.k, r.n]));
+}
+
+const vramText = (v: unknown): string => (typeof v === "number" ? String(Math.round(v)) : "N/A");
+
+/** Builds the dashboard statistics object. */
+export function dashboardStats(db: DatabaseSync): DashboardStats {
+  const summary = db.prepare(
+    `WITH ${LATEST} SELECT MIN(tokens_per_sec_mean) AS min, MAX(tokens_per_sec_mean) AS max,
+       AVG(tokens_per_sec_mean) AS avg, COUNT(*) AS cached FROM latest`,
+  ).get() as { min: number | null; max: number | null; avg: number | null; cached: number };
+  const pct = (p: number) =>
+    (db.prepare(percentileSql(p)).get() as { value: number } | undefined)?.value ?? 0;
+  const top = all<Row>(
+    db,
+    `WITH ${LATEST} SELECT m.model_key, m.model_name, m.quantization, m.architecture,
+       r.tokens_per_sec_mean AS speed, r.vram_mb, r.tokens_per_sec_per_gb
+     FROM latest r JOIN models m ON m.id = r.model_id WHERE r.tokens_per_sec_mean IS NOT NULL
+     ORDER BY r.tokens_per_sec_mean DESC, m.model_key LIMIT 10`,
+  );
+  const efficient = all<Row>(
+    db,
+    `WITH ${LATEST} SELECT m.model_key, m.model_name, m.quantization,
+       r.tokens_per_sec_per_gb, r.tokens_per_sec_mean AS speed, r.vram_mb
+     FROM latest r JOIN models m ON m.id = r.model_id WHERE r.tokens_per_sec_per_gb IS NOT NULL
+     ORDER BY r.tokens_per_sec_per_gb DESC, m.model_key LIMIT 5`,
+  );
+  const counts = db.prepare(
+    `WITH ${LATEST} SELECT
+       (SELECT COUNT(*) FROM results WHERE status = 'ok') AS total_results,
+       (SELECT COUNT(*) FROM runs) AS total_runs,
+       (SELECT COUNT(DISTINCT m.architecture) FROM latest r JOIN models m ON m.id = r.model_id)
+         AS architecture_count,
+       (SELECT COUNT(DISTINCT m.quantization) FROM latest r JOIN models m ON m.id = r.model_id)
+         AS quantization_count`,
+  ).get() as Record<string, number>;
+  return {
+    speed_summary: {
+      min: round2(summary.min),
+      p50: round2(pct(0.5)),
+      avg: round2(summary.avg),
+      p95: round2(pct(0.95)),
+      max: round2(summary.max),
+    },
+    top_models_extended: top.map((r) => ({
+      model_key: String(r.model_key),
+      model_name: String(r.model_name),
+      quantization: r.quantization as string | null,
+      speed: round2(r.speed as number),
+      vram_mb: vramText(r.vram_mb),
+      architecture: r.architecture as string | null,
+    })),
+    quantization_distribution: distribution(db, "quantization"),
+    architecture_distribution: distribution(db, "architecture"),
+    efficiency_top: efficient.map((r) => ({
+      model_key: String(r.model_key),
+      model_name: String(r.model_name),
+      quantization: r.quantization as string | null,
+      tokens_per_sec_per_gb: round2(r.tokens_per_sec_per_gb as number),
+      speed: r.speed === null ? null : round2(r.speed as number),
+      vram_mb: vramText(r.vram_mb),
+    })),
+    cached_models: summary.cached,
+    total_results: counts.total_results ?? 0,
+    total_runs: counts.total_runs ?? 0,
+    architecture_count: counts.architecture_count ?? 0,
+    quantization_count: counts.quantization_count ?? 0,
+  };
+}
+
+/** One point of a model's history. */
+export type HistoryPoint = Row & {
+  timestamp: string;
+  model_key: string;
+  speed_tokens_sec: number | null;
+};
+
+/** `GET /api/comparison/{model_name}`. */
+export interface ModelHistory {
+  model_name: string;
+  history: HistoryPoint[];
+  stats: {
+    min_speed: number;
+    max_speed: number;
+    avg_speed: number;
+    total_runs: number;
+    first_run: string | null;
+    last_run: string | null;
+    /** Least-squares slope of the speed over the result index, in tokens/s per result. */
+    slope: number;
+    trend: "up" | "down" | "stable";
+  };
+}
+
+/**
+ * The finished results of one model (`model_name` or a variant's `model_key`), oldest first,
+ * with min/max/mean and the trend. Null when the model has no finished result.
+ */
+export function modelHistory(db: DatabaseSync, name: string): ModelHistory | null {
+  const where = `r.status = 'ok' AND (m.model_name = :name OR m.model_key = :name)`;
+  const history = db.prepare(
+    `SELECT r.finished_at AS timestamp, m.model_key, m.quantization, r.backend, r.params_hash,
+       r.tokens_per_sec_mean AS speed_tokens_sec, r.tokens_per_sec_p95, r.ttft_ms_mean AS ttft,
+       r.total_ms_mean AS gen_time, r.vram_mb, r.tokens_per_sec_per_gb, r.context_length,
+       r.num_runs, r.runs_failed AS error_count
+     FROM results r JOIN models m ON m.id = r.model_id WHERE ${where} ORDER BY r.id`,
+  ).all({ name }).map((r) => plain<HistoryPoint>(r));
+  if (history.length === 0) return null;
+  const s = db.prepare(
+    `WITH pts AS (
+       SELECT ROW_NUMBER() OVER (ORDER BY r.id) AS x, r.tokens_per_sec_mean AS y, r.finished_at
+       FROM results r JOIN models m ON m.id = r.model_id WHERE ${where})
+     SELECT MIN(y) AS min, MAX(y) AS max, AVG(y) AS avg, COUNT(*) AS n,
+       MIN(finished_at) AS first, MAX(finished_at) AS last,
+       CASE WHEN COUNT(y) > 1 AND (COUNT(y) * SUM(x * x) - SUM(x) * SUM(x)) <> 0
+         THEN (COUNT(y) * SUM(x * y) - SUM(x) * SUM(y)) * 1.0 /
+              (COUNT(y) * SUM(x * x) - SUM(x) * SUM(x)) ELSE 0 END AS slope
+     FROM pts WHERE y IS NOT NULL`,
+  ).get({ name }) as Record<string, number | string | null>;
+  const avg = Number(s.avg ?? 0);
+  const slope = Number(s.slope ?? 0);
+  const threshold = Math.max(avg * 0.01, 1e-9);
+  return {
+    model_name: name,
+    history,
+    stats: {
+      min_speed: round2(s.min as number),
+      max_speed: round2(s.max as number),
+      avg_speed: round2(avg),
+      total_runs: history.length,
+      first_run: (s.first as string | null) ?? null,
+      last_run: (s.last as string | null) ?? null,
+      slope: Math.round(slope * 10_000) / 10_000,
+      trend: slope > threshold ? "up" : slope < -threshold ? "down" : "stable",
+    },
+  };
+}
+
+/** The models with history, for the comparison picker. */
+export function comparableModels(db: DatabaseSync): Row[] {
+  return all<Row>(
+    db,
+    `SELECT m.model_name, COUNT(*) AS entry_count, MAX(r.finished_at) AS latest_timestamp,
+       MIN(r.finished_at) AS oldest_timestamp
+     FROM results r JOIN models m ON m.id = r.model_id WHERE r.status = 'ok'
+     GROUP BY m.model_name ORDER BY m.model_name`,
+  );
+}
+
+/** Deletes a model variant and its history; returns the number of results removed (0: none). */
+export function deleteModel(db: DatabaseSync, modelKey: string): number | null {
+  const found = db.prepare("SELECT id FROM models WHERE model_key = ?").get(modelKey) as
+    | { id: number }
+    | undefined;
+  if (!found) return null;
+  const n = db.prepare("SELECT COUNT(*) AS n FROM results WHERE model_id = ?").get(found.id) as {
+    n: number;
+  };
+  db.prepare("DELETE FROM models WHERE id = ?").run(found.id);
+  return n.n;
+}
+
+/**
+ * Copies the database to `backupFile` (`VACUUM INTO`), then deletes every model, result and
+ * run. Returns the number of results deleted.
+ */
+export function clearCache(db: DatabaseSync, backupFile: string): number {
+  db.prepare("VACUUM INTO ?").run(backupFile);
+  const n = db.prepare("SELECT COUNT(*) AS n FROM results").get() as { n: number };
+  db.exec("DELETE FROM models");
+  return n.n;
+}

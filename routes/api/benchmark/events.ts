@@ -1,0 +1,23 @@
+/**
+ * `GET /api/benchmark/events`: server-sent events of typed JSON (`status`, `job_start`,
+ * `model_start`, `run_end`, `tokens`, `hardware`, `log`, `job_end`...). A new client first gets
+ * the current status, then the current run's recent events (or those after `Last-Event-ID`).
+ */
+import type { Context } from "hono";
+import { type DashboardEnv, servicesOf } from "../../../lib/control/services.ts";
+import { sseResponse } from "../../../lib/http/sse.ts";
+
+/** Route handlers. */
+export const handler = {
+  GET(c: Context<DashboardEnv>) {
+    const { controller } = servicesOf(c);
+    const last = Number(c.req.header("Last-Event-ID") ?? c.req.query("after") ?? "0");
+    return sseResponse((send) => {
+      send({ data: { type: "status", ...controller.status() } });
+      return controller.events.subscribe(
+        (item) => send({ id: item.id, data: item.event }),
+        Number.isFinite(last) && last > 0 ? last : 0,
+      );
+    });
+  },
+};

@@ -1,0 +1,18 @@
+/**
+ * `GET /api/comparison/{model_name}`: the history and trend of one model (`model_name` or a
+ * variant's `model_key`; names containing `/` work). 404 when it has no finished result.
+ */
+import type { Context } from "hono";
+import { type DashboardEnv, servicesOf } from "../../../lib/control/services.ts";
+import { AppError } from "../../../lib/error.ts";
+import { modelHistory } from "../../../lib/store/dashboard.ts";
+
+/** Route handlers. */
+export const handler = {
+  GET(c: Context<DashboardEnv>) {
+    const name = c.req.param("name") ?? "";
+    const history = modelHistory(servicesOf(c).store.db, name);
+    if (!history) throw new AppError(404, `Cannot find results of model '${name}'`);
+    return c.json(history);
+  },
+};

@@ -1,0 +1,52 @@
+/**
+ * Benchmark: the form with every parameter and presets, the controls and the live view.
+ *
+ * @module
+ */
+import type { Context } from "hono";
+import BenchmarkPanel, { type BenchmarkPanelProps } from "../islands/BenchmarkPanel.tsx";
+import { webFlags } from "../lib/control/args.ts";
+import { presetList } from "../lib/control/presets.ts";
+import { type DashboardEnv, servicesOf } from "../lib/control/services.ts";
+import type { PageProps } from "../lib/http/fw_routes.ts";
+
+/** Page metadata. */
+export const meta = { title: "Benchmark" };
+
+/** The flag table, the presets and the current status. */
+export async function data(c: Context<DashboardEnv>): Promise<BenchmarkPanelProps> {
+  const svc = servicesOf(c);
+  const flags = webFlags().map((f) => ({
+    long: f.long,
+    key: f.key,
+    kind: f.kind,
+    category: f.category,
+    description: f.description,
+    ...(f.value === undefined ? {} : { value: f.value }),
+    ...(f.choices ? { choices: [...f.choices] } : {}),
+    ...(f.min === undefined ? {} : { min: f.min }),
+    ...(f.max === undefined ? {} : { max: f.max }),
+    ...(f.fallback === undefined ? {} : { fallback: f.fallback }),
+    ...(f.arg === undefined ? {} : { arg: f.arg }),
+  }));
+  const presets = (await presetList(svc.paths.presetsDir)).map((p) => ({
+    name: p.name,
+    readonly: p.readonly,
+  }));
+  return {
+    flags,
+    presets,
+    status: svc.controller.status().status,
+    tokenRequired: svc.tokenRequired,
+  };
+}
+
+/** The Benchmark view. */
+export default function Benchmark({ data: d }: PageProps<BenchmarkPanelProps>) {
+  return (
+    <>
+      <h1>Benchmark</h1>
+      <BenchmarkPanel {...d} />
+    </>
+  );
+}

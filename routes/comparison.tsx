@@ -1,0 +1,84 @@
+/**
+ * Comparison: pick a model, see its history (speed, TTFT and generation time per finished
+ * result) as trend charts with min, max, mean and the trend direction.
+ *
+ * @module
+ */
+import type { Context } from "hono";
+import { fmt, fmtTime } from "../components/format.ts";
+import KpiCard from "../components/KpiCard.tsx";
+import Chart from "../islands/Chart.tsx";
+import { type DashboardEnv, servicesOf } from "../lib/control/services.ts";
+import type { PageProps } from "../lib/http/fw_routes.ts";
+import type { Row } from "../lib/store/mod.ts";
+import { comparableModels, type ModelHistory, modelHistory } from "../lib/store/dashboard.ts";
+
+/** Page metadata. */
+export const meta = { title: "Comparison" };
+
+interface ComparisonData {
+  models: Row[];
+  selected: string | null;
+  history: ModelHistory | null;
+}
+
+/** Loads the model list and the selected model's history (`?model=`). */
+export function data(c: Context<DashboardEnv>): ComparisonData {
+  const db = servicesOf(c).store.db;
+  const models = comparableModels(db);
+  const selected = c.req.query("model") ?? (models[0]?.model_name as string | undefined) ?? null;
+  return { models, selected, history: selected ? modelHistory(db, selected) : null };
+}
+
+/** The Comparison view. */
+export default function Comparison({ data: d }: PageProps<ComparisonData>) {
+  const h = d.history;
+  const labels = h?.history.map((p, i) => `#${i + 1} ${fmtTime(p.timestamp)}`) ?? [];
+  const line = (id: string, label: string, key: string, unit: string) => (
+    <div class="card">
+      <h2>{label}</h2>
+      <Chart
+        id={id}
+        label={`${label} over time`}
+        spec={{
+          type: "line",
+          labels,
+          series: [{ label: unit, data: h!.history.map((p) => p[key] as number | null) }],
+          yTitle: unit,
+        }}
+      />
+    </div>
+  );
+  return (
+    <>
+      <h1>Comparison</h1>
+      <form method="get" class="toolbar">
+        <label for="model">Model</label>
+        <select id="model" name="model">
+          {d.models.map((m) => (
+            <option key={String(m.model_name)} selected={m.model_name === d.selected}>
+              {String(m.model_name)}
+            </option>
+          ))}
+        </select>
+        <button type="submit">Show</button>
+      </form>
+      {!h ? <p class="empty">No history yet.</p> : (
+        <>
+          <section class="kpis">
+            <KpiCard id="cmp-runs" label="Results" value={String(h.stats.total_runs)} />
+            <KpiCard id="cmp-avg" label="Mean" value={fmt(h.stats.avg_speed)} unit="tok/s" />
+            <KpiCard id="cmp-min" label="Min" value={fmt(h.stats.min_speed)} unit="tok/s" />
+            <KpiCard id="cmp-max" label="Max" value={fmt(h.stats.max_speed)} unit="tok/s" />
+            <KpiCard id="cmp-trend" label="Trend" value={h.stats.trend} />
+          </section>
+          <section class="grid2">
+            {line("chart-speed", "Speed", "speed_tokens_sec", "tokens/s")}
+            {line("chart-ttft", "Time to first token", "ttft", "ms")}
+            {line("chart-gen", "Generation time", "gen_time", "ms")}
+          </section>
+        </>
+      )}
+    </>
+  );
+}

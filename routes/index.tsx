@@ -1,0 +1,101 @@
+/**
+ * Home: KPI cards (cached models, average speed, P50, P95, architectures, quantizations), the
+ * top-10 bar chart, the quantization donut and the most efficient models.
+ *
+ * @module
+ */
+import type { Context } from "hono";
+import { fmt } from "../components/format.ts";
+import KpiCard from "../components/KpiCard.tsx";
+import Chart from "../islands/Chart.tsx";
+import { type DashboardEnv, servicesOf } from "../lib/control/services.ts";
+import type { PageProps } from "../lib/http/fw_routes.ts";
+import { type DashboardStats, dashboardStats } from "../lib/store/dashboard.ts";
+
+/** Page metadata. */
+export const meta = { title: "Home" };
+
+/** Loads the statistics. */
+export function data(c: Context<DashboardEnv>): DashboardStats {
+  return dashboardStats(servicesOf(c).store.db);
+}
+
+/** The Home view. */
+export default function Home({ data: s }: PageProps<DashboardStats>) {
+  const top = s.top_models_extended;
+  const quants = Object.entries(s.quantization_distribution);
+  return (
+    <>
+      <h1>Overview</h1>
+      <section class="kpis">
+        <KpiCard id="kpi-models" label="Cached models" value={String(s.cached_models)} />
+        <KpiCard id="kpi-avg" label="Average speed" value={fmt(s.speed_summary.avg)} unit="tok/s" />
+        <KpiCard id="kpi-p50" label="P50" value={fmt(s.speed_summary.p50)} unit="tok/s" />
+        <KpiCard id="kpi-p95" label="P95" value={fmt(s.speed_summary.p95)} unit="tok/s" />
+        <KpiCard id="kpi-archs" label="Architectures" value={String(s.architecture_count)} />
+        <KpiCard id="kpi-quants" label="Quantizations" value={String(s.quantization_count)} />
+      </section>
+      {s.cached_models === 0
+        ? <p class="empty">No results yet: start a benchmark on the Benchmark page.</p>
+        : (
+          <section class="grid2">
+            <div class="card">
+              <h2>Top 10 by speed</h2>
+              <Chart
+                id="chart-top10"
+                label="Top 10 models by tokens per second"
+                spec={{
+                  type: "bar",
+                  horizontal: true,
+                  labels: top.map((m) => `${m.model_name} ${m.quantization ?? ""}`.trim()),
+                  series: [{ label: "tokens/s", data: top.map((m) => m.speed) }],
+                  xTitle: "tokens/s",
+                }}
+              />
+            </div>
+            <div class="card">
+              <h2>Quantizations</h2>
+              <Chart
+                id="chart-quants"
+                label="Models per quantization"
+                spec={{
+                  type: "doughnut",
+                  labels: quants.map(([k]) => k),
+                  series: [{ label: "models", data: quants.map(([, n]) => n) }],
+                }}
+              />
+            </div>
+          </section>
+        )}
+      {s.efficiency_top.length > 0 && (
+        <section class="card">
+          <h2>Most efficient (tokens/s per GB)</h2>
+          <div class="scroll">
+            <table class="table">
+              <thead>
+                <tr>
+                  <th>Model</th>
+                  <th>Quant</th>
+                  <th>tok/s/GB</th>
+                  <th>tok/s</th>
+                  <th>VRAM MB</th>
+                </tr>
+              </thead>
+              <tbody>
+                {s.efficiency_top.map((m) => (
+                  <tr key={m.model_key}>
+                    <td>{m.model_name}</td>
+                    <td>{m.quantization ?? "–"}</td>
+                    <td>{fmt(m.tokens_per_sec_per_gb, 2)}</td>
+                    <td>{fmt(m.speed)}</td>
+                    <td>{m.vram_mb}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </section>
+      )}
+    </>
+  );
+}

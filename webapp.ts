@@ -1,0 +1,204 @@
+/**
+ * Entry of `deno task webapp`: the web dashboard (pages, control API, data API, live events)
+ * and the plugin host in one server. Binds 127.0.0.1 by default; bound elsewhere, every
+ * state-changing API call needs the token (`--token`, `LOCALBENCH_WEB_TOKEN`, or one generated
+ * and printed at start).
+ *
+ * Usage: `deno task webapp -- [--port N] [--host H] [--token T] [--no-plugins] [--no-build]
+ * [benchmark arguments...]` — benchmark arguments (e.g. `--backend rest --base-url URL`) are the
+ * defaults of every run started from the page.
+ *
+ * @module
+ */
+import { fileURLToPath } from "node:url";
+import { resolveInvocation } from "./lib/cli/invocation.ts";
+import { connect } from "./lib/bench/connect.ts";
+import { createDashboardApp, ISLANDS_DIR } from "./lib/control/app.ts";
+import { BenchmarkController } from "./lib/control/controller.ts";
+import type { DashboardServices } from "./lib/control/services.ts";
+import { parseWebArgs, WEBAPP_USAGE } from "./lib/control/web_args.ts";
+import { type Config, type EnvReader, processEnv, resolvePaths } from "./lib/config/mod.ts";
+import { AppError, exitCodeOf, messageOf } from "./lib/error.ts";
+import { buildIslands, hasBuild, isLoopback, randomToken } from "./lib/http/fw.ts";
+import { buildIslands as buildHostIslands } from "./lib/http/islands.ts";
+import { createHost, type Host, HOST_ENV_VARS, pluginEnvVars } from "./lib/host/mod.ts";
+import type { PluginDescriptor } from "./lib/host/plugin.ts";
+import { createLogger, type Logger, print, printError } from "./lib/log.ts";
+import type { Backend } from "./lib/modelserver/backend.ts";
+import { createBackend } from "./lib/modelserver/factory.ts";
+import { ResultsStore } from "./lib/store/mod.ts";
+import { plugins as registryPlugins } from "./plugins/registry.ts";
+import App from "./routes/_app.tsx";
+import { ISLAND_FILES, manifest } from "./routes/_manifest.ts";
+import { HOST_ISLANDS, PROJECT_ROOT } from "./routes/plugins/islands.ts";
+import { hostUiRoutes } from "./routes/plugins/mod.ts";
+
+const at = (rel: string) => fileURLToPath(new URL(rel, import.meta.url));
+
+/** The project's `static/` folder. */
+export const STATIC_DIR: string = at("./static");
+
+/** Options of {@linkcode createWebApp}. */
+export interface WebAppOptions {
+  /** Environment (paths, token). @default the process environment */
+  env?: EnvReader;
+  /** Listen address (decides whether the token is required). @default "127.0.0.1" */
+  hostname?: string;
+  /** The token; generated when bound elsewhere and none is given. @default null */
+  token?: string | null;
+  /** Default benchmark arguments of every run. @default [] */
+  baseArgs?: string[];
+  /** Connects to the model server. @default connect() without `lms` */
+  connect?: (config: Config) => Promise<Backend>;
+  /** Terminates the process after `POST /api/system/shutdown`. @default SIGTERM to itself */
+  exit?: () => void;
+  /** Delay between the shutdown answer and `exit`. @default 500 */
+  shutdownDelayMs?: number;
+  /** Hosted plugins; null for none (`--no-plugins`). @default plugins/registry.ts */
+  plugins?: PluginDescriptor[] | null;
+  /** Build the islands: `true` always, `"if-missing"`, or `false` (serve a prebuilt bundle). */
+  build?: boolean | "if-missing";
+  /** Static folder. @default STATIC_DIR */
+  staticDir?: string;
+  logger?: Logger;
+}
+
+/** A web app ready to serve. */
+export interface WebApp {
+  fetch: (req: Request, info?: Deno.ServeHandlerInfo) => Response | Promise<Response>;
+  controller: BenchmarkController;
+  store: ResultsStore;
+  host: Host | null;
+  token: string | null;
+  /** Stops the benchmark and the plugin host, closes the store. */
+  close(): Promise<void>;
+}
+
+/** Builds the dashboard, its services and the plugin host. */
+export async function createWebApp(options: WebAppOptions = {}): Promise<WebApp> {
+  const env = options.env ?? processEnv;
+  const paths = resolvePaths(env);
+  const logger = options.logger ?? createLogger("localbench.web");
+  const staticDir = options.staticDir ?? STATIC_DIR;
+  const build = options.build ?? true;
+  const outDir = `${staticDir}/${ISLANDS_DIR}`;
+  if (build === true || (build === "if-missing" && !(await hasBuild(outDir)))) {
+    const islands = Object.fromEntries(
+      Object.entries(ISLAND_FILES).map(([name, file]) => [name, at(`./${file}`)]),
+    );
+    await buildIslands({ islands, outDir });
+  } else if (!(await hasBuild(outDir))) {
+    throw new AppError(500, `Cannot serve the dashboard: no island bundle in ${outDir}`);
+  }
+  const loopback = isLoopback(options.hostname ?? "127.0.0.1");
+  const token = loopback ? null : options.token ?? env("LOCALBENCH_WEB_TOKEN") ?? randomToken();
+  await Deno.mkdir(paths.dataDir, { recursive: true });
+  const store = ResultsStore.open(paths.database);
+  const controller = new BenchmarkController({
+    store,
+    baseArgs: options.baseArgs ?? [],
+    resolve: (argv) => resolveInvocation(argv, { env }),
+    connect: options.connect ??
+      ((config) => connect(config, { createBackend, lms: null, note: (m) => logger.info(m) })),
+  });
+  const exit = options.exit ?? (() => Deno.kill(Deno.pid, "SIGTERM"));
+  const services: DashboardServices = {
+    controller,
+    store,
+    paths,
+    tokenRequired: token !== null,
+    now: () => new Date(),
+    async shutdown() {
+      await controller.shutdown();
+      setTimeout(exit, options.shutdownDelayMs ?? 500);
+    },
+  };
+  const plugins = options.plugins === undefined ? registryPlugins : options.plugins;
+  let host: Host | null = null;
+  if (plugins !== null) {
+    if (build !== false) {
+      await buildHostIslands(HOST_ISLANDS, { outDir: `${staticDir}/_islands`, root: PROJECT_ROOT });
+    }
+    const names = [...HOST_ENV_VARS, ...pluginEnvVars(plugins)];
+    const hostEnv: Record<string, string> = {};
+    for (const n of names) {
+      const v = env(n);
+      if (v !== undefined) hostEnv[n] = v;
+    }
+    host = createHost({
+      plugins,
+      env: hostEnv,
+      dataDir: paths.dataDir,
+      configDir: paths.configDir,
+      beforeAuth: (app, s) => app.route("/", hostUiRoutes({ ...s, logDir: s.paths.logDir })),
+    });
+  }
+  const app = createDashboardApp({
+    services,
+    manifest,
+    layout: App,
+    staticDir,
+    token,
+    hostApp: host?.app ?? null,
+    logger,
+  });
+  return {
+    fetch: (req, info) => app.fetch(req, info),
+    controller,
+    store,
+    host,
+    token,
+    async close() {
+      await controller.shutdown();
+      await host?.stop();
+      store.close();
+    },
+  };
+}
+
+export { parseWebArgs, WEBAPP_USAGE };
+
+async function main(argv: string[]): Promise<number> {
+  const args = parseWebArgs(argv);
+  if (args.help) {
+    print(WEBAPP_USAGE);
+    return 0;
+  }
+  const env = processEnv;
+  const inv = await resolveInvocation(args.benchArgs, { env });
+  if (inv.kind === "help") throw new AppError(400, "Cannot use --help as a benchmark argument");
+  const web = await createWebApp({
+    env,
+    hostname: args.hostname,
+    token: args.token,
+    baseArgs: args.benchArgs,
+    plugins: args.plugins ? undefined : null,
+    build: args.build ? true : false,
+  });
+  const adminKey = web.host ? (await web.host.start()).adminKey : null;
+  const server = Deno.serve(
+    { hostname: args.hostname, port: args.port, onListen: () => {} },
+    (req, info) => web.fetch(req, info),
+  );
+  const shown = args.hostname.includes(":") ? `[${args.hostname}]` : args.hostname;
+  print(`Dashboard listening on http://${shown}:${server.addr.port}/`);
+  if (web.token) print(`Control token (send as X-Localbench-Token): ${web.token}`);
+  if (adminKey) print(`Plugin host admin API key (shown once, store it now): ${adminKey}`);
+  await web.host?.ready();
+  const { promise, resolve } = Promise.withResolvers<void>();
+  Deno.addSignalListener("SIGINT", resolve);
+  Deno.addSignalListener("SIGTERM", resolve);
+  await promise;
+  await web.close();
+  await server.shutdown();
+  return 0;
+}
+
+if (import.meta.main) {
+  try {
+    Deno.exit(await main(Deno.args));
+  } catch (err) {
+    printError(`Error: ${messageOf(err)}`);
+    Deno.exit(exitCodeOf(err));
+  }
+}
