@@ -1,0 +1,77 @@
+/**
+ * Files the reports embed: the DejaVu TrueType fonts (npm `dejavu-fonts-ttf`, so the PDF and the
+ * chart images render every character without system fonts or pdfkit's Helvetica AFM files) and
+ * chart.js's browser build (inlined into the HTML report).
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { AppError } from "../error.ts";
+
+const FONT_DIRS = [
+  "dejavu-fonts-ttf/ttf",
+];
+const SYSTEM_FONT_DIR = "/usr/share/fonts/truetype/dejavu";
+
+function nodeModulesDirs(): string[] {
+  const dirs = [join(Deno.cwd(), "node_modules")];
+  try {
+    dirs.unshift(fileURLToPath(new URL("../../node_modules", import.meta.url)));
+  } catch {
+    // not a file: URL (bundled or remote); the working directory is the only candidate
+  }
+  return dirs;
+}
+
+function firstExisting(candidates: string[]): string | null {
+  for (const c of candidates) {
+    try {
+      if (Deno.statSync(c).isFile) return c;
+    } catch {
+      // try the next candidate
+    }
+  }
+  return null;
+}
+
+/** Paths of the regular and bold report fonts. */
+export interface ReportFonts {
+  regular: string;
+  bold: string;
+}
+
+/** Finds the DejaVu Sans fonts (npm package first, then the Debian system folder). */
+export function findFonts(): ReportFonts {
+  const dirs = [
+    ...nodeModulesDirs().flatMap((nm) => FONT_DIRS.map((d) => join(nm, d))),
+    SYSTEM_FONT_DIR,
+  ];
+  const regular = firstExisting(dirs.map((d) => join(d, "DejaVuSans.ttf")));
+  const bold = firstExisting(dirs.map((d) => join(d, "DejaVuSans-Bold.ttf")));
+  if (!regular || !bold) {
+    throw new AppError(
+      500,
+      "Cannot find the report fonts: DejaVuSans.ttf is neither in node_modules/dejavu-fonts-ttf (run 'deno install') nor in /usr/share/fonts/truetype/dejavu",
+    );
+  }
+  return { regular, bold };
+}
+
+let chartJsSource: string | null = null;
+
+/** The text of chart.js's minified browser (UMD) build. */
+export async function chartJsBrowserSource(): Promise<string> {
+  if (chartJsSource !== null) return chartJsSource;
+  const file = firstExisting(
+    nodeModulesDirs().map((nm) => join(nm, "chart.js/dist/chart.umd.min.js")),
+  );
+  if (!file) {
+    throw new AppError(
+      500,
+      "Cannot find chart.js's browser build node_modules/chart.js/dist/chart.umd.min.js (run 'deno install')",
+    );
+  }
+  chartJsSource = await Deno.readTextFile(file);
+  return chartJsSource;
+}

@@ -1,0 +1,98 @@
+/**
+ * The CSV report: one row per model variant in a fixed, documented column order, quoted as
+ * RFC 4180 says (fields with a comma, quote or line break are quoted, quotes doubled, CRLF lines).
+ *
+ * @module
+ */
+import { SERIES } from "../bench/profiler_types.ts";
+import { AGGREGATED_METRICS, STAT_SUFFIXES } from "../store/schema.ts";
+import { type ReportData, type ReportEntry, sizeGb } from "./model.ts";
+
+/** The CSV columns, in order (README "Reports" lists them). */
+export const CSV_COLUMNS: readonly string[] = [
+  "model_key",
+  "model_name",
+  "quantization",
+  "architecture",
+  "params_size",
+  "size_gb",
+  "max_context_length",
+  "format",
+  "has_vision",
+  "has_tools",
+  "backend",
+  "params_hash",
+  "started_at",
+  "finished_at",
+  "num_runs",
+  "runs_ok",
+  "runs_failed",
+  "tokens_in",
+  "tokens_out",
+  ...AGGREGATED_METRICS.flatMap((m) => STAT_SUFFIXES.map((s) => `${m}_${s}`)),
+  "tokens_per_sec_per_gb",
+  "tokens_per_sec_per_billion_params",
+  "vram_mb",
+  "load_time_ms",
+  "warmup_ms",
+  "n_parallel",
+  "parallel_tokens_per_sec",
+  "parallel_latency_ms_mean",
+  "parallel_latency_ms_p95",
+  "throttle_wait_s",
+  ...SERIES.flatMap((h) => ["min", "max", "mean"].map((s) => `${h}_${s}`)),
+  "gpu_type",
+  "server_version",
+  "app_version",
+  "context_length",
+  "prompt",
+  "speed_delta_pct",
+  "speed_p_value",
+  "speed_significant",
+  "ttft_delta_pct",
+  "ttft_p_value",
+  "ttft_significant",
+  "warnings",
+];
+
+/** Quotes one field as RFC 4180 says; null and undefined become an empty field. */
+export function csvField(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  const text = String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+function valueOf(e: ReportEntry, column: string): unknown {
+  switch (column) {
+    case "size_gb":
+      return sizeGb(e);
+    case "has_vision":
+    case "has_tools":
+      return Boolean(e.row[column]);
+    case "speed_delta_pct":
+      return e.comparison?.speed?.delta_pct;
+    case "speed_p_value":
+      return e.comparison?.speed?.p_value;
+    case "speed_significant":
+      return e.comparison?.speed?.significant;
+    case "ttft_delta_pct":
+      return e.comparison?.ttft?.delta_pct;
+    case "ttft_p_value":
+      return e.comparison?.ttft?.p_value;
+    case "ttft_significant":
+      return e.comparison?.ttft?.significant;
+    case "warnings":
+      return e.warnings.length ? e.warnings.join("; ") : null;
+    default:
+      return e.row[column];
+  }
+}
+
+/** The CSV report as text: a header line, then one line per model variant. */
+export function renderCsv(data: ReportData): string {
+  const lines = [CSV_COLUMNS.map(csvField).join(",")];
+  for (const e of data.entries) {
+    lines.push(CSV_COLUMNS.map((c) => csvField(valueOf(e, c))).join(","));
+  }
+  return lines.join("\r\n") + "\r\n";
+}

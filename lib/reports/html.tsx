@@ -1,0 +1,267 @@
+/**
+ * The HTML report: one self-contained file (chart.js, the specs and the script inlined; a
+ * Content-Security-Policy forbids every network request) with the summary, the charts, a sortable
+ * table, the comparison, statistics, recommendations, parameters, profiling and system information.
+ *
+ * @module
+ */
+import type { ComponentChildren } from "preact";
+import { renderToString } from "preact-render-to-string";
+import { chartJsBrowserSource } from "./assets.ts";
+import { chartSpecs } from "./chart_specs.ts";
+import { deltaCell, deltaText, fixed, when, yesNo } from "./format.ts";
+import { acrossModels, bestPerQuantization, recommendations, reportSummary } from "./insights.ts";
+import { displayName, num, type ReportData, type ReportEntry, sizeGb } from "./model.ts";
+import { flattenParams, parameterSets } from "./parameters.ts";
+import { rankEntries } from "./rank.ts";
+import { HARDWARE_LABELS, hasProfiling, profiled } from "./profiling.ts";
+import { REPORT_CSS, REPORT_SCRIPT } from "./html_assets.ts";
+
+const CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; " +
+  "img-src data:; connect-src 'none'";
+
+/** Makes text safe inside a `<script>` element. */
+export function scriptSafe(text: string): string {
+  return text.replace(/<\/(script)/gi, "<\\/$1").replace(/<!--/g, "<\\!--");
+}
+
+function Card(props: { label: string; value: string }) {
+  return (
+    <div class="card">
+      <span class="muted">{props.label}</span>
+      <b>{props.value}</b>
+    </div>
+  );
+}
+
+function Section(props: { id: string; title: string; children: ComponentChildren }) {
+  return (
+    <section id={props.id}>
+      <h2>{props.title}</h2>
+      {props.children}
+    </section>
+  );
+}
+
+type Col = { head: string; value: (e: ReportEntry) => string; sort?: (e: ReportEntry) => unknown };
+
+function numCol(head: string, column: string, digits = 1): Col {
+  return { head, value: (e) => fixed(num(e, column), digits), sort: (e) => num(e, column) };
+}
+
+function resultColumns(data: ReportData): Col[] {
+  const cols: Col[] = [
+    { head: "Model", value: (e) => e.row.model_name },
+    { head: "Quant", value: (e) => e.row.quantization ?? "–" },
+    { head: "Arch", value: (e) => String(e.row.architecture ?? "–") },
+    { head: "Params", value: (e) => String(e.row.params_size ?? "–") },
+    { head: "Size (GB)", value: (e) => fixed(sizeGb(e), 2), sort: sizeGb },
+    { head: "Vision", value: (e) => yesNo(e.row.has_vision) },
+    { head: "Tools", value: (e) => yesNo(e.row.has_tools) },
+    numCol("Tokens/s", "tokens_per_sec_mean"),
+    numCol("95% CI low", "tokens_per_sec_ci_low"),
+    numCol("95% CI high", "tokens_per_sec_ci_high"),
+    numCol("TTFT (ms)", "ttft_ms_mean", 0),
+    numCol("E2E tok/s", "e2e_tokens_per_sec_mean"),
+    numCol("Prefill tok/s", "prefill_tokens_per_sec_mean", 0),
+    numCol("Tok/s per GB", "tokens_per_sec_per_gb", 2),
+    numCol("VRAM (MB)", "vram_mb", 0),
+    numCol("Runs", "runs_ok", 0),
+  ];
+  if (data.compare) {
+    cols.push({
+      head: "Δ speed",
+      value: (e) => deltaCell(e.comparison?.speed),
+      sort: (e) => e.comparison?.speed?.delta_pct ?? null,
+    });
+  }
+  return cols;
+}
+
+function Table(props: { cols: Col[]; rows: ReportEntry[]; id: string }) {
+  return (
+    <div class="scroll">
+      <table class="sortable" id={props.id}>
+        <thead>
+          <tr>{props.cols.map((c) => <th key={c.head} class={c.sort ? "n" : ""}>{c.head}</th>)}</tr>
+        </thead>
+        <tbody>
+          {props.rows.map((e) => (
+            <tr key={e.row.id}>
+              {props.cols.map((c) => {
+                const v = c.sort ? c.sort(e) : c.value(e);
+                return (
+                  <td key={c.head} class={c.sort ? "n" : ""} data-v={v === null ? "" : String(v)}>
+                    {c.value(e)}
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function KeyValues(props: { pairs: [string, string][] }) {
+  return (
+    <div class="scroll">
+      <table>
+        <tbody>
+          {props.pairs.map(([k, v]) => (
+            <tr key={k}>
+              <th>{k}</th>
+              <td style="white-space: pre-wrap">{v}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Report(props: { data: ReportData }) {
+  const { data } = props;
+  const s = reportSummary(data.entries);
+  const specs = chartSpecs(data);
+  const ranked = rankEntries(data.entries, data.rank_by);
+  const stats = acrossModels(data.entries);
+  return (
+    <main>
+      <h1>localbench report</h1>
+      <p class="muted">
+        {data.entries.length} model variant(s) · {data.source === "export-only"
+          ? "exported from the results store"
+          : "measured in this benchmark"} · generated {when(data.generated_at)} UTC · report{" "}
+        {data.id}
+      </p>
+      <Section id="summary" title="Summary">
+        <div class="cards">
+          <Card label="Model variants" value={String(s.models)} />
+          <Card label="Measured runs" value={`${s.runs} (${s.failed_runs} failed)`} />
+          <Card label="Average speed" value={`${fixed(s.average_tokens_per_sec)} tok/s`} />
+          <Card label="Average TTFT" value={`${fixed(s.average_ttft_ms, 0)} ms`} />
+          <Card
+            label="Fastest"
+            value={s.fastest ? `${s.fastest.name} (${fixed(s.fastest.tokens_per_sec)})` : "–"}
+          />
+          <Card
+            label="Slowest"
+            value={s.slowest ? `${s.slowest.name} (${fixed(s.slowest.tokens_per_sec)})` : "–"}
+          />
+          <Card label="Vision / tools" value={`${s.vision_models} / ${s.tool_models}`} />
+          <Card label="Average size" value={`${fixed(s.average_size_gb, 2)} GB`} />
+        </div>
+      </Section>
+      <Section id="charts" title="Charts">
+        <div class="charts">
+          {specs.map((c) => (
+            <div class="chart" key={c.id}>
+              <canvas id={`chart-${c.id}`} aria-label={c.title} role="img"></canvas>
+            </div>
+          ))}
+        </div>
+      </Section>
+      <Section id="results" title="Results (click a column to sort)">
+        <Table id="results-table" cols={resultColumns(data)} rows={ranked} />
+      </Section>
+      {data.compare && (
+        <Section id="comparison" title={`Comparison with report ${data.compare.report_id}`}>
+          <KeyValues
+            pairs={data.entries.map((e) => [
+              displayName(e),
+              e.comparison
+                ? `speed ${deltaText(e.comparison.speed)}; time to first token ${
+                  deltaText(e.comparison.ttft)
+                }`
+                : "not in the earlier report",
+            ])}
+          />
+          <p class="muted">Significance: Welch's t-test on the per-run samples, p &lt; 0.05.</p>
+        </Section>
+      )}
+      <Section id="statistics" title="Statistics across models">
+        <KeyValues
+          pairs={Object.entries(stats).map(([k, v]) => [
+            k,
+            `mean ${fixed(v.mean)} · median ${fixed(v.median)} · p95 ${fixed(v.p95)} · min ${
+              fixed(v.min)
+            } · max ${fixed(v.max)} (n = ${v.n})`,
+          ])}
+        />
+      </Section>
+      <Section id="recommendations" title="Best per quantization and recommendations">
+        <KeyValues
+          pairs={bestPerQuantization(data.entries).map((q) => [
+            `${q.quantization} (${q.count})`,
+            `fastest ${q.fastest ? displayName(q.fastest) : "–"} · most efficient ${
+              q.most_efficient ? displayName(q.most_efficient) : "–"
+            } · lowest TTFT ${q.lowest_ttft ? displayName(q.lowest_ttft) : "–"}`,
+          ])}
+        />
+        <ul class="recs">{recommendations(data.entries).map((r) => <li key={r}>{r}</li>)}</ul>
+      </Section>
+      <Section id="parameters" title="Parameters (the values used)">
+        {parameterSets(data.entries).map((set) => (
+          <div key={set.params_hash}>
+            <p class="muted">
+              Parameter set {set.params_hash} ({set.backend}, {set.num_runs.join("/")}{" "}
+              run(s) per model): {set.models.join(", ")}
+            </p>
+            <KeyValues pairs={flattenParams(set.values)} />
+          </div>
+        ))}
+        <p class="muted">Run options</p>
+        <KeyValues pairs={flattenParams(data.options)} />
+      </Section>
+      <Section id="profiling" title="Hardware profiling">
+        {hasProfiling(data.entries)
+          ? (
+            <Table
+              id="profiling-table"
+              rows={data.entries.filter(profiled)}
+              cols={[
+                { head: "Model", value: displayName },
+                ...HARDWARE_LABELS.flatMap(([series, label]) =>
+                  ["min", "max", "mean"].map((st) => numCol(`${label} ${st}`, `${series}_${st}`))
+                ),
+              ]}
+            />
+          )
+          : <p class="muted">Profiling was not enabled for these results.</p>}
+      </Section>
+      <Section id="system" title="System">
+        <KeyValues pairs={flattenParams(data.system)} />
+      </Section>
+      <footer>
+        {data.tool.name} {data.tool.version} · schema localbench.report/1
+      </footer>
+    </main>
+  );
+}
+
+/** Renders the self-contained HTML report. */
+export async function renderHtml(data: ReportData): Promise<string> {
+  const chartJs = await chartJsBrowserSource();
+  const specs = JSON.stringify(chartSpecs(data));
+  const body = renderToString(<Report data={data} />);
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="${data.tool.name} ${data.tool.version}">
+<title>localbench report ${data.id}</title>
+<style>${REPORT_CSS}</style>
+</head>
+<body>
+${body}
+<script type="application/json" id="chart-specs">${scriptSafe(specs)}</script>
+<script>${scriptSafe(chartJs)}</script>
+<script>${scriptSafe(REPORT_SCRIPT)}</script>
+</body>
+</html>
+`;
+}

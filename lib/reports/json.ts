@@ -1,0 +1,54 @@
+/**
+ * The JSON report: one object per model variant with every stored column, the derived values,
+ * the per-run samples, the parameters and the comparison; plus system information and the tool
+ * version.
+ *
+ * @module
+ */
+import { reportSummary } from "./insights.ts";
+import { type ReportData, type ReportEntry, sizeGb } from "./model.ts";
+import { parameterSets } from "./parameters.ts";
+
+/** Schema name of the JSON report. */
+export const REPORT_SCHEMA = "localbench.report/1";
+
+const PARSED = new Set(["params_json", "system_json", "warnings_json"]);
+
+/** The JSON object of one model variant. */
+export function entryJson(e: ReportEntry): Record<string, unknown> {
+  const columns = Object.fromEntries(Object.entries(e.row).filter(([k]) => !PARSED.has(k)));
+  return {
+    ...columns,
+    has_vision: Boolean(e.row.has_vision),
+    has_tools: Boolean(e.row.has_tools),
+    size_gb: sizeGb(e),
+    params: e.params,
+    system: e.system,
+    warnings: e.warnings,
+    comparison: e.comparison,
+    runs: e.runs,
+  };
+}
+
+/** The whole JSON report as an object. */
+export function reportJson(data: ReportData): Record<string, unknown> {
+  return {
+    schema: REPORT_SCHEMA,
+    report_id: data.id,
+    generated_at: data.generated_at,
+    tool: data.tool,
+    source: data.source,
+    rank_by: data.rank_by,
+    options: data.options,
+    system: data.system,
+    parameter_sets: parameterSets(data.entries),
+    compare_with: data.compare,
+    summary: reportSummary(data.entries),
+    results: data.entries.map(entryJson),
+  };
+}
+
+/** The JSON report as text (2-space indent, trailing newline). */
+export function renderJson(data: ReportData): string {
+  return JSON.stringify(reportJson(data), null, 2) + "\n";
+}

@@ -1,0 +1,137 @@
+/**
+ * What every report is made from: one entry per model variant (its newest stored result, its
+ * runs and the parsed JSON columns), the parameters, system information and an optional
+ * comparison with an earlier report.
+ *
+ * @module
+ */
+import type { ResultRow, ResultsStore, Row } from "../store/mod.ts";
+
+/** Change of one metric against an earlier report. */
+export interface MetricDelta {
+  previous_mean: number;
+  current_mean: number;
+  /** (current − previous) ÷ previous × 100. */
+  delta_pct: number;
+  /** Welch's t-test on the per-run samples; null with fewer than two runs on either side. */
+  p_value: number | null;
+  /** p < 0.05; null when the test could not run. */
+  significant: boolean | null;
+  n_previous: number;
+  n_current: number;
+}
+
+/** Comparison of one model variant with the same variant in an earlier report. */
+export interface EntryComparison {
+  previous_report_id: string;
+  previous_generated_at: string | null;
+  /** Decode tokens per second. */
+  speed: MetricDelta | null;
+  /** Time to first token. */
+  ttft: MetricDelta | null;
+}
+
+/** One model variant in a report. */
+export interface ReportEntry {
+  /** The stored result row (every measured and derived column). */
+  row: ResultRow;
+  /** Every stored run of the result (failed and parallel runs included). */
+  runs: Row[];
+  /** The measured parameters stored with the result (the values actually used). */
+  params: Record<string, unknown>;
+  /** System information stored with the result, or null. */
+  system: Record<string, unknown> | null;
+  warnings: string[];
+  /** Set when `--compare-with` found this variant in the earlier report. */
+  comparison: EntryComparison | null;
+}
+
+/** The earlier report of a `--compare-with`. */
+export interface ComparisonSource {
+  file: string;
+  report_id: string;
+  generated_at: string | null;
+}
+
+/** One point of the speed history of a model variant (trend chart). */
+export interface TrendPoint {
+  report_id: string;
+  tokens_per_sec: number;
+}
+
+/** Everything the exporters need. */
+export interface ReportData {
+  /** `<YYYYMMDD_HHMMSS>` of the file names. */
+  id: string;
+  generated_at: string;
+  tool: { name: string; version: string };
+  source: "benchmark" | "export-only";
+  rank_by: RankBy;
+  /** Run options that shape the report (filters, profiling limits, comparison...). */
+  options: Record<string, unknown>;
+  system: Record<string, unknown>;
+  entries: ReportEntry[];
+  compare: ComparisonSource | null;
+  /** Speed history per model key (only with `--compare-with`). */
+  trend: Record<string, TrendPoint[]>;
+}
+
+/** Orders of the PDF's detailed table. */
+export type RankBy = "speed" | "efficiency" | "ttft" | "vram";
+
+function parseObject(text: unknown): Record<string, unknown> | null {
+  if (typeof text !== "string" || text === "") return null;
+  try {
+    const value = JSON.parse(text);
+    return value && typeof value === "object" && !Array.isArray(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+function parseList(text: unknown): string[] {
+  if (typeof text !== "string" || text === "") return [];
+  try {
+    const value = JSON.parse(text);
+    return Array.isArray(value) ? value.map(String) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Builds the report entry of a stored result. */
+export function entryOf(store: ResultsStore, row: ResultRow): ReportEntry {
+  return {
+    row,
+    runs: store.runsOf(row.id),
+    params: parseObject(row.params_json) ?? {},
+    system: parseObject(row.system_json),
+    warnings: parseList(row.warnings_json),
+    comparison: null,
+  };
+}
+
+/** A numeric column of an entry, or null. */
+export function num(entry: ReportEntry, column: string): number | null {
+  const v = entry.row[column];
+  return typeof v === "number" && Number.isFinite(v) ? v : null;
+}
+
+/** The model size in GiB, or null. */
+export function sizeGb(entry: ReportEntry): number | null {
+  const bytes = num(entry, "size_bytes");
+  return bytes === null ? null : bytes / 1024 ** 3;
+}
+
+/** A short display name: `model_name` without its publisher, plus the quantization. */
+export function displayName(entry: ReportEntry): string {
+  const name = entry.row.model_name.split("/").at(-1) ?? entry.row.model_name;
+  return entry.row.quantization ? `${name} @${entry.row.quantization}` : name;
+}
+
+/** The successful sequential runs' values of a run column (the samples of the t-test). */
+export function samplesOf(runs: readonly Row[], column: string): number[] {
+  return runs.filter((r) => (r.status ?? "ok") === "ok" && (r.parallel ?? 1) === 1)
+    .map((r) => r[column])
+    .filter((v): v is number => typeof v === "number" && Number.isFinite(v));
+}

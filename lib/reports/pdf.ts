@@ -1,0 +1,259 @@
+/**
+ * The PDF report (pdfkit, A4 landscape, DejaVu fonts embedded): title and summary, the parameters
+ * actually used, the detailed table sorted by `--rank-by`, charts rendered on the server,
+ * statistics, the comparison, best per quantization and recommendations, profiling and system.
+ *
+ * @module
+ */
+import { messageOf } from "../error.ts";
+import { chartSpecs } from "./chart_specs.ts";
+import { deltaCell, deltaText, fixed, when, yesNo } from "./format.ts";
+import { acrossModels, bestPerQuantization, recommendations, reportSummary } from "./insights.ts";
+import { displayName, num, type ReportData, type ReportEntry, sizeGb } from "./model.ts";
+import { flattenParams, parameterSets } from "./parameters.ts";
+import { type PdfColumn, PdfWriter } from "./pdf_layout.ts";
+import { HARDWARE_LABELS, hasProfiling, profiled } from "./profiling.ts";
+import { rankEntries, RANKINGS } from "./rank.ts";
+
+type E = ReportEntry;
+
+const n = (head: string, width: number, column: string, digits = 1): PdfColumn<E> => ({
+  head,
+  width,
+  align: "right",
+  value: (e) => fixed(num(e, column), digits),
+});
+
+const ci = (column: string, digits = 1) => (e: E) => {
+  const lo = num(e, `${column}_ci_low`);
+  const hi = num(e, `${column}_ci_high`);
+  return lo === null || hi === null ? "–" : `${fixed(lo, digits)}–${fixed(hi, digits)}`;
+};
+
+function detailedColumns(data: ReportData, width: number): PdfColumn<E>[] {
+  const cols: PdfColumn<E>[] = [
+    { head: "#", width: 18, align: "right", value: () => "" },
+    { head: "Model", width: 0, value: (e) => e.row.model_name },
+    { head: "Quant", width: 50, value: (e) => e.row.quantization ?? "–" },
+    { head: "Arch", width: 50, value: (e) => String(e.row.architecture ?? "–") },
+    { head: "Params", width: 42, value: (e) => String(e.row.params_size ?? "–") },
+    { head: "Size GB", width: 40, align: "right", value: (e) => fixed(sizeGb(e), 2) },
+    {
+      head: "Vision / tools",
+      width: 48,
+      value: (e) => `${yesNo(e.row.has_vision)} / ${yesNo(e.row.has_tools)}`,
+    },
+    n("Tokens /s", 44, "tokens_per_sec_mean"),
+    { head: "95% CI", width: 60, align: "right", value: ci("tokens_per_sec") },
+    n("TTFT ms", 40, "ttft_ms_mean", 0),
+    n("E2E tok/s", 42, "e2e_tokens_per_sec_mean"),
+    n("Tok/s per GB", 44, "tokens_per_sec_per_gb", 2),
+    n("VRAM MB", 42, "vram_mb", 0),
+    n("Runs", 30, "runs_ok", 0),
+  ];
+  if (data.compare) {
+    cols.push(
+      { head: "Δ speed", width: 50, align: "right", value: (e) => deltaCell(e.comparison?.speed) },
+      { head: "Δ TTFT", width: 50, align: "right", value: (e) => deltaCell(e.comparison?.ttft) },
+    );
+  }
+  cols[1]!.width = Math.max(110, width - cols.reduce((s, c) => s + c.width, 0));
+  return cols;
+}
+
+function numbered(cols: PdfColumn<E>[], rows: E[]): PdfColumn<E>[] {
+  const [first, ...rest] = cols;
+  return [{ ...first!, value: (e) => String(rows.indexOf(e) + 1) }, ...rest];
+}
+
+function summarySection(w: PdfWriter, data: ReportData): void {
+  const s = reportSummary(data.entries);
+  w.heading("Summary");
+  w.keyValues([
+    ["Model variants", String(s.models)],
+    ["Measured runs", `${s.runs} (${s.failed_runs} failed)`],
+    [
+      "Fastest",
+      s.fastest ? `${s.fastest.name}: ${fixed(s.fastest.tokens_per_sec)} tokens/s` : "–",
+    ],
+    [
+      "Slowest",
+      s.slowest ? `${s.slowest.name}: ${fixed(s.slowest.tokens_per_sec)} tokens/s` : "–",
+    ],
+    ["Average speed", `${fixed(s.average_tokens_per_sec)} tokens/s`],
+    ["Average time to first token", `${fixed(s.average_ttft_ms, 0)} ms`],
+    ["Vision / tool models", `${s.vision_models} / ${s.tool_models}`],
+    ["Average size", `${fixed(s.average_size_gb, 2)} GB`],
+  ]);
+}
+
+function parametersSection(w: PdfWriter, data: ReportData): void {
+  w.heading("Parameters (the values used, command-line overrides included)");
+  for (const set of parameterSets(data.entries)) {
+    w.paragraph(
+      `Parameter set ${set.params_hash} · backend ${set.backend} · ${
+        set.num_runs.join("/")
+      } measured run(s) per model · ${set.models.length} model variant(s)`,
+      true,
+    );
+    w.keyValues([...flattenParams(set.values), ["models", set.models.join(", ")]]);
+  }
+  w.paragraph("Run options", true);
+  w.keyValues(flattenParams(data.options));
+}
+
+async function chartsSection(w: PdfWriter, data: ReportData): Promise<void> {
+  const specs = chartSpecs(data);
+  w.newPage();
+  w.heading("Charts");
+  const gap = 14;
+  const cw = (w.width - gap) / 2;
+  const ch = cw * 0.56;
+  let renderChartPng: typeof import("./chart_png.ts").renderChartPng;
+  try {
+    // Loaded on demand: the canvas is a native addon (needs --allow-ffi), the rest of the
+    // command line must not depend on it.
+    renderChartPng = (await import("./chart_png.ts")).renderChartPng;
+  } catch (err) {
+    w.paragraph(`The charts could not be drawn: ${messageOf(err).split("\n")[0]}`, true);
+    return;
+  }
+  const top = w.doc.y;
+  for (const [i, spec] of specs.entries()) {
+    const png = await renderChartPng(spec, { width: 1000, height: 560 });
+    const x = w.doc.page.margins.left + (i % 2) * (cw + gap);
+    const y = top + Math.floor(i / 2) * (ch + gap);
+    w.image(png, x, y, cw, ch);
+  }
+  w.doc.y = top + Math.ceil(specs.length / 2) * (ch + gap);
+}
+
+function statisticsSection(w: PdfWriter, data: ReportData, ranked: E[]): void {
+  w.newPage();
+  w.heading("Statistics per model (over the measured runs)");
+  w.table([
+    { head: "Model", width: 190, value: displayName },
+    n("Tok/s mean", 54, "tokens_per_sec_mean"),
+    n("median", 46, "tokens_per_sec_median"),
+    n("p95", 46, "tokens_per_sec_p95"),
+    { head: "95% CI", width: 70, align: "right", value: ci("tokens_per_sec") },
+    {
+      head: "CV",
+      width: 40,
+      align: "right",
+      value: (e) => fixed((num(e, "tokens_per_sec_cv") ?? NaN) * 100, 1) + "%",
+    },
+    n("TTFT mean", 54, "ttft_ms_mean", 0),
+    n("median", 46, "ttft_ms_median", 0),
+    n("p95", 46, "ttft_ms_p95", 0),
+    { head: "95% CI", width: 70, align: "right", value: ci("ttft_ms", 0) },
+    n("Runs", 34, "runs_ok", 0),
+    n("Failed", 38, "runs_failed", 0),
+  ], ranked);
+  w.heading("Statistics across models (of the per-model means)");
+  const rows = Object.entries(acrossModels(data.entries));
+  type R = (typeof rows)[number];
+  const s = (head: string, k: "mean" | "median" | "p95" | "min" | "max"): PdfColumn<R> => ({
+    head,
+    width: 70,
+    align: "right",
+    value: (r) => fixed(r[1][k]),
+  });
+  w.table([
+    { head: "Metric", width: 190, value: (r) => r[0] },
+    s("Mean", "mean"),
+    s("Median", "median"),
+    s("p95", "p95"),
+    s("Min", "min"),
+    s("Max", "max"),
+    { head: "Models", width: 50, align: "right", value: (r) => String(r[1].n) },
+  ], rows);
+}
+
+function comparisonSection(w: PdfWriter, data: ReportData, ranked: E[]): void {
+  if (!data.compare) return;
+  w.heading(`Comparison with report ${data.compare.report_id}`);
+  w.paragraph(
+    `Earlier report ${data.compare.file} (${when(data.compare.generated_at)} UTC). ` +
+      "Significance: Welch's t-test on the per-run samples, p < 0.05 (* in the tables).",
+    true,
+  );
+  w.table([
+    { head: "Model", width: 220, value: displayName },
+    {
+      head: "Speed (tokens/s)",
+      width: 270,
+      value: (e) => e.comparison ? deltaText(e.comparison.speed) : "not in the earlier report",
+    },
+    {
+      head: "Time to first token",
+      width: 270,
+      value: (e) => e.comparison ? deltaText(e.comparison.ttft) : "–",
+    },
+  ], ranked);
+}
+
+function adviceSection(w: PdfWriter, data: ReportData): void {
+  w.heading("Best per quantization");
+  const name = (e: E | null) => (e ? displayName(e) : "–");
+  w.table([
+    { head: "Quantization", width: 100, value: (q) => `${q.quantization} (${q.count})` },
+    { head: "Fastest", width: 220, value: (q) => name(q.fastest) },
+    { head: "Most efficient (tok/s per GB)", width: 220, value: (q) => name(q.most_efficient) },
+    { head: "Lowest time to first token", width: 220, value: (q) => name(q.lowest_ttft) },
+  ], bestPerQuantization(data.entries));
+  w.heading("Recommendations");
+  w.bullets(recommendations(data.entries));
+}
+
+function profilingSection(w: PdfWriter, data: ReportData): void {
+  w.heading("Hardware profiling");
+  if (!hasProfiling(data.entries)) {
+    w.paragraph("Profiling was not enabled for these results (--enable-profiling).", true);
+    return;
+  }
+  const cols: PdfColumn<E>[] = [{ head: "Model", width: 160, value: displayName }];
+  for (const [series, label] of HARDWARE_LABELS) {
+    cols.push({
+      head: `${label} min / mean / max`,
+      width: 120,
+      align: "right",
+      value: (e) => ["min", "mean", "max"].map((s) => fixed(num(e, `${series}_${s}`))).join(" / "),
+    });
+  }
+  w.table(cols, data.entries.filter(profiled));
+}
+
+/** Renders the PDF report. */
+export async function renderPdf(data: ReportData): Promise<Uint8Array> {
+  const w = new PdfWriter({ title: `localbench report ${data.id}` });
+  const ranked = rankEntries(data.entries, data.rank_by);
+  w.title(
+    "localbench benchmark report",
+    `Report ${data.id} · generated ${when(data.generated_at)} UTC · ${
+      data.source === "export-only"
+        ? "exported from the results store"
+        : "measured in this benchmark"
+    } · ${data.tool.name} ${data.tool.version}`,
+  );
+  summarySection(w, data);
+  parametersSection(w, data);
+  w.newPage();
+  w.heading("Detailed results");
+  w.paragraph(`Sorted by ${RANKINGS[data.rank_by].label} (--rank-by ${data.rank_by}).`, true);
+  w.table(numbered(detailedColumns(data, w.width), ranked), ranked);
+  if (data.compare) {
+    w.paragraph(
+      `Δ: change against report ${data.compare.report_id}; * marks a significant change (Welch's t-test, p < 0.05).`,
+      true,
+    );
+  }
+  await chartsSection(w, data);
+  statisticsSection(w, data, ranked);
+  comparisonSection(w, data, ranked);
+  adviceSection(w, data);
+  profilingSection(w, data);
+  w.heading("System");
+  w.keyValues(flattenParams(data.system));
+  return await w.finish(`localbench report ${data.id}`);
+}

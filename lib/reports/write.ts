@@ -1,0 +1,111 @@
+/**
+ * Writes the four report files `benchmark_results_<id>.{json,csv,pdf,html}` into the results
+ * folder. Each exporter runs on its own: a failing one is reported and the others still write.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { messageOf } from "../error.ts";
+import { renderCsv } from "./csv.ts";
+import { renderHtml } from "./html.tsx";
+import { renderJson } from "./json.ts";
+import type { ReportData } from "./model.ts";
+import { renderPdf } from "./pdf.ts";
+
+/** Report formats, in the order they are written. */
+export type ReportFormat = "json" | "csv" | "pdf" | "html";
+
+/** Renders one format. */
+export type Exporter = (data: ReportData) => Promise<string | Uint8Array> | string | Uint8Array;
+
+/** The exporters of each format. */
+export const EXPORTERS: Readonly<Record<ReportFormat, Exporter>> = {
+  json: renderJson,
+  csv: renderCsv,
+  pdf: renderPdf,
+  html: renderHtml,
+};
+
+/** What {@linkcode writeReports} did. */
+export interface WriteOutcome {
+  /** Written files by format. */
+  files: Partial<Record<ReportFormat, string>>;
+  /** Exporters that failed, with their error messages. */
+  errors: { format: ReportFormat; message: string }[];
+}
+
+/** Options of {@linkcode writeReports}. */
+export interface WriteOptions {
+  /** @default EXPORTERS */
+  exporters?: Partial<Record<ReportFormat, Exporter>>;
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return false;
+    throw err;
+  }
+}
+
+/** The file name of a report. */
+export function reportFileName(id: string, format: ReportFormat): string {
+  return `benchmark_results_${id}.${format}`;
+}
+
+async function writeAtomic(path: string, data: string | Uint8Array): Promise<void> {
+  const tmp = `${path}.tmp-${crypto.randomUUID().slice(0, 8)}`;
+  try {
+    if (typeof data === "string") await Deno.writeTextFile(tmp, data);
+    else await Deno.writeFile(tmp, data);
+    await Deno.rename(tmp, path);
+  } catch (err) {
+    await Deno.remove(tmp).catch(() => {});
+    throw err;
+  }
+}
+
+/**
+ * Writes every report format into `dir` (created when missing). When files of `data.id` already
+ * exist (two reports in one second), the id gets a `_2`, `_3`... suffix so nothing is overwritten.
+ */
+export async function writeReports(
+  data: ReportData,
+  dir: string,
+  options: WriteOptions = {},
+): Promise<WriteOutcome> {
+  await Deno.mkdir(dir, { recursive: true });
+  const exporters = options.exporters ?? EXPORTERS;
+  const formats = Object.keys(exporters) as ReportFormat[];
+  const base = data.id;
+  for (let i = 2; await anyExists(dir, data.id, formats); i++) data.id = `${base}_${i}`;
+  const outcome: WriteOutcome = { files: {}, errors: [] };
+  for (const format of formats) {
+    const path = join(dir, reportFileName(data.id, format));
+    try {
+      await writeAtomic(path, await exporters[format]!(data));
+      outcome.files[format] = path;
+    } catch (err) {
+      outcome.errors.push({ format, message: messageOf(err) });
+    }
+  }
+  return outcome;
+}
+
+async function anyExists(dir: string, id: string, formats: ReportFormat[]): Promise<boolean> {
+  for (const f of formats) if (await exists(join(dir, reportFileName(id, f)))) return true;
+  return false;
+}
+
+/** Lines telling what was written and what failed. */
+export function outcomeLines(outcome: WriteOutcome): string[] {
+  const lines = Object.entries(outcome.files).map(([f, path]) =>
+    `Report (${f.toUpperCase()}): ${path}`
+  );
+  for (const e of outcome.errors) {
+    lines.push(`Cannot write the ${e.format.toUpperCase()} report: ${e.message}`);
+  }
+  return lines;
+}
