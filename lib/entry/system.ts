@@ -15,6 +15,7 @@ export const PROGRAM_PERMISSIONS = [
   "--allow-env",
   "--allow-run",
   "--allow-sys",
+  "--allow-ffi",
 ];
 
 /** True when a desktop session is present (a tray can be shown). */

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# deno task bundle [bench|webapp|tray ...]
+# Writes one JS file per program to dist/ (bench.js from cli.ts, webapp.js from webapp.ts,
+# tray.js from tray.ts) with `deno bundle --platform deno`. Native/npm-binary packages stay
+# external and are then pinned: `"systray2"` becomes `"npm:systray2@<version from deno.json>"`,
+# so a bundle runs from any directory with `deno run --no-config -A dist/<name>.js` (Deno fetches
+# or reuses those npm packages from its cache). With no names, every program whose source exists
+# is bundled and missing ones are reported; a named program whose source is missing is an error.
+# BUNDLE_DIR overrides the output folder (default dist).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PWD/node_modules/.bin:$PATH"
+
+declare -A SOURCE=([bench]=cli.ts [webapp]=webapp.ts [tray]=tray.ts)
+EXTERNALS=(systray2 @napi-rs/canvas esbuild playwright-core)
+
+explicit=1
+targets=("$@")
+if [ "${#targets[@]}" -eq 0 ]; then
+  explicit=0
+  targets=(bench webapp tray)
+fi
+
+ext_args=()
+for e in "${EXTERNALS[@]}"; do ext_args+=(--external "$e"); done
+
+dist="${BUNDLE_DIR:-dist}"
+mkdir -p "$dist"
+built=0
+failed=0
+for name in "${targets[@]}"; do
+  src="${SOURCE[$name]:-}"
+  if [ -z "$src" ]; then
+    echo "bundle: unknown program '$name' (bench, webapp or tray)" >&2
+    exit 2
+  fi
+  if [ ! -f "$src" ]; then
+    if [ "$explicit" -eq 1 ]; then
+      echo "bundle: error: $src is missing, cannot build $dist/$name.js" >&2
+      failed=1
+    else
+      echo "bundle: skipped $dist/$name.js: $src is missing" >&2
+    fi
+    continue
+  fi
+  out="$dist/$name.js"
+  if ! deno bundle --quiet --platform deno "${ext_args[@]}" -o "$out" "$src"; then
+    echo "bundle: error: deno bundle failed for $src" >&2
+    failed=1
+    continue
+  fi
+  # Pin the external packages to the npm: specifiers of the import map.
+  # shellcheck disable=SC2016 # the JavaScript is meant literally
+  deno eval --quiet --no-config '
+    const [file, ...names] = Deno.args;
+    const imports = JSON.parse(Deno.readTextFileSync("deno.json")).imports ?? {};
+    let text = Deno.readTextFileSync(file);
+    for (const name of names) {
+      const target = imports[name];
+      if (!target) continue;
+      const esc = name.replace(/[.*+?^${}()|[\]\\\/]/g, "\\$&");
+      const re = new RegExp(`((?:from|import)\\s*\\(?\\s*)(["\x27])${esc}(/[^"\x27]*)?\\2`, "g");
+      text = text.replace(re, (_m, pre, q, sub) => `${pre}${q}${target}${sub ?? ""}${q}`);
+    }
+    Deno.writeTextFileSync(file, text);
+  ' "$out" "${EXTERNALS[@]}"
+  if [ "$name" = "webapp" ]; then
+    # The web app serves static/ (styles, prebuilt islands) from beside its bundle; run the
+    # bundle with --no-build. static/_islands/dashboard is written by a first `deno task webapp`.
+    rm -rf "${dist:?}/static" && cp -r static "$dist/static"
+    [ -d static/_islands/dashboard ] ||
+      echo "bundle: warning: static/_islands/dashboard is missing; run 'deno task webapp' once" >&2
+  fi
+  echo "bundle: $out ($(wc -c <"$out") bytes) from $src"
+  built=$((built + 1))
+done
+
+if [ "$built" -eq 0 ] && [ "$failed" -eq 0 ]; then
+  echo "bundle: error: none of cli.ts, webapp.ts, tray.ts exists" >&2
+  exit 1
+fi
+exit "$failed"
