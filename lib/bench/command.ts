@@ -16,6 +16,7 @@ import { connect } from "./connect.ts";
 import { JobController } from "./control.ts";
 import type { EventSink } from "./events.ts";
 import { type JobSummary, runJob } from "./job.ts";
+import { createProfiler } from "./profiler.ts";
 import type { Profiler } from "./profiler_types.ts";
 import { createProgress } from "./progress.ts";
 import { resultsTable } from "./table.ts";
@@ -24,12 +25,17 @@ type RunInvocation = Extract<Invocation, { kind: "run" }>;
 
 /** Hooks of {@linkcode runBenchmarkCommand} (the defaults run on this machine). */
 export interface CommandHooks {
-  /** Creates the profiler for `--enable-profiling`. */
+  /** Creates the profiler for `--enable-profiling`. @default the hardware profiler of this machine */
   profiler?: (inv: RunInvocation) => Profiler | null;
   /** Called after the job (reports are written here). Returns lines to print. */
   after?: (inv: RunInvocation, summary: JobSummary) => Promise<string[]>;
   /** Extra event consumers (e.g. a log file). */
   sinks?: EventSink[];
+}
+
+/** The profiler of `--enable-profiling` on this machine. */
+export function defaultProfiler(inv: RunInvocation): Profiler {
+  return createProfiler({ disable_gtt: inv.options.disable_gtt });
 }
 
 function findLms(): LmsCli | null {
@@ -64,17 +70,24 @@ export async function runBenchmarkCommand(
   Deno.addSignalListener("SIGINT", onSignal);
   try {
     const serverVersion = await backend.version().catch(() => null);
+    const profiler = options.enable_profiling ? (hooks.profiler ?? defaultProfiler)(inv) : null;
+    // One sample up front detects the GPU, so its name is stored with every result.
+    if (profiler) await profiler.sample().catch(() => null);
     const summary = await runJob(config, options, {
       backend,
       store,
       control,
       lms,
-      profiler: options.enable_profiling ? hooks.profiler?.(inv) ?? null : null,
+      profiler,
       emit: (e) => {
         progress(e);
         for (const sink of hooks.sinks ?? []) sink(e);
       },
-      resultMeta: { app_version: VERSION, server_version: serverVersion },
+      resultMeta: {
+        app_version: VERSION,
+        server_version: serverVersion,
+        ...(profiler ? { gpu_type: profiler.gpuName() } : {}),
+      },
     });
     const rows = summary.tested.map((key) => store.findCached(key, summary.paramsHash)).filter((
       r,

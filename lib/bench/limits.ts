@@ -28,19 +28,24 @@ export async function waitForLimits(
   const maxWait = options.maxWaitMs ?? LIMIT_WAIT_MS;
   const started = performance.now();
   let over: string | null = null;
-  for (;;) {
+  let first: string | null = null;
+  for (let polls = 0;; polls++) {
     const s = await profiler.sample();
     over = limits.max_temp !== null && s.temp_c !== null && s.temp_c > limits.max_temp
       ? `GPU temperature ${s.temp_c.toFixed(0)} °C above --max-temp ${limits.max_temp}`
       : limits.max_power !== null && s.power_w !== null && s.power_w > limits.max_power
       ? `GPU power ${s.power_w.toFixed(0)} W above --max-power ${limits.max_power}`
       : null;
+    first ??= over;
     const waited = performance.now() - started;
     if (!over) {
-      const seconds = waited / 1000;
+      // Under the limits at the first look: no wait at all (not the time of the sample).
+      const seconds = polls === 0 ? 0 : waited / 1000;
       return {
         seconds,
-        warning: seconds >= poll / 1000 ? `waited ${seconds.toFixed(1)} s to cool down` : null,
+        warning: first === null
+          ? null
+          : `waited ${seconds.toFixed(1)} s to cool down (${first} before run)`,
       };
     }
     if (waited >= maxWait) {

@@ -31,3 +31,10 @@ export { paramsBillions, quantizationOfKey, sizeGiB, targetOf } from "./target.t
 export type { Target } from "./target.ts";
 export { runBenchmarkCommand } from "./command.ts";
 export type { CommandHooks } from "./command.ts";
+export { createProfiler, HardwareProfiler, summarizeSamples } from "./profiler.ts";
+export type { ProfilerOptions } from "./profiler.ts";
+export { cpuPercent, hostFiles, parseMemInfo, parseProcStat } from "./profiler_host.ts";
+export type { HostFiles } from "./profiler_host.ts";
+export { detectGpu } from "./profiler_gpu.ts";
+export type { GpuSource } from "./profiler_gpu.ts";
+export type { GpuReading } from "./profiler_smi.ts";

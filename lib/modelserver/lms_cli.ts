@@ -202,9 +202,12 @@ export async function ensureLmsServer(cli: LmsCli, options: EnsureServerOptions)
   const pollMs = options.pollMs ?? 2000;
   const timeoutMs = options.timeoutMs ?? 60_000;
   const started = performance.now();
-  while (performance.now() - started < timeoutMs) {
+  for (;;) {
     if (await options.isUp()) return true;
-    await new Promise((r) => setTimeout(r, pollMs));
+    const left = timeoutMs - (performance.now() - started);
+    if (left <= 0) break;
+    // The last wait ends at the deadline, not a whole poll period after it.
+    await new Promise((r) => setTimeout(r, Math.min(pollMs, left)));
   }
   throw new AppError(
     Status.Unavailable,

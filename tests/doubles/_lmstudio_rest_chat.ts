@@ -92,7 +92,10 @@ export function restChat(
     }
     return json(result(chat.gen.tokens.length));
   }
-  return sseResponse((signal) => events(state, chat, nReasoning, result, signal), shutdown);
+  return sseResponse(
+    (signal) => state.tracked(events(state, chat, nReasoning, result, signal)),
+    shutdown,
+  );
 }
 
 async function* events(

@@ -135,6 +135,9 @@ export class DoubleState {
     authorization: string | null;
     body: unknown;
   }[] = [];
+  /** REST chat streams open right now, and the most that were ever open at once. */
+  activeChats = 0;
+  maxActiveChats = 0;
   readonly seed: number;
   tokenDelayMs: number;
   readonly downloadSteps: number;
@@ -258,6 +261,17 @@ export class DoubleState {
       ? null
       : { message: this.faults.midStreamError, afterTokens: this.faults.midStreamErrorAfterTokens };
     return { instance, jitLoadSeconds, gen, streamError };
+  }
+
+  /** Counts an open chat stream until `stream` ends (for concurrency checks). */
+  async *tracked(stream: AsyncGenerator<string>): AsyncGenerator<string> {
+    this.activeChats++;
+    this.maxActiveChats = Math.max(this.maxActiveChats, this.activeChats);
+    try {
+      yield* stream;
+    } finally {
+      this.activeChats--;
+    }
   }
 
   /** A new `resp_…` id storing the thread so far. */

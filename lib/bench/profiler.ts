@@ -1,0 +1,176 @@
+/**
+ * The hardware profiler (`--enable-profiling`): a background sampler of the GPU (temperature,
+ * power, VRAM, AMD GTT unless `--disable-gtt`), CPU use and RAM in use, running while the engine
+ * measures (it calls `start`/`stop` around the measured runs). `stop` returns min/max/mean of every
+ * series in {@linkcode SERIES}; series without a source (no GPU here) are null, nothing fails.
+ *
+ * File reads (rooted, so tests give a fake `/proc` and `/sys`), commands and the clock are
+ * injected.
+ *
+ * @example
+ * ```ts ignore
+ * import { createProfiler } from "./profiler.ts";
+ * const p = createProfiler({ disable_gtt: false });
+ * p.start((s) => console.log(s.cpu_percent));
+ * const summary = await p.stop(); // { cpu_percent_min: ..., temp_c_mean: null, ... }
+ * ```
+ *
+ * @module
+ */
+import { type Clock, systemClock } from "../clock.ts";
+import { denoRunner, type ProcessRunner } from "../modelserver/process.ts";
+import type { HardwareSample } from "./events.ts";
+import { detectGpu, type GpuSource } from "./profiler_gpu.ts";
+import { CpuMeter, type HostFiles, hostFiles, readRamGiB } from "./profiler_host.ts";
+import { NO_READING } from "./profiler_smi.ts";
+import { type HardwareSummary, type Profiler, SERIES } from "./profiler_types.ts";
+
+/** Options of {@linkcode createProfiler}. */
+export interface ProfilerOptions {
+  /** Leave the AMD GTT series out (`--disable-gtt`). @default false */
+  disable_gtt?: boolean;
+  /** Host files. @default hostFiles("/") */
+  files?: HostFiles;
+  /** Runs `nvidia-smi` and `rocm-smi`. @default denoRunner */
+  runner?: ProcessRunner;
+  /** @default systemClock */
+  clock?: Clock;
+  /** Sampling period. @default 1000 */
+  intervalMs?: number;
+}
+
+/** min/max/mean of every series over the samples (null where a series has no value). */
+export function summarizeSamples(samples: readonly HardwareSample[]): HardwareSummary {
+  const out: HardwareSummary = {};
+  for (const series of SERIES) {
+    const xs = samples.map((s) => s[series]).filter((v): v is number =>
+      typeof v === "number" && Number.isFinite(v)
+    );
+    out[`${series}_min`] = xs.length ? Math.min(...xs) : null;
+    out[`${series}_max`] = xs.length ? Math.max(...xs) : null;
+    out[`${series}_mean`] = xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null;
+  }
+  return out;
+}
+
+/** The sampler. */
+export class HardwareProfiler implements Profiler {
+  readonly #files: HostFiles;
+  readonly #runner: ProcessRunner;
+  readonly #clock: Clock;
+  readonly #interval: number;
+  readonly #gtt: boolean;
+  readonly #loopCpu: CpuMeter;
+  readonly #adhocCpu: CpuMeter;
+  #gpu: Promise<GpuSource | null> | null = null;
+  #gpuName: string | null = null;
+  #samples: HardwareSample[] = [];
+  #latest: HardwareSample | null = null;
+  #cancel: (() => void) | null = null;
+  #inflight: Promise<void> | null = null;
+  #onSample: (s: HardwareSample) => void = () => {};
+  #lastAt = 0;
+
+  constructor(options: ProfilerOptions = {}) {
+    this.#files = options.files ?? hostFiles("/");
+    this.#runner = options.runner ?? denoRunner;
+    this.#clock = options.clock ?? systemClock;
+    this.#interval = options.intervalMs ?? 1000;
+    this.#gtt = !options.disable_gtt;
+    this.#loopCpu = new CpuMeter(this.#files);
+    this.#adhocCpu = new CpuMeter(this.#files);
+  }
+
+  /** Detects the GPU once (later calls share the result). */
+  detect(): Promise<GpuSource | null> {
+    this.#gpu ??= detectGpu({
+      files: this.#files,
+      runner: this.#runner,
+      now: () => this.#clock.now(),
+    }).catch(() => null).then((gpu) => {
+      this.#gpuName = gpu?.name ?? null;
+      return gpu;
+    });
+    return this.#gpu;
+  }
+
+  async #take(cpu: CpuMeter): Promise<HardwareSample> {
+    const gpu = await this.detect();
+    const [reading, cpuPercent, ram] = await Promise.all([
+      gpu ? gpu.read(this.#gtt).catch(() => NO_READING) : NO_READING,
+      cpu.read(),
+      readRamGiB(this.#files),
+    ]);
+    const sample: HardwareSample = {
+      time: this.#clock.now(),
+      temp_c: reading.temp_c,
+      power_w: reading.power_w,
+      gpu_vram_gb: reading.vram_gb,
+      gtt_gb: this.#gtt ? reading.gtt_gb : null,
+      cpu_percent: cpuPercent,
+      ram_gb: ram,
+    };
+    this.#latest = sample;
+    return sample;
+  }
+
+  #tick(): Promise<void> {
+    if (this.#inflight) return this.#inflight;
+    this.#inflight = this.#take(this.#loopCpu).then((s) => {
+      this.#lastAt = this.#clock.now();
+      this.#samples.push(s);
+      this.#onSample(s);
+    }).finally(() => {
+      this.#inflight = null;
+    });
+    return this.#inflight;
+  }
+
+  start(onSample: (s: HardwareSample) => void): void {
+    this.#cancel?.();
+    this.#samples = [];
+    this.#onSample = onSample;
+    this.#lastAt = this.#clock.now();
+    // The first read is the CPU baseline; every sample then covers one period.
+    void this.#loopCpu.read();
+    void this.detect();
+    this.#cancel = this.#clock.setInterval(() => void this.#tick(), this.#interval);
+  }
+
+  async stop(): Promise<HardwareSummary> {
+    if (this.#cancel === null) return summarizeSamples([]);
+    this.#cancel();
+    this.#cancel = null;
+    await this.#inflight;
+    // One last sample covers the tail of the runs (or a run shorter than the period).
+    if (this.#samples.length === 0 || this.#clock.now() - this.#lastAt >= this.#interval / 2) {
+      await this.#tick();
+    }
+    this.#onSample = () => {};
+    return summarizeSamples(this.#samples);
+  }
+
+  latest(): HardwareSample | null {
+    return this.#latest;
+  }
+
+  sample(): Promise<HardwareSample> {
+    return this.#take(this.#adhocCpu);
+  }
+
+  gpuName(): string | null {
+    return this.#gpuName;
+  }
+
+  async vramUsedMb(): Promise<number | null> {
+    const gpu = await this.detect();
+    if (gpu === null) return null;
+    const r = await gpu.read(false).catch(() => NO_READING);
+    return r.vram_gb === null ? null : r.vram_gb * 1024;
+  }
+}
+
+/** Creates the profiler of `--enable-profiling`. */
+export function createProfiler(options: ProfilerOptions = {}): HardwareProfiler {
+  return new HardwareProfiler(options);
+}

@@ -1,0 +1,136 @@
+/**
+ * Black-box tests of the benchmark command line: `deno run -A cli.ts` against the LM Studio double
+ * with temporary data and config folders; the printed table and the exit codes.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { ResultsStore } from "../../lib/store/mod.ts";
+import { runDeno, tempEnv } from "../_helpers.ts";
+import { startLmStudioDouble } from "../doubles/lmstudio_server.ts";
+
+async function cli(args: string[], vars: Record<string, string>) {
+  return await runDeno(["run", "-A", "cli.ts", ...args], { env: vars });
+}
+
+Deno.test("a REST benchmark prints the results table and exits 0", async () => {
+  await using env = await tempEnv();
+  const d = await startLmStudioDouble({ port: 0 });
+  try {
+    const r = await cli(
+      [
+        "--backend",
+        "rest",
+        "--base-url",
+        d.url,
+        "--runs",
+        "2",
+        "--n-parallel",
+        "1",
+        "--include-models",
+        "qwen3-4b@q4",
+      ],
+      env.vars,
+    );
+    assert.equal(r.code, 0, r.stderr);
+    const lines = r.stdout.split("\n");
+    assert.match(lines[0]!, /^Model\s+Quant\s+tok\/s\s+±95%\s+TTFT ms/);
+    const row = lines.find((l) => l.startsWith("qwen/qwen3-4b "))!;
+    assert.match(row, /^qwen\/qwen3-4b\s+q4_k_m\s+\d+\.\d\d\s+\d+\.\d\d\s+.*\s2$/);
+    assert.match(r.stderr, /Benchmarking 1 model\(s\) × 2 run\(s\)/);
+    assert.match(r.stderr, /Done in \d+s: 1 measured, 0 failed/);
+  } finally {
+    await d.close();
+  }
+});
+
+Deno.test("--dev-mode measures only the smallest model, once", async () => {
+  await using env = await tempEnv();
+  const d = await startLmStudioDouble({ port: 0 });
+  try {
+    const r = await cli(["--backend", "rest", "--base-url", d.url, "--dev-mode"], env.vars);
+    assert.equal(r.code, 0, r.stderr);
+    const loads = d.state.requests.filter((q) => q.path === "/api/v1/models/load");
+    assert.deepEqual(loads.map((q) => (q.body as { model: string }).model), [
+      "mistralai/ministral-3-3b",
+    ]);
+    const chats = d.state.requests.filter((q) =>
+      q.path === "/api/v1/chat" || q.path === "/v1/chat/completions"
+    );
+    assert.ok(chats.length >= 2, "a warmup and the one measured run");
+    assert.match(r.stdout, /^mistralai\/ministral-3-3b\s.*\s1$/m);
+    assert.match(r.stderr, /× 1 run\(s\)/);
+  } finally {
+    await d.close();
+  }
+});
+
+Deno.test("--enable-profiling stores CPU and RAM figures (and null GPU figures without a GPU)", async () => {
+  await using env = await tempEnv();
+  const d = await startLmStudioDouble({ port: 0, tokenDelayMs: 5 });
+  try {
+    const r = await cli(
+      [
+        "--backend",
+        "rest",
+        "--base-url",
+        d.url,
+        "--dev-mode",
+        "--enable-profiling",
+        "--max-tokens",
+        "32",
+      ],
+      env.vars,
+    );
+    assert.equal(r.code, 0, r.stderr);
+  } finally {
+    await d.close();
+  }
+  const store = ResultsStore.open(join(env.dataDir, "results.db"));
+  try {
+    const row = store.allResults()[0]!;
+    assert.equal(typeof row.ram_gb_mean, "number");
+    assert.equal(typeof row.cpu_percent_max, "number");
+    if (row.gpu_type === null) {
+      assert.equal(row.temp_c_mean, null);
+      assert.equal(row.vram_mb, null);
+    }
+  } finally {
+    store.close();
+  }
+});
+
+Deno.test("the exit code is 1 when every model fails", async () => {
+  await using env = await tempEnv();
+  const d = await startLmStudioDouble({ port: 0 });
+  try {
+    for (const m of d.state.installed()) d.faults.failLoad.add(m.key);
+    const r = await cli(
+      ["--backend", "rest", "--base-url", d.url, "--runs", "1", "--n-parallel", "1"],
+      env.vars,
+    );
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /localbench: error: every model failed/);
+  } finally {
+    await d.close();
+  }
+});
+
+Deno.test("the exit code is 2 for a bad argument", async () => {
+  await using env = await tempEnv();
+  const r = await cli(["--runs", "many"], env.vars);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /localbench: error: .*--runs.*\(see --help\)/);
+});
+
+Deno.test("nothing listening exits 1 with the 'Cannot reach' message", async () => {
+  await using env = await tempEnv();
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  const r = await cli(
+    ["--backend", "rest", "--base-url", `http://127.0.0.1:${port}`, "--runs", "1"],
+    env.vars,
+  );
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, new RegExp(`Cannot reach LM Studio at http://127\\.0\\.0\\.1:${port}`));
+});

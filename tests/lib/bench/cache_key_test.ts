@@ -1,0 +1,55 @@
+import assert from "node:assert/strict";
+import { measuredParams, paramsHash } from "../../../lib/bench/cache_key.ts";
+import { builtInDefaults } from "../../../lib/config/mod.ts";
+
+const run = { n_parallel: 4, unified_kv_cache: false };
+
+Deno.test("the same parameters give the same 16-digit hash", () => {
+  const a = paramsHash(measuredParams(builtInDefaults(), "rest", run));
+  const b = paramsHash(measuredParams(builtInDefaults(), "rest", run));
+  assert.equal(a, b);
+  assert.match(a, /^[0-9a-f]{16}$/);
+});
+
+Deno.test("every measured parameter changes the hash", () => {
+  const base = paramsHash(measuredParams(builtInDefaults(), "rest", run));
+  const changes: ((c: ReturnType<typeof builtInDefaults>) => void)[] = [
+    (c) => (c.prompt = "other"),
+    (c) => (c.context_length = 4096),
+    (c) => (c.inference.temperature = 0.2),
+    (c) => (c.inference.max_tokens = 128),
+    (c) => (c.load.n_batch = 256),
+    (c) => (c.load.kv_cache_quant = "q8_0"),
+    (c) => (c.load.flash_attention = false),
+  ];
+  const seen = new Set([base]);
+  for (const change of changes) {
+    const c = builtInDefaults();
+    change(c);
+    const h = paramsHash(measuredParams(c, "rest", run));
+    assert.ok(!seen.has(h), `a change gives a new hash: ${change}`);
+    seen.add(h);
+  }
+  assert.notEqual(paramsHash(measuredParams(builtInDefaults(), "openai", run)), base);
+  assert.notEqual(
+    paramsHash(measuredParams(builtInDefaults(), "rest", { ...run, n_parallel: 2 })),
+    base,
+  );
+});
+
+Deno.test("the hash does not depend on the order of keys", () => {
+  const p = measuredParams(builtInDefaults(), "rest", run);
+  const reversed = Object.fromEntries(Object.entries(p).reverse()) as typeof p;
+  reversed.inference = Object.fromEntries(
+    Object.entries(p.inference).reverse(),
+  ) as typeof p.inference;
+  assert.equal(paramsHash(reversed), paramsHash(p));
+});
+
+Deno.test("the SDK backend has no parallel rounds, so --n-parallel does not change its hash", () => {
+  const a = paramsHash(measuredParams(builtInDefaults(), "sdk", run));
+  const b = paramsHash(
+    measuredParams(builtInDefaults(), "sdk", { n_parallel: 1, unified_kv_cache: true }),
+  );
+  assert.equal(a, b);
+});
