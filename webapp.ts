@@ -21,7 +21,15 @@ import { type Config, type EnvReader, processEnv, resolvePaths } from "./lib/con
 import { AppError, exitCodeOf, messageOf } from "./lib/error.ts";
 import { buildIslands, hasBuild, isLoopback, randomToken } from "./lib/http/fw.ts";
 import { buildIslands as buildHostIslands } from "./lib/http/islands.ts";
-import { createHost, type Host, HOST_ENV_VARS, pluginEnvVars } from "./lib/host/mod.ts";
+import {
+  createHost,
+  type Host,
+  HOST_ENV_VARS,
+  isHostCommand,
+  pluginEnvVars,
+  resolveHostPaths,
+  runHostCommand,
+} from "./lib/host/mod.ts";
 import type { PluginDescriptor } from "./lib/host/plugin.ts";
 import { createLogger, type Logger, print, printError } from "./lib/log.ts";
 import type { Backend } from "./lib/modelserver/backend.ts";
@@ -159,6 +167,19 @@ export async function createWebApp(options: WebAppOptions = {}): Promise<WebApp>
 export { parseWebArgs, WEBAPP_USAGE };
 
 async function main(argv: string[]): Promise<number> {
+  if (isHostCommand(argv)) {
+    // Plugin-host accounts: `user add`, `apikey create`, `apikey revoke` (same as `deno task host`).
+    const hostEnv = Object.fromEntries(
+      HOST_ENV_VARS.flatMap((n) => (Deno.env.get(n) === undefined ? [] : [[n, Deno.env.get(n)!]])),
+    );
+    const readStdin = () => new Response(Deno.stdin.readable).text();
+    await runHostCommand(argv, {
+      configFile: resolveHostPaths(hostEnv).configFile,
+      readStdin,
+      print,
+    });
+    return 0;
+  }
   const args = parseWebArgs(argv);
   if (args.help) {
     print(WEBAPP_USAGE);

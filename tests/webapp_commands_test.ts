@@ -1,0 +1,40 @@
+import assert from "node:assert/strict";
+import { REPO_ROOT, tempEnv } from "./_helpers.ts";
+
+async function webapp(args: string[], env: Record<string, string>, stdin = "") {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "webapp.ts", ...args],
+    cwd: REPO_ROOT,
+    env: { NO_COLOR: "1", ...env },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(stdin));
+  await writer.close();
+  const out = await child.output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+Deno.test("webapp.ts adds users and creates and revokes API keys of the plugin host", async () => {
+  await using t = await tempEnv();
+  let r = await webapp(["user", "add", "alice", "--permissions", "STATUS,CONTROL"], t.vars, "s3cret\n");
+  assert.equal(r.code, 0, r.stderr);
+  assert.doesNotMatch(r.stdout + r.stderr, /s3cret/, "the password is never echoed");
+
+  r = await webapp(["apikey", "create", "--user", "alice"], t.vars);
+  assert.equal(r.code, 0, r.stderr);
+  const key = r.stdout.trim();
+  assert.match(key, /^\S{20,}$/, "the key alone on one line");
+
+  const config = await Deno.readTextFile(`${t.dataDir}/host/config.yaml`);
+  assert.ok(!config.includes(key), "keys are stored hashed");
+  assert.ok(!config.includes("s3cret"), "passwords are stored hashed");
+
+  r = await webapp(["apikey", "revoke", key], t.vars);
+  assert.equal(r.code, 0, r.stderr);
+  r = await webapp(["apikey", "revoke", key], t.vars);
+  assert.notEqual(r.code, 0, "revoking an unknown key fails");
+});
