@@ -1,0 +1,99 @@
+/**
+ * `deno task engine:setup [--force] [--keep-build] [--jobs N]`: builds llama.cpp's `llama-server`
+ * from the source bundled in the npm package node-llama-cpp and generates tiny random-weight GGUF
+ * models, into `${XDG_CACHE_HOME:-~/.cache}/localbench/engine/<llama.cpp commit>/` (or
+ * `$LOCALBENCH_ENGINE_DIR`). Idempotent: a second run only prints where things are.
+ *
+ * @module
+ */
+
+import { exitCodeOf, messageOf } from "../lib/error.ts";
+import { print, printError } from "../lib/log.ts";
+import { ENGINE_DIR_ENV, engineRoot } from "../lib/engine/paths.ts";
+import { denoRunner } from "./engine/run.ts";
+import { describeEngine, runEngineSetup } from "./engine/setup.ts";
+
+const HELP = `Usage: deno task engine:setup [--force] [--keep-build] [--jobs N]
+
+Builds llama-server (llama.cpp from npm node-llama-cpp's bundled source) and generates two tiny
+random-weight models. Needs cmake, g++, ninja and git (installed with apt-get when run as root).
+
+  --force       rebuild and regenerate even when up to date
+  --keep-build  keep the downloaded package, source and build tree (work/) afterwards
+  --jobs N      parallel compile jobs (default: number of CPUs)
+  -h, --help    show this help
+
+The engine directory is $${ENGINE_DIR_ENV} when set, else
+\${XDG_CACHE_HOME:-~/.cache}/localbench/engine/<llama.cpp commit>.`;
+
+/** Parsed command line. */
+export interface SetupArgs {
+  /** Rebuild. */
+  force: boolean;
+  /** Keep work/. */
+  keepBuild: boolean;
+  /** Compile jobs, when given. */
+  jobs?: number;
+  /** Show help. */
+  help: boolean;
+}
+
+/**
+ * Parses the command line.
+ *
+ * @throws {RangeError} for an unknown flag or a bad `--jobs`
+ */
+export function parseSetupArgs(argv: string[]): SetupArgs {
+  const out: SetupArgs = { force: false, keepBuild: false, help: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--force") out.force = true;
+    else if (arg === "--keep-build") out.keepBuild = true;
+    else if (arg === "-h" || arg === "--help") out.help = true;
+    else if (arg === "--jobs") {
+      const n = Number(argv[++i]);
+      if (!Number.isInteger(n) || n <= 0) {
+        throw new RangeError("Cannot parse --jobs: expected a positive integer");
+      }
+      out.jobs = n;
+    } else throw new RangeError(`Cannot parse arguments: unknown option '${arg}'`);
+  }
+  return out;
+}
+
+async function main(argv: string[]): Promise<number> {
+  let args: SetupArgs;
+  try {
+    args = parseSetupArgs(argv);
+  } catch (err) {
+    printError(`engine:setup: ${messageOf(err)}\n\n${HELP}`);
+    return 2;
+  }
+  if (args.help) {
+    print(HELP);
+    return 0;
+  }
+  const root = engineRoot();
+  const say = (line: string) => print(`engine: ${line}`);
+  try {
+    say(`directory ${root}`);
+    const result = await runEngineSetup({
+      root,
+      force: args.force,
+      keepBuild: args.keepBuild,
+      runner: denoRunner,
+      say,
+      ...(args.jobs ? { jobs: args.jobs } : {}),
+    });
+    if (!result.built && !result.generated) {
+      say("already set up; nothing to do (use --force to rebuild)");
+    }
+    for (const line of describeEngine(root)) say(line);
+    return 0;
+  } catch (err) {
+    printError(`engine:setup: ${messageOf(err)}`);
+    return exitCodeOf(err);
+  }
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));
