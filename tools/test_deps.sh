@@ -6,7 +6,13 @@ cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$PATH"
 
 # Debian packages used by the tests. Keep this list in step with README "Tests".
-packages=()
+packages=(
+  chromium poppler-utils                  # browser tests (dashboard, reports), PDF checks
+  mosquitto openssl                       # MQTT tests of the temperature ETA plugin
+  xvfb trayer libayatana-appindicator3-1 libgtk-3-0 xdotool imagemagick   # tray under Xvfb
+  shellcheck                              # setup.sh lint test
+  cmake ninja-build g++ git               # building llama-server for the end-to-end tests
+)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -20,7 +26,10 @@ if [ "${#missing[@]}" -gt 0 ]; then
   echo "test_deps: installing ${missing[*]}" >&2
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
 deno install --quiet >/dev/null 2>&1 || deno install
+
+# The real engine (llama-server and two tiny generated models), cached outside the repository.
+deno task engine:setup
