@@ -16,7 +16,7 @@ import { type MeasureContext, measureOnce } from "./measure.ts";
 import { aggregateRuns, type RunMetrics, runMetrics } from "./metrics.ts";
 import { aggregateParallel, type ParallelRound, parallelRound } from "./parallel.ts";
 import type { Profiler } from "./profiler_types.ts";
-import { paramsBillions, sizeGiB, type Target } from "./target.ts";
+import { modelRecordOf, paramsBillions, refreshTarget, sizeGiB, type Target } from "./target.ts";
 import { waitForLimits } from "./limits.ts";
 
 /** What the sequence needs from the job. */
@@ -48,28 +48,18 @@ export function loadOptionsOf(config: Config, options: RunOptions, parallel: boo
 
 /** Runs one model; returns how it ended. */
 export async function runModel(
-  target: Target,
+  discovered: Target,
   ctx: ModelRunContext,
   position: { index: number; total: number },
 ): Promise<"ok" | "failed" | "stopped"> {
   const { backend, store, emit, control, config, options } = ctx;
+  let target = discovered;
   const key = target.key;
   const parallel = backend.kind !== "sdk" && options.n_parallel > 1;
   const load = { ...loadOptionsOf(config, options, parallel), signal: control.signal };
   emit({ type: "model_start", key, index: position.index, total: position.total });
   const resultId = store.beginResult({
-    model: {
-      model_key: key,
-      model_name: target.model_name,
-      quantization: target.quantization,
-      architecture: target.architecture,
-      params_size: target.params_string,
-      size_bytes: target.size_bytes,
-      max_context_length: target.max_context_length,
-      format: target.format,
-      has_vision: target.vision,
-      has_tools: target.tools,
-    },
+    model: modelRecordOf(target),
     params_hash: ctx.paramsHash,
     backend: backend.kind,
     params: ctx.params,
@@ -79,6 +69,7 @@ export async function runModel(
     n_parallel: parallel ? options.n_parallel : 1,
   });
   let instanceId: string | null = null;
+  let loadTimeMs: number | null = null;
   const runs: RunMetrics[] = [];
   let failedRuns = 0;
   const warnings: string[] = [];
@@ -117,7 +108,13 @@ export async function runModel(
   try {
     const loaded = await backend.load(key, load);
     instanceId = loaded.instance_id;
+    loadTimeMs = loaded.load_time_ms;
     emit({ type: "model_loaded", key, load_time_ms: loaded.load_time_ms });
+    const refreshed = await refreshTarget(backend, target);
+    if (refreshed !== target) {
+      target = refreshed;
+      store.upsertModel(modelRecordOf(target));
+    }
     const warmStart = performance.now();
     try {
       instanceId = (await measureOnce(measure, instanceId)).instanceId;
@@ -216,6 +213,7 @@ export async function runModel(
       ...(rounds.length ? aggregateParallel(rounds) : {}),
       ...hardware,
       vram_mb: vram,
+      load_time_ms: loadTimeMs,
       warmup_ms: warmupMs,
       throttle_wait_s: throttleWait,
       warnings_json: warnings.length ? JSON.stringify(warnings) : null,

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import type { ModelInfo } from "../modelserver/backend.ts";
+import type { Backend, ModelInfo } from "../modelserver/backend.ts";
+import type { ModelRecord } from "../store/mod.ts";
 
 /** One model variant to benchmark. */
 export interface Target {
@@ -56,4 +57,40 @@ export function paramsBillions(t: Target): number | null {
   if (!m) return null;
   const n = Number(m[1]);
   return m[2]!.toUpperCase() === "M" ? n / 1000 : n;
+}
+
+/** The store's record of a target. */
+export function modelRecordOf(t: Target): ModelRecord {
+  return {
+    model_key: t.key,
+    model_name: t.model_name,
+    quantization: t.quantization,
+    architecture: t.architecture,
+    params_size: t.params_string,
+    size_bytes: t.size_bytes,
+    max_context_length: t.max_context_length,
+    format: t.format,
+    has_vision: t.vision,
+    has_tools: t.tools,
+  };
+}
+
+/**
+ * Fills what discovery did not know from the server's list after the load (llama.cpp reports a
+ * model's size, parameters and file type only once it is loaded).
+ */
+export async function refreshTarget(backend: Backend, t: Target): Promise<Target> {
+  if (t.size_bytes !== null && t.quantization !== null) return t;
+  const fresh = (await backend.listModels()).find((m) => m.key === t.key);
+  const f = fresh ? targetOf(fresh) : null;
+  if (!f) return t;
+  return {
+    ...t,
+    quantization: t.quantization ?? f.quantization,
+    architecture: t.architecture ?? f.architecture,
+    params_string: t.params_string ?? f.params_string,
+    size_bytes: t.size_bytes ?? f.size_bytes,
+    max_context_length: t.max_context_length ?? f.max_context_length,
+    format: t.format ?? f.format,
+  };
 }

@@ -21,15 +21,14 @@ import type {
 import { AppError } from "../error.ts";
 import { HttpTransport, type HttpTransportOptions } from "./http.ts";
 import { consumeOpenAiChat } from "./openai_stream.ts";
+import { modelFromOpenAi, type OpenAiModel } from "./openai_models.ts";
 import { readSse } from "./sse.ts";
+
+/** Longest wait for the llama.cpp router to finish loading or unloading a model. */
+const ROUTER_WAIT_MS = 120_000;
 
 /** Options of {@linkcode OpenAiClient}: `baseUrl` is the server root, without `/v1`. */
 export type OpenAiClientOptions = HttpTransportOptions;
-
-interface OpenAiModel {
-  id: string;
-  status?: { value?: string };
-}
 
 /** The OpenAI-compatible backend. */
 export class OpenAiClient implements Backend {
@@ -74,20 +73,7 @@ export class OpenAiClient implements Backend {
       undefined,
       "list models",
     );
-    return (body?.data ?? []).map((m) => ({
-      key: m.id,
-      base_key: m.id,
-      display_name: m.id,
-      type: /embed/i.test(m.id) ? "embedding" as const : "llm" as const,
-      architecture: null,
-      quantization: null,
-      params_string: null,
-      size_bytes: null,
-      max_context_length: null,
-      format: null,
-      capabilities: { vision: false, trained_for_tool_use: false },
-      loaded_instances: m.status?.value === "loaded" ? [m.id] : [],
-    }));
+    return (body?.data ?? []).map(modelFromOpenAi);
   }
 
   /** Loads through the llama.cpp router when present; otherwise the server loads on demand. */
@@ -103,6 +89,7 @@ export class OpenAiClient implements Backend {
         opts.signal ? { signal: opts.signal } : {},
       );
       this.#router = res?.success === true;
+      if (this.#router) await this.#waitForStatus(key, "loaded", opts.signal);
     } catch (err) {
       if (!(err instanceof AppError && (err.status === 404 || err.status === 405))) throw err;
       this.#router = false;
@@ -118,6 +105,42 @@ export class OpenAiClient implements Backend {
       { model: instanceId },
       `unload '${instanceId}'`,
     );
+    await this.#waitForStatus(instanceId, "unloaded");
+  }
+
+  /** Polls the router's model list until `key` has the wanted status (it loads in the background). */
+  async #waitForStatus(
+    key: string,
+    want: "loaded" | "unloaded",
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const started = performance.now();
+    for (;;) {
+      signal?.throwIfAborted();
+      const body = await this.#http.json<{ data?: OpenAiModel[] }>(
+        "GET",
+        "/v1/models",
+        undefined,
+        "list models",
+      );
+      const status = body?.data?.find((m) => m.id === key)?.status?.value;
+      if (status === undefined || status === want) return;
+      if (status === "failed") {
+        throw new AppError(502, `Cannot load '${key}': the llama.cpp router reports it failed`, {
+          code: "load_failed",
+        });
+      }
+      if (performance.now() - started > ROUTER_WAIT_MS) {
+        throw new AppError(
+          504,
+          `Cannot ${
+            want === "loaded" ? "load" : "unload"
+          } '${key}': still ${status} after ${ROUTER_WAIT_MS} ms`,
+          { code: "timeout" },
+        );
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
   }
 
   async chat(req: ChatRequest): Promise<ChatResult> {
