@@ -20,7 +20,11 @@ async function webapp(args: string[], env: Record<string, string>, stdin = "") {
 
 Deno.test("webapp.ts adds users and creates and revokes API keys of the plugin host", async () => {
   await using t = await tempEnv();
-  let r = await webapp(["user", "add", "alice", "--permissions", "STATUS,CONTROL"], t.vars, "s3cret\n");
+  let r = await webapp(
+    ["user", "add", "alice", "--permissions", "STATUS,CONTROL"],
+    t.vars,
+    "s3cret\n",
+  );
   assert.equal(r.code, 0, r.stderr);
   assert.doesNotMatch(r.stdout + r.stderr, /s3cret/, "the password is never echoed");
 

@@ -38,7 +38,9 @@ async function main(argv: string[]): Promise<number> {
     printError("localbench demo: the engine is still missing after 'deno task engine:setup'");
     return 1;
   }
-  print(`Starting llama-server (router mode) with ${engine.manifest.models.length} generated models…`);
+  print(
+    `Starting llama-server (router mode) with ${engine.manifest.models.length} generated models…`,
+  );
   await using server = await startLlamaServer({ ctxSize: 2048, parallel: 4, modelsMax: 2 });
   print(`llama-server listens on ${server.url}`);
   return await run([
