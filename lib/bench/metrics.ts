@@ -5,7 +5,7 @@
  * @module
  */
 import type { ChatResult } from "../modelserver/backend.ts";
-import type { Row } from "../store/mod.ts";
+import { AGGREGATED_METRICS, type Row } from "../store/mod.ts";
 import { summarize, summaryColumns } from "./stats.ts";
 
 /** The store columns of one measured run. */
@@ -54,15 +54,8 @@ export function runMetrics(r: ChatResult): RunMetrics {
   };
 }
 
-const AGGREGATED: (keyof RunMetrics & string)[] = [
-  "tokens_per_sec",
-  "ttft_ms",
-  "e2e_tokens_per_sec",
-  "prefill_tokens_per_sec",
-  "total_ms",
-  "server_tokens_per_sec",
-  "server_ttft_ms",
-];
+/** The run metrics aggregated per model: the store's aggregated columns. */
+const AGGREGATED = AGGREGATED_METRICS as readonly (keyof RunMetrics & string)[];
 
 /** Aggregate store columns over the successful runs of a model. */
 export function aggregateRuns(
@@ -72,10 +65,9 @@ export function aggregateRuns(
 ): Row {
   const out: Row = {};
   for (const metric of AGGREGATED) {
-    const column = metric === "server_tokens_per_sec" ? "server_tokens_per_sec" : metric;
     Object.assign(
       out,
-      summaryColumns(column, summarize(runs.map((r) => r[metric] as number | null))),
+      summaryColumns(metric, summarize(runs.map((r) => r[metric] as number | null))),
     );
   }
   const mean = out.tokens_per_sec_mean as number | null;

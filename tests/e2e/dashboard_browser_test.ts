@@ -6,37 +6,15 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
+import { hasChromium, launchChromium } from "./_browser.ts";
 import { REPO_ROOT, tempEnv } from "../_helpers.ts";
 import { startLmStudioDouble } from "../doubles/lmstudio_server.ts";
 import { seedStore } from "../routes/_seed.ts";
 import { createLogger } from "../../lib/log.ts";
 import { createWebApp } from "../../webapp.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const hasChromium = (() => {
-  try {
-    return Deno.statSync(CHROMIUM).isFile;
-  } catch {
-    return false;
-  }
-})();
 const ARTIFACTS = join(REPO_ROOT, "test-artifacts");
-
-async function launch(): Promise<Browser> {
-  return await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
-}
 
 /** Whether a canvas has at least one non-transparent pixel. */
 function canvasDrawn(page: Page, id: string): Promise<boolean> {
@@ -85,7 +63,7 @@ Deno.test({
     seedStore(web.store, { resultsPerVariant: 3 });
     const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, web.fetch);
     const base = `http://127.0.0.1:${server.addr.port}`;
-    const browser = await launch();
+    const browser = await launchChromium();
     const errors: string[] = [];
     const external: string[] = [];
     try {

@@ -3,7 +3,7 @@
  * viewer's search and live tail, the alert badge, and the navbar uptime widget.
  */
 import assert from "node:assert/strict";
-import { chromium } from "playwright-core";
+import { hasChromium, launchChromium } from "./_browser.ts";
 import { buildIslands } from "../../lib/http/islands.ts";
 import { createHost, serveHost } from "../../lib/host/mod.ts";
 import { createUptimePlugin } from "../../plugins/host_uptime/mod.ts";
@@ -11,14 +11,13 @@ import { createLogMonitorPlugin } from "../../plugins/logmonitor/mod.ts";
 import { hostUiRoutes } from "../../routes/plugins/mod.ts";
 import { HOST_ISLANDS, PROJECT_ROOT, STATIC_ROOT } from "../../routes/plugins/islands.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
 const line = (level: string, msg: string) =>
   `2024-01-01 12:00:00,000 - ui.test - ${level} - ${msg}\n`;
 
 Deno.test({
   name:
     "the log viewer searches, tails a growing file and counts alerts, and the uptime widget shows both uptimes",
-  ignore: !(await Deno.stat(CHROMIUM).then(() => true).catch(() => false)),
+  ignore: !hasChromium,
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
@@ -41,16 +40,7 @@ Deno.test({
     const served = await serveHost(host, { port: 0 });
     await host.users.addUser("viewer", "viewer-pass", ["STATUS", "CONTROL"]);
     await host.settings.updateMany({ logmonitor: { default_log_file: "app.log" } });
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-background-networking",
-      ],
-    });
+    const browser = await launchChromium();
     const errors: string[] = [];
     try {
       const page = await browser.newPage();

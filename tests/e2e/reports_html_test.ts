@@ -1,39 +1,17 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
+import { hasChromium, launchChromiumContext } from "./_browser.ts";
 import { writeSamples } from "../lib/reports/sample_reports.ts";
-
-const CHROMIUM = "/usr/bin/chromium";
-const chromiumInstalled = (() => {
-  try {
-    return Deno.statSync(CHROMIUM).isFile;
-  } catch {
-    return false;
-  }
-})();
 
 Deno.test({
   name: "the HTML report draws its charts offline in headless Chromium without console errors",
-  ignore: !chromiumInstalled,
+  ignore: !hasChromium,
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async () => {
     const dir = await Deno.makeTempDir({ prefix: "localbench-html-" });
     const profile = join(dir, "profile");
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      timeout: 30_000,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
-    });
+    const context = await launchChromiumContext(profile);
     try {
       const files = await writeSamples(join(dir, "results"));
       const blocked: string[] = [];

@@ -4,57 +4,14 @@
  *
  * @module
  */
-import type { Clock } from "../../../lib/clock.ts";
+import { ManualClock } from "../../_fake_clock.ts";
 import { createHost, type Host, type HostOptions } from "../../../lib/host/mod.ts";
 import type { Permission } from "../../../lib/host/plugin.ts";
 
-/** A clock whose time moves only when told; timers fire on `advance`. */
-export class FakeClock implements Clock {
-  #now: number;
-  #timers = new Map<number, { at: number; fn: () => void; every: number | null }>();
-  #next = 1;
-
+/** The shared manual clock, starting at 2026-01-01 12:00 UTC. */
+export class FakeClock extends ManualClock {
   constructor(start = Date.UTC(2026, 0, 1, 12)) {
-    this.#now = start;
-  }
-
-  now(): number {
-    return this.#now;
-  }
-
-  setTimeout(fn: () => void, ms: number): () => void {
-    const id = this.#next++;
-    this.#timers.set(id, { at: this.#now + ms, fn, every: null });
-    return () => this.#timers.delete(id);
-  }
-
-  setInterval(fn: () => void, ms: number): () => void {
-    const id = this.#next++;
-    this.#timers.set(id, { at: this.#now + ms, fn, every: Math.max(1, ms) });
-    return () => this.#timers.delete(id);
-  }
-
-  /** Moves time forward, firing due timers in order. */
-  advance(ms: number): void {
-    const end = this.#now + ms;
-    while (true) {
-      let dueId = -1;
-      let due: { at: number; fn: () => void; every: number | null } | undefined;
-      for (const [id, t] of this.#timers) {
-        if (t.at <= end && (!due || t.at < due.at)) [dueId, due] = [id, t];
-      }
-      if (!due) break;
-      this.#now = due.at;
-      if (due.every === null) this.#timers.delete(dueId);
-      else due.at += due.every;
-      due.fn();
-    }
-    this.#now = end;
-  }
-
-  /** Number of pending timers. */
-  get pending(): number {
-    return this.#timers.size;
+    super(start);
   }
 }
 

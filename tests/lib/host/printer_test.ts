@@ -48,7 +48,7 @@ Deno.test("VirtualPrinter emits temperatures every simulated second on its sped-
   const last = temps.at(-1)!;
   assert.equal(last.type === "temperatures" && last.snapshot.time - temps[0]!.snapshot.time, 9000);
   assert.ok(printer.snapshot().temperatures.bed!.actual > AMBIENT_C);
-  assert.equal(clock.pending, 0);
+  assert.equal(clock.timerCount, 0);
 });
 
 Deno.test("VirtualPrinter job commands move through the print-host states", () => {

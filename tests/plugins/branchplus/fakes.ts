@@ -5,7 +5,6 @@
  *
  * @module
  */
-import type { Clock } from "../../../lib/clock.ts";
 import type {
   HeaterReading,
   PluginContext,
@@ -19,49 +18,9 @@ import type {
 import { createLogger } from "../../../lib/log.ts";
 import { plugin } from "../../../plugins/branchplus/mod.ts";
 
-/** A clock that only moves when told to. */
-export class FakeClock implements Clock {
-  #now = 1_700_000_000_000;
-  #seq = 0;
-  #timers = new Map<number, { due: number; fn: () => void; every?: number }>();
+import { ManualClock as FakeClock } from "../../_fake_clock.ts";
 
-  now(): number {
-    return this.#now;
-  }
-
-  setTimeout(fn: () => void, ms: number): () => void {
-    const id = ++this.#seq;
-    this.#timers.set(id, { due: this.#now + Math.max(0, ms), fn });
-    return () => this.#timers.delete(id);
-  }
-
-  setInterval(fn: () => void, ms: number): () => void {
-    const id = ++this.#seq;
-    this.#timers.set(id, { due: this.#now + ms, fn, every: ms });
-    return () => this.#timers.delete(id);
-  }
-
-  /** Delays of the pending timers, soonest first. */
-  pendingDelays(): number[] {
-    return [...this.#timers.values()].map((t) => t.due - this.#now).sort((a, b) => a - b);
-  }
-
-  /** Moves time forward, running every timer that falls due, in order. */
-  advance(ms: number): void {
-    const end = this.#now + ms;
-    for (;;) {
-      const next = [...this.#timers.entries()].filter(([, t]) => t.due <= end)
-        .sort((a, b) => a[1].due - b[1].due || a[0] - b[0])[0];
-      if (!next) break;
-      const [id, timer] = next;
-      this.#now = timer.due;
-      if (timer.every) timer.due += timer.every;
-      else this.#timers.delete(id);
-      timer.fn();
-    }
-    this.#now = end;
-  }
-}
+export { FakeClock };
 
 /** A printer whose state and temperatures the test sets. */
 export class FakePrinter implements PrinterAccess {

@@ -5,7 +5,6 @@
  *
  * @module
  */
-import type { Clock } from "../../../lib/clock.ts";
 import { createLogger } from "../../../lib/log.ts";
 import type {
   HeaterReading,
@@ -19,49 +18,9 @@ import type {
 import type { MqttClientLike, MqttConnectOptions } from "../../../plugins/temp_eta/mqtt_client.ts";
 import { validateSettings } from "../../../plugins/temp_eta/settings.ts";
 
-/** A clock that only moves when told to. */
-export class ManualClock implements Clock {
-  #now = 1_700_000_000_000;
-  #seq = 0;
-  #timers = new Map<number, { due: number; fn: () => void; every?: number }>();
+import { ManualClock } from "../../_fake_clock.ts";
 
-  now(): number {
-    return this.#now;
-  }
-
-  setTimeout(fn: () => void, ms: number): () => void {
-    const id = ++this.#seq;
-    this.#timers.set(id, { due: this.#now + Math.max(0, ms), fn });
-    return () => this.#timers.delete(id);
-  }
-
-  setInterval(fn: () => void, ms: number): () => void {
-    const id = ++this.#seq;
-    this.#timers.set(id, { due: this.#now + ms, fn, every: ms });
-    return () => this.#timers.delete(id);
-  }
-
-  /** Delays of the pending timers, soonest first. */
-  pending(): number[] {
-    return [...this.#timers.values()].map((t) => t.due - this.#now).sort((a, b) => a - b);
-  }
-
-  /** Moves time forward, running every timer that falls due, in order. */
-  advance(ms: number): void {
-    const end = this.#now + ms;
-    for (;;) {
-      const next = [...this.#timers.entries()].filter(([, t]) => t.due <= end)
-        .sort((a, b) => a[1].due - b[1].due)[0];
-      if (!next) break;
-      const [id, timer] = next;
-      this.#now = timer.due;
-      if (timer.every) timer.due += timer.every;
-      else this.#timers.delete(id);
-      timer.fn();
-    }
-    this.#now = end;
-  }
-}
+export { ManualClock };
 
 /** A printer whose readings the test sets; `emit` sends a `temperatures` event. */
 export class FakePrinter implements PrinterAccess {

@@ -92,7 +92,7 @@ Deno.test("MqttPublisher retries with exponential backoff and resets it after co
   const delays: number[] = [];
   for (let i = 0; i < 7; i++) {
     clients.at(-1)!.fail();
-    delays.push(clock.pending()[0]!);
+    delays.push(clock.pendingDelays()[0]!);
     clock.advance(delays.at(-1)!);
     await flush();
   }
@@ -104,9 +104,9 @@ Deno.test("MqttPublisher retries with exponential backoff and resets it after co
   assert.equal(publisher.status().connected, true);
   assert.equal(publisher.status().last_error, null);
   clients.at(-1)!.fail("read ECONNRESET");
-  assert.deepEqual(clock.pending(), [1000]);
+  assert.deepEqual(clock.pendingDelays(), [1000]);
   await publisher.close();
-  assert.deepEqual(clock.pending(), []);
+  assert.deepEqual(clock.pendingDelays(), []);
 });
 
 Deno.test("MqttPublisher reconnects when a connection setting changes, not for topic or QoS", async () => {
@@ -155,7 +155,7 @@ Deno.test("MqttPublisher reports an unreadable CA file and keeps retrying", asyn
   await flush();
   assert.equal(clients.length, 0);
   assert.equal(publisher.status().last_error, "Cannot read 'mqtt_ca_cert': No such file");
-  assert.deepEqual(clock.pending(), [1000]);
+  assert.deepEqual(clock.pendingDelays(), [1000]);
   await publisher.close();
   await Deno.remove(pem);
 });

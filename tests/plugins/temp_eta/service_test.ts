@@ -47,7 +47,7 @@ Deno.test("TempEtaService pushes eta_update per heater on the calculation timer"
   assert.equal(status.mqtt_enabled, false);
   assert.equal(status.mqtt_connected, false);
   await service.stop();
-  assert.deepEqual(f.clock.pending(), []);
+  assert.deepEqual(f.clock.pendingDelays(), []);
   assert.equal(f.printer.listeners.size, 0);
 });
 
@@ -68,9 +68,9 @@ Deno.test("TempEtaService follows settings changes: timers, disable and enable",
   const f = fakeContext();
   const service = new TempEtaService(f.ctx);
   service.start();
-  assert.deepEqual(f.clock.pending(), [500, 5000]);
+  assert.deepEqual(f.clock.pendingDelays(), [500, 5000]);
   await f.settings.update({ calculation_interval: 0.25, cleanup_interval: 2 });
-  assert.deepEqual(f.clock.pending(), [250, 2000]);
+  assert.deepEqual(f.clock.pendingDelays(), [250, 2000]);
   assert.ok(f.pushes.some((p) => p.type === "settings_changed"));
   await f.settings.update({ cooling_sound_enabled: true, show_in_navbar: true });
   const ui = f.pushes.filter((p) => p.type === "settings_changed").at(-1)!.ui as Record<
@@ -80,7 +80,7 @@ Deno.test("TempEtaService follows settings changes: timers, disable and enable",
   assert.equal(ui.show_in_navbar, true);
   assert.equal(ui.cooling_sound_url, "/plugin/temp_eta/static/sounds/cooling_done.wav");
   await f.settings.update({ enabled: false });
-  assert.deepEqual(f.clock.pending(), []);
+  assert.deepEqual(f.clock.pendingDelays(), []);
   assert.equal(f.printer.listeners.size, 0);
   f.pushes.length = 0;
   heat(f, 2, (t) => ({ tool0: [20 + t, 200] }));
@@ -161,7 +161,7 @@ Deno.test("the descriptor declares id, version 2 settings, secrets, env and netw
   const routes = plugin.routes!(f.ctx);
   assert.deepEqual(routes.map((r) => r.base), ["/api/plugin/temp_eta", "/plugin/temp_eta/static"]);
   await plugin.onStartup!(f.ctx);
-  assert.deepEqual(f.clock.pending(), [500, 5000]);
+  assert.deepEqual(f.clock.pendingDelays(), [500, 5000]);
   await plugin.onShutdown!(f.ctx);
-  assert.deepEqual(f.clock.pending(), []);
+  assert.deepEqual(f.clock.pendingDelays(), []);
 });
