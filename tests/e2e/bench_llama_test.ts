@@ -1,0 +1,104 @@
+/**
+ * The benchmark end to end on the real engine: llama.cpp's `llama-server` in router mode with the
+ * two generated models (`deno task engine:setup`), driven through `cli.ts` with the
+ * OpenAI-compatible backend. Ignored only when the engine is not built (CI builds it first).
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { findEngine, type LlamaServer, startLlamaServer } from "../../lib/engine/mod.ts";
+import { ResultsStore } from "../../lib/store/mod.ts";
+import { runDeno, type TempEnv, tempEnv } from "../_helpers.ts";
+
+const engine = findEngine();
+
+function cli(args: string[], env: TempEnv, server: LlamaServer) {
+  return runDeno(
+    [
+      "run",
+      "-A",
+      "cli.ts",
+      "--backend",
+      "openai",
+      "--base-url",
+      server.url,
+      "--max-tokens",
+      "64",
+      ...args,
+    ],
+    { env: env.vars },
+  );
+}
+
+function results(env: TempEnv) {
+  const store = ResultsStore.open(join(env.dataDir, "results.db"));
+  try {
+    return store.allResults().map((r) => Object.assign(r, { runs: store.runsOf(r.id) }));
+  } finally {
+    store.close();
+  }
+}
+
+Deno.test({
+  name:
+    "a benchmark on the real llama-server measures both models, skips them when cached and measures again with --retest",
+  ignore: !engine,
+  sanitizeResources: false,
+  async fn() {
+    await using env = await tempEnv();
+    await using server = await startLlamaServer({ ctxSize: 2048, parallel: 2, modelsMax: 2 });
+    let r = await cli(["--runs", "2", "--n-parallel", "2"], env, server);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /Benchmarking 2 model\(s\) × 2 run\(s\)/);
+    assert.match(r.stdout, /^tiny-a\s+f32\s+\d+\.\d\d/m);
+    assert.match(r.stdout, /^tiny-b\s+f32\s+\d+\.\d\d/m);
+    let rows = results(env);
+    assert.deepEqual(rows.map((x) => [x.model_key, x.status]), [["tiny-a", "ok"], [
+      "tiny-b",
+      "ok",
+    ]]);
+    for (const row of rows) {
+      const sequential = row.runs.filter((run) => run.parallel === 1);
+      const parallel = row.runs.filter((run) => run.parallel === 2);
+      assert.equal(sequential.length, 2, "two measured runs");
+      assert.equal(parallel.length, 4, "two rounds of two concurrent requests");
+      for (const run of sequential) {
+        assert.ok((run.tokens_per_sec as number) > 0 && (run.ttft_ms as number) > 0);
+        assert.ok((run.server_tokens_per_sec as number) > 0, "llama.cpp timings stored beside");
+      }
+      assert.ok((row.size_bytes as number) > 0, "size known after the load");
+      assert.ok((row.parallel_tokens_per_sec as number) > 0);
+    }
+
+    r = await cli(["--runs", "2", "--n-parallel", "2"], env, server);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /skip tiny-a: cached/);
+    assert.equal(results(env).length, 2, "nothing measured again");
+
+    r = await cli(
+      ["--runs", "1", "--n-parallel", "1", "--retest", "--include-models", "^tiny-b$"],
+      env,
+      server,
+    );
+    assert.equal(r.code, 0, r.stderr);
+    rows = results(env);
+    assert.deepEqual(rows.map((x) => x.model_key), ["tiny-a", "tiny-b", "tiny-b"], "history kept");
+  },
+});
+
+Deno.test({
+  name: "a stopped llama-server gives a clear error and exit code 1",
+  ignore: !engine,
+  sanitizeResources: false,
+  async fn() {
+    await using env = await tempEnv();
+    const server = await startLlamaServer({ ctxSize: 2048 });
+    await server.stop();
+    const r = await cli(["--runs", "1"], env, server);
+    assert.equal(r.code, 1);
+    assert.match(
+      r.stderr,
+      /Cannot reach an OpenAI-compatible server at http:\/\/127\.0\.0\.1:\d+: nothing answers there/,
+    );
+    assert.match(r.stderr, /--base-url/);
+  },
+});
