@@ -3,10 +3,10 @@ import {
   api,
   type ClientLine,
   highestLevel,
-  openPush,
   searchQuery,
   totalLabel,
 } from "../plugins/logmonitor/client.ts";
+import { openPush } from "../lib/shared/push_client.ts";
 
 /** A log file entry. */
 interface FileEntry {

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from "preact";
 import { island } from "../../lib/http/islands.ts";
 import UptimeWidget from "../../islands/UptimeWidget.tsx";
+import TempEtaNavbar from "../../islands/TempEtaNavbar.tsx";
 
 /** Props of {@linkcode Layout}. */
 export interface LayoutProps {
@@ -9,14 +10,17 @@ export interface LayoutProps {
   children: ComponentChildren;
 }
 
-/** The plugin host's page frame: navbar with links, the user and the uptime widget. */
+/** The plugin host's page frame: navbar with links, the user, the temperature ETA element and the uptime widget. */
 export function Layout({ title, user, children }: LayoutProps) {
   return (
     <>
       <nav class="navbar">
         <strong>localbench host</strong>
         <a href="/plugins/logs">Logs</a>
+        <a href="/plugins/power">Power</a>
+        <a href="/plugins/temperature">Temperature</a>
         <span class="spacer" />
+        {user ? island({ name: "TempEtaNavbar", component: TempEtaNavbar, props: {} }) : null}
         {user ? island({ name: "UptimeWidget", component: UptimeWidget, props: {} }) : null}
         {user ? <span class="user">{user}</span> : null}
       </nav>

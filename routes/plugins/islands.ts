@@ -15,6 +15,9 @@ export const PROJECT_ROOT: string = at("../../");
 export const HOST_ISLANDS: IslandEntry[] = [
   { name: "LogViewer", path: at("../../islands/LogViewer.tsx") },
   { name: "UptimeWidget", path: at("../../islands/UptimeWidget.tsx") },
+  { name: "TempEtaNavbar", path: at("../../islands/TempEtaNavbar.tsx") },
+  { name: "PowerPanel", path: at("../../islands/PowerPanel.tsx") },
+  { name: "TempEtaPanel", path: at("../../islands/TempEtaPanel.tsx") },
 ];
 
 /** The folder of static files (the built islands live in `_islands/`). */

@@ -1,7 +1,8 @@
 /**
  * The plugin host's pages: `/plugins/login`, `/plugins/logs` (log viewer with the navbar
- * uptime widget), the static files and the island bundles. Thin: data comes from the host's
- * services and the log monitor.
+ * uptime widget), `/plugins/power` (branch power panel), `/plugins/temperature` (temperature
+ * ETA panel), the static files and the island bundles. Thin: data comes from the host's
+ * services and the log monitor; the power and temperature panels load their plugin's API.
  *
  * @module
  */
@@ -19,6 +20,8 @@ import { listLogFiles } from "../../plugins/logmonitor/files.ts";
 import type { LogMonitorSettings } from "../../plugins/logmonitor/settings.ts";
 import LoginPage from "./login.tsx";
 import LogsPage from "./logs.tsx";
+import PowerPage from "./power.tsx";
+import TemperaturePage from "./temperature.tsx";
 import { STATIC_ROOT } from "./islands.ts";
 
 /** Services the pages need. */
@@ -94,7 +97,31 @@ export function hostUiRoutes(deps: HostUiDeps): Hono {
       renderPage(h(LogsPage, data), {
         title: "Log monitor",
         styles: STYLES,
-        islands: ["LogViewer", "UptimeWidget"],
+        islands: ["LogViewer", "UptimeWidget", "TempEtaNavbar"],
+      }),
+    );
+  });
+  app.get("/plugins/power", async (c) => {
+    const p = await page(c);
+    if ("redirect" in p) return p.redirect;
+    const data = { user: p.principal.user, panel: { csrfToken: p.csrf } };
+    return c.html(
+      renderPage(h(PowerPage, data), {
+        title: "Power",
+        styles: STYLES,
+        islands: ["PowerPanel", "UptimeWidget", "TempEtaNavbar"],
+      }),
+    );
+  });
+  app.get("/plugins/temperature", async (c) => {
+    const p = await page(c);
+    if ("redirect" in p) return p.redirect;
+    const data = { user: p.principal.user, panel: {} };
+    return c.html(
+      renderPage(h(TemperaturePage, data), {
+        title: "Temperature",
+        styles: STYLES,
+        islands: ["TempEtaPanel", "UptimeWidget", "TempEtaNavbar"],
       }),
     );
   });

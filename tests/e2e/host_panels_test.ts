@@ -1,0 +1,286 @@
+/**
+ * Browser test of the power and temperature panels (Chromium through playwright-core): the
+ * branch controller against the hub simulator (manual switching, the 24 V confirmation, label and
+ * rule edits, the disconnected banner) and the Temperature ETA panel following the sped-up virtual
+ * printer (heating ETA, navbar and sidebar elements, settings pushes, the target-reached alert).
+ */
+import assert from "node:assert/strict";
+import { chromium, type Page } from "playwright-core";
+import { buildIslands } from "../../lib/http/islands.ts";
+import { createHost, serveHost } from "../../lib/host/mod.ts";
+import { plugin as branchplus } from "../../plugins/branchplus/mod.ts";
+import type { ChannelConfig } from "../../plugins/branchplus/channel_config.ts";
+import { createUptimePlugin } from "../../plugins/host_uptime/mod.ts";
+import { createTempEtaPlugin } from "../../plugins/temp_eta/mod.ts";
+import { hostUiRoutes } from "../../routes/plugins/mod.ts";
+import { HOST_ISLANDS, PROJECT_ROOT, STATIC_ROOT } from "../../routes/plugins/islands.ts";
+import { startHubSimulator } from "../doubles/hub_sim.ts";
+import { json, startTestHost } from "../lib/host/_helpers.ts";
+
+const CHROMIUM = "/usr/bin/chromium";
+const ARTIFACTS = new URL("../../test-artifacts/", import.meta.url);
+
+async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+async function login(page: Page, base: string, path: string): Promise<void> {
+  await page.goto(`${base}${path}`);
+  assert.match(page.url(), /\/plugins\/login\?next=/);
+  await page.fill("input[name=user]", "operator");
+  await page.fill("input[name=pass]", "operator-pass");
+  await page.click("button[type=submit]");
+  await page.waitForURL(`${base}${path}`);
+}
+
+Deno.test({
+  name:
+    "the power panel switches channels through the hub with a 24 V confirmation and a disconnected banner, and the ETA panel follows a heating tool",
+  ignore: !(await Deno.stat(CHROMIUM).then(() => true).catch(() => false)),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await buildIslands(HOST_ISLANDS, { outDir: `${STATIC_ROOT}/_islands`, root: PROJECT_ROOT });
+    await Deno.mkdir(ARTIFACTS, { recursive: true });
+    const dir = await Deno.makeTempDir({ prefix: "lb_panels_" });
+    const sim = await startHubSimulator({ port: 0 });
+    const host = createHost({
+      plugins: [
+        branchplus,
+        createTempEtaPlugin(),
+        createUptimePlugin({ readProc: () => Promise.resolve("93784.2 10.0\n") }),
+      ],
+      dataDir: dir,
+      printerSpeed: 12,
+      beforeAuth: (app, s) => app.route("/", hostUiRoutes({ ...s, logDir: s.paths.logDir })),
+    });
+    const served = await serveHost(host, { port: 0 });
+    await host.users.addUser("operator", "operator-pass", ["STATUS", "CONTROL"]);
+    const key = await host.users.createKey("operator");
+    await host.settings.updateMany({
+      branchplus: { host: sim.host, port: sim.port, path: sim.path, min_switch_interval: 0 },
+      temp_eta: { heating_sound_enabled: true },
+    });
+    const channel = (kind: string, id: number) =>
+      (host.settings.get("branchplus").channels as ChannelConfig[])
+        .find((c) => c.kind === kind && c.id === id)!;
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+        "--disable-background-networking",
+      ],
+    });
+    const errors: string[] = [];
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      page.on("pageerror", (e) => errors.push(String(e)));
+      const base = `http://127.0.0.1:${served.port}`;
+
+      // ---- Power panel ----
+      await login(page, base, "/plugins/power");
+      const usb2 = page.locator("[data-testid=channel-usb-2]");
+      await page.locator("[data-testid=channel-usb-2][data-state=off]").waitFor({
+        timeout: 10_000,
+      });
+      assert.equal(await usb2.locator("[data-testid=power]").isDisabled(), true, "auto mode");
+      await usb2.locator("[data-testid=mode-manual]").click();
+      await until(() => channel("usb", 2).mode === "manual", "usb 2 in manual mode");
+      const usb2Power = usb2.locator("[data-testid=power]");
+      await page.waitForFunction(() =>
+        !document.querySelector<HTMLButtonElement>(
+          "[data-testid=channel-usb-2] [data-testid=power]",
+        )?.disabled
+      );
+      await usb2Power.click();
+      await until(() => sim.channels.usb?.["2"] === 1, "the hub switching usb 2 on");
+      await page.locator("[data-testid=channel-usb-2][data-state=on]").waitFor({ timeout: 10_000 });
+      assert.equal(await usb2.locator("[data-testid=state]").innerText(), "ON");
+      assert.equal(await usb2Power.innerText(), "Switch off");
+      assert.equal(channel("usb", 2).manual_on, true);
+
+      // A 24 V channel asks first; cancel sends nothing, confirm switches.
+      const mx1 = page.locator("[data-testid=channel-mx24v-1]");
+      await mx1.locator("[data-testid=mode-manual]").click();
+      await until(() => channel("mx24v", 1).mode === "manual", "mx24v 1 in manual mode");
+      await page.waitForFunction(() =>
+        !document.querySelector<HTMLButtonElement>(
+          "[data-testid=channel-mx24v-1] [data-testid=power]",
+        )?.disabled
+      );
+      const sent = sim.commands.length;
+      await mx1.locator("[data-testid=power]").click();
+      const dialog = page.locator("[data-testid=confirm]");
+      await dialog.waitFor({ timeout: 5000 });
+      assert.match(await dialog.innerText(), /24 V/);
+      await page.click("[data-testid=confirm-no]");
+      await dialog.waitFor({ state: "detached", timeout: 5000 });
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(sim.commands.length, sent, "cancel sends no command");
+      assert.equal(sim.channels.mx24v?.["1"], 0);
+      await mx1.locator("[data-testid=power]").click();
+      await dialog.waitFor({ timeout: 5000 });
+      await page.click("[data-testid=confirm-yes]");
+      await until(() => sim.channels.mx24v?.["1"] === 1, "the hub switching mx24v 1 on");
+      await page.locator("[data-testid=channel-mx24v-1][data-state=on]").waitFor({
+        timeout: 10_000,
+      });
+
+      // Label and rule edits are stored.
+      const label = usb2.locator("[data-testid=label]");
+      await label.fill("Printer lamp");
+      await label.press("Enter");
+      await until(() => channel("usb", 2).label === "Printer lamp", "the label stored");
+      await page.locator("[data-testid=chips]").filter({ hasText: "Printer lamp" }).waitFor({
+        timeout: 5000,
+      });
+      await page.locator("[data-testid=channel-usb-3] [data-testid=rule-printing]")
+        .selectOption("on");
+      await until(() => channel("usb", 3).rules.printing === "on", "the rule stored");
+      await page.locator("[data-testid=channel-usb-3] [data-testid=failsafe]").selectOption("hold");
+      await until(() => channel("usb", 3).failsafe === "hold", "the failsafe stored");
+
+      // A button on the hub itself reaches the card through the state push.
+      sim.setChannel("usb", 2, false);
+      await page.locator("[data-testid=channel-usb-2][data-state=off]").waitFor({
+        timeout: 10_000,
+      });
+      await usb2Power.click();
+      await until(() => sim.channels.usb?.["2"] === 1, "usb 2 on again");
+      await page.locator("[data-testid=channel-usb-2][data-state=on]").waitFor({ timeout: 10_000 });
+
+      // The hub goes away: banner, unknown states, buttons disabled; it comes back: banner gone.
+      assert.equal(await page.locator("[data-testid=disconnected]").count(), 0);
+      sim.setDropConnections(true);
+      await page.locator("[data-testid=disconnected]").waitFor({ timeout: 10_000 });
+      await page.locator("[data-testid=channel-usb-2][data-state=unknown]").waitFor({
+        timeout: 5000,
+      });
+      assert.equal(await usb2Power.isDisabled(), true);
+      await page.screenshot({
+        path: new URL("host_power_disconnected.png", ARTIFACTS).pathname,
+        fullPage: true,
+      });
+      sim.setDropConnections(false);
+      await page.locator("[data-testid=disconnected]").waitFor({
+        state: "detached",
+        timeout: 15_000,
+      });
+      await page.locator("[data-testid=channel-usb-2][data-state=on]").waitFor({ timeout: 10_000 });
+      await page.screenshot({
+        path: new URL("host_power.png", ARTIFACTS).pathname,
+        fullPage: true,
+      });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.screenshot({ path: new URL("host_power_phone.png", ARTIFACTS).pathname });
+      await page.setViewportSize({ width: 1280, height: 900 });
+
+      // ---- Temperature ETA panel ----
+      await page.goto(`${base}/plugins/temperature`);
+      await page.locator("[data-testid=heater-tool0]").waitFor({ timeout: 10_000 });
+      const navbar = page.locator("[data-testid=eta-navbar]");
+      const sidebar = page.locator("[data-testid=eta-sidebar]");
+      await sidebar.waitFor({ timeout: 5000 });
+      await host.settings.updateMany({ temp_eta: { show_in_navbar: true, show_percentage: true } });
+      const res = await fetch(`${base}/api/printer/tool`, {
+        method: "POST",
+        headers: { "X-Api-Key": key, "content-type": "application/json" },
+        body: JSON.stringify({ command: "target", targets: { tool0: 210 } }),
+      });
+      assert.equal(res.status, 204, await res.text());
+      const tool0 = page.locator("[data-testid=heater-tool0]");
+      await page.locator("[data-testid=heater-tool0][data-state=heating]").waitFor({
+        timeout: 15_000,
+      });
+      const etaOf = async () => await tool0.locator("[data-testid=eta]").innerText();
+      const first = await etaOf();
+      assert.match(first, /^\d+(\.\d)?[smh]$/);
+      let next = first;
+      const end = Date.now() + 10_000;
+      while (next === first && Date.now() < end) {
+        await new Promise((r) => setTimeout(r, 100));
+        next = await etaOf();
+      }
+      assert.notEqual(next, first, "the ETA updates");
+      assert.match(await tool0.locator("[data-testid=rate]").innerText(), /^\+\d+\.\d\d°C\/s$/);
+      await tool0.locator("[data-testid=percentage]").waitFor({ timeout: 5000 });
+      await navbar.filter({ hasText: "Tool0" }).waitFor({ state: "visible", timeout: 5000 });
+      assert.match(await sidebar.innerText(), /Tool0/);
+      await page.locator("[data-testid=eta-graph] canvas[data-drawn=true]").waitFor({
+        timeout: 5000,
+      });
+      await new Promise((r) => setTimeout(r, 1500));
+      await page.screenshot({
+        path: new URL("host_temperature.png", ARTIFACTS).pathname,
+        fullPage: true,
+      });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.screenshot({ path: new URL("host_temperature_phone.png", ARTIFACTS).pathname });
+      await page.setViewportSize({ width: 1280, height: 900 });
+
+      // Reaching the target: an in-page notification and the heating sound.
+      await page.locator("[data-testid=toast]").filter({ hasText: "Tool0: reached" }).waitFor({
+        timeout: 30_000,
+      });
+      assert.match(
+        await page.locator("[data-testid=eta-audio]").getAttribute("data-played") ?? "",
+        /\/plugin\/temp_eta\/static\/sounds\/heating_done\.wav$/,
+      );
+      await navbar.waitFor({ state: "hidden", timeout: 10_000 });
+
+      // Settings pushes hide the sidebar and the graph.
+      await host.settings.updateMany({
+        temp_eta: { show_in_sidebar: false, show_in_graph: false },
+      });
+      await sidebar.waitFor({ state: "detached", timeout: 5000 });
+      await page.locator("[data-testid=eta-graph]").waitFor({ state: "detached", timeout: 5000 });
+      assert.deepEqual(errors, []);
+    } finally {
+      await browser.close();
+      await served.shutdown();
+      await sim.close();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test("the power and temperature pages need a session and render their islands with the CSRF token", async () => {
+  const t = await startTestHost({
+    plugins: [],
+    beforeAuth: (app, s) => app.route("/", hostUiRoutes({ ...s, logDir: s.paths.logDir })),
+  });
+  try {
+    for (const path of ["/plugins/power", "/plugins/temperature"]) {
+      const res = await t.request(path, { key: null });
+      assert.equal(res.status, 302);
+      assert.equal(res.headers.get("location"), `/plugins/login?next=${encodeURIComponent(path)}`);
+    }
+    const login = await t.request("/api/login", {
+      ...json("POST", { user: "status", pass: "STATUS-pass" }),
+      key: null,
+    });
+    const { csrf_token } = await login.json();
+    const cookie = login.headers.get("set-cookie")!.split(";")[0]!;
+    const power =
+      await (await t.request("/plugins/power", { key: null, headers: { Cookie: cookie } }))
+        .text();
+    assert.ok(power.includes('data-island="PowerPanel"') && power.includes(csrf_token));
+    assert.ok(power.includes('src="/_islands/PowerPanel.js"'));
+    assert.ok(power.includes('href="/plugins/temperature"'), "navigation");
+    const temp = await (
+      await t.request("/plugins/temperature", { key: null, headers: { Cookie: cookie } })
+    ).text();
+    assert.ok(temp.includes('data-island="TempEtaPanel"'));
+    assert.ok(temp.includes('data-island="TempEtaNavbar"'));
+    assert.ok(temp.includes('src="/_islands/TempEtaNavbar.js"'));
+  } finally {
+    await t.close();
+  }
+});
