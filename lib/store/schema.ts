@@ -63,6 +63,11 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX idx_results_finished ON results (finished_at);
     `,
   },
+  {
+    version: 3,
+    description: "covering index for the newest finished result per model (dashboard queries)",
+    sql: `CREATE INDEX idx_results_status_model ON results (status, model_id, id);`,
+  },
 ];
 
 /** The schema version this code writes. */
