@@ -7,7 +7,8 @@
  */
 import type { Config } from "../config/mod.ts";
 import type { RunOptions } from "../cli/options.ts";
-import { messageOf } from "../error.ts";
+import { AppError, messageOf } from "../error.ts";
+import { isConnectionRefused } from "../modelserver/errors.ts";
 import type { Backend, LoadOptions } from "../modelserver/backend.ts";
 import type { ResultsStore, Row } from "../store/mod.ts";
 import { isAbort, type JobControl } from "./control.ts";
@@ -221,7 +222,11 @@ export async function runModel(
   } catch (err) {
     if (ctx.profiler) await ctx.profiler.stop();
     if (isAbort(err) || control.signal.aborted) return finish("stopped", "stopped by the user");
-    return finish("failed", messageOf(err));
+    finish("failed", messageOf(err));
+    // The server itself went away: the next models cannot be measured either, so the job ends.
+    const gone = serverGone(err);
+    if (gone) throw gone;
+    return "failed";
   } finally {
     if (instanceId !== null) {
       await backend.unload(instanceId).catch((err) =>
@@ -229,4 +234,19 @@ export async function runModel(
       );
     }
   }
+}
+
+/** The `unreachable` error in an error's cause chain (the server stopped answering), or null. */
+export function serverGone(err: unknown): AppError | null {
+  let cur: unknown = err;
+  for (let i = 0; i < 5 && cur instanceof Error; i++) {
+    if (cur instanceof AppError && cur.code === "unreachable") return cur;
+    if (isConnectionRefused(cur)) {
+      return new AppError(503, `The model server stopped answering: ${messageOf(cur)}`, {
+        code: "unreachable",
+      });
+    }
+    cur = cur.cause;
+  }
+  return null;
 }

@@ -109,7 +109,7 @@ Deno.test("pause holds the next run until resume", async () => {
   assert.equal(b.store.allResults()[0]!.runs_ok, 2);
 });
 
-Deno.test("a server that stops during the job fails the models with a connection error", async () => {
+Deno.test("a server that stops during the job fails that model and ends the job with a clear error", async () => {
   await using b = await bench();
   const { summary } = await b.run("rest", QWENS, {
     onEvent: (e) => {
@@ -120,4 +120,6 @@ Deno.test("a server that stops during the job fails the models with a connection
   const rows = b.store.allResults();
   assert.equal(rows[0]!.status, "failed");
   assert.match(String(rows[0]!.error), /warmup failed: .*(reach|connect|refused)/i);
+  assert.equal(rows.length, 1, "the next model is not attempted against a server that is gone");
+  assert.match(String(summary.error), /reach|stopped answering|refused/i);
 });
