@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { exists } from "../fs.ts";
 import { join } from "node:path";
 import { AppError } from "../error.ts";
 import { clearCache, deleteModel } from "../store/dashboard.ts";
@@ -46,14 +47,4 @@ export async function clearCacheWithBackup(
     file = join(dir, `results_${stamp(svc.now())}_${i}.db`);
   }
   return { deleted_count: clearCache(svc.store.db, file), backup_file: file };
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch (err) {
-    if (err instanceof Deno.errors.NotFound) return false;
-    throw err;
-  }
 }

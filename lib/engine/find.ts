@@ -5,6 +5,7 @@
  * @module
  */
 
+import { isFileSync } from "../fs.ts";
 import { AppError, Status } from "../error.ts";
 import { type EngineManifest, parseManifest } from "./manifest.ts";
 import { type EnginePaths, enginePaths, engineRoot, type EnvReader } from "./paths.ts";
@@ -100,20 +101,11 @@ function inspect(
   }
   for (const model of manifest.models) {
     const file = `${paths.modelsDir}/${model.file}`;
-    if (!isFile(file)) return missing(`model file '${file}' is missing`);
+    if (!isFileSync(file)) return missing(`model file '${file}' is missing`);
   }
   if (manifest.models.length === 0) return missing("no models were generated");
   const engine = { paths, server: paths.server, modelsDir: paths.modelsDir, manifest, stamp };
   return { engine, problem: null };
-}
-
-function isFile(path: string): boolean {
-  try {
-    return Deno.statSync(path).isFile;
-  } catch (err) {
-    if (err instanceof Deno.errors.NotFound) return false;
-    throw err;
-  }
 }
 
 function isExecutable(path: string): boolean {

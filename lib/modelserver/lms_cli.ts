@@ -7,6 +7,7 @@
  * @module
  */
 
+import { isFileSync } from "../fs.ts";
 import { join } from "node:path";
 import { AppError, Status } from "../error.ts";
 import { denoRunner, type ProcessRunner } from "./process.ts";
@@ -45,14 +46,6 @@ export interface LmsCliOptions {
   startTimeoutMs?: number;
 }
 
-function isFile(path: string): boolean {
-  try {
-    return Deno.statSync(path).isFile;
-  } catch {
-    return false;
-  }
-}
-
 /** The `lms` command. */
 export class LmsCli {
   readonly #home: string;
@@ -72,9 +65,9 @@ export class LmsCli {
   /** Path of `lms`: `~/.lmstudio/bin/lms` when present, else the first on `PATH`, else null. */
   locate(): string | null {
     const own = join(this.#home, ".lmstudio", "bin", "lms");
-    if (this.#home !== "" && isFile(own)) return own;
+    if (this.#home !== "" && isFileSync(own)) return own;
     for (const dir of this.#path.split(":")) {
-      if (dir !== "" && isFile(join(dir, "lms"))) return join(dir, "lms");
+      if (dir !== "" && isFileSync(join(dir, "lms"))) return join(dir, "lms");
     }
     return null;
   }

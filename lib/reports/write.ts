@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { exists } from "../fs.ts";
 import { join } from "node:path";
 import { messageOf } from "../error.ts";
 import { renderCsv } from "./csv.ts";
@@ -38,16 +39,6 @@ export interface WriteOutcome {
 export interface WriteOptions {
   /** @default EXPORTERS */
   exporters?: Partial<Record<ReportFormat, Exporter>>;
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch (err) {
-    if (err instanceof Deno.errors.NotFound) return false;
-    throw err;
-  }
 }
 
 /** The file name of a report. */

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { exists } from "../fs.ts";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { sleep } from "../clock.ts";
@@ -66,15 +67,6 @@ export async function prepareHelper(cacheDir: string): Promise<string> {
   }
   if (await exists(dst)) await Deno.chmod(dst, 0o755);
   return dst;
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function waitForHost(probe: HostProbe, timeoutMs: number, log: Logger): Promise<void> {

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { exists } from "../../lib/fs.ts";
 import { AppError, Status } from "../../lib/error.ts";
 import {
   LLAMA_CPP_COMMIT,
@@ -104,14 +105,4 @@ async function headCommit(runner: CommandRunner, dir: string): Promise<string | 
   if (!(await exists(`${dir}/.git`))) return null;
   const result = await runner("git", ["-C", dir, "rev-parse", "HEAD"]);
   return result.code === 0 ? (result.tail.at(-1)?.trim() ?? null) : null;
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch (err) {
-    if (err instanceof Deno.errors.NotFound) return false;
-    throw err;
-  }
 }

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { isFileSync } from "../../lib/fs.ts";
 import { explainMissingEngine, findEngine } from "../../lib/engine/find.ts";
 import { parseManifest } from "../../lib/engine/manifest.ts";
 import { specsFingerprint, TINY_MODELS, VOCAB_FILE } from "../../lib/engine/model_specs.ts";
@@ -157,22 +158,14 @@ function isBuildCurrent(paths: EnginePaths): boolean {
   const stamp = readStampSync(paths.stamp);
   if (!stamp || stamp.llamaCppCommit !== LLAMA_CPP_COMMIT) return false;
   if (stamp.cmakeFlags.join(" ") !== CMAKE_FLAGS.join(" ")) return false;
-  return [paths.server, paths.converter, `${paths.vocabDir}/${VOCAB_FILE}`].every(isFile);
+  return [paths.server, paths.converter, `${paths.vocabDir}/${VOCAB_FILE}`].every(isFileSync);
 }
 
 function areModelsCurrent(paths: EnginePaths): boolean {
   try {
     const manifest = parseManifest(JSON.parse(Deno.readTextFileSync(paths.manifest)));
     if (manifest.specs !== specsFingerprint(TINY_MODELS)) return false;
-    return manifest.models.every((m) => isFile(`${paths.modelsDir}/${m.file}`));
-  } catch {
-    return false;
-  }
-}
-
-function isFile(path: string): boolean {
-  try {
-    return Deno.statSync(path).isFile;
+    return manifest.models.every((m) => isFileSync(`${paths.modelsDir}/${m.file}`));
   } catch {
     return false;
   }
