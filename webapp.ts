@@ -8,6 +8,10 @@
  * [benchmark arguments...]` — benchmark arguments (e.g. `--backend rest --base-url URL`) are the
  * defaults of every run started from the page.
  *
+ * From the source tree it builds the islands at start; run from its bundle (`dist/webapp.js`,
+ * where the island sources are absent) or with `--no-build`, it serves the prebuilt islands of
+ * the `static/` folder beside it (`deno task bundle` writes `dist/static/`).
+ *
  * @module
  */
 import { fileURLToPath } from "node:url";
@@ -19,6 +23,7 @@ import type { DashboardServices } from "./lib/control/services.ts";
 import { parseWebArgs, WEBAPP_USAGE } from "./lib/control/web_args.ts";
 import { type Config, type EnvReader, processEnv, resolvePaths } from "./lib/config/mod.ts";
 import { AppError, exitCodeOf, messageOf } from "./lib/error.ts";
+import { isFileSync } from "./lib/fs.ts";
 import { buildIslands, hasBuild, isLoopback, randomToken } from "./lib/http/fw.ts";
 import { buildIslands as buildHostIslands } from "./lib/http/islands.ts";
 import {
@@ -43,8 +48,37 @@ import { hostUiRoutes } from "./routes/plugins/mod.ts";
 
 const at = (rel: string) => fileURLToPath(new URL(rel, import.meta.url));
 
-/** The project's `static/` folder. */
+/**
+ * The `static/` folder beside this module: the project's `static/` from source, `dist/static/`
+ * from the bundle (`dist/webapp.js`).
+ */
 export const STATIC_DIR: string = at("./static");
+
+/** The island sources to build, by name (absolute paths beside this module). */
+function dashboardIslandFiles(): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(ISLAND_FILES).map(([name, file]) => [name, at(`./${file}`)]),
+  );
+}
+
+/**
+ * Whether the islands' sources sit beside this module (run from the source tree); false when
+ * run from the bundle, which can only serve the prebuilt islands of its `static/` folder.
+ */
+export function hasIslandSources(): boolean {
+  const files = [...Object.values(dashboardIslandFiles()), ...HOST_ISLANDS.map((i) => i.path)];
+  return files.every(isFileSync);
+}
+
+/** Builds the dashboard's islands (and boot script) into `<staticDir>/_islands/dashboard/`. */
+export async function buildDashboardIslands(staticDir: string = STATIC_DIR): Promise<void> {
+  await buildIslands({ islands: dashboardIslandFiles(), outDir: `${staticDir}/${ISLANDS_DIR}` });
+}
+
+/** Builds the plugin host pages' islands into `<staticDir>/_islands/`. */
+export async function buildHostPageIslands(staticDir: string = STATIC_DIR): Promise<void> {
+  await buildHostIslands(HOST_ISLANDS, { outDir: `${staticDir}/_islands`, root: PROJECT_ROOT });
+}
 
 /** Options of {@linkcode createWebApp}. */
 export interface WebAppOptions {
@@ -91,10 +125,7 @@ export async function createWebApp(options: WebAppOptions = {}): Promise<WebApp>
   const build = options.build ?? true;
   const outDir = `${staticDir}/${ISLANDS_DIR}`;
   if (build === true || (build === "if-missing" && !(await hasBuild(outDir)))) {
-    const islands = Object.fromEntries(
-      Object.entries(ISLAND_FILES).map(([name, file]) => [name, at(`./${file}`)]),
-    );
-    await buildIslands({ islands, outDir });
+    await buildDashboardIslands(staticDir);
   } else if (!(await hasBuild(outDir))) {
     throw new AppError(500, `Cannot serve the dashboard: no island bundle in ${outDir}`);
   }
@@ -125,7 +156,14 @@ export async function createWebApp(options: WebAppOptions = {}): Promise<WebApp>
   let host: Host | null = null;
   if (plugins !== null) {
     if (build !== false) {
-      await buildHostIslands(HOST_ISLANDS, { outDir: `${staticDir}/_islands`, root: PROJECT_ROOT });
+      await buildHostPageIslands(staticDir);
+    } else {
+      for (const { name } of HOST_ISLANDS) {
+        const file = `${staticDir}/_islands/${name}.js`;
+        if (!isFileSync(file)) {
+          throw new AppError(500, `Cannot serve the plugin pages: no island bundle ${file}`);
+        }
+      }
     }
     const names = [...HOST_ENV_VARS, ...pluginEnvVars(plugins)];
     const hostEnv: Record<string, string> = {};
@@ -138,7 +176,8 @@ export async function createWebApp(options: WebAppOptions = {}): Promise<WebApp>
       env: hostEnv,
       dataDir: paths.dataDir,
       configDir: paths.configDir,
-      beforeAuth: (app, s) => app.route("/", hostUiRoutes({ ...s, logDir: s.paths.logDir })),
+      beforeAuth: (app, s) =>
+        app.route("/", hostUiRoutes({ ...s, logDir: s.paths.logDir, staticRoot: staticDir })),
     });
   }
   const app = createDashboardApp({
@@ -194,7 +233,8 @@ async function main(argv: string[]): Promise<number> {
     token: args.token,
     baseArgs: args.benchArgs,
     plugins: args.plugins ? undefined : null,
-    build: args.build ? true : false,
+    // From the bundle the sources are absent: serve the prebuilt islands beside it.
+    build: args.build && hasIslandSources(),
   });
   const adminKey = web.host ? (await web.host.start()).adminKey : null;
   const server = Deno.serve(

@@ -1,12 +1,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { REPO_ROOT } from "./_helpers.ts";
+import { HOST_ISLANDS } from "../routes/plugins/islands.ts";
 
 const dec = new TextDecoder();
-const hasWebapp = await Deno.stat(join(REPO_ROOT, "webapp.ts")).then(() => true, () => false);
-// The web app's bundle still builds its islands from source at startup (even with --no-build),
-// so from an empty folder it fails; opt in once webapp.ts serves a prebuilt static/ beside it.
-const webappBundleRuns = Deno.env.get("LOCALBENCH_TEST_WEBAPP_BUNDLE") === "1";
 
 async function sh(
   cmd: string,
@@ -32,12 +29,12 @@ await Deno.mkdir(empty);
 let built: Promise<{ code: number; stdout: string; stderr: string }> | null = null;
 const bundle = () => (built ??= sh("bash", ["tools/bundle.sh"], { env: { BUNDLE_DIR: dist } }));
 
-Deno.test("deno task bundle writes one file per existing program and pins the natives", async () => {
+Deno.test("deno task bundle writes one file per program and pins the natives", async () => {
   const res = await bundle();
   assert.equal(res.code, 0, res.stderr);
   assert.match(res.stdout, /bundle: .*bench\.js .* from cli\.ts/);
   assert.match(res.stdout, /bundle: .*tray\.js .* from tray\.ts/);
-  if (!hasWebapp) assert.match(res.stderr, /skipped .*webapp\.js: webapp\.ts is missing/);
+  assert.match(res.stdout, /bundle: .*webapp\.js .* from webapp\.ts/);
   const tray = await Deno.readTextFile(join(dist, "tray.js"));
   assert.match(tray, /import\("npm:systray2@2\.1\.4"\)/);
   assert.doesNotMatch(tray, /["']systray2["']/);
@@ -49,14 +46,14 @@ Deno.test("deno task bundle refuses an unknown program name", async () => {
   assert.match(res.stderr, /unknown program 'frob'/);
 });
 
-Deno.test("the bench and tray bundles print their help from an empty folder", async () => {
+Deno.test("the bench, tray and web app bundles print their help from an empty folder", async () => {
   assert.equal((await bundle()).code, 0);
-  for (
-    const [name, text] of [["bench", /Usage: localbench/], [
-      "tray",
-      /Usage: deno task tray/,
-    ]] as const
-  ) {
+  const programs = [
+    ["bench", /Usage: localbench/],
+    ["tray", /Usage: deno task tray/],
+    ["webapp", /Usage: deno task webapp/],
+  ] as const;
+  for (const [name, text] of programs) {
     const res = await sh(Deno.execPath(), [
       "run",
       "--no-config",
@@ -72,65 +69,132 @@ Deno.test("the bench and tray bundles print their help from an empty folder", as
   assert.deepEqual([...Deno.readDirSync(empty)], []);
 });
 
+/**
+ * Reads the child's output until a line matches `re` (or `ms` pass, or the output ends), then
+ * keeps draining it in the background; resolves to the match or null, plus everything read.
+ */
+async function waitForLine(
+  stream: ReadableStream<Uint8Array>,
+  re: RegExp,
+  ms: number,
+): Promise<{ match: RegExpMatchArray | null; text: () => string; drained: Promise<void> }> {
+  const reader = stream.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  let match: RegExpMatchArray | null = null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<null>((r) => timer = setTimeout(() => r(null), ms));
+  try {
+    while (match === null) {
+      const chunk = await Promise.race([reader.read(), timeout]);
+      if (chunk === null || chunk.done) break;
+      text += decoder.decode(chunk.value, { stream: true });
+      match = text.match(re);
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  const drained = (async () => {
+    try {
+      for (let c = await reader.read(); !c.done; c = await reader.read()) {
+        text += decoder.decode(c.value, { stream: true });
+      }
+    } catch {
+      // the stream was cancelled
+    }
+  })();
+  return { match, text: () => text, drained };
+}
+
 Deno.test({
-  name: "the web app bundle answers /api/status from an empty folder",
-  ignore: !hasWebapp || !webappBundleRuns,
+  name: "the web app bundle serves /api/status and its prebuilt islands from an empty folder",
   async fn() {
-    assert.equal((await bundle()).code, 0);
-    const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-    const port = (probe.addr as Deno.NetAddr).port;
-    probe.close();
-    const data = join(work, "data");
+    const res = await bundle();
+    assert.equal(res.code, 0, res.stderr);
+    const hostIslands = HOST_ISLANDS.map((i) => `${i.name}.js`);
+    for (const file of ["dashboard/boot.js", ...hostIslands]) {
+      const stat = await Deno.stat(join(dist, "static", "_islands", file));
+      assert.ok(stat.isFile, file);
+    }
     const child = new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "--no-config",
-        "-A",
-        join(dist, "webapp.js"),
-        "--host",
-        "127.0.0.1",
-        "--port",
-        String(port),
-      ],
+      args: ["run", "--no-config", "-A", join(dist, "webapp.js"), "--port", "0"],
       cwd: empty,
       env: {
         NO_COLOR: "1",
-        LOCALBENCH_DATA_DIR: data,
+        LOCALBENCH_DATA_DIR: join(work, "data"),
         LOCALBENCH_CONFIG_DIR: join(work, "config"),
       },
       stdin: "null",
-      stdout: "null",
+      stdout: "piped",
       stderr: "piped",
     }).spawn();
     const stderr = new Response(child.stderr).text();
+    const out = await waitForLine(
+      child.stdout,
+      /Dashboard listening on (http:\/\/127\.0\.0\.1:\d+)\//,
+      30_000,
+    );
     try {
-      let body: { status?: string } | null = null;
-      for (let i = 0; i < 100 && body === null; i++) {
-        try {
-          const res = await fetch(`http://127.0.0.1:${port}/api/status`);
-          body = await res.json();
-        } catch {
-          await new Promise((r) => setTimeout(r, 200));
-        }
-      }
-      if (body === null) {
+      if (out.match === null) {
         try {
           child.kill("SIGTERM");
         } catch {
           // it has ended already
         }
+        assert.fail(`the bundled web app did not start within 30 s: ${await stderr}`);
       }
-      assert.ok(body, `the bundled web app did not answer within 20 s: ${await stderr}`);
-      assert.ok(["idle", "running", "paused"].includes(body.status ?? ""));
+      const base = out.match[1]!;
+      const get = async (path: string) => {
+        const r = await fetch(`${base}${path}`, { signal: AbortSignal.timeout(10_000) });
+        return {
+          status: r.status,
+          type: r.headers.get("content-type") ?? "",
+          body: await r.text(),
+        };
+      };
+
+      const status = await get("/api/status");
+      assert.equal(status.status, 200, status.body);
+      assert.equal(JSON.parse(status.body).status, "idle");
+
+      assert.equal((await get("/")).status, 200);
+      // The Benchmark page always holds an island (Home only shows charts once there are results).
+      const page = await get("/benchmark");
+      assert.equal(page.status, 200);
+      const boot = page.body.match(/<script type="module" src="([^"]+\/boot\.js)"/)?.[1];
+      assert.equal(boot, "/_islands/dashboard/boot.js");
+      const names = [...page.body.matchAll(/data-island="([A-Za-z0-9]+)"/g)].map((m) => m[1]!);
+      assert.ok(names.includes("BenchmarkPanel"), page.body);
+      const scripts = [boot, ...names.map((n) => boot.replace(/boot\.js$/, `${n}.js`))];
+      // The plugin host pages' islands and styles, served from the same dist/static/.
+      scripts.push(...hostIslands.map((f) => `/_islands/${f}`));
+      for (const path of scripts) {
+        const r = await get(path);
+        assert.equal(r.status, 200, path);
+        assert.match(r.type, /javascript/, path);
+        assert.ok(r.body.length > 0, path);
+      }
+      const css = await get("/static/plugins/host.css");
+      assert.equal(css.status, 200);
     } finally {
       try {
         child.kill("SIGTERM");
       } catch {
         // it has ended already
       }
+      const killer = setTimeout(() => {
+        try {
+          child.kill("SIGKILL");
+        } catch {
+          // it has ended already
+        }
+      }, 10_000);
       await child.status;
+      clearTimeout(killer);
+      await out.drained;
       await stderr;
     }
+    assert.deepEqual([...Deno.readDirSync(empty)], []);
   },
 });
 

@@ -6,7 +6,9 @@
 # so a bundle runs from any directory with `deno run --no-config -A dist/<name>.js` (Deno fetches
 # or reuses those npm packages from its cache). With no names, every program whose source exists
 # is bundled and missing ones are reported; a named program whose source is missing is an error.
-# BUNDLE_DIR overrides the output folder (default dist).
+# The web app also gets dist/static/ (styles, plugin assets, and both island sets built here by
+# tools/build_islands.ts); run from the bundle it serves that folder and builds nothing, so
+# dist/ can be copied anywhere. BUNDLE_DIR overrides the output folder (default dist).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$PATH"
@@ -44,6 +46,16 @@ for name in "${targets[@]}"; do
     continue
   fi
   out="$dist/$name.js"
+  if [ "$name" = "webapp" ]; then
+    # The bundle cannot build islands (their sources are not beside it): build the dashboard's
+    # (_islands/dashboard/) and the host pages' (_islands/) into the static/ copy beside it.
+    rm -rf "${dist:?}/static" && cp -r static "$dist/static" && rm -rf "$dist/static/_islands"
+    if ! deno run --quiet -A tools/build_islands.ts "$dist/static"; then
+      echo "bundle: error: the island build failed for $dist/static" >&2
+      failed=1
+      continue
+    fi
+  fi
   if ! deno bundle --quiet --platform deno "${ext_args[@]}" -o "$out" "$src"; then
     echo "bundle: error: deno bundle failed for $src" >&2
     failed=1
@@ -64,13 +76,6 @@ for name in "${targets[@]}"; do
     }
     Deno.writeTextFileSync(file, text);
   ' "$out" "${EXTERNALS[@]}"
-  if [ "$name" = "webapp" ]; then
-    # The web app serves static/ (styles, prebuilt islands) from beside its bundle; run the
-    # bundle with --no-build. static/_islands/dashboard is written by a first `deno task webapp`.
-    rm -rf "${dist:?}/static" && cp -r static "$dist/static"
-    [ -d static/_islands/dashboard ] ||
-      echo "bundle: warning: static/_islands/dashboard is missing; run 'deno task webapp' once" >&2
-  fi
   echo "bundle: $out ($(wc -c <"$out") bytes) from $src"
   built=$((built + 1))
 done

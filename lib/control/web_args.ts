@@ -12,6 +12,7 @@ export interface WebArgs {
   hostname: string;
   token: string | null;
   plugins: boolean;
+  /** Build the islands at start (false with `--no-build`). */
   build: boolean;
   help: boolean;
   /** Benchmark arguments (defaults of every run). */
@@ -25,7 +26,8 @@ export const WEBAPP_USAGE = `Usage: deno task webapp -- [options] [benchmark arg
   --token T       control token, required when bound to a non-loopback address
                   [default: $LOCALBENCH_WEB_TOKEN, else generated and printed]
   --no-plugins    do not mount the plugin host
-  --no-build      serve the prebuilt island bundle (static/_islands/dashboard)
+  --no-build      serve the prebuilt islands of static/_islands/ instead of building
+                  them at start (always so when run from the bundle dist/webapp.js)
   -h, --help      show this help
 Benchmark arguments (e.g. --backend rest --base-url URL --runs 2) are the defaults of every
 run started from the dashboard.`;
