@@ -10,6 +10,7 @@
  */
 // Must stay the first import: it scopes process.env before any npm package loads.
 import { SCOPED_ENV_VAR } from "./lib/host/env_scope.ts";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { AppError, exitCodeOf, messageOf } from "./lib/error.ts";
 import {
@@ -25,11 +26,12 @@ import {
   scopedPermissionFlags,
   serveHost,
 } from "./lib/host/mod.ts";
-import { buildIslands } from "./lib/http/islands.ts";
+import { buildIslands } from "./lib/http/fw.ts";
 import { print, printError } from "./lib/log.ts";
 import { plugins } from "./plugins/registry.ts";
+import { islandEntries } from "./routes/_islands.ts";
 import { hostUiRoutes } from "./routes/plugins/mod.ts";
-import { HOST_ISLANDS, PROJECT_ROOT, STATIC_ROOT } from "./routes/plugins/islands.ts";
+import { STATIC_ROOT } from "./routes/plugins/islands.ts";
 
 const USAGE = `Usage: deno task host -- [options]
   --port N            listen port (0 = any free port)   [default: 5000]
@@ -105,7 +107,9 @@ async function launchScoped(argv: string[], args: HostArgs): Promise<number> {
   const paths = resolveHostPaths(envOf(envNames));
   const netHosts = isHostCommand(argv) ? [] : await pluginNetworkHosts(paths.configFile, plugins);
   if (args.ui && !isHostCommand(argv)) {
-    await buildIslands(HOST_ISLANDS, { outDir: `${STATIC_ROOT}/_islands`, root: PROJECT_ROOT });
+    // Here, not in the child: esbuild cannot run under the child's permissions.
+    const root = fileURLToPath(new URL("./", import.meta.url));
+    await buildIslands({ islands: islandEntries(root), outDir: `${STATIC_ROOT}/_islands` });
   }
   const flags = scopedPermissionFlags({
     paths,

@@ -8,9 +8,10 @@
  * [benchmark arguments...]` — benchmark arguments (e.g. `--backend rest --base-url URL`) are the
  * defaults of every run started from the page.
  *
- * From the source tree it builds the islands at start; run from its bundle (`dist/webapp.js`,
- * where the island sources are absent) or with `--no-build`, it serves the prebuilt islands of
- * the `static/` folder beside it (`deno task bundle` writes `dist/static/`).
+ * From the source tree it builds the islands (the dashboard's and the plugin host pages', one
+ * esbuild run into `static/_islands/`) at start; run from its bundle (`dist/webapp.js`, where the
+ * island sources are absent) or with `--no-build`, it serves the prebuilt islands of the
+ * `static/` folder beside it (`deno task bundle` writes `dist/static/`).
  *
  * @module
  */
@@ -25,7 +26,6 @@ import { type Config, type EnvReader, processEnv, resolvePaths } from "./lib/con
 import { AppError, exitCodeOf, messageOf } from "./lib/error.ts";
 import { isFileSync } from "./lib/fs.ts";
 import { buildIslands, hasBuild, isLoopback, randomToken } from "./lib/http/fw.ts";
-import { buildIslands as buildHostIslands } from "./lib/http/islands.ts";
 import {
   createHost,
   type Host,
@@ -42,8 +42,8 @@ import { createBackend } from "./lib/modelserver/factory.ts";
 import { ResultsStore } from "./lib/store/mod.ts";
 import { plugins as registryPlugins } from "./plugins/registry.ts";
 import App from "./routes/_app.tsx";
-import { ISLAND_FILES, manifest } from "./routes/_manifest.ts";
-import { HOST_ISLANDS, PROJECT_ROOT } from "./routes/plugins/islands.ts";
+import { manifest } from "./routes/_manifest.ts";
+import { ISLAND_FILES, islandEntries } from "./routes/_islands.ts";
 import { hostUiRoutes } from "./routes/plugins/mod.ts";
 
 const at = (rel: string) => fileURLToPath(new URL(rel, import.meta.url));
@@ -54,30 +54,20 @@ const at = (rel: string) => fileURLToPath(new URL(rel, import.meta.url));
  */
 export const STATIC_DIR: string = at("./static");
 
-/** The island sources to build, by name (absolute paths beside this module). */
-function dashboardIslandFiles(): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(ISLAND_FILES).map(([name, file]) => [name, at(`./${file}`)]),
-  );
-}
-
 /**
  * Whether the islands' sources sit beside this module (run from the source tree); false when
  * run from the bundle, which can only serve the prebuilt islands of its `static/` folder.
  */
 export function hasIslandSources(): boolean {
-  const files = [...Object.values(dashboardIslandFiles()), ...HOST_ISLANDS.map((i) => i.path)];
-  return files.every(isFileSync);
+  return Object.values(islandEntries(at("./"))).every(isFileSync);
 }
 
-/** Builds the dashboard's islands (and boot script) into `<staticDir>/_islands/dashboard/`. */
-export async function buildDashboardIslands(staticDir: string = STATIC_DIR): Promise<void> {
-  await buildIslands({ islands: dashboardIslandFiles(), outDir: `${staticDir}/${ISLANDS_DIR}` });
-}
-
-/** Builds the plugin host pages' islands into `<staticDir>/_islands/`. */
-export async function buildHostPageIslands(staticDir: string = STATIC_DIR): Promise<void> {
-  await buildHostIslands(HOST_ISLANDS, { outDir: `${staticDir}/_islands`, root: PROJECT_ROOT });
+/**
+ * Builds every island (the dashboard's and the plugin host pages') and the boot script in one
+ * esbuild run into `<staticDir>/_islands/` (emptied first).
+ */
+export async function buildWebIslands(staticDir: string = STATIC_DIR): Promise<void> {
+  await buildIslands({ islands: islandEntries(at("./")), outDir: `${staticDir}/${ISLANDS_DIR}` });
 }
 
 /** Options of {@linkcode createWebApp}. */
@@ -124,10 +114,11 @@ export async function createWebApp(options: WebAppOptions = {}): Promise<WebApp>
   const staticDir = options.staticDir ?? STATIC_DIR;
   const build = options.build ?? true;
   const outDir = `${staticDir}/${ISLANDS_DIR}`;
-  if (build === true || (build === "if-missing" && !(await hasBuild(outDir)))) {
-    await buildDashboardIslands(staticDir);
-  } else if (!(await hasBuild(outDir))) {
-    throw new AppError(500, `Cannot serve the dashboard: no island bundle in ${outDir}`);
+  const built = await hasBuild(outDir, Object.keys(ISLAND_FILES));
+  if (build === true || (build === "if-missing" && !built)) {
+    await buildWebIslands(staticDir);
+  } else if (!built) {
+    throw new AppError(500, `Cannot serve the pages: island bundles are missing in ${outDir}`);
   }
   const loopback = isLoopback(options.hostname ?? "127.0.0.1");
   const token = loopback ? null : options.token ?? env("LOCALBENCH_WEB_TOKEN") ?? randomToken();
@@ -155,16 +146,6 @@ export async function createWebApp(options: WebAppOptions = {}): Promise<WebApp>
   const plugins = options.plugins === undefined ? registryPlugins : options.plugins;
   let host: Host | null = null;
   if (plugins !== null) {
-    if (build !== false) {
-      await buildHostPageIslands(staticDir);
-    } else {
-      for (const { name } of HOST_ISLANDS) {
-        const file = `${staticDir}/_islands/${name}.js`;
-        if (!isFileSync(file)) {
-          throw new AppError(500, `Cannot serve the plugin pages: no island bundle ${file}`);
-        }
-      }
-    }
     const names = [...HOST_ENV_VARS, ...pluginEnvVars(plugins)];
     const hostEnv: Record<string, string> = {};
     for (const n of names) {

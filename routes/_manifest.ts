@@ -1,6 +1,8 @@
 /**
  * The dashboard's routes and islands, imported statically (Fresh's `fresh.gen.ts`), so the web
  * app can be bundled. `tests/routes/manifest_test.ts` checks that it lists every route file.
+ * The island build list of the whole web app (these islands and the host pages') is
+ * `routes/_islands.ts`.
  * Keys are paths from the project root; `[...name]` matches the rest of the path, `/` included.
  *
  * @module
@@ -56,11 +58,4 @@ export const manifest: Manifest<DashboardEnv> = {
     "./routes/api/cache/[...key].ts": $api_cache_key as Mod,
   },
   islands: { Chart, BenchmarkPanel, ResultsBrowser },
-};
-
-/** The island modules to bundle (entry name → path from the project root). */
-export const ISLAND_FILES: Record<string, string> = {
-  Chart: "islands/Chart.tsx",
-  BenchmarkPanel: "islands/BenchmarkPanel.tsx",
-  ResultsBrowser: "islands/ResultsBrowser.tsx",
 };

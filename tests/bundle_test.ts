@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { REPO_ROOT } from "./_helpers.ts";
+import { ISLAND_FILES } from "../routes/_islands.ts";
 import { HOST_ISLANDS } from "../routes/plugins/islands.ts";
 
 const dec = new TextDecoder();
@@ -111,8 +112,8 @@ Deno.test({
   async fn() {
     const res = await bundle();
     assert.equal(res.code, 0, res.stderr);
-    const hostIslands = HOST_ISLANDS.map((i) => `${i.name}.js`);
-    for (const file of ["dashboard/boot.js", ...hostIslands]) {
+    const hostIslands = Object.keys(HOST_ISLANDS).map((name) => `${name}.js`);
+    for (const file of ["boot.js", ...Object.keys(ISLAND_FILES).map((name) => `${name}.js`)]) {
       const stat = await Deno.stat(join(dist, "static", "_islands", file));
       assert.ok(stat.isFile, file);
     }
@@ -162,7 +163,7 @@ Deno.test({
       const page = await get("/benchmark");
       assert.equal(page.status, 200);
       const boot = page.body.match(/<script type="module" src="([^"]+\/boot\.js)"/)?.[1];
-      assert.equal(boot, "/_islands/dashboard/boot.js");
+      assert.equal(boot, "/_islands/boot.js");
       const names = [...page.body.matchAll(/data-island="([A-Za-z0-9]+)"/g)].map((m) => m[1]!);
       assert.ok(names.includes("BenchmarkPanel"), page.body);
       const scripts = [boot, ...names.map((n) => boot.replace(/boot\.js$/, `${n}.js`))];

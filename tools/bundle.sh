@@ -6,7 +6,7 @@
 # so a bundle runs from any directory with `deno run --no-config -A dist/<name>.js` (Deno fetches
 # or reuses those npm packages from its cache). With no names, every program whose source exists
 # is bundled and missing ones are reported; a named program whose source is missing is an error.
-# The web app also gets dist/static/ (styles, plugin assets, and both island sets built here by
+# The web app also gets dist/static/ (styles, plugin assets, and every island built here by
 # tools/build_islands.ts); run from the bundle it serves that folder and builds nothing, so
 # dist/ can be copied anywhere. BUNDLE_DIR overrides the output folder (default dist).
 set -euo pipefail
@@ -47,8 +47,8 @@ for name in "${targets[@]}"; do
   fi
   out="$dist/$name.js"
   if [ "$name" = "webapp" ]; then
-    # The bundle cannot build islands (their sources are not beside it): build the dashboard's
-    # (_islands/dashboard/) and the host pages' (_islands/) into the static/ copy beside it.
+    # The bundle cannot build islands (their sources are not beside it): build all of them (the
+    # dashboard's and the host pages') into _islands/ of the static/ copy beside it.
     rm -rf "${dist:?}/static" && cp -r static "$dist/static" && rm -rf "$dist/static/_islands"
     if ! deno run --quiet -A tools/build_islands.ts "$dist/static"; then
       echo "bundle: error: the island build failed for $dist/static" >&2

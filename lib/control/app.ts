@@ -20,11 +20,14 @@ import {
 import type { Logger } from "../log.ts";
 import type { DashboardEnv, DashboardServices } from "./services.ts";
 
-/** Where the dashboard's island bundles are built, relative to `static/`. */
-export const ISLANDS_DIR = "_islands/dashboard";
+/**
+ * Where the island bundles (the dashboard's and the plugin host pages', one build) are,
+ * relative to `static/`.
+ */
+export const ISLANDS_DIR = "_islands";
 
 /** The URL of the island bundles. */
-export const ISLANDS_URL = "/_islands/dashboard";
+export const ISLANDS_URL = "/_islands";
 
 /** Path prefixes answered by the plugin host. */
 export const HOST_PREFIXES = [
@@ -41,7 +44,6 @@ export const HOST_PREFIXES = [
   "/sockjs/",
   "/plugins",
   "/static/",
-  "/_islands/",
 ];
 
 /** Options of {@linkcode createDashboardApp}. */
@@ -61,7 +63,6 @@ export interface DashboardAppOptions {
 
 /** Whether a path belongs to the plugin host. */
 export function isHostPath(path: string): boolean {
-  if (path.startsWith(`${ISLANDS_URL}/`)) return false;
   return HOST_PREFIXES.some((p) => path === p.replace(/\/$/, "") || path.startsWith(p));
 }
 

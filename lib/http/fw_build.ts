@@ -3,10 +3,13 @@
  * code splitting, minified). Entry files keep their names (`boot.js`, `Chart.js`); shared chunks
  * carry a content hash (`chunk-XXXX.js`), so they can be cached for ever.
  *
+ * esbuild is loaded only when a build runs, so a server that merely imports this module (the
+ * plugin host's permission-scoped child) never loads it. Building needs permission to run
+ * esbuild's binary: do it from a build step or a launcher, not from a permission-scoped server.
+ *
  * @module
  */
 import { join } from "node:path";
-import * as esbuild from "esbuild";
 
 /** Options of {@linkcode buildIslands}. */
 export interface BuildOptions {
@@ -14,7 +17,7 @@ export interface BuildOptions {
   islands: Record<string, string>;
   /** Output folder (emptied first). */
   outDir: string;
-  /** The boot script. @default lib/http/client/boot.ts */
+  /** The boot script. @default {@linkcode BOOT_FILE} */
   bootFile?: string;
   /** Minify the output. @default true */
   minify?: boolean;
@@ -40,7 +43,7 @@ export const BOOT_FILE = new URL("./fw_boot_client.ts", import.meta.url).pathnam
  * import { buildIslands } from "./fw_build.ts";
  * const result = await buildIslands({
  *   islands: { Chart: "islands/Chart.tsx" },
- *   outDir: "static/_islands/dashboard",
+ *   outDir: "static/_islands",
  * });
  * console.log(result.files);
  * ```
@@ -58,6 +61,7 @@ export async function buildIslands(options: BuildOptions): Promise<BuildResult> 
     if (!(err instanceof Deno.errors.NotFound)) throw err;
   });
   await Deno.mkdir(options.outDir, { recursive: true });
+  const esbuild = await import("esbuild");
   try {
     await esbuild.build({
       entryPoints,
@@ -93,12 +97,24 @@ export async function buildIslands(options: BuildOptions): Promise<BuildResult> 
   };
 }
 
-/** Whether `outDir` already holds a build (its boot script exists). */
-export async function hasBuild(outDir: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(join(outDir, "boot.js"))).isFile;
-  } catch (err) {
-    if (err instanceof Deno.errors.NotFound) return false;
-    throw err;
+/**
+ * Whether `outDir` already holds a build: its boot script and the bundle of each of `islands`
+ * (entry names) exist.
+ *
+ * @example
+ * ```ts ignore
+ * import { hasBuild } from "./fw_build.ts";
+ * if (!(await hasBuild("static/_islands", ["Chart"]))) console.log("build first");
+ * ```
+ */
+export async function hasBuild(outDir: string, islands: readonly string[] = []): Promise<boolean> {
+  for (const name of ["boot", ...islands]) {
+    try {
+      if (!(await Deno.stat(join(outDir, `${name}.js`))).isFile) return false;
+    } catch (err) {
+      if (err instanceof Deno.errors.NotFound) return false;
+      throw err;
+    }
   }
+  return true;
 }

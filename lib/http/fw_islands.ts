@@ -6,9 +6,7 @@
  *
  * @module
  */
-import { h, options, type VNode } from "preact";
-
-type Component = (props: Record<string, unknown>) => unknown;
+import { type ComponentType, h, options, type VNode } from "preact";
 
 const registry = new Map<unknown, string>();
 const WRAPPED = "__island";
@@ -23,10 +21,10 @@ export const ISLAND_TAG = "x-island";
  * ```ts
  * import { registerIslands } from "./fw_islands.ts";
  * function Counter(props: { start: number }) { return props.start; }
- * registerIslands({ Counter: Counter as never });
+ * registerIslands({ Counter });
  * ```
  */
-export function registerIslands(islands: Record<string, Component>): void {
+export function registerIslands(islands: Readonly<Record<string, ComponentType<never>>>): void {
   for (const [name, component] of Object.entries(islands)) {
     if (!/^[A-Z][A-Za-z0-9]*$/.test(name)) {
       throw new TypeError(`Cannot register island '${name}': use a PascalCase name`);

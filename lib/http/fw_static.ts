@@ -15,6 +15,7 @@ const TYPES: Record<string, string> = {
   ".png": "image/png",
   ".ico": "image/x-icon",
   ".json": "application/json",
+  ".wav": "audio/wav",
   ".txt": "text/plain; charset=utf-8",
   ".webmanifest": "application/manifest+json",
 };
@@ -23,7 +24,7 @@ const TYPES: Record<string, string> = {
 export interface AssetOptions {
   /** Folder served at the mount point. */
   root: string;
-  /** URL prefix removed before looking the file up. @default "" */
+  /** URL prefix removed before looking the file up (`/static` serves `/static/...`). @default "" */
   prefix?: string;
 }
 
@@ -34,12 +35,23 @@ export function cacheControlOf(name: string): string {
     : "no-cache";
 }
 
-/** Serves files under `root` for GET and HEAD; falls through (`next()`) when none matches. */
+/**
+ * Serves files under `root` for GET and HEAD. Anything it does not serve (other methods or
+ * paths, missing files, folders, hidden names, escapes) falls through (`next()`).
+ *
+ * @example
+ * ```ts
+ * import { Hono } from "hono";
+ * import { serveAssets } from "./fw_static.ts";
+ * const app = new Hono();
+ * app.use("/static/*", serveAssets({ root: "./static", prefix: "/static" }));
+ * ```
+ */
 export function serveAssets(options: AssetOptions): MiddlewareHandler {
-  const prefix = options.prefix ?? "";
+  const prefix = (options.prefix ?? "").replace(/\/+$/, "");
   return async function assets(c, next) {
     if (c.req.method !== "GET" && c.req.method !== "HEAD") return await next();
-    if (!c.req.path.startsWith(prefix)) return await next();
+    if (!c.req.path.startsWith(`${prefix}/`)) return await next();
     let rel: string;
     try {
       rel = decodeURIComponent(c.req.path.slice(prefix.length));

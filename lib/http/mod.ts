@@ -1,8 +1,8 @@
 /**
  * The shared web layer: one error handler (AppError → status + `{"error": message}`), request
- * helpers, a rate limiter, static folders and the Fresh-shaped page/island glue (server
- * rendering with Preact, island bundles built by esbuild). Generic: nothing here knows about
- * plugins or the benchmark.
+ * helpers and a rate limiter. The Fresh-shaped page/island glue (file routes, server rendering
+ * with island markers, the esbuild island build, static files) is `./fw.ts`. Generic: nothing
+ * here knows about plugins or the benchmark.
  *
  * @module
  */
@@ -15,13 +15,3 @@ export {
 } from "./error_handler.ts";
 export { attachment, clientAddress, isStateChanging, readJsonObject } from "./request.ts";
 export { type RateLimitOptions, SlidingWindowLimiter } from "./rate_limit.ts";
-export { serveFolder, type ServeFolderOptions } from "./static.ts";
-export { type PageOptions, renderPage } from "./page.ts";
-export {
-  buildIslands,
-  type BuildIslandsOptions,
-  island,
-  type IslandEntry,
-  type IslandMarker,
-  ISLANDS_PREFIX,
-} from "./islands.ts";

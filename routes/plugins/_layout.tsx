@@ -1,5 +1,4 @@
 import type { ComponentChildren } from "preact";
-import { island } from "../../lib/http/islands.ts";
 import UptimeWidget from "../../islands/UptimeWidget.tsx";
 import TempEtaNavbar from "../../islands/TempEtaNavbar.tsx";
 
@@ -20,8 +19,8 @@ export function Layout({ title, user, children }: LayoutProps) {
         <a href="/plugins/power">Power</a>
         <a href="/plugins/temperature">Temperature</a>
         <span class="spacer" />
-        {user ? island({ name: "TempEtaNavbar", component: TempEtaNavbar, props: {} }) : null}
-        {user ? island({ name: "UptimeWidget", component: UptimeWidget, props: {} }) : null}
+        {user ? <TempEtaNavbar /> : null}
+        {user ? <UptimeWidget /> : null}
         {user ? <span class="user">{user}</span> : null}
       </nav>
       <main>

@@ -1,24 +1,18 @@
 /**
- * The islands of the plugin host's pages (built into `static/_islands/`).
+ * The islands of the plugin host's pages, registered for the server's island markers (they are
+ * built with every other island, see `routes/_islands.ts`), and the static folder.
  *
  * @module
  */
 import { fileURLToPath } from "node:url";
-import type { IslandEntry } from "../../lib/http/islands.ts";
+import LogViewer from "../../islands/LogViewer.tsx";
+import PowerPanel from "../../islands/PowerPanel.tsx";
+import TempEtaNavbar from "../../islands/TempEtaNavbar.tsx";
+import TempEtaPanel from "../../islands/TempEtaPanel.tsx";
+import UptimeWidget from "../../islands/UptimeWidget.tsx";
 
-const at = (rel: string) => fileURLToPath(new URL(rel, import.meta.url));
-
-/** The project root. */
-export const PROJECT_ROOT: string = at("../../");
-
-/** Every island the host pages use. */
-export const HOST_ISLANDS: IslandEntry[] = [
-  { name: "LogViewer", path: at("../../islands/LogViewer.tsx") },
-  { name: "UptimeWidget", path: at("../../islands/UptimeWidget.tsx") },
-  { name: "TempEtaNavbar", path: at("../../islands/TempEtaNavbar.tsx") },
-  { name: "PowerPanel", path: at("../../islands/PowerPanel.tsx") },
-  { name: "TempEtaPanel", path: at("../../islands/TempEtaPanel.tsx") },
-];
+/** Every island the host pages use, by name (the bundle is `/_islands/<name>.js`). */
+export const HOST_ISLANDS = { LogViewer, PowerPanel, TempEtaNavbar, TempEtaPanel, UptimeWidget };
 
 /** The folder of static files (the built islands live in `_islands/`). */
-export const STATIC_ROOT: string = at("../../static");
+export const STATIC_ROOT: string = fileURLToPath(new URL("../../static", import.meta.url));

@@ -14,6 +14,7 @@ export default function LoginPage({ next }: { next: string }) {
         <button type="submit">Log in</button>
         <p class="error" role="alert" id="login-error" />
       </form>
+      <script type="module" src="/static/plugins/login.js" />
     </Layout>
   );
 }

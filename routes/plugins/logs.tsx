@@ -1,4 +1,3 @@
-import { island } from "../../lib/http/islands.ts";
 import LogViewer, { type LogViewerProps } from "../../islands/LogViewer.tsx";
 import { Layout } from "./_layout.tsx";
 
@@ -12,7 +11,7 @@ export interface LogsPageData {
 export default function LogsPage({ user, viewer }: LogsPageData) {
   return (
     <Layout title="Log monitor" user={user}>
-      {island({ name: "LogViewer", component: LogViewer, props: viewer })}
+      <LogViewer {...viewer} />
     </Layout>
   );
 }

@@ -7,11 +7,10 @@
  * @module
  */
 import { type Context, Hono } from "hono";
-import { h } from "preact";
+import type { ComponentType } from "preact";
 import { getCookie } from "hono/cookie";
 import { AppError } from "../../lib/error.ts";
-import { renderPage } from "../../lib/http/page.ts";
-import { serveFolder } from "../../lib/http/static.ts";
+import { registerIslands, renderDocument, serveAssets } from "../../lib/http/fw.ts";
 import type { Principal, SessionStore, UserStore } from "../../lib/host/auth/mod.ts";
 import { resolvePrincipal, SESSION_COOKIE } from "../../lib/host/auth/mod.ts";
 import { hasPermission } from "../../lib/host/permissions.ts";
@@ -22,7 +21,8 @@ import LoginPage from "./login.tsx";
 import LogsPage from "./logs.tsx";
 import PowerPage from "./power.tsx";
 import TemperaturePage from "./temperature.tsx";
-import { STATIC_ROOT } from "./islands.ts";
+import HostApp from "./_app.tsx";
+import { HOST_ISLANDS, STATIC_ROOT } from "./islands.ts";
 
 /** Services the pages need. */
 export interface HostUiDeps {
@@ -36,6 +36,22 @@ export interface HostUiDeps {
 
 const STYLES = ["/static/plugins/host.css"];
 
+/** The island boot script (it loads each island's bundle from its own folder). */
+const BOOT_SCRIPT = "/_islands/boot.js";
+
+/** Renders a page into the host's document shell; the boot script only when it has islands. */
+function render<P>(c: Context, page: ComponentType<P>, props: P, title: string): Response {
+  return c.html(renderDocument({
+    page: page as unknown as ComponentType<Record<string, unknown>>,
+    props: props as Record<string, unknown>,
+    title,
+    path: c.req.path,
+    layout: HostApp,
+    bootScript: BOOT_SCRIPT,
+    styles: STYLES,
+  }));
+}
+
 function safeNext(next: string | undefined): string {
   return next && next.startsWith("/") && !next.startsWith("//") && !next.includes("\\")
     ? next
@@ -44,10 +60,11 @@ function safeNext(next: string | undefined): string {
 
 /** The pages as a Hono app; mount it before the host's authentication middleware. */
 export function hostUiRoutes(deps: HostUiDeps): Hono {
+  registerIslands(HOST_ISLANDS);
   const app = new Hono();
   const root = deps.staticRoot ?? STATIC_ROOT;
-  app.use("/static/*", serveFolder({ prefix: "/static", root }));
-  app.use("/_islands/*", serveFolder({ prefix: "/_islands", root: `${root}/_islands` }));
+  app.use("/static/*", serveAssets({ prefix: "/static", root }));
+  app.use("/_islands/*", serveAssets({ prefix: "/_islands", root: `${root}/_islands` }));
 
   const page = async (c: Context) => {
     let principal: Principal | null = null;
@@ -70,13 +87,7 @@ export function hostUiRoutes(deps: HostUiDeps): Hono {
   app.get("/plugins", (c) => c.redirect("/plugins/logs"));
   app.get("/plugins/login", (c) => {
     const next = safeNext(c.req.query("next"));
-    return c.html(
-      renderPage(h(LoginPage, { next }), {
-        title: "Log in",
-        styles: STYLES,
-        scripts: ["/static/plugins/login.js"],
-      }),
-    );
+    return render(c, LoginPage, { next }, "Log in");
   });
   app.get("/plugins/logs", async (c) => {
     const p = await page(c);
@@ -93,37 +104,19 @@ export function hostUiRoutes(deps: HostUiDeps): Hono {
         maxLiveLines: s.max_stream_lines,
       },
     };
-    return c.html(
-      renderPage(h(LogsPage, data), {
-        title: "Log monitor",
-        styles: STYLES,
-        islands: ["LogViewer", "UptimeWidget", "TempEtaNavbar"],
-      }),
-    );
+    return render(c, LogsPage, data, "Log monitor");
   });
   app.get("/plugins/power", async (c) => {
     const p = await page(c);
     if ("redirect" in p) return p.redirect;
     const data = { user: p.principal.user, panel: { csrfToken: p.csrf } };
-    return c.html(
-      renderPage(h(PowerPage, data), {
-        title: "Power",
-        styles: STYLES,
-        islands: ["PowerPanel", "UptimeWidget", "TempEtaNavbar"],
-      }),
-    );
+    return render(c, PowerPage, data, "Power");
   });
   app.get("/plugins/temperature", async (c) => {
     const p = await page(c);
     if ("redirect" in p) return p.redirect;
     const data = { user: p.principal.user, panel: {} };
-    return c.html(
-      renderPage(h(TemperaturePage, data), {
-        title: "Temperature",
-        styles: STYLES,
-        islands: ["TempEtaPanel", "UptimeWidget", "TempEtaNavbar"],
-      }),
-    );
+    return render(c, TemperaturePage, data, "Temperature");
   });
   return app;
 }

@@ -1,4 +1,3 @@
-import { island } from "../../lib/http/islands.ts";
 import PowerPanel, { type PowerPanelProps } from "../../islands/PowerPanel.tsx";
 import { Layout } from "./_layout.tsx";
 
@@ -12,7 +11,7 @@ export interface PowerPageData {
 export default function PowerPage({ user, panel }: PowerPageData) {
   return (
     <Layout title="Power" user={user}>
-      {island({ name: "PowerPanel", component: PowerPanel, props: panel })}
+      <PowerPanel {...panel} />
     </Layout>
   );
 }

@@ -1,4 +1,3 @@
-import { island } from "../../lib/http/islands.ts";
 import TempEtaPanel, { type TempEtaPanelProps } from "../../islands/TempEtaPanel.tsx";
 import { Layout } from "./_layout.tsx";
 
@@ -12,7 +11,7 @@ export interface TemperaturePageData {
 export default function TemperaturePage({ user, panel }: TemperaturePageData) {
   return (
     <Layout title="Temperature" user={user}>
-      {island({ name: "TempEtaPanel", component: TempEtaPanel, props: panel })}
+      <TempEtaPanel {...panel} />
     </Layout>
   );
 }

@@ -6,14 +6,13 @@
  */
 import assert from "node:assert/strict";
 import { chromium, type Page } from "playwright-core";
-import { buildIslands } from "../../lib/http/islands.ts";
 import { createHost, serveHost } from "../../lib/host/mod.ts";
 import { plugin as branchplus } from "../../plugins/branchplus/mod.ts";
 import type { ChannelConfig } from "../../plugins/branchplus/channel_config.ts";
 import { createUptimePlugin } from "../../plugins/host_uptime/mod.ts";
 import { createTempEtaPlugin } from "../../plugins/temp_eta/mod.ts";
 import { hostUiRoutes } from "../../routes/plugins/mod.ts";
-import { HOST_ISLANDS, PROJECT_ROOT, STATIC_ROOT } from "../../routes/plugins/islands.ts";
+import { buildWebIslands } from "../../webapp.ts";
 import { startHubSimulator } from "../doubles/hub_sim.ts";
 import { json, startTestHost } from "../lib/host/_helpers.ts";
 
@@ -44,7 +43,7 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    await buildIslands(HOST_ISLANDS, { outDir: `${STATIC_ROOT}/_islands`, root: PROJECT_ROOT });
+    await buildWebIslands();
     await Deno.mkdir(ARTIFACTS, { recursive: true });
     const dir = await Deno.makeTempDir({ prefix: "lb_panels_" });
     const sim = await startHubSimulator({ port: 0 });
@@ -272,14 +271,14 @@ Deno.test("the power and temperature pages need a session and render their islan
       await (await t.request("/plugins/power", { key: null, headers: { Cookie: cookie } }))
         .text();
     assert.ok(power.includes('data-island="PowerPanel"') && power.includes(csrf_token));
-    assert.ok(power.includes('src="/_islands/PowerPanel.js"'));
+    assert.ok(power.includes('src="/_islands/boot.js"'));
     assert.ok(power.includes('href="/plugins/temperature"'), "navigation");
     const temp = await (
       await t.request("/plugins/temperature", { key: null, headers: { Cookie: cookie } })
     ).text();
     assert.ok(temp.includes('data-island="TempEtaPanel"'));
     assert.ok(temp.includes('data-island="TempEtaNavbar"'));
-    assert.ok(temp.includes('src="/_islands/TempEtaNavbar.js"'));
+    assert.ok(temp.includes('src="/_islands/boot.js"'));
   } finally {
     await t.close();
   }

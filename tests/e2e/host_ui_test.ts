@@ -4,12 +4,11 @@
  */
 import assert from "node:assert/strict";
 import { hasChromium, launchChromium } from "./_browser.ts";
-import { buildIslands } from "../../lib/http/islands.ts";
 import { createHost, serveHost } from "../../lib/host/mod.ts";
 import { createUptimePlugin } from "../../plugins/host_uptime/mod.ts";
 import { createLogMonitorPlugin } from "../../plugins/logmonitor/mod.ts";
 import { hostUiRoutes } from "../../routes/plugins/mod.ts";
-import { HOST_ISLANDS, PROJECT_ROOT, STATIC_ROOT } from "../../routes/plugins/islands.ts";
+import { buildWebIslands } from "../../webapp.ts";
 
 const line = (level: string, msg: string) =>
   `2024-01-01 12:00:00,000 - ui.test - ${level} - ${msg}\n`;
@@ -21,7 +20,7 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    await buildIslands(HOST_ISLANDS, { outDir: `${STATIC_ROOT}/_islands`, root: PROJECT_ROOT });
+    await buildWebIslands();
     const dir = await Deno.makeTempDir({ prefix: "lb_ui_" });
     const host = createHost({
       plugins: [

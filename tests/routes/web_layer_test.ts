@@ -3,6 +3,8 @@ import { join, relative } from "node:path";
 import { REPO_ROOT } from "../_helpers.ts";
 import { isRouteFile, patternOf } from "../../lib/http/fw.ts";
 import { manifest } from "../../routes/_manifest.ts";
+import { ISLAND_FILES } from "../../routes/_islands.ts";
+import { HOST_ISLANDS } from "../../routes/plugins/islands.ts";
 import { post, testDashboard } from "./_dashboard.ts";
 import { seedStore } from "./_seed.ts";
 
@@ -69,7 +71,7 @@ Deno.test("pages render on the server with island markers and the boot script", 
     const html = await res.text();
     assert.ok(html.startsWith("<!DOCTYPE html>"), path);
     assert.ok(html.includes(marker), `${path} lacks ${marker}`);
-    assert.ok(html.includes('src="/_islands/dashboard/boot.js"'), path);
+    assert.ok(html.includes('src="/_islands/boot.js"'), path);
     assert.ok(!/(src|href)="(https?:)?\/\//.test(html), `${path} loads something external`);
   }
   const home = await (await d.request("/")).text();
@@ -85,21 +87,22 @@ Deno.test("unknown paths are 404 with the one error body", async () => {
 
 Deno.test("island bundles are served with cache headers and revalidated with ETags", async () => {
   await using d = await testDashboard();
-  const boot = await d.request("/_islands/dashboard/boot.js");
+  const boot = await d.request("/_islands/boot.js");
   assert.equal(boot.status, 200);
   assert.equal(boot.headers.get("Cache-Control"), "no-cache");
   assert.match(boot.headers.get("Content-Type") ?? "", /javascript/);
   await boot.body?.cancel();
-  const again = await d.request("/_islands/dashboard/boot.js", {
+  const again = await d.request("/_islands/boot.js", {
     headers: { "If-None-Match": boot.headers.get("ETag")! },
   });
   assert.equal(again.status, 304);
-  const chunk = [...Deno.readDirSync(join(REPO_ROOT, "static/_islands/dashboard"))]
+  const chunk = [...Deno.readDirSync(join(REPO_ROOT, "static/_islands"))]
     .find((e) => e.name.startsWith("chunk-"))!;
-  const res = await d.request(`/_islands/dashboard/${chunk.name}`);
+  const res = await d.request(`/_islands/${chunk.name}`);
   assert.equal(res.headers.get("Cache-Control"), "public, max-age=31536000, immutable");
   await res.body?.cancel();
-  assert.equal((await d.request("/_islands/dashboard/../../deno.json")).status, 404);
+  assert.equal((await d.request("/_islands/../../deno.json")).status, 404);
+  assert.equal((await d.request("/_islands/..%2F..%2Fdeno.json")).status, 404);
   const css = await d.request("/styles.css");
   assert.equal(css.status, 200);
   await css.body?.cancel();
@@ -129,4 +132,14 @@ Deno.test("the route manifest lists every route file of the dashboard", async ()
   assert.equal(patternOf("./routes/api/cache/[...key].ts"), "/api/cache/:key{.+}");
   assert.equal(patternOf("./routes/index.tsx"), "/");
   assert.equal(patternOf("./routes/api/presets/[name].ts"), "/api/presets/:name");
+});
+
+Deno.test("the island build lists every island of islands/, the dashboard's and the host pages'", async () => {
+  const files: string[] = [];
+  for await (const e of Deno.readDir(join(REPO_ROOT, "islands"))) {
+    if (e.isFile && e.name.endsWith(".tsx")) files.push(`islands/${e.name}`);
+  }
+  assert.deepEqual(Object.values(ISLAND_FILES).sort(), files.sort());
+  const used = [...Object.keys(manifest.islands ?? {}), ...Object.keys(HOST_ISLANDS)];
+  assert.deepEqual(used.sort(), Object.keys(ISLAND_FILES).sort());
 });

@@ -1,9 +1,14 @@
 import assert from "node:assert/strict";
 import { Hono } from "hono";
-import { h } from "preact";
-import { island, renderPage, serveFolder } from "../../../lib/http/mod.ts";
+import { type ComponentChildren, h } from "preact";
+import {
+  type LayoutProps,
+  registerIslands,
+  renderDocument,
+  serveAssets,
+} from "../../../lib/http/fw.ts";
 
-Deno.test("serveFolder() serves files with their type and never leaves the folder", async () => {
+Deno.test("serveAssets() serves files with their type and never leaves the folder", async () => {
   const root = await Deno.makeTempDir();
   const outside = await Deno.makeTempDir();
   try {
@@ -12,7 +17,7 @@ Deno.test("serveFolder() serves files with their type and never leaves the folde
     await Deno.writeTextFile(`${root}/.secret`, "x");
     await Deno.writeTextFile(`${outside}/x.txt`, "outside");
     const app = new Hono();
-    app.use("*", serveFolder({ prefix: "/static", root }));
+    app.use("*", serveAssets({ prefix: "/static", root }));
     app.get("*", (c) => c.text("fallthrough", 404));
     const ok = await app.request("/static/sub/a.js");
     assert.equal(ok.status, 200);
@@ -25,6 +30,7 @@ Deno.test("serveFolder() serves files with their type and never leaves the folde
         "/static/sub",
         "/static/%00",
         "/static/%E0%A4%A",
+        "/staticsub/a.js",
       ]
     ) {
       const res = await app.request(p);
@@ -38,11 +44,26 @@ Deno.test("serveFolder() serves files with their type and never leaves the folde
   }
 });
 
-Deno.test("renderPage() and island() emit a document with hydration markers and bundles", () => {
+/** A minimal document shell for the tests. */
+function Shell(props: LayoutProps) {
+  return h(
+    "html",
+    { lang: "en" },
+    h("head", null, h("title", null, props.title)),
+    h("body", null, props.children as ComponentChildren),
+  );
+}
+
+Deno.test("renderDocument() marks registered islands with their props and adds the boot script", () => {
   const Hello = (p: { who: string }) => h("b", null, `hi ${p.who}`);
-  const html = renderPage(island({ name: "Hello", component: Hello, props: { who: "<x>" } }), {
+  registerIslands({ Hello });
+  const html = renderDocument({
+    page: () => h(Hello, { who: "<x>" }),
+    props: {},
     title: "T & U",
-    islands: ["Hello"],
+    path: "/",
+    layout: Shell,
+    bootScript: "/_islands/boot.js",
     styles: ["/s.css"],
   });
   assert.ok(html.startsWith('<!DOCTYPE html><html lang="en">'));
@@ -50,5 +71,19 @@ Deno.test("renderPage() and island() emit a document with hydration markers and 
   assert.ok(html.includes('data-island="Hello"'));
   assert.ok(html.includes('data-props="{&quot;who&quot;:&quot;&lt;x>&quot;}"'));
   assert.ok(html.includes("<b>hi &lt;x></b>"));
-  assert.ok(html.includes('<script type="module" src="/_islands/Hello.js">'));
+  assert.ok(html.includes('<script type="module" src="/_islands/boot.js"></script></body>'));
+});
+
+Deno.test("renderDocument() adds no boot script to a page without islands", () => {
+  const html = renderDocument({
+    page: () => h("p", null, "plain"),
+    props: {},
+    title: "T",
+    path: "/",
+    layout: Shell,
+    bootScript: "/_islands/boot.js",
+    styles: [],
+  });
+  assert.ok(html.includes("<p>plain</p>"));
+  assert.ok(!html.includes("<script"));
 });
