@@ -4,21 +4,11 @@
  * @module
  */
 
+import { builtInDefaults } from "../../../lib/config/mod.ts";
 import type { ChatRequest, LoadOptions } from "../../../lib/modelserver/mod.ts";
 
 /** Load options with the project's defaults. */
-export const LOAD: LoadOptions = {
-  context_length: 2048,
-  n_gpu_layers: -1,
-  n_batch: 512,
-  n_threads: -1,
-  flash_attention: true,
-  rope_freq_base: null,
-  rope_freq_scale: null,
-  use_mmap: true,
-  use_mlock: false,
-  kv_cache_quant: null,
-};
+export const LOAD: LoadOptions = { context_length: 2048, ...builtInDefaults().load };
 
 /** A chat request with the project's default sampling. */
 export function chatReq(

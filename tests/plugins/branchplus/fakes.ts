@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { MemorySettings } from "../../_memory_settings.ts";
 import type {
   HeaterReading,
   PluginContext,
@@ -55,35 +56,6 @@ export class FakePrinter implements PrinterAccess {
   }
 }
 
-/** In-memory settings validated by the branchplus descriptor (deep merge, arrays replaced). */
-export class MemorySettings implements SettingsAccess {
-  #current: Settings;
-  #listeners = new Set<(next: Settings, previous: Settings) => void>();
-
-  constructor(initial: Settings = {}) {
-    this.#current = plugin.validateSettings({
-      ...structuredClone(plugin.settingsDefaults),
-      ...initial,
-    });
-  }
-
-  get(): Settings {
-    return structuredClone(this.#current);
-  }
-
-  update(partial: Settings): Promise<Settings> {
-    const previous = this.#current;
-    this.#current = plugin.validateSettings({ ...structuredClone(previous), ...partial });
-    for (const l of [...this.#listeners]) l(this.get(), structuredClone(previous));
-    return Promise.resolve(this.get());
-  }
-
-  onChange(listener: (next: Settings, previous: Settings) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  }
-}
-
 /** A context plus handles on its fakes. */
 export interface FakeContext {
   ctx: PluginContext;
@@ -97,7 +69,7 @@ export interface FakeContext {
 export function fakeContext(settings: Settings = {}): FakeContext {
   const clock = new FakeClock();
   const printer = new FakePrinter();
-  const store = new MemorySettings(settings);
+  const store = new MemorySettings(plugin, settings);
   const pushes: Record<string, unknown>[] = [];
   const ctx: PluginContext = {
     id: "branchplus",

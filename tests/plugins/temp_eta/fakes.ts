@@ -16,7 +16,8 @@ import type {
   SettingsAccess,
 } from "../../../lib/host/plugin.ts";
 import type { MqttClientLike, MqttConnectOptions } from "../../../plugins/temp_eta/mqtt_client.ts";
-import { validateSettings } from "../../../plugins/temp_eta/settings.ts";
+import { plugin } from "../../../plugins/temp_eta/mod.ts";
+import { MemorySettings } from "../../_memory_settings.ts";
 
 import { ManualClock } from "../../_fake_clock.ts";
 
@@ -49,32 +50,6 @@ export class FakePrinter implements PrinterAccess {
   }
 }
 
-/** In-memory settings validated by the plugin, like the host's store. */
-export class MemorySettings implements SettingsAccess {
-  #values: Settings;
-  #listeners = new Set<(n: Settings, p: Settings) => void>();
-
-  constructor(initial: Settings = {}) {
-    this.#values = { ...validateSettings(initial) };
-  }
-
-  get(): Settings {
-    return structuredClone(this.#values);
-  }
-
-  update(partial: Settings): Promise<Settings> {
-    const previous = this.#values;
-    this.#values = { ...validateSettings({ ...previous, ...partial }) };
-    for (const l of this.#listeners) l(this.get(), previous);
-    return Promise.resolve(this.get());
-  }
-
-  onChange(listener: (n: Settings, p: Settings) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  }
-}
-
 /** A plugin context of fakes with the captured push messages. */
 export interface FakeContext {
   ctx: PluginContext;
@@ -92,7 +67,7 @@ export function fakeContext(
 ): FakeContext {
   const clock = new ManualClock();
   const printer = new FakePrinter();
-  const store = new MemorySettings(settings);
+  const store = new MemorySettings(plugin, settings);
   const pushes: Record<string, unknown>[] = [];
   const logs: string[] = [];
   const ctx: PluginContext = {
