@@ -1,0 +1,219 @@
+/**
+ * The state of one model's benchmark: its result row, the loaded instance, the measured runs,
+ * failures and warnings. {@linkcode runModel} drives it step by step.
+ *
+ * @module
+ */
+import type { Config } from "../config/mod.ts";
+import type { RunOptions } from "../cli/options.ts";
+import { messageOf } from "../error.ts";
+import type { Backend, LoadOptions } from "../modelserver/backend.ts";
+import type { ResultsStore, Row } from "../store/mod.ts";
+import { isAbort, type JobControl } from "./control.ts";
+import type { EventSink, ModelFigures } from "./events.ts";
+import { type MeasureContext, measureOnce } from "./measure.ts";
+import { type RunMetrics, runMetrics } from "./metrics.ts";
+import { type ParallelRound, parallelRound } from "./parallel.ts";
+import type { Profiler } from "./profiler_types.ts";
+import { modelRecordOf, refreshTarget, type Target } from "./target.ts";
+
+/** What the sequence needs from the job. */
+export interface ModelRunContext {
+  backend: Backend;
+  store: ResultsStore;
+  emit: EventSink;
+  control: JobControl;
+  profiler: Profiler | null;
+  nonce: () => string;
+  config: Config;
+  options: RunOptions;
+  paramsHash: string;
+  params: Record<string, unknown>;
+  /** Extra columns stored with the result (versions, system information). */
+  resultMeta: Row;
+}
+
+/** How a model's benchmark ended. */
+export type ModelStatus = "ok" | "failed" | "stopped";
+
+/** The load options of a configuration. */
+export function loadOptionsOf(config: Config, options: RunOptions, parallel: boolean): LoadOptions {
+  return {
+    context_length: config.context_length,
+    ...config.load,
+    ...(parallel
+      ? { n_parallel: options.n_parallel, unified_kv_cache: options.unified_kv_cache }
+      : {}),
+  };
+}
+
+/** One model's benchmark in progress. */
+export class ModelSession {
+  readonly ctx: ModelRunContext;
+  target: Target;
+  readonly key: string;
+  /** Whether parallel rounds follow the sequential runs. */
+  readonly parallel: boolean;
+  readonly resultId: number;
+  instanceId: string | null = null;
+  loadTimeMs: number | null = null;
+  readonly runs: RunMetrics[] = [];
+  readonly rounds: ParallelRound[] = [];
+  failedRuns = 0;
+  readonly warnings: string[] = [];
+  readonly #load: LoadOptions;
+  readonly #measure: MeasureContext;
+
+  constructor(target: Target, ctx: ModelRunContext) {
+    const { backend, config, options, control } = ctx;
+    this.ctx = ctx;
+    this.target = target;
+    this.key = target.key;
+    this.parallel = backend.kind !== "sdk" && options.n_parallel > 1;
+    this.#load = { ...loadOptionsOf(config, options, this.parallel), signal: control.signal };
+    this.resultId = ctx.store.beginResult({
+      model: modelRecordOf(target),
+      params_hash: ctx.paramsHash,
+      backend: backend.kind,
+      params: ctx.params,
+      prompt: config.prompt,
+      context_length: config.context_length,
+      num_runs: config.num_runs,
+      n_parallel: this.parallel ? options.n_parallel : 1,
+    });
+    this.#measure = {
+      backend,
+      config,
+      signal: control.signal,
+      nonce: ctx.nonce,
+      reload: async () => {
+        this.#log("warn", `${this.key}: model unloaded, reloading and repeating the run once`);
+        this.instanceId = (await backend.load(this.key, this.#load)).instance_id;
+        return this.instanceId;
+      },
+    };
+  }
+
+  #log(level: "warn" | "info", message: string): void {
+    this.ctx.emit({ type: "log", level, message });
+  }
+
+  /** Loads the model and completes its metadata from the server's list. */
+  async load(): Promise<void> {
+    const loaded = await this.ctx.backend.load(this.key, this.#load);
+    this.instanceId = loaded.instance_id;
+    this.loadTimeMs = loaded.load_time_ms;
+    this.ctx.emit({ type: "model_loaded", key: this.key, load_time_ms: loaded.load_time_ms });
+    const refreshed = await refreshTarget(this.ctx.backend, this.target);
+    if (refreshed !== this.target) {
+      this.target = refreshed;
+      this.ctx.store.upsertModel(modelRecordOf(refreshed));
+    }
+  }
+
+  /** The warmup run (not stored); returns its duration in ms. */
+  async warmup(): Promise<number> {
+    const started = performance.now();
+    try {
+      this.instanceId = (await measureOnce(this.#measure, this.instanceId!)).instanceId;
+    } catch (err) {
+      if (isAbort(err)) throw err;
+      throw new Error(`warmup failed: ${messageOf(err)}`, { cause: err });
+    }
+    const ms = performance.now() - started;
+    this.ctx.emit({ type: "warmup_done", key: this.key, ms });
+    return ms;
+  }
+
+  /** Measured run `index` (0-based): stored whether it succeeds or fails. */
+  async measuredRun(index: number): Promise<void> {
+    const { emit, store, config } = this.ctx;
+    const run = index + 1;
+    const runs = config.num_runs;
+    emit({ type: "run_start", key: this.key, run, runs, parallel: 1 });
+    try {
+      const m = await measureOnce(
+        { ...this.#measure, onToken: (text) => emit({ type: "tokens", key: this.key, run, text }) },
+        this.instanceId!,
+      );
+      this.instanceId = m.instanceId;
+      const metrics = runMetrics(m.result);
+      this.runs.push(metrics);
+      store.addRun(this.resultId, { run_index: index, ...metrics, retried: m.retried ? 1 : 0 });
+      const { tokens_per_sec, ttft_ms, tokens_out, total_ms } = metrics;
+      emit({
+        type: "run_end",
+        key: this.key,
+        run,
+        runs,
+        ok: true,
+        error: null,
+        retried: m.retried,
+        figures: { tokens_per_sec, ttft_ms, tokens_out, total_ms },
+      });
+    } catch (err) {
+      if (isAbort(err)) throw err;
+      this.failedRuns++;
+      const error = messageOf(err);
+      store.addRun(this.resultId, { run_index: index, status: "failed", error, total_ms: 0 });
+      emit({
+        type: "run_end",
+        key: this.key,
+        run,
+        runs,
+        ok: false,
+        error,
+        retried: false,
+        figures: null,
+      });
+    }
+  }
+
+  /** Parallel round `index`: `n_parallel` concurrent requests, each stored as a run. */
+  async parallelRound(index: number): Promise<void> {
+    const n = this.ctx.options.n_parallel;
+    const runs = this.ctx.config.num_runs;
+    this.ctx.emit({ type: "run_start", key: this.key, run: index + 1, runs, parallel: n });
+    const round = await parallelRound(this.#measure, this.instanceId!, n);
+    this.rounds.push(round);
+    round.requests.forEach((metrics, j) =>
+      this.ctx.store.addRun(this.resultId, {
+        run_index: 1000 + index * n + j,
+        parallel: n,
+        ...metrics,
+      })
+    );
+    for (const f of round.failures) this.warnings.push(`parallel request failed: ${f}`);
+  }
+
+  /** Stores how the model ended and emits `model_end`. */
+  finish(status: ModelStatus, error: string | null, extra: Row = {}): ModelStatus {
+    const runsOk = this.runs.length;
+    const figures: ModelFigures = {
+      tokens_per_sec_mean: (extra.tokens_per_sec_mean as number | null) ?? null,
+      ttft_ms_mean: (extra.ttft_ms_mean as number | null) ?? null,
+      runs_ok: runsOk,
+      runs_failed: this.failedRuns,
+    };
+    this.ctx.store.finishResult(this.resultId, {
+      status,
+      error,
+      aggregates: {
+        ...this.ctx.resultMeta,
+        ...extra,
+        runs_ok: runsOk,
+        runs_failed: this.failedRuns,
+      },
+    });
+    this.ctx.emit({ type: "model_end", key: this.key, status, error, figures });
+    return status;
+  }
+
+  /** Unloads the instance, if any; a failure is only reported. */
+  async unload(): Promise<void> {
+    if (this.instanceId === null) return;
+    await this.ctx.backend.unload(this.instanceId).catch((err) =>
+      this.#log("warn", `${this.key}: cannot unload: ${messageOf(err)}`)
+    );
+  }
+}
