@@ -17,7 +17,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { resolveInvocation } from "./lib/cli/invocation.ts";
-import { connect } from "./lib/bench/connect.ts";
+import { connect, lmsFor } from "./lib/bench/connect.ts";
 import { createDashboardApp, ISLANDS_DIR } from "./lib/control/app.ts";
 import { BenchmarkController } from "./lib/control/controller.ts";
 import type { DashboardServices } from "./lib/control/services.ts";
@@ -129,7 +129,8 @@ export async function createWebApp(options: WebAppOptions = {}): Promise<WebApp>
     baseArgs: options.baseArgs ?? [],
     resolve: (argv) => resolveInvocation(argv, { env }),
     connect: options.connect ??
-      ((config) => connect(config, { createBackend, lms: null, note: (m) => logger.info(m) })),
+      ((config) =>
+        connect(config, { createBackend, lms: lmsFor(config), note: (m) => logger.info(m) })),
   });
   const exit = options.exit ?? (() => Deno.kill(Deno.pid, "SIGTERM"));
   const services: DashboardServices = {

@@ -7,12 +7,10 @@
 import type { Invocation } from "../cli/invocation.ts";
 import type { Output } from "../cli/actions.ts";
 import { openStore } from "../cli/actions.ts";
-import { backendOf } from "../config/mod.ts";
 import { AppError } from "../error.ts";
 import { createBackend } from "../modelserver/factory.ts";
-import { LmsCli } from "../modelserver/lms_cli.ts";
 import { VERSION } from "../version.ts";
-import { connect } from "./connect.ts";
+import { connect, lmsFor } from "./connect.ts";
 import { JobController } from "./control.ts";
 import type { EventSink } from "./events.ts";
 import { type JobSummary, runJob } from "./job.ts";
@@ -38,11 +36,6 @@ export function defaultProfiler(inv: RunInvocation): Profiler {
   return createProfiler({ disable_gtt: inv.options.disable_gtt });
 }
 
-function findLms(): LmsCli | null {
-  const cli = new LmsCli();
-  return cli.locate() === null ? null : cli;
-}
-
 /** Runs the benchmark of a resolved invocation; returns the exit code. */
 export async function runBenchmarkCommand(
   inv: RunInvocation,
@@ -55,7 +48,7 @@ export async function runBenchmarkCommand(
     write: (text) => Deno.stderr.writeSync(enc.encode(text)),
     tty: Deno.stderr.isTerminal(),
   }, { debug: options.debug });
-  const lms = backendOf(config) === "openai" ? null : findLms();
+  const lms = lmsFor(config);
   const backend = await connect(config, {
     createBackend,
     lms,

@@ -10,7 +10,7 @@ import { AppError, Status } from "../error.ts";
 import type { Backend } from "../modelserver/backend.ts";
 import type { BackendOptions } from "../modelserver/factory.ts";
 import { isConnectionRefused } from "../modelserver/errors.ts";
-import { ensureLmsServer, type LmsCli } from "../modelserver/lms_cli.ts";
+import { ensureLmsServer, LmsCli } from "../modelserver/lms_cli.ts";
 
 /** What connecting needs. */
 export interface ConnectDeps {
@@ -90,4 +90,11 @@ function notReachable(config: Config, tried: string[]): AppError {
       `modelserver.ports in defaults.json of the user config folder`,
     { code: "unreachable" },
   );
+}
+
+/** LM Studio's `lms` when it is installed and the backend is LM Studio's, else null. */
+export function lmsFor(config: Config): LmsCli | null {
+  if (backendOf(config) === "openai") return null;
+  const cli = new LmsCli();
+  return cli.locate() === null ? null : cli;
 }

@@ -8,7 +8,7 @@ export { measuredParams, paramsHash } from "./cache_key.ts";
 export type { MeasuredParams } from "./cache_key.ts";
 export { isAbort, JobController } from "./control.ts";
 export type { JobControl } from "./control.ts";
-export { connect } from "./connect.ts";
+export { connect, lmsFor } from "./connect.ts";
 export type { ConnectDeps } from "./connect.ts";
 export { discoverTargets, modelsFromLms } from "./discovery.ts";
 export type { BenchEvent, EventSink, HardwareSample, ModelFigures, RunFigures } from "./events.ts";
