@@ -1,4 +1,4 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import type { ChannelConfig, RuleAction, TempRule } from "../plugins/branchplus/channel_config.ts";
 import type { ChannelKind } from "../plugins/branchplus/layout.ts";
 import {
@@ -251,17 +251,7 @@ function Card({ card, connected, waiting, error, onSwitch, onMode, onLabel, onCo
     >
       <header>
         <span class={`badge badge-${card.kind}`}>{card.type}</span>
-        <input
-          class="label-input"
-          aria-label="Label"
-          maxLength={64}
-          value={card.label}
-          data-testid="label"
-          onBlur={(e) => onLabel((e.target as HTMLInputElement).value)}
-          onKeyDown={(e) => {
-            if (e.key === "Enter") (e.target as HTMLInputElement).blur();
-          }}
-        />
+        <LabelInput label={card.label} onCommit={onLabel} />
         <span class={`chip chip-${card.chip}`} data-testid="state">{CHIP_TEXT[card.chip]}</span>
       </header>
       <div class="power-row">
@@ -374,5 +364,37 @@ function Card({ card, connected, waiting, error, onSwitch, onMode, onLabel, onCo
       </label>
       {error ? <p class="error" role="alert" data-testid="card-error">{error}</p> : null}
     </article>
+  );
+}
+
+/**
+ * The editable label: keeps what the user types while the field has focus (live updates of the
+ * channel do not overwrite it) and saves on Enter or when the field loses focus.
+ */
+function LabelInput({ label, onCommit }: { label: string; onCommit(label: string): void }) {
+  const [draft, setDraft] = useState(label);
+  const editing = useRef(false);
+  useEffect(() => {
+    if (!editing.current) setDraft(label);
+  }, [label]);
+  return (
+    <input
+      class="label-input"
+      aria-label="Label"
+      maxLength={64}
+      value={draft}
+      data-testid="label"
+      onFocus={() => {
+        editing.current = true;
+      }}
+      onInput={(e) => setDraft((e.target as HTMLInputElement).value)}
+      onBlur={(e) => {
+        editing.current = false;
+        onCommit((e.target as HTMLInputElement).value);
+      }}
+      onKeyDown={(e) => {
+        if (e.key === "Enter") (e.target as HTMLInputElement).blur();
+      }}
+    />
   );
 }

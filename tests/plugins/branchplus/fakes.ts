@@ -14,7 +14,6 @@ import type {
   PrinterSnapshot,
   PrinterState,
   Settings,
-  SettingsAccess,
 } from "../../../lib/host/plugin.ts";
 import { createLogger } from "../../../lib/log.ts";
 import { plugin } from "../../../plugins/branchplus/mod.ts";

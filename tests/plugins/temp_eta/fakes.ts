@@ -13,7 +13,6 @@ import type {
   PrinterEvent,
   PrinterSnapshot,
   Settings,
-  SettingsAccess,
 } from "../../../lib/host/plugin.ts";
 import type { MqttClientLike, MqttConnectOptions } from "../../../plugins/temp_eta/mqtt_client.ts";
 import { plugin } from "../../../plugins/temp_eta/mod.ts";
