@@ -47,14 +47,17 @@ export interface InferenceConfig {
 
 /** `load` section: values used when a model is loaded. */
 export interface LoadConfig {
+  /** -1 = all layers on the GPU, 0 = CPU only. */
   n_gpu_layers: number;
   n_batch: number;
+  /** -1 = the server's default. */
   n_threads: number;
   flash_attention: boolean;
   rope_freq_base: number | null;
   rope_freq_scale: number | null;
   use_mmap: boolean;
   use_mlock: boolean;
+  /** K/V cache quantization type (e.g. `q8_0`), null = the server's default. */
   kv_cache_quant: KvCacheQuant | null;
 }
 

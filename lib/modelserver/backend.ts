@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { LoadConfig } from "../config/types.ts";
 
 /** Which protocol a backend speaks. */
 export type BackendKind = "rest" | "sdk" | "openai";
@@ -51,20 +52,8 @@ export interface ModelInfo {
  *
  * Each backend maps what its API accepts and documents what it cannot set.
  */
-export interface LoadOptions {
+export interface LoadOptions extends LoadConfig {
   context_length: number;
-  /** -1 = all layers on the GPU, 0 = CPU only. */
-  n_gpu_layers: number;
-  n_batch: number;
-  /** -1 = the server's default. */
-  n_threads: number;
-  flash_attention: boolean;
-  rope_freq_base: number | null;
-  rope_freq_scale: number | null;
-  use_mmap: boolean;
-  use_mlock: boolean;
-  /** KV cache quantization type (e.g. `q8_0`), null = the server's default. */
-  kv_cache_quant: string | null;
   /** Parallel slots (LM Studio ≥ 0.4.0). */
   n_parallel?: number;
   /** Unified KV cache across slots (LM Studio ≥ 0.4.0). */

@@ -123,3 +123,14 @@ export function memFiles(files: Record<string, string>): HostFiles & {
     },
   };
 }
+
+const GIB_KB = 1024 * 1024;
+
+/** A /proc with 10% CPU busy and 12 of 16 GiB available, plus `extra` files. */
+export function fakeProc(extra: Record<string, string> = {}) {
+  return memFiles({
+    "/proc/stat": procStat(100, 900),
+    "/proc/meminfo": memInfo(16 * GIB_KB, 12 * GIB_KB),
+    ...extra,
+  });
+}

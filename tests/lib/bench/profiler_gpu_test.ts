@@ -2,23 +2,17 @@ import assert from "node:assert/strict";
 import { createProfiler } from "../../../lib/bench/profiler.ts";
 import { hostFiles } from "../../../lib/bench/profiler_host.ts";
 import {
+  fakeProc,
   fakeRoot,
   fakeRunner,
   ManualClock,
-  memFiles,
   memInfo,
   procStat,
 } from "./_profiler_fakes.ts";
 
 const GIB_KB = 1024 * 1024;
 
-function host(extra: Record<string, string> = {}) {
-  return memFiles({
-    "/proc/stat": procStat(100, 900),
-    "/proc/meminfo": memInfo(16 * GIB_KB, 12 * GIB_KB),
-    ...extra,
-  });
-}
+const host = fakeProc;
 
 const nvidiaCsv = ["NVIDIA GeForce RTX 4090, 70, 280.10, 10240"];
 

@@ -2,24 +2,9 @@ import assert from "node:assert/strict";
 import { createProfiler, summarizeSamples } from "../../../lib/bench/profiler.ts";
 import { SERIES } from "../../../lib/bench/profiler_types.ts";
 import type { HardwareSample } from "../../../lib/bench/events.ts";
-import {
-  fakeRunner,
-  ManualClock,
-  memFiles,
-  memInfo,
-  procStat,
-  waitFor,
-} from "./_profiler_fakes.ts";
+import { fakeProc, fakeRunner, ManualClock, procStat, waitFor } from "./_profiler_fakes.ts";
 
-const GIB_KB = 1024 * 1024;
-
-function host(extra: Record<string, string> = {}) {
-  return memFiles({
-    "/proc/stat": procStat(100, 900),
-    "/proc/meminfo": memInfo(16 * GIB_KB, 12 * GIB_KB),
-    ...extra,
-  });
-}
+const host = fakeProc;
 
 const nvidiaCsv = [
   "NVIDIA GeForce RTX 4090, 61, 310.55, 20480",
