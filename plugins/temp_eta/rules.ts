@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { isAbsolute } from "node:path";
 import { AppError } from "../../lib/error.ts";
 import type { TempEtaSettings } from "./schema.ts";
 import { soundFileExists } from "./sounds.ts";
@@ -47,6 +48,16 @@ function checkSoundFile(key: string, value: string): void {
 
 function checkCaCert(value: string): void {
   if (value === "" || value.startsWith("-----BEGIN")) return;
+  if (!isAbsolute(value)) {
+    throw invalid(
+      `Setting 'mqtt_ca_cert' must be an absolute path of a CA file or PEM text: got ${
+        JSON.stringify(value)
+      }`,
+    );
+  }
+  // The permission-scoped host may not read a file it has not been granted yet: the launcher
+  // checks it (after resolving links) and grants that file alone when the host restarts.
+  if (Deno.permissions.querySync({ name: "read", path: value }).state !== "granted") return;
   let isFile = false;
   try {
     isFile = Deno.statSync(value).isFile;
