@@ -7,7 +7,7 @@
 import { isAbsolute } from "node:path";
 import { AppError } from "../../lib/error.ts";
 import type { TempEtaSettings } from "./schema.ts";
-import { soundFileExists } from "./sounds.ts";
+import { SOUND_NAME, soundFileExists } from "./sounds.ts";
 
 function invalid(message: string): AppError {
   return new AppError(400, message, { code: "invalid_setting" });
@@ -15,7 +15,6 @@ function invalid(message: string): AppError {
 
 const HOST_LABEL = /^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$/;
 const IPV6 = /^[0-9A-Fa-f:.]+$/;
-const SOUND_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*\.(wav|mp3|ogg)$/;
 
 /** True for a host name (RFC 1123 labels), an IPv4 address or an IPv6 address. */
 export function isHostName(value: string): boolean {
