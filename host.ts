@@ -20,9 +20,8 @@ import {
   isHostCommand,
   LIBRARY_ENV_VARS,
   pluginEnvVars,
-  pluginScope,
+  pluginNetworkHosts,
   resolveHostPaths,
-  resolveReadFiles,
   runHostCommand,
   scopedPermissionFlags,
   serveHost,
@@ -106,10 +105,7 @@ async function readStdin(): Promise<string> {
 async function launchScoped(argv: string[], args: HostArgs): Promise<number> {
   const envNames = [...HOST_ENV_VARS, ...pluginEnvVars(plugins)];
   const paths = resolveHostPaths(envOf(envNames));
-  const scope = isHostCommand(argv)
-    ? { netHosts: [], readFiles: [] }
-    : await pluginScope(paths.configFile, plugins);
-  const files = await resolveReadFiles(scope.readFiles);
+  const netHosts = isHostCommand(argv) ? [] : await pluginNetworkHosts(paths.configFile, plugins);
   if (args.ui && !isHostCommand(argv)) {
     // Here, not in the child: esbuild cannot run under the child's permissions.
     const root = fileURLToPath(new URL("./", import.meta.url));
@@ -118,8 +114,7 @@ async function launchScoped(argv: string[], args: HostArgs): Promise<number> {
   const flags = scopedPermissionFlags({
     paths,
     listen: { hostname: args.hostname, port: args.port },
-    netHosts: scope.netHosts,
-    readFiles: files.granted,
+    netHosts,
     envVars: pluginEnvVars(plugins),
     readOnly: args.ui ? [STATIC_ROOT] : [],
   });

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { withoutLeadingDashDash } from "./lib/args.ts";
 import { resolveInvocation } from "./lib/cli/mod.ts";
 import { runEntry, systemEntryDeps } from "./lib/entry/mod.ts";
 import { DEFAULT_TRAY_URL, runTray, systemTrayDeps } from "./lib/tray/mod.ts";
@@ -25,7 +26,8 @@ export type LaunchPlan =
  * console.assert(planLaunch(["--runs", "1"]).kind === "entry");
  * ```
  */
-export function planLaunch(argv: string[]): LaunchPlan {
+export function planLaunch(given: string[]): LaunchPlan {
+  const argv = withoutLeadingDashDash(given);
   if (argv.every((a) => a === "--debug" || a === "-d")) {
     const debug = argv.length > 0 ? ["--debug"] : [];
     return { kind: "tray", args: ["--url", DEFAULT_TRAY_URL, ...debug] };

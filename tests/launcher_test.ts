@@ -6,7 +6,8 @@ const PERMS = ["run", "-A", "launcher.ts"];
 
 Deno.test("planLaunch() runs the tray alone for no arguments, --debug or -d", () => {
   assert.deepEqual(planLaunch([]), { kind: "tray", args: ["--url", "http://localhost:1234"] });
-  for (const argv of [["--debug"], ["-d"], ["-d", "--debug"]]) {
+  assert.deepEqual(planLaunch(["--"]), { kind: "tray", args: ["--url", "http://localhost:1234"] });
+  for (const argv of [["--debug"], ["-d"], ["-d", "--debug"], ["--", "-d"]]) {
     assert.deepEqual(planLaunch(argv), {
       kind: "tray",
       args: ["--url", "http://localhost:1234", "--debug"],

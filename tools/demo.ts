@@ -8,6 +8,8 @@
  * @module
  */
 import { join } from "node:path";
+import { withoutLeadingDashDash } from "../lib/args.ts";
+import { resolveInvocation } from "../lib/cli/mod.ts";
 import { exitCodeOf, messageOf } from "../lib/error.ts";
 import { findEngine, startLlamaServer } from "../lib/engine/mod.ts";
 import { PROGRAM_PERMISSIONS } from "../lib/entry/mod.ts";
@@ -27,7 +29,27 @@ async function run(args: string[]): Promise<number> {
   return (await child.status).code;
 }
 
+/** Usage of the demo; the benchmark's own help follows it. */
+export const DEMO_HELP =
+  `localbench demo — benchmark two real tiny models on llama.cpp's llama-server
+
+Usage: deno task demo [-- benchmark options]
+
+Builds llama-server and two generated models once (deno task engine:setup, a few minutes), starts
+the server in router mode on 127.0.0.1, runs the benchmark against it (--backend openai
+--base-url <server> --retest plus the options given here), prints the table and the report
+paths, and stops the server.
+
+The benchmark's options follow.
+`;
+
 async function main(argv: string[]): Promise<number> {
+  if (argv.includes("--help") || argv.includes("-h")) {
+    const inv = await resolveInvocation(["--help"]);
+    print(DEMO_HELP);
+    if (inv.kind === "help") print(inv.text);
+    return 0;
+  }
   if (!findEngine()) {
     print("The demo engine is not built yet: building it once (a few minutes)…");
     const code = await run(["task", "--config", config, "engine:setup"]);
@@ -60,7 +82,7 @@ async function main(argv: string[]): Promise<number> {
 
 if (import.meta.main) {
   try {
-    Deno.exit(await main(Deno.args));
+    Deno.exit(await main(withoutLeadingDashDash(Deno.args)));
   } catch (err) {
     printError(`localbench demo: ${messageOf(err)}`);
     Deno.exit(exitCodeOf(err));

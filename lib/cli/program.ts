@@ -4,6 +4,7 @@
  * @module
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { withoutLeadingDashDash } from "../args.ts";
 import { badRequest } from "../error.ts";
 import { CATEGORIES, FLAGS, type FlagSpec } from "./flags.ts";
 
@@ -146,7 +147,7 @@ function applyAliases(argv: string[]): string[] {
 export function parseFlags(argv: string[], options: ProgramOptions = {}): ParseResult {
   const program = buildProgram(options);
   try {
-    program.parse(applyAliases(argv), { from: "user" });
+    program.parse(applyAliases(withoutLeadingDashDash(argv)), { from: "user" });
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.code === "commander.helpDisplayed" || err.code === "commander.help") {

@@ -9,6 +9,7 @@
  * @module
  */
 import { join } from "node:path";
+import { withoutLeadingDashDash } from "../args.ts";
 import {
   expandClusters,
   findHost,
@@ -60,7 +61,7 @@ The benchmark's options follow.
 
 /** Runs the entry script's rules and returns the exit code. */
 export async function runEntry(argv: string[], deps: EntryDeps): Promise<number> {
-  const args = expandClusters(argv);
+  const args = expandClusters(withoutLeadingDashDash(argv));
   if (wantsHelp(args)) {
     deps.out(ENTRY_HELP);
     deps.out(await deps.benchmarkHelp());

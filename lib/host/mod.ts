@@ -42,11 +42,8 @@ export {
 export {
   LIBRARY_ENV_VARS,
   pluginEnvVars,
-  type PluginScope,
-  pluginScope,
+  pluginNetworkHosts,
   PROC_UPTIME,
-  type ResolvedFiles,
-  resolveReadFiles,
   scopedPermissionFlags,
   type ScopeOptions,
 } from "./launch.ts";

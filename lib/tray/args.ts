@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { withoutLeadingDashDash } from "../args.ts";
 import { badRequest } from "../error.ts";
 
 /** The URL the tray watches when none is given (the packaged launcher's and the benchmark's). */
@@ -58,13 +59,14 @@ export function parseTrayArgs(
     token: env(TOKEN_ENV) || env("LOCALBENCH_WEB_TOKEN") || undefined,
     timeoutMs: 10_000,
   };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
+  const args = withoutLeadingDashDash(argv);
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
     const eq = arg.indexOf("=");
     const name = arg.startsWith("--") && eq > 0 ? arg.slice(0, eq) : arg;
     const value = (): string => {
       if (name !== arg) return arg.slice(eq + 1);
-      const next = argv[++i];
+      const next = args[++i];
       if (next === undefined) throw badRequest(`Cannot parse arguments: ${arg} needs a value`);
       return next;
     };

@@ -55,6 +55,11 @@ Deno.test("parseFlags() returns only the flags given", () => {
   assert.deepEqual(flags(["-r", "2", "-d"]), { runs: 2, debug: true });
 });
 
+Deno.test("parseFlags() drops the -- that `deno task bench -- opts` passes first", () => {
+  assert.deepEqual(flags(["--", "-r", "2"]), { runs: 2 });
+  assert.ok("help" in parseFlags(["--", "--help"]));
+});
+
 Deno.test("parseFlags() accepts the *-sampling aliases", () => {
   assert.deepEqual(
     flags(["--top-k-sampling", "5", "--top-p-sampling=0.8", "--min-p-sampling", "0.1"]),

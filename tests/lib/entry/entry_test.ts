@@ -87,6 +87,15 @@ Deno.test("rule 3: otherwise the tray points at localhost:1234 and the benchmark
   assert.equal(BENCH_TRAY_URL, "http://localhost:1234");
 });
 
+Deno.test("the -- of `deno task start -- opts` is dropped before the rules apply", async () => {
+  let { deps, calls } = fakeDeps(ALL);
+  await runEntry(["--", "--runs", "1"], deps);
+  assert.deepEqual(calls.programs, [["/app/cli.ts", ["--runs", "1"]]]);
+  ({ deps, calls } = fakeDeps(ALL));
+  await runEntry(["--", "-w", "--port", "8123"], deps);
+  assert.deepEqual(calls.programs, [["/app/webapp.ts", ["--port", "8123"]]]);
+});
+
 Deno.test("rule 3: a missing benchmark file is an error and exit 1", async () => {
   const { deps, calls } = fakeDeps(["/app/webapp.ts"]);
   assert.equal(await runEntry([], deps), 1);

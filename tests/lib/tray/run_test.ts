@@ -40,6 +40,11 @@ Deno.test("parseTrayArgs() reads --url, --token, --timeout and --debug", () => {
   assert.equal(parseTrayArgs(["-d", "-h"]).help, true);
 });
 
+Deno.test("parseTrayArgs() drops the -- that `deno task tray -- opts` passes first", () => {
+  assert.equal(parseTrayArgs(["--", "--url", "http://127.0.0.1:9"]).url, "http://127.0.0.1:9");
+  assert.equal(parseTrayArgs(["--", "--help"]).help, true);
+});
+
 Deno.test("parseTrayArgs() refuses unknown flags, bad URLs and bad timeouts", () => {
   for (
     const argv of [["--nope"], ["--url", "ftp://x"], ["--url", "::"], ["--url"], ["--timeout", "0"]]
