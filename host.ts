@@ -20,8 +20,9 @@ import {
   isHostCommand,
   LIBRARY_ENV_VARS,
   pluginEnvVars,
-  pluginNetworkHosts,
+  pluginScope,
   resolveHostPaths,
+  resolveReadFiles,
   runHostCommand,
   scopedPermissionFlags,
   serveHost,
@@ -105,7 +106,10 @@ async function readStdin(): Promise<string> {
 async function launchScoped(argv: string[], args: HostArgs): Promise<number> {
   const envNames = [...HOST_ENV_VARS, ...pluginEnvVars(plugins)];
   const paths = resolveHostPaths(envOf(envNames));
-  const netHosts = isHostCommand(argv) ? [] : await pluginNetworkHosts(paths.configFile, plugins);
+  const scope = isHostCommand(argv)
+    ? { netHosts: [], readFiles: [] }
+    : await pluginScope(paths.configFile, plugins);
+  const files = await resolveReadFiles(scope.readFiles);
   if (args.ui && !isHostCommand(argv)) {
     // Here, not in the child: esbuild cannot run under the child's permissions.
     const root = fileURLToPath(new URL("./", import.meta.url));
@@ -114,7 +118,8 @@ async function launchScoped(argv: string[], args: HostArgs): Promise<number> {
   const flags = scopedPermissionFlags({
     paths,
     listen: { hostname: args.hostname, port: args.port },
-    netHosts,
+    netHosts: scope.netHosts,
+    readFiles: files.granted,
     envVars: pluginEnvVars(plugins),
     readOnly: args.ui ? [STATIC_ROOT] : [],
   });

@@ -9,8 +9,8 @@ import { SCOPED_ENV_VAR } from "./env_scope.ts";
 import { ConfigFile } from "./config_file.ts";
 import type { HostPaths } from "./paths.ts";
 import { HOST_ENV_VARS } from "./paths.ts";
-import type { PluginDescriptor, Settings } from "./plugin.ts";
-import { mergeSettings } from "./settings/store.ts";
+import type { PluginDescriptor } from "./plugin.ts";
+import { readStoredSettings } from "./settings/stored.ts";
 
 /**
  * The source of system uptime the uptime plugin reads. Deno asks for `--allow-all` to read
@@ -44,6 +44,8 @@ export interface ScopeOptions {
   envVars?: string[];
   /** Folders the host only reads (e.g. the web UI's static files). @default [] */
   readOnly?: string[];
+  /** Single files the host only reads, links already resolved (see {@linkcode resolveReadFiles}). @default [] */
+  readFiles?: string[];
 }
 
 /**
@@ -74,11 +76,17 @@ export function scopedPermissionFlags(options: ScopeOptions): string[] {
     SCOPED_ENV_VAR,
     ...(options.envVars ?? []),
   ]);
-  for (const v of [...rw, ...(options.readOnly ?? []), ...net, ...env]) {
+  const read = unique([
+    ...rw,
+    ...(options.readOnly ?? []),
+    ...(options.readFiles ?? []),
+    PROC_UPTIME,
+  ]);
+  for (const v of [...read, ...net, ...env]) {
     if (v.includes(",")) throw new TypeError(`Cannot scope permissions: ',' in '${v}'`);
   }
   return [
-    `--allow-read=${unique([...rw, ...(options.readOnly ?? []), PROC_UPTIME]).join(",")}`,
+    `--allow-read=${read.join(",")}`,
     `--allow-write=${rw.join(",")}`,
     `--allow-net=${net.join(",")}`,
     `--allow-env=${env.join(",")}`,
@@ -87,22 +95,60 @@ export function scopedPermissionFlags(options: ScopeOptions): string[] {
   ];
 }
 
+/** What the plugins' stored settings need beyond the host's own folders. */
+export interface PluginScope {
+  /** Network destinations (`host:port`). */
+  netHosts: string[];
+  /** Files to read (as the plugins named them, before resolving links). */
+  readFiles: string[];
+}
+
 /**
- * Reads config.yaml (without writing) and asks each plugin which network destinations its
- * current settings need.
+ * Reads config.yaml (without writing), migrates and validates the stored settings exactly as the
+ * host will at its start, and asks each plugin what those settings need.
  */
-export async function pluginNetworkHosts(
+export async function pluginScope(
   configFile: string,
   plugins: PluginDescriptor[],
-): Promise<string[]> {
-  const doc = await new ConfigFile(configFile).read();
-  const stored = (doc.plugins ?? {}) as Record<string, unknown>;
-  const out: string[] = [];
+): Promise<PluginScope> {
+  const { settings } = readStoredSettings(await new ConfigFile(configFile).read(), plugins);
+  const out: PluginScope = { netHosts: [], readFiles: [] };
   for (const p of plugins) {
-    if (!p.networkHosts) continue;
-    const raw = stored[p.id];
-    const values = raw && typeof raw === "object" && !Array.isArray(raw) ? raw as Settings : {};
-    out.push(...p.networkHosts(mergeSettings(p.settingsDefaults, values)));
+    const values = settings.get(p.id)!;
+    out.netHosts.push(...(p.networkHosts?.(values) ?? []));
+    out.readFiles.push(...(p.readFiles?.(values) ?? []));
+  }
+  return out;
+}
+
+/** The outcome of {@linkcode resolveReadFiles}. */
+export interface ResolvedFiles {
+  /** Real paths of regular files, granted alone. */
+  granted: string[];
+  /** Files that are not granted, with the reason. */
+  refused: { path: string; reason: string }[];
+}
+
+/**
+ * Resolves the files the plugins name to their real paths (following every link) and keeps the
+ * regular files: the scope grants the file a link points to, never the link's folder.
+ */
+export async function resolveReadFiles(files: string[]): Promise<ResolvedFiles> {
+  const out: ResolvedFiles = { granted: [], refused: [] };
+  for (const path of new Set(files)) {
+    try {
+      const real = await Deno.realPath(path);
+      if (!(await Deno.stat(real)).isFile) {
+        out.refused.push({ path, reason: "not a regular file" });
+      } else if (real.includes(",")) {
+        out.refused.push({ path, reason: "its real path contains ','" });
+      } else out.granted.push(real);
+    } catch (err) {
+      out.refused.push({
+        path,
+        reason: err instanceof Deno.errors.NotFound ? "not found" : String(err),
+      });
+    }
   }
   return out;
 }

@@ -42,8 +42,11 @@ export {
 export {
   LIBRARY_ENV_VARS,
   pluginEnvVars,
-  pluginNetworkHosts,
+  type PluginScope,
+  pluginScope,
   PROC_UPTIME,
+  type ResolvedFiles,
+  resolveReadFiles,
   scopedPermissionFlags,
   type ScopeOptions,
 } from "./launch.ts";

@@ -138,7 +138,14 @@ export interface PluginDescriptor {
   /**
    * Network destinations (`host` or `host:port`) the plugin connects to with these settings
    * (e.g. the hub, the MQTT broker). The permission-scoped host allows only these and its own
-   * listen address; a change takes effect at the next start.
+   * listen address; when a saved change needs a destination the running host may not reach,
+   * the launcher restarts the host under the wider scope.
    */
   networkHosts?(settings: Settings): string[];
+  /**
+   * Files outside the host's folders the plugin reads with these settings (e.g. a CA
+   * certificate). The permission-scoped host may read these files alone, after links are
+   * resolved; like {@linkcode networkHosts}, a change widens the scope through a restart.
+   */
+  readFiles?(settings: Settings): string[];
 }

@@ -1,12 +1,15 @@
 /**
  * Static files with cache headers for the dashboard: hashed chunks (`chunk-<hash>.js`) are
  * immutable for a year; everything else is revalidated with an ETag (`no-cache`) and answered
- * with 304 when unchanged. Paths are confined to the root folder; a missing file falls through.
+ * with 304 when unchanged. Files are looked up through `lib/named_file.ts` (each segment decoded
+ * once and plain, confined to the root, the opened handle verified); anything else falls through.
  *
  * @module
  */
-import { extname, join, normalize } from "node:path";
+import { extname } from "node:path";
 import type { MiddlewareHandler } from "hono";
+import { AppError } from "../error.ts";
+import { decodeSegments, type NamedFile, openNamedFile, readNamedFile } from "../named_file.ts";
 
 const TYPES: Record<string, string> = {
   ".js": "text/javascript; charset=utf-8",
@@ -51,35 +54,32 @@ export function serveAssets(options: AssetOptions): MiddlewareHandler {
   const prefix = (options.prefix ?? "").replace(/\/+$/, "");
   return async function assets(c, next) {
     if (c.req.method !== "GET" && c.req.method !== "HEAD") return await next();
-    if (!c.req.path.startsWith(`${prefix}/`)) return await next();
-    let rel: string;
+    // The raw path, decoded here exactly once per segment (never the router's decoded path).
+    const raw = new URL(c.req.url).pathname;
+    if (!raw.startsWith(`${prefix}/`)) return await next();
+    const segments = decodeSegments(raw.slice(prefix.length + 1));
+    if (segments === null) return await next();
+    let opened: NamedFile;
     try {
-      rel = decodeURIComponent(c.req.path.slice(prefix.length));
-    } catch {
-      return await next();
-    }
-    rel = normalize(rel).replace(/^\/+/, "");
-    if (rel === "" || rel.includes("\0") || rel.split("/").some((p) => p.startsWith("."))) {
-      return await next();
-    }
-    const path = join(options.root, rel);
-    let info: Deno.FileInfo;
-    try {
-      info = await Deno.stat(path);
+      opened = await openNamedFile(options.root, segments.join("/"), { subfolders: true });
     } catch (err) {
-      if (err instanceof Deno.errors.NotFound) return await next();
+      if (err instanceof AppError && err.status < 500) return await next();
       throw err;
     }
-    if (!info.isFile) return await next();
+    const { info, file } = opened;
+    const name = segments.at(-1)!;
     const etag = `W/"${info.size.toString(36)}-${(info.mtime?.getTime() ?? 0).toString(36)}"`;
     const headers = {
-      "Content-Type": TYPES[extname(path)] ?? "application/octet-stream",
-      "Cache-Control": cacheControlOf(rel.split("/").at(-1)!),
+      "Content-Type": TYPES[extname(name)] ?? "application/octet-stream",
+      "Cache-Control": cacheControlOf(name),
       "ETag": etag,
+      "Content-Length": String(info.size),
       "X-Content-Type-Options": "nosniff",
     };
-    if (c.req.header("If-None-Match") === etag) return c.body(null, 304, headers);
-    if (c.req.method === "HEAD") return c.body(null, 200, headers);
-    return c.body(await Deno.readFile(path), 200, headers);
+    if (c.req.header("If-None-Match") === etag || c.req.method === "HEAD") {
+      file.close();
+      return c.body(null, c.req.method === "HEAD" ? 200 : 304, headers);
+    }
+    return c.body(await readNamedFile(opened), 200, headers);
   };
 }

@@ -1,12 +1,19 @@
 /**
  * Log files: the filename rules (plain `.log` names, no path parts, no hidden files, no NUL),
- * resolution inside the log folder with symlink escapes refused, and the file list.
+ * resolution and opening inside the log folder through `lib/named_file.ts` (symlink escapes and
+ * swaps refused), and the file list.
  *
  * @module
  */
-import { join, sep } from "node:path";
 import { AppError } from "../../lib/error.ts";
 import type { Logger } from "../../lib/log.ts";
+import {
+  isPlainName,
+  type NamedFileOptions,
+  openNamedFile,
+  type ResolvedNamedFile,
+  resolveNamedFile,
+} from "../../lib/named_file.ts";
 
 /** Largest file searched or streamed: 1 GiB (equal is allowed). */
 export const MAX_FILE_BYTES = 1024 ** 3;
@@ -28,6 +35,9 @@ export interface ResolvedFile {
   modified: number;
 }
 
+/** The pattern of a log file name (on top of the plain-name rules of `lib/named_file.ts`). */
+export const LOG_NAME = /^.+\.log$/s;
+
 /**
  * Whether `name` is a plain `.log` filename: not empty, at most 255 characters, no `/` or `\`,
  * no control characters (NUL included), not hidden, not `.` or `..`.
@@ -40,20 +50,7 @@ export interface ResolvedFile {
  * ```
  */
 export function isValidLogName(name: unknown): name is string {
-  return typeof name === "string" && name.length > 4 && name.length <= 255 &&
-    !hasPathOrControlChar(name) && !name.startsWith(".") && name.endsWith(".log");
-}
-
-function hasPathOrControlChar(name: string): boolean {
-  for (let i = 0; i < name.length; i++) {
-    const code = name.charCodeAt(i);
-    if (code < 0x20 || code === 0x7f || name[i] === "/" || name[i] === "\\") return true;
-  }
-  return false;
-}
-
-function isInside(path: string, dir: string): boolean {
-  return path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+  return isPlainName(name) && LOG_NAME.test(name);
 }
 
 /** Options of {@linkcode resolveLogFile}. */
@@ -64,8 +61,25 @@ export interface ResolveOptions {
   notFound?: string;
 }
 
+function namedOptions(options: ResolveOptions): NamedFileOptions {
+  return {
+    pattern: LOG_NAME,
+    notFound: options.notFound ?? "Log file not found",
+    ...(options.logger ? { logger: options.logger } : {}),
+  };
+}
+
+function resolvedOf(f: ResolvedNamedFile): ResolvedFile {
+  return {
+    name: f.name,
+    path: f.path,
+    size: f.info.size,
+    modified: (f.info.mtime?.getTime() ?? 0) / 1000,
+  };
+}
+
 /**
- * Resolves a filename inside the log folder.
+ * Resolves a filename inside the log folder (through `lib/named_file.ts`).
  *
  * @throws {AppError} 400 `Invalid filename`, 403 `Access denied` (outside the folder, symlink
  * escape, or no permission), 404 when missing or not a regular file.
@@ -75,28 +89,27 @@ export async function resolveLogFile(
   name: unknown,
   options: ResolveOptions = {},
 ): Promise<ResolvedFile> {
-  const notFound = options.notFound ?? "Log file not found";
-  if (!isValidLogName(name)) throw new AppError(400, "Invalid filename");
-  let realDir: string;
-  let real: string;
-  try {
-    realDir = await Deno.realPath(logDir);
-    real = await Deno.realPath(join(logDir, name));
-  } catch (err) {
-    if (err instanceof Deno.errors.NotFound) throw new AppError(404, notFound);
-    if (err instanceof Deno.errors.NotCapable || err instanceof Deno.errors.PermissionDenied) {
-      options.logger?.warn(`[SECURITY] access_denied: ${JSON.stringify(name)}`);
-      throw new AppError(403, "Access denied");
-    }
-    throw err;
-  }
-  if (!isInside(real, realDir)) {
-    options.logger?.warn(`[SECURITY] path_traversal: ${JSON.stringify(name)}`);
-    throw new AppError(403, "Access denied");
-  }
-  const st = await Deno.stat(real);
-  if (!st.isFile) throw new AppError(404, notFound);
-  return { name, path: real, size: st.size, modified: (st.mtime?.getTime() ?? 0) / 1000 };
+  return resolvedOf(await resolveNamedFile(logDir, name, namedOptions(options)));
+}
+
+/** An opened log file: read from `file`, never by name again. */
+export interface OpenedLogFile extends ResolvedFile {
+  file: Deno.FsFile;
+}
+
+/**
+ * Opens a filename inside the log folder and verifies that the handle is the checked file (a
+ * file swapped for a link between the check and the open is refused with 403).
+ *
+ * @throws {AppError} as {@linkcode resolveLogFile}.
+ */
+export async function openLogFile(
+  logDir: string,
+  name: unknown,
+  options: ResolveOptions = {},
+): Promise<OpenedLogFile> {
+  const opened = await openNamedFile(logDir, name, namedOptions(options));
+  return { ...resolvedOf(opened), file: opened.file };
 }
 
 /** Lists the `.log` files of the folder (sorted by name); null when the folder is missing. */

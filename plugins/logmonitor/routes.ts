@@ -10,7 +10,7 @@ import { attachment, clientAddress, readJsonObject } from "../../lib/http/reques
 import { formatLogTime } from "../../lib/log.ts";
 import { DEBUG_TEST_MARKER } from "./alerts.ts";
 import { renderExport } from "./export.ts";
-import { assertSearchable, listLogFiles, resolveLogFile } from "./files.ts";
+import { assertSearchable, listLogFiles, openLogFile, resolveLogFile } from "./files.ts";
 import { LEVELS, parseLine } from "./parse.ts";
 import type { LogMonitorRuntime } from "./runtime.ts";
 import { parseSearchParams, searchFile } from "./search.ts";
@@ -27,12 +27,11 @@ export function logMonitorApp(rt: LogMonitorRuntime): Hono {
   });
 
   app.get("/download/:filename{.+}", async (c) => {
-    const file = await resolveLogFile(ctx.logDir, c.req.param("filename"), {
+    const file = await openLogFile(ctx.logDir, c.req.param("filename"), {
       logger: ctx.logger,
       notFound: "File not found",
     });
-    const handle = await Deno.open(file.path, { read: true });
-    return c.body(handle.readable, 200, {
+    return c.body(file.file.readable, 200, {
       "Content-Type": "text/plain; charset=utf-8",
       "Content-Disposition": attachment(file.name),
       "Content-Length": String(file.size),

@@ -8,6 +8,7 @@
 import type { PluginContext, PluginDescriptor } from "../../lib/host/plugin.ts";
 import { ENV_VARS } from "./env.ts";
 import { migrateSettings } from "./migrate.ts";
+import { connectionOf } from "./mqtt_client.ts";
 import { routesOf } from "./routes.ts";
 import { DEFAULTS, SETTINGS_VERSION } from "./schema.ts";
 import { type ServiceOptions, TempEtaService } from "./service.ts";
@@ -47,6 +48,10 @@ export function createTempEtaPlugin(options: ServiceOptions = {}): PluginDescrip
       settings.mqtt_enabled === true && typeof settings.mqtt_broker === "string"
         ? [`${settings.mqtt_broker}:${settings.mqtt_port}`]
         : [],
+    readFiles: (settings) => {
+      const { caPath } = connectionOf(validateSettings(settings));
+      return settings.mqtt_enabled === true && caPath !== null ? [caPath] : [];
+    },
     routes: (ctx) => routesOf(serviceOf(ctx)),
     onStartup: (ctx) => serviceOf(ctx).start(),
     onShutdown: async (ctx) => {

@@ -9,8 +9,10 @@
 import { Hono } from "hono";
 import type { PluginRoutes } from "../../lib/host/plugin.ts";
 import type { TempEtaService } from "./service.ts";
-import { DEFAULT_SOUNDS, renderDefaultSound, soundFileExists } from "./sounds.ts";
-import { SOUNDS_DIR, STATIC_BASE } from "./sounds.ts";
+import { AppError } from "../../lib/error.ts";
+import { type NamedFile, openNamedFile, readNamedFile } from "../../lib/named_file.ts";
+import { DEFAULT_SOUNDS, renderDefaultSound, SOUND_NAME, SOUNDS_DIR } from "./sounds.ts";
+import { STATIC_BASE } from "./sounds.ts";
 
 const rendered = new Map<string, Uint8Array<ArrayBuffer>>();
 
@@ -66,10 +68,18 @@ export function staticApp(): Hono {
     const type = AUDIO_TYPES[name.split(".").pop() ?? ""];
     const headers = { "content-type": type ?? "", "cache-control": "max-age=3600" };
     // The default sounds are generated in memory: served even where the folder is not readable.
-    if (name in DEFAULT_SOUNDS) return c.body(defaultSound(name), 200, headers);
-    if (!type || !soundFileExists(name)) return c.json({ error: "Sound file not found" }, 404);
-    const bytes = await Deno.readFile(new URL(name, SOUNDS_DIR));
-    return c.body(bytes, 200, headers);
+    if (Object.hasOwn(DEFAULT_SOUNDS, name)) return c.body(defaultSound(name), 200, headers);
+    // Anything else only through the one named-file reader; every refusal is a plain 404.
+    let opened: NamedFile;
+    try {
+      opened = await openNamedFile(SOUNDS_DIR, name, { pattern: SOUND_NAME });
+    } catch (err) {
+      if (err instanceof AppError && err.status < 500) {
+        return c.json({ error: "Sound file not found", code: "not_found" }, 404);
+      }
+      throw err;
+    }
+    return c.body(await readNamedFile(opened), 200, headers);
   });
   return app;
 }

@@ -4,9 +4,10 @@
  *
  * @module
  */
+import { isAbsolute } from "node:path";
 import { AppError } from "../../lib/error.ts";
 import type { TempEtaSettings } from "./schema.ts";
-import { soundFileExists } from "./sounds.ts";
+import { SOUND_NAME, soundFileExists } from "./sounds.ts";
 
 function invalid(message: string): AppError {
   return new AppError(400, message, { code: "invalid_setting" });
@@ -14,7 +15,6 @@ function invalid(message: string): AppError {
 
 const HOST_LABEL = /^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$/;
 const IPV6 = /^[0-9A-Fa-f:.]+$/;
-const SOUND_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*\.(wav|mp3|ogg)$/;
 
 /** True for a host name (RFC 1123 labels), an IPv4 address or an IPv6 address. */
 export function isHostName(value: string): boolean {
@@ -47,6 +47,16 @@ function checkSoundFile(key: string, value: string): void {
 
 function checkCaCert(value: string): void {
   if (value === "" || value.startsWith("-----BEGIN")) return;
+  if (!isAbsolute(value)) {
+    throw invalid(
+      `Setting 'mqtt_ca_cert' must be an absolute path of a CA file or PEM text: got ${
+        JSON.stringify(value)
+      }`,
+    );
+  }
+  // The permission-scoped host may not read a file it has not been granted yet: the launcher
+  // checks it (after resolving links) and grants that file alone when the host restarts.
+  if (Deno.permissions.querySync({ name: "read", path: value }).state !== "granted") return;
   let isFile = false;
   try {
     isFile = Deno.statSync(value).isFile;

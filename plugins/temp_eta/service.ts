@@ -56,7 +56,9 @@ export class TempEtaService {
 
   constructor(ctx: PluginContext, options: ServiceOptions = {}) {
     this.#ctx = ctx;
-    this.#settings = this.#effective(true);
+    // The host builds the routes (and so this service) before it loads the stored settings:
+    // they are read in start(), which runs after the load.
+    this.#settings = validateSettings({ ...DEFAULTS });
     this.#calc = new EtaCalculator(this.#settings);
     this.#mqtt = new MqttPublisher({ clock: ctx.clock, logger: ctx.logger, ...options });
   }
@@ -92,7 +94,7 @@ export class TempEtaService {
     if (this.#started) return;
     this.#started = true;
     this.#stops.push(this.#ctx.settings.onChange(() => this.#apply(this.#effective(false))));
-    this.#apply(this.#settings, true);
+    this.#apply(this.#effective(true), true);
   }
 
   /** Stops timers, the printer subscription and MQTT. */

@@ -5,10 +5,16 @@
  *
  * @module
  */
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { isPlainName } from "../../lib/named_file.ts";
 import { encodeWav, synthesise, type Tone } from "./wav.ts";
 
-/** The folder of the sound files. */
-export const SOUNDS_DIR: URL = new URL("./static/sounds/", import.meta.url);
+/** The folder of the sound files (a path: names are joined to it, never parsed as URLs). */
+export const SOUNDS_DIR: string = fileURLToPath(new URL("./static/sounds/", import.meta.url));
+
+/** The names a sound file may have (the route serves nothing else). */
+export const SOUND_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*\.(wav|mp3|ogg)$/;
 
 /** The URL path under which the plugin serves its static folder. */
 export const STATIC_BASE = "/plugin/temp_eta/static";
@@ -33,12 +39,12 @@ export const DEFAULT_SOUNDS: Readonly<Record<string, readonly Tone[]>> = {
 /** The file `default` stands for, per event kind. */
 const DEFAULT_FILE = { heating: "heating_done.wav", cooling: "cooling_done.wav" } as const;
 
-/** True when `name` is a plain file name present in the sounds folder. */
+/** True when `name` is a plain sound file name ({@linkcode SOUND_NAME}) present in the folder. */
 export function soundFileExists(name: string): boolean {
-  if (name.includes("/") || name.includes("\\") || name.startsWith(".")) return false;
-  if (name in DEFAULT_SOUNDS) return true;
+  if (!isPlainName(name) || !SOUND_NAME.test(name)) return false;
+  if (Object.hasOwn(DEFAULT_SOUNDS, name)) return true;
   try {
-    return Deno.statSync(new URL(name, SOUNDS_DIR)).isFile;
+    return Deno.lstatSync(join(SOUNDS_DIR, name)).isFile;
   } catch {
     return false;
   }
@@ -63,6 +69,6 @@ export function renderDefaultSound(name: string): Uint8Array {
 
 if (import.meta.main) {
   for (const name of Object.keys(DEFAULT_SOUNDS)) {
-    Deno.writeFileSync(new URL(name, SOUNDS_DIR), renderDefaultSound(name));
+    Deno.writeFileSync(join(SOUNDS_DIR, name), renderDefaultSound(name));
   }
 }

@@ -9,26 +9,15 @@ import { AppError } from "../../error.ts";
 import type { Logger } from "../../log.ts";
 import type { ConfigDoc, ConfigFile } from "../config_file.ts";
 import type { PluginDescriptor, Settings, SettingsAccess } from "../plugin.ts";
+import { mergeSettings } from "./merge.ts";
+import { readStoredSettings, VERSION_KEY } from "./stored.ts";
 
 type Listener = (next: Settings, previous: Settings) => void;
 
-/** The key beside a plugin's settings that holds their version. */
-export const VERSION_KEY = "_version";
+export { mergeSettings, VERSION_KEY };
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-
-/** Deep-merges plain objects (arrays and other values are replaced). */
-export function mergeSettings(base: Settings, over: Settings): Settings {
-  const out: Settings = structuredClone(base);
-  for (const [key, value] of Object.entries(over)) {
-    const prev = out[key];
-    out[key] = isObject(prev) && isObject(value)
-      ? mergeSettings(prev, value)
-      : structuredClone(value);
-  }
-  return out;
 }
 
 function diff(settings: Settings, defaults: Settings): Settings {
@@ -58,34 +47,28 @@ export class SettingsStore {
     for (const p of plugins) this.#plugins.set(p.id, p);
   }
 
-  /** Reads config.yaml, migrates and validates every plugin's settings (invalid → defaults). */
+  /**
+   * Reads config.yaml, migrates older versions (and writes them back atomically) and validates
+   * every plugin's settings. A stored value a plugin refuses is reported once, naming the
+   * setting, and its default applies; the plugin's other values still do.
+   */
   async load(): Promise<void> {
-    const doc = await this.#file.read();
-    const stored = pluginsOf(doc);
-    const migrated: string[] = [];
-    for (const p of this.#plugins.values()) {
-      const raw = stored[p.id];
-      let values: Settings = isObject(raw) ? structuredClone(raw) : {};
-      const version = isObject(raw)
-        ? (typeof raw[VERSION_KEY] === "number" ? raw[VERSION_KEY] as number : 1)
-        : p.settingsVersion;
-      delete values[VERSION_KEY];
-      if (version < p.settingsVersion && p.migrateSettings) {
-        values = p.migrateSettings(values, version);
-        migrated.push(p.id);
-        this.#logger.info(
-          `Migrated settings of ${p.id} from version ${version} to ${p.settingsVersion}`,
-        );
-      }
-      try {
-        this.#current.set(p.id, p.validateSettings(mergeSettings(p.settingsDefaults, values)));
-      } catch (err) {
-        const msg = err instanceof Error ? err.message : String(err);
-        this.#logger.warn(`Settings of ${p.id} are invalid, using defaults: ${msg}`);
-        this.#current.set(p.id, p.validateSettings(structuredClone(p.settingsDefaults)));
-      }
+    const { settings, migrated, problems } = readStoredSettings(
+      await this.#file.read(),
+      [...this.#plugins.values()],
+    );
+    for (const [id, values] of settings) this.#current.set(id, values);
+    for (const { id, from, to } of migrated) {
+      this.#logger.info(`Migrated settings of ${id} from version ${from} to ${to}`);
     }
-    if (migrated.length > 0) await this.#persist(migrated);
+    for (const problem of problems) {
+      this.#logger.warn(
+        problem.setting === null
+          ? `Ignoring the stored settings of ${problem.plugin}, using its defaults: ${problem.message}`
+          : `Ignoring stored setting '${problem.setting}' of ${problem.plugin}, using its default: ${problem.message}`,
+      );
+    }
+    if (migrated.length > 0) await this.#persist(migrated.map((m) => m.id));
   }
 
   /** The current settings of a plugin. */

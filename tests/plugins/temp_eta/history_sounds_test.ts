@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import assert from "node:assert/strict";
 import { HeaterHistory } from "../../../plugins/temp_eta/history.ts";
 import {
@@ -40,7 +41,7 @@ Deno.test("HeaterHistory keeps time order and ignores non-finite readings", () =
 
 Deno.test("the default sound files equal the generator's output", async () => {
   for (const name of Object.keys(DEFAULT_SOUNDS)) {
-    const onDisk = await Deno.readFile(new URL(name, SOUNDS_DIR));
+    const onDisk = await Deno.readFile(join(SOUNDS_DIR, name));
     const generated = renderDefaultSound(name);
     assert.deepEqual(onDisk, generated, `${name} is stale: run plugins/temp_eta/sounds.ts`);
     const text = new TextDecoder().decode(onDisk.subarray(0, 16));

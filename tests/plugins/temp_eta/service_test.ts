@@ -95,12 +95,13 @@ Deno.test("TempEtaService follows settings changes: timers, disable and enable",
 Deno.test("TempEtaService applies TEMP_ETA_ environment overrides from the context", async () => {
   const f = fakeContext({}, { TEMP_ETA_ALGORITHM: "exponential", TEMP_ETA_MIN_RATE: "9" });
   const service = new TempEtaService(f.ctx);
+  // The stored settings (and the overrides) are read at the start, after the host loaded them.
+  service.start();
   assert.equal(service.settings.algorithm, "exponential");
   assert.equal(service.settings.min_rate, 0.1);
   assert.deepEqual(service.status().env_overrides, ["algorithm"]);
   assert.ok(f.logs.some((l) => l.includes("TEMP_ETA_MIN_RATE ignored")));
   // The override survives a settings change.
-  service.start();
   await f.settings.update({ algorithm: "linear" });
   assert.equal(service.settings.algorithm, "exponential");
   await service.stop();

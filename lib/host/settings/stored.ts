@@ -1,0 +1,130 @@
+/**
+ * Reading the plugins' stored settings out of a config.yaml document: migration to the current
+ * version, then validation that keeps every valid value. A stored value the plugin refuses is
+ * dropped (its default applies) and reported once, naming the setting; the other values still
+ * apply. Pure: the settings store (which logs and writes back) and the launcher (which derives
+ * the permission scope before any plugin starts) share it.
+ *
+ * @module
+ */
+import { messageOf } from "../../error.ts";
+import type { ConfigDoc } from "../config_file.ts";
+import type { PluginDescriptor, Settings } from "../plugin.ts";
+import { mergeSettings } from "./merge.ts";
+
+/** The key beside a plugin's settings that holds their version. */
+export const VERSION_KEY = "_version";
+
+/** One stored value that was not used. */
+export interface StoredProblem {
+  plugin: string;
+  /** The setting as the plugin named it (`algorithm`, `channels[3].mode`), or null for all. */
+  setting: string | null;
+  message: string;
+}
+
+/** What {@linkcode readStoredSettings} found. */
+export interface StoredSettings {
+  /** Validated settings per plugin id (defaults applied). */
+  settings: Map<string, Settings>;
+  /** Plugins whose stored settings were of an older version (to be written back). */
+  migrated: { id: string; from: number; to: number }[];
+  /** Stored values that were dropped. */
+  problems: StoredProblem[];
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+/** The quoted names of a settings error: every validator names its setting that way. */
+export function namesIn(message: string): string[] {
+  return [...message.matchAll(/'([A-Za-z_][\w.[\]]*)'/g)].map((m) => m[1]!);
+}
+
+/** `channels[3].mode` → `["channels", 3, "mode"]`. */
+function pathOf(setting: string): (string | number)[] {
+  return setting.split(/[.[\]]+/).filter((p) => p !== "").map((p) =>
+    /^\d+$/.test(p) ? Number(p) : p
+  );
+}
+
+/** Removes the value at `path` from `values`; returns whether it was there. */
+function removeAt(values: Settings, path: (string | number)[]): boolean {
+  let node: unknown = values;
+  for (const part of path.slice(0, -1)) {
+    if (node === null || typeof node !== "object") return false;
+    node = (node as Record<string | number, unknown>)[part];
+  }
+  const last = path[path.length - 1]!;
+  if (node === null || typeof node !== "object" || !(last in node)) return false;
+  delete (node as Record<string | number, unknown>)[last];
+  return true;
+}
+
+/**
+ * Validates stored values over the defaults, dropping each value the plugin refuses (innermost
+ * named field first, then its top-level key) until the rest validates.
+ */
+export function validateStored(
+  plugin: PluginDescriptor,
+  stored: Settings,
+): { settings: Settings; problems: StoredProblem[] } {
+  const values = structuredClone(stored);
+  const problems: StoredProblem[] = [];
+  const limit = JSON.stringify(values).length + 2;
+  for (let attempt = 0; attempt < limit; attempt++) {
+    try {
+      return {
+        settings: plugin.validateSettings(mergeSettings(plugin.settingsDefaults, values)),
+        problems,
+      };
+    } catch (err) {
+      const message = messageOf(err);
+      const names = namesIn(message);
+      const setting = names.find((n) => removeAt(values, pathOf(n))) ??
+        names.find((n) => removeAt(values, pathOf(n).slice(0, 1)));
+      if (setting !== undefined) {
+        problems.push({ plugin: plugin.id, setting, message });
+        continue;
+      }
+      problems.push({ plugin: plugin.id, setting: null, message });
+      break;
+    }
+  }
+  return {
+    settings: plugin.validateSettings(structuredClone(plugin.settingsDefaults)),
+    problems,
+  };
+}
+
+/**
+ * Reads, migrates and validates every plugin's section of `doc.plugins`.
+ *
+ * @example
+ * ```ts
+ * import { readStoredSettings } from "./stored.ts";
+ * const r = readStoredSettings({}, []);
+ * console.assert(r.problems.length === 0);
+ * ```
+ */
+export function readStoredSettings(doc: ConfigDoc, plugins: PluginDescriptor[]): StoredSettings {
+  const stored = isObject(doc.plugins) ? doc.plugins : {};
+  const out: StoredSettings = { settings: new Map(), migrated: [], problems: [] };
+  for (const p of plugins) {
+    const raw = stored[p.id];
+    let values: Settings = isObject(raw) ? structuredClone(raw) : {};
+    const version = isObject(raw)
+      ? (typeof raw[VERSION_KEY] === "number" ? raw[VERSION_KEY] as number : 1)
+      : p.settingsVersion;
+    delete values[VERSION_KEY];
+    if (version < p.settingsVersion && p.migrateSettings) {
+      values = p.migrateSettings(values, version);
+      out.migrated.push({ id: p.id, from: version, to: p.settingsVersion });
+    }
+    const { settings, problems } = validateStored(p, values);
+    out.settings.set(p.id, settings);
+    out.problems.push(...problems);
+  }
+  return out;
+}

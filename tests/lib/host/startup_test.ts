@@ -1,0 +1,224 @@
+/**
+ * The start-up order of the plugin host: stored settings are read, migrated (and written back)
+ * and validated before any plugin starts, and the launcher derives the permission scope from
+ * the same migrated, validated settings. A refused stored value is reported once, by name; the
+ * other values still apply.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { parse } from "yaml";
+import {
+  createHost,
+  pluginScope,
+  resolveReadFiles,
+  settingInt,
+  settingString,
+} from "../../../lib/host/mod.ts";
+import type { PluginDescriptor, Settings } from "../../../lib/host/plugin.ts";
+import { createLogger, type LogLevel } from "../../../lib/log.ts";
+import { plugin as branchplus } from "../../../plugins/branchplus/mod.ts";
+import { createTempEtaPlugin } from "../../../plugins/temp_eta/mod.ts";
+import { FakeClock, json } from "./_helpers.ts";
+
+const demo: PluginDescriptor = {
+  id: "demo",
+  name: "Demo",
+  version: "1",
+  settingsVersion: 1,
+  settingsDefaults: { interval: 5, name: "x" },
+  validateSettings: (s: Settings) => ({
+    interval: settingInt(s, "interval", 1, 60),
+    name: settingString(s, "name"),
+  }),
+};
+
+async function withConfig(yaml: string | null, fn: (dir: string) => Promise<void>) {
+  const dir = await Deno.makeTempDir({ prefix: "lb_startup_" });
+  try {
+    if (yaml !== null) {
+      await Deno.mkdir(join(dir, "host"), { recursive: true });
+      await Deno.writeTextFile(join(dir, "host", "config.yaml"), yaml);
+    }
+    await fn(dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+function capture() {
+  const lines: { level: LogLevel; line: string }[] = [];
+  const logger = createLogger("test.host", { sink: (level, line) => lines.push({ level, line }) });
+  return { lines, logger };
+}
+
+Deno.test("a stored value the plugin refuses is reported once by name and the other values still apply", async () => {
+  await withConfig(
+    "plugins:\n  demo:\n    _version: 1\n    interval: -4\n    name: kept\n",
+    async (dir) => {
+      const { lines, logger } = capture();
+      const host = createHost({ plugins: [demo], dataDir: dir, logger });
+      await host.start();
+      try {
+        assert.deepEqual(host.settings.get("demo"), { interval: 5, name: "kept" });
+        const reports = lines.filter((l) => l.line.includes("'interval'"));
+        assert.equal(reports.length, 1);
+        assert.equal(reports[0]!.level, "warn");
+        assert.match(reports[0]!.line, /Ignoring stored setting 'interval' of demo/);
+      } finally {
+        await host.stop();
+      }
+    },
+  );
+});
+
+Deno.test("a refused field of one stored channel is dropped alone: the other channels keep theirs", async () => {
+  const yaml = [
+    "plugins:",
+    "  branchplus:",
+    "    _version: 1",
+    "    host: hub.local",
+    "    channels:",
+    "      - { kind: usb, id: 1, label: Lamp, mode: manual, manual_on: true }",
+    "      - { kind: usb, id: 2, label: Fan, mode: sideways }",
+    "",
+  ].join("\n");
+  await withConfig(yaml, async (dir) => {
+    const { lines, logger } = capture();
+    const host = createHost({ plugins: [branchplus], dataDir: dir, logger });
+    await host.start();
+    try {
+      const s = host.settings.get("branchplus") as {
+        host: string;
+        channels: { label: string; mode: string; manual_on: boolean }[];
+      };
+      assert.equal(s.host, "hub.local");
+      assert.deepEqual([s.channels[0]!.label, s.channels[0]!.mode, s.channels[0]!.manual_on], [
+        "Lamp",
+        "manual",
+        true,
+      ]);
+      assert.deepEqual([s.channels[1]!.label, s.channels[1]!.mode], ["Fan", "auto"]);
+      const reports = lines.filter((l) => l.level === "warn" && l.line.includes("channels[1]"));
+      assert.equal(reports.length, 1);
+    } finally {
+      await host.stop();
+    }
+  });
+});
+
+Deno.test("the Temperature ETA plugin runs with its stored settings from the first start, with no false error", async () => {
+  const yaml = [
+    "plugins:",
+    "  temp_eta:",
+    "    _version: 2",
+    "    algorithm: exponential",
+    "    time_format: hms",
+    "",
+  ].join("\n");
+  await withConfig(yaml, async (dir) => {
+    const { lines, logger } = capture();
+    const host = createHost({
+      plugins: [createTempEtaPlugin()],
+      dataDir: dir,
+      logger,
+      clock: new FakeClock(),
+    });
+    const { adminKey } = await host.start();
+    try {
+      const res = await host.app.request("/api/plugin/temp_eta", {
+        headers: { "X-Api-Key": adminKey! },
+      });
+      const body = await res.json();
+      assert.equal(body.algorithm, "exponential");
+      assert.equal(body.time_format, "hms");
+      const bad = lines.filter((l) => l.level === "warn" || l.level === "error");
+      assert.deepEqual(bad, []);
+    } finally {
+      await host.stop();
+    }
+  });
+});
+
+Deno.test("a clean first start logs no warning and no error", async () => {
+  await withConfig(null, async (dir) => {
+    const { lines, logger } = capture();
+    const host = createHost({
+      plugins: [createTempEtaPlugin(), branchplus],
+      dataDir: dir,
+      logger,
+      clock: new FakeClock(),
+    });
+    await host.start();
+    await host.ready();
+    await host.stop();
+    assert.deepEqual(lines.filter((l) => l.level === "warn" || l.level === "error"), []);
+  });
+});
+
+Deno.test("a version 1 Temperature ETA section is migrated before the launcher derives the network scope", async () => {
+  const yaml = [
+    "plugins:",
+    "  temp_eta:",
+    "    mqtt_enabled: true",
+    "    mqtt_broker_host: broker.example",
+    "    mqtt_broker_port: 1884",
+    "",
+  ].join("\n");
+  await withConfig(yaml, async (dir) => {
+    const configFile = join(dir, "host", "config.yaml");
+    const before = await Deno.readTextFile(configFile);
+    const scope = await pluginScope(configFile, [createTempEtaPlugin(), branchplus]);
+    assert.deepEqual(scope.netHosts, ["broker.example:1884"]);
+    assert.equal(await Deno.readTextFile(configFile), before, "the launcher does not write");
+
+    const host = createHost({
+      plugins: [createTempEtaPlugin()],
+      dataDir: dir,
+      logger: capture().logger,
+    });
+    await host.start();
+    await host.stop();
+    const doc = parse(await Deno.readTextFile(configFile));
+    assert.equal(doc.plugins.temp_eta._version, 2);
+    assert.equal(doc.plugins.temp_eta.mqtt_broker, "broker.example");
+    assert.equal(doc.plugins.temp_eta.mqtt_port, 1884);
+    assert.equal(doc.plugins.temp_eta.mqtt_broker_host, undefined);
+  });
+});
+
+Deno.test("a CA file named in the settings is granted by its real path, after links are resolved", async () => {
+  await withConfig(null, async (dir) => {
+    const ca = join(dir, "real-ca.pem");
+    await Deno.writeTextFile(ca, "-----BEGIN CERTIFICATE-----\n");
+    await Deno.symlink(ca, join(dir, "link-ca.pem"));
+    const plugin = createTempEtaPlugin();
+    const files = plugin.readFiles!({
+      ...plugin.settingsDefaults,
+      mqtt_enabled: true,
+      mqtt_tls_enabled: true,
+      mqtt_ca_cert: join(dir, "link-ca.pem"),
+    });
+    assert.deepEqual(files, [join(dir, "link-ca.pem")]);
+    const resolved = await resolveReadFiles([...files, join(dir, "missing.pem"), dir]);
+    assert.deepEqual(resolved.granted, [await Deno.realPath(ca)]);
+    assert.deepEqual(resolved.refused.map((r) => r.reason), ["not found", "not a regular file"]);
+  });
+});
+
+Deno.test("saving a refused value still answers 400 naming the setting (nothing is dropped on save)", async () => {
+  await withConfig(null, async (dir) => {
+    const host = createHost({ plugins: [demo], dataDir: dir, logger: capture().logger });
+    const { adminKey } = await host.start();
+    try {
+      const res = await host.app.request("/api/settings", {
+        ...json("POST", { plugins: { demo: { interval: 0, name: "y" } } }),
+        headers: { "X-Api-Key": adminKey!, "Content-Type": "application/json" },
+      });
+      assert.equal(res.status, 400);
+      assert.match((await res.json()).error, /'interval'/);
+      assert.equal(host.settings.get("demo").name, "x");
+    } finally {
+      await host.stop();
+    }
+  });
+});
