@@ -5,6 +5,7 @@
  */
 import { join } from "node:path";
 import type { EnvReader } from "../lib/config/mod.ts";
+import { findOnPath } from "../lib/engine/which.ts";
 
 /** A temporary localbench environment: config and data folders under one temp dir. */
 export interface TempEnv {
@@ -67,4 +68,15 @@ export async function runDeno(
   }).output();
   const dec = new TextDecoder();
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+/** Folders of system programs that a user's `PATH` often lacks (mosquitto lives in /usr/sbin). */
+const SYSTEM_DIRS = "/usr/local/sbin:/usr/sbin:/sbin:/usr/local/bin:/usr/bin:/bin";
+
+/**
+ * The path of a system program found on `PATH` or in the system folders, whatever the user's
+ * `PATH`; the bare name when it is nowhere (spawning it then fails with the usual NotFound).
+ */
+export function systemProgram(name: string, path = Deno.env.get("PATH") ?? ""): string {
+  return findOnPath(name, `${path}:${SYSTEM_DIRS}`) ?? name;
 }

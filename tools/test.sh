@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: installs what the tests need, runs `deno test`, and ends with the
-# line `tests: N passed, N failed[, N skipped]` taken from Deno's own summary.
+# line `tests: N passed, N failed[, N skipped]` taken from Deno's own summary (plus
+# LOCALBENCH_FAILED_BEFORE failures counted before it, by .ci/run).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 export PATH="$PWD/node_modules/.bin:$PATH"
 export NO_COLOR=1
+# Failures found before the suite (.ci/run's main command) count in the same line.
+before="${LOCALBENCH_FAILED_BEFORE:-0}"
+[[ "$before" =~ ^[0-9]+$ ]] || before=0
 
 if ! bash tools/test_deps.sh; then
-  echo "tests: 0 passed, 1 failed"
+  echo "tests: 0 passed, $((1 + before)) failed"
   exit 1
 fi
 
@@ -24,6 +28,10 @@ if [ -z "$line" ]; then
   # deno test stopped before its summary (type error, crash): count that as one failure.
   passed=0
   failed=1
+  [ "$rc" -eq 0 ] && rc=1
+fi
+if [ "$before" -gt 0 ]; then
+  failed=$((${failed:-0} + before))
   [ "$rc" -eq 0 ] && rc=1
 fi
 if [ -n "$skipped" ] && [ "$skipped" != "0" ]; then

@@ -7,6 +7,10 @@
  */
 import { join } from "node:path";
 import mqtt from "mqtt";
+import { systemProgram } from "../../_helpers.ts";
+
+/** The broker program, found in /usr/sbin even when PATH lacks it. */
+const MOSQUITTO = systemProgram("mosquitto");
 
 /** A running broker. */
 export interface Broker {
@@ -98,7 +102,7 @@ export async function startMosquitto(options: BrokerOptions = {}): Promise<Broke
 
   let child: Deno.ChildProcess | null = null;
   const start = async () => {
-    child = new Deno.Command("mosquitto", { args: ["-c", conf], stdout: "null", stderr: "null" })
+    child = new Deno.Command(MOSQUITTO, { args: ["-c", conf], stdout: "null", stderr: "null" })
       .spawn();
     const end = Date.now() + 10_000;
     while (!(await portOpen(port))) {
