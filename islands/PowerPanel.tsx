@@ -97,9 +97,13 @@ export default function PowerPanel({ csrfToken }: PowerPanelProps) {
     return answer;
   };
 
-  const switchTo = async (card: CardView, on: boolean) => {
+  const switchTo = async (card: CardView, on: boolean, confirmed = false) => {
     setWaiting((w) => ({ ...w, [card.key]: on ? 1 : 0 }));
-    const answer = await run(card, { command: "set_channel", on });
+    const answer = await run(card, {
+      command: "set_channel",
+      on,
+      ...(confirmed ? { confirm: true } : {}),
+    });
     if (!answer.ok) {
       setWaiting((w) => {
         const { [card.key]: _gone, ...rest } = w;
@@ -207,7 +211,7 @@ export default function PowerPanel({ csrfToken }: PowerPanelProps) {
                   data-testid="confirm-yes"
                   onClick={() => {
                     setConfirm(null);
-                    switchTo(confirmCard, true);
+                    switchTo(confirmCard, true, true);
                   }}
                 >
                   Switch on

@@ -8,12 +8,12 @@ import type { PluginDescriptor, Settings, SettingsAccess } from "../lib/host/plu
 
 /** A {@linkcode SettingsAccess} over a plain object. */
 export class MemorySettings implements SettingsAccess {
-  #plugin: Pick<PluginDescriptor, "settingsDefaults" | "validateSettings">;
+  #plugin: Pick<PluginDescriptor, "settingsDefaults" | "validateSettings" | "mergeSettingsUpdate">;
   #current: Settings;
   #listeners = new Set<(next: Settings, previous: Settings) => void>();
 
   constructor(
-    plugin: Pick<PluginDescriptor, "settingsDefaults" | "validateSettings">,
+    plugin: Pick<PluginDescriptor, "settingsDefaults" | "validateSettings" | "mergeSettingsUpdate">,
     initial: Settings = {},
   ) {
     this.#plugin = plugin;
@@ -27,11 +27,14 @@ export class MemorySettings implements SettingsAccess {
     return structuredClone(this.#current);
   }
 
-  update(partial: Settings): Promise<Settings> {
+  // deno-lint-ignore require-await -- a refused update rejects, as the host's store does
+  async update(partial: Settings): Promise<Settings> {
     const previous = this.#current;
-    this.#current = this.#plugin.validateSettings({ ...structuredClone(previous), ...partial });
+    const merged = this.#plugin.mergeSettingsUpdate?.(previous, partial) ??
+      { ...structuredClone(previous), ...partial };
+    this.#current = this.#plugin.validateSettings(merged);
     for (const l of [...this.#listeners]) l(this.get(), structuredClone(previous));
-    return Promise.resolve(this.get());
+    return this.get();
   }
 
   onChange(listener: (next: Settings, previous: Settings) => void): () => void {

@@ -17,7 +17,7 @@ import { UserStore } from "./auth/users.ts";
 import { ConfigFile, type ConfigFs } from "./config_file.ts";
 import { fileSink, HOST_LOG_NAME } from "./host_log.ts";
 import { type HostPaths, resolveHostPaths } from "./paths.ts";
-import type { PluginContext, PluginDescriptor } from "./plugin.ts";
+import type { PluginContext, PluginDescriptor, ShutdownInfo } from "./plugin.ts";
 import { printerRoutes } from "./printer/routes.ts";
 import { VirtualPrinter } from "./printer/virtual_printer.ts";
 import { PushHub } from "./push/hub.ts";
@@ -49,6 +49,8 @@ export interface HostOptions {
   logToStderr?: boolean;
   /** File operations of config.yaml (tests inject failures). */
   configFs?: ConfigFs;
+  /** The host restarted itself (see {@linkcode PluginContext.resumed}). @default false */
+  resumed?: boolean;
   /**
    * Registers routes that run before authentication (pages doing their own login redirect,
    * static files). @default none
@@ -85,8 +87,11 @@ export interface Host {
   start(): Promise<{ adminKey: string | null }>;
   /** Runs every plugin's `onAfterStartup` (call once the server listens). */
   ready(): Promise<void>;
-  /** Runs every plugin's `onShutdown`, stops the printer and closes the log. */
-  stop(): Promise<void>;
+  /**
+   * Runs every plugin's `onShutdown`, stops the printer and closes the log. `planned` marks a
+   * restart of the host: plugins keep their outputs as they are (no failsafe).
+   */
+  stop(info?: ShutdownInfo): Promise<void>;
 }
 
 /**
@@ -136,6 +141,7 @@ export function createHost(options: HostOptions): Host {
       env: Object.fromEntries(
         Object.entries(env).filter(([k]) => !p.envVars || p.envVars.includes(k)),
       ),
+      resumed: options.resumed ?? false,
     });
   }
 
@@ -170,13 +176,16 @@ export function createHost(options: HostOptions): Host {
     }
   }
 
-  const each = async (hook: "onStartup" | "onAfterStartup" | "onShutdown") => {
+  const each = async (
+    hook: "onStartup" | "onAfterStartup" | "onShutdown",
+    info: ShutdownInfo = { planned: false },
+  ) => {
     for (const p of options.plugins) {
       const fn = p[hook];
       if (!fn) continue;
       if (hook === "onShutdown") {
         try {
-          await fn.call(p, contexts.get(p.id)!);
+          await p.onShutdown!(contexts.get(p.id)!, info);
         } catch (err) {
           logger.error(`Shutdown of plugin ${p.id} failed: ${err}`);
         }
@@ -218,8 +227,8 @@ export function createHost(options: HostOptions): Host {
       return { adminKey };
     },
     ready: () => each("onAfterStartup"),
-    async stop() {
-      await each("onShutdown");
+    async stop(info) {
+      await each("onShutdown", info);
       push.closeAll();
       printer.stop();
       logger.info("Plugin host stopped");

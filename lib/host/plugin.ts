@@ -90,6 +90,17 @@ export interface PluginContext {
   push(data: Record<string, unknown>, options?: PushOptions): void;
   /** Environment variables visible to the plugin (e.g. `TEMP_ETA_*` overrides). */
   env: Record<string, string>;
+  /**
+   * True when the host restarted itself (to apply a wider permission scope): the plugin carries
+   * on, e.g. the branch controller keeps the outputs as the hub reports them. @default false
+   */
+  resumed?: boolean;
+}
+
+/** Why the host stops. */
+export interface ShutdownInfo {
+  /** A planned restart (the host comes back at once): outputs stay as they are. */
+  planned: boolean;
 }
 
 /** A route table a plugin mounts under its base path. */
@@ -118,6 +129,11 @@ export interface PluginDescriptor {
    * Throws `AppError` 400 whose message names the setting.
    */
   validateSettings(candidate: Settings): Settings;
+  /**
+   * Merges a saved partial update into the current settings (before validation).
+   * @default a deep merge of objects; arrays and other values are replaced
+   */
+  mergeSettingsUpdate?(current: Settings, partial: Settings): Settings;
   /** Migrates stored settings from `fromVersion` to `settingsVersion`. */
   migrateSettings?(stored: Settings, fromVersion: number): Settings;
   /** Setting keys never returned by `GET /api/settings` (secrets). */
@@ -129,7 +145,7 @@ export interface PluginDescriptor {
   /** Called once the server listens ("startup complete"). */
   onAfterStartup?(ctx: PluginContext): void | Promise<void>;
   /** Called on shutdown; must release timers, sockets and files. */
-  onShutdown?(ctx: PluginContext): void | Promise<void>;
+  onShutdown?(ctx: PluginContext, info?: ShutdownInfo): void | Promise<void>;
   /**
    * Environment variables the plugin reads (e.g. `TEMP_ETA_ALGORITHM`). The permission-scoped
    * host passes only these (and its own) to the process and into `ctx.env`.

@@ -44,7 +44,11 @@ export async function runCommand(
   switch (command) {
     case "set_channel": {
       const slot = requireSlot(body.kind, body.id);
-      return { ...await controller.setChannel(slot.kind, slot.id, parseOn(body.on)) };
+      if (body.confirm !== undefined && typeof body.confirm !== "boolean") {
+        throw invalid("confirm", "must be true or false");
+      }
+      const on = parseOn(body.on);
+      return { ...await controller.setChannel(slot.kind, slot.id, on, body.confirm === true) };
     }
     case "set_mode": {
       const slot = requireSlot(body.kind, body.id);

@@ -13,14 +13,21 @@ import {
   type SendResult,
   type StatesUpdate,
 } from "./hub_client.ts";
-import { type ChannelKind, type ChannelSlot, type ChannelStates, LAYOUT } from "./layout.ts";
+import {
+  channelKey,
+  type ChannelKind,
+  type ChannelSlot,
+  type ChannelStates,
+  LAYOUT,
+} from "./layout.ts";
+import { HubLossWatch } from "./hub_loss.ts";
+import type { PlannedSwitch } from "./rules.ts";
 import { probeHub, type ProbeResult } from "./probe.ts";
 import { RulesEngine } from "./engine.ts";
 import {
   type BranchSettings,
   channelConfigOf,
   hubUrl,
-  replaceChannel,
   validateBranchSettings,
 } from "./settings.ts";
 import { runStartup, sendFailsafe } from "./lifecycle.ts";
@@ -34,6 +41,13 @@ export interface BranchStatus {
   config: { confirm_high_power: boolean; automation_enabled: boolean; channels: ChannelConfig[] };
 }
 
+/** Result of `set_channel`. */
+export type SetChannelResult = SendResult | {
+  ok: false;
+  reason: "confirm_required";
+  detail: string;
+};
+
 /** Result of `test_connection`. */
 export type TestConnectionResult = ProbeResult | { ok: false; reason: "no_host"; detail: string };
 
@@ -41,6 +55,21 @@ export type TestConnectionResult = ProbeResult | { ok: false; reason: "no_host";
 export interface BranchControllerOptions {
   /** Opens the hub socket (tests wrap it). @default `new WebSocket(url)` */
   createSocket?(url: string): WebSocket;
+}
+
+/** How the controller starts. */
+export interface StartOptions {
+  /**
+   * The host restarted itself (a planned restart): the outputs stay as the hub reports them,
+   * the startup behaviour is not applied and the temperature latches are taken from the hub.
+   */
+  resumed?: boolean;
+}
+
+/** How the controller stops. */
+export interface StopOptions {
+  /** A planned restart of the host: no failsafe, the outputs stay as they are. */
+  planned?: boolean;
 }
 
 /** The controller of one plugin context. */
@@ -53,8 +82,12 @@ export class BranchController {
   #started = false;
   #stopping = false;
   #unsubscribe: (() => void)[] = [];
+  #resumed = false;
   #restarts: Promise<void> = Promise.resolve();
   #writes: Promise<unknown> = Promise.resolve();
+  /** Channel configurations a command changed whose save is still under way. */
+  #unsaved = new Map<string, ChannelConfig>();
+  #loss: HubLossWatch;
 
   constructor(ctx: PluginContext, options: BranchControllerOptions = {}) {
     this.#ctx = ctx;
@@ -65,17 +98,32 @@ export class BranchController {
       settings: () => this.settings(),
       retry: () => this.apply("deferred switch"),
     });
+    this.#loss = new HubLossWatch({
+      clock: ctx.clock,
+      logger: ctx.logger,
+      graceMs: () => this.settings().failsafe_grace * 1000,
+      push: (data) => ctx.push(data),
+    });
   }
 
-  /** The current typed settings. */
+  /**
+   * The current typed settings, with the channel changes of commands whose save is still under
+   * way: a command takes effect at once, so no rule evaluation can act on the older value.
+   */
   settings(): BranchSettings {
-    return validateBranchSettings(this.#ctx.settings.get());
+    const s = validateBranchSettings(this.#ctx.settings.get());
+    if (this.#unsaved.size === 0) return s;
+    return {
+      ...s,
+      channels: s.channels.map((c) => this.#unsaved.get(channelKey(c.kind, c.id)) ?? c),
+    };
   }
 
   /** Subscribes to the printer and the settings and starts the hub client; idempotent. */
-  start(): void {
+  start(options: StartOptions = {}): void {
     if (this.#started) return;
     this.#started = true;
+    this.#resumed = options.resumed ?? false;
     this.#unsubscribe.push(
       this.#ctx.printer.subscribe((event) => {
         if (event.type === "state") this.apply("printer state");
@@ -88,17 +136,24 @@ export class BranchController {
     this.#restartClient(this.settings());
   }
 
-  /** Applies the failsafe (if connected), closes the client and drops every subscription. */
-  async stop(): Promise<void> {
+  /**
+   * Applies the failsafe (if connected; not on a planned restart), closes the client and drops
+   * every subscription.
+   */
+  async stop(options: StopOptions = {}): Promise<void> {
     if (this.#stopping) return;
     this.#stopping = true;
     for (const unsubscribe of this.#unsubscribe.splice(0)) unsubscribe();
+    this.#loss.stop();
     await this.#restarts;
     await this.#writes.catch(() => {});
     this.#engine.reset();
     const client = this.#client;
     this.#client = undefined;
-    if (client?.connected) sendFailsafe(client, this.settings().channels, this.#ctx.logger);
+    if (client?.connected && !options.planned) {
+      sendFailsafe(client, this.settings().channels, this.#ctx.logger);
+    }
+    if (options.planned) this.#ctx.logger.info("Planned restart: the outputs stay as they are");
     await client?.stop();
   }
 
@@ -117,39 +172,78 @@ export class BranchController {
     };
   }
 
-  /** Switches a channel by hand; in manual mode the new state is remembered as `manual_on`. */
-  async setChannel(kind: ChannelKind, id: number, on: boolean): Promise<SendResult> {
+  /**
+   * Switches a channel by hand; in manual mode the new state is remembered as `manual_on`. The
+   * command takes effect before anything else runs: its remembered state is in force before the
+   * command is sent, and the engine leaves the channel alone for `min_switch_interval`.
+   * Switching a 24 V output on needs `confirmed` while `confirm_high_power` is set.
+   */
+  async setChannel(
+    kind: ChannelKind,
+    id: number,
+    on: boolean,
+    confirmed = false,
+  ): Promise<SetChannelResult> {
     const client = this.#client;
+    const s = this.settings();
     if (!client) {
-      const { host, port, path } = this.settings();
-      const detail = host
-        ? `The hub at ${hubUrl(host, port, path)} is not connected`
+      const detail = s.host
+        ? `The hub at ${hubUrl(s.host, s.port, s.path)} is not connected`
         : "No hub host is configured";
       return { ok: false, reason: "not_connected", detail };
     }
-    const result = client.send(kind, id, on);
-    if (!result.ok) return result;
-    this.#engine.noteSent(kind, id, on);
-    if (channelConfigOf(this.settings(), kind, id).mode === "manual") {
-      await this.updateChannel(kind, id, (c) => ({ ...c, manual_on: on }));
+    if (on && kind === "mx24v" && s.confirm_high_power && !confirmed) {
+      return {
+        ok: false,
+        reason: "confirm_required",
+        detail:
+          `Switching the 24 V output ${id} on needs "confirm": true (confirm_high_power is set)`,
+      };
     }
+    const config = channelConfigOf(s, kind, id);
+    const remember = config.mode === "manual" && config.manual_on !== on;
+    const saved = remember ? this.#change(kind, id, (c) => ({ ...c, manual_on: on })) : undefined;
+    const result = client.send(kind, id, on);
+    if (!result.ok) {
+      if (remember) this.#change(kind, id, (c) => ({ ...c, manual_on: config.manual_on }));
+      return result;
+    }
+    this.#engine.noteUserSwitch(kind, id, on);
+    await saved;
     return result;
   }
 
-  /** Changes one channel's stored configuration (serialised), then re-applies the rules. */
-  updateChannel(
+  /** Changes one channel's stored configuration (in force at once, saved in order), then re-applies the rules. */
+  async updateChannel(
     kind: ChannelKind,
     id: number,
     change: (config: ChannelConfig) => ChannelConfig,
   ): Promise<ChannelConfig> {
+    await this.#change(kind, id, change);
+    return channelConfigOf(this.settings(), kind, id);
+  }
+
+  #change(
+    kind: ChannelKind,
+    id: number,
+    change: (config: ChannelConfig) => ChannelConfig,
+  ): Promise<void> {
+    const key = channelKey(kind, id);
+    const next = change(channelConfigOf(this.settings(), kind, id));
+    this.#unsaved.set(key, next);
+    this.apply("channel config");
     const write = this.#writes.catch(() => {}).then(async () => {
-      const next = change(channelConfigOf(this.settings(), kind, id));
-      await this.#ctx.settings.update({ channels: replaceChannel(this.settings().channels, next) });
-      this.apply("channel config");
-      return channelConfigOf(this.settings(), kind, id);
+      try {
+        await this.#ctx.settings.update({ channels: [next] });
+      } finally {
+        if (this.#unsaved.get(key) === next) this.#unsaved.delete(key);
+      }
     });
     this.#writes = write;
-    return write;
+    return write.catch((err) => {
+      this.apply("channel config not saved");
+      throw err;
+    });
   }
 
   /** One-shot connection test; missing fields fall back to the stored settings. */
@@ -209,6 +303,8 @@ export class BranchController {
         onConnection: (connected) => {
           if (this.#client !== client || this.#stopping) return;
           if (!connected) this.#engine.forgetSent();
+          if (connected) this.#loss.found();
+          else this.#loss.lost();
           this.#pushConnection(connected);
         },
         onStates: (update) => {
@@ -227,10 +323,46 @@ export class BranchController {
     if (!update.initial) return;
     if (!this.#startupDone) {
       this.#startupDone = true;
-      const sent = runStartup(client, this.settings(), this.#ctx.logger);
-      for (const { kind, id, on } of sent) this.#engine.noteSent(kind, id, on);
+      if (this.#resumed) {
+        this.#engine.resumeLatches(update.states, this.#ctx.printer);
+        this.#ctx.logger.info("Resumed after a planned restart: outputs kept as the hub reports");
+      } else {
+        const sent = runStartup(client, this.settings(), this.#ctx.logger);
+        for (const { kind, id, on } of sent) this.#engine.noteSent(kind, id, on);
+      }
     }
+    if (this.#loss.takeFailsafeDue()) this.#failsafeAfterLoss(client, update.states);
     this.apply("connected");
+  }
+
+  /**
+   * The hub is back after a loss longer than the grace period: the channels nobody controlled
+   * meanwhile (manual ones, whose remembered state is stale, and every channel while automation
+   * is off) take their failsafe state and manual ones remember it; auto channels follow their
+   * rules again at once.
+   */
+  #failsafeAfterLoss(client: HubClient, states: ChannelStates): void {
+    const s = this.settings();
+    const applied: PlannedSwitch[] = [];
+    for (const config of s.channels) {
+      if (config.failsafe === "hold") continue;
+      if (config.mode === "auto" && s.automation_enabled) continue;
+      const on = config.failsafe === "on";
+      if (config.mode === "manual" && config.manual_on !== on) {
+        this.#change(config.kind, config.id, (c) => ({ ...c, manual_on: on })).catch((err) =>
+          this.#ctx.logger.error(`Cannot save the failsafe of ${config.kind} ${config.id}: ${err}`)
+        );
+      }
+      if ((states[config.kind]?.[String(config.id)] === 1) === on) continue;
+      const result = client.send(config.kind, config.id, on);
+      if (!result.ok) continue;
+      this.#engine.noteSent(config.kind, config.id, on);
+      applied.push({ kind: config.kind, id: config.id, on });
+    }
+    this.#ctx.logger.warn(
+      `Hub back after a long loss: failsafe applied to ${applied.length} channel(s)`,
+    );
+    this.#ctx.push({ type: "failsafe", reason: "hub_lost", applied });
   }
 
   #pushConnection(connected: boolean): void {

@@ -13,6 +13,7 @@ import type { HubClient } from "./hub_client.ts";
 import { channelKey, type ChannelKind, type ChannelStates } from "./layout.ts";
 import { createSwitchLimiter, type SwitchLimiter } from "./rate_limit.ts";
 import { planSwitches } from "./rules.ts";
+import { sensorReading } from "./temp_rule.ts";
 import type { BranchSettings } from "./settings.ts";
 
 /** Options of {@linkcode RulesEngine}. */
@@ -43,6 +44,41 @@ export class RulesEngine {
   /** Treats `on` as the channel's state until the hub reports that channel. */
   noteSent(kind: ChannelKind, id: number, on: boolean): void {
     this.#intended.set(channelKey(kind, id), on ? 1 : 0);
+  }
+
+  /**
+   * A user switched a channel: treated as sent, and the engine leaves that channel alone for
+   * `min_switch_interval` (a rule evaluation cannot undo the command at once).
+   */
+  noteUserSwitch(kind: ChannelKind, id: number, on: boolean): void {
+    this.noteSent(kind, id, on);
+    this.#limiter.record(channelKey(kind, id));
+  }
+
+  /**
+   * After a planned restart: a temperature rule whose channel the hub reports in its active
+   * state, with a reading still inside the hysteresis band, is taken as active (as it was before
+   * the restart), so the restart does not switch the channel.
+   */
+  resumeLatches(states: ChannelStates, printer: PrinterAccess): void {
+    const s = this.#options.settings();
+    let temperatures: PrinterSnapshot["temperatures"] = {};
+    try {
+      temperatures = printer.snapshot().temperatures;
+    } catch {
+      return;
+    }
+    for (const c of s.channels) {
+      if (c.mode !== "auto" || !c.temp_rule.enabled) continue;
+      const reading = sensorReading(c.temp_rule.sensor, temperatures);
+      const on = states[c.kind]?.[String(c.id)] === 1;
+      const activeOutput = (c.temp_rule.above === "on") === on;
+      if (
+        reading !== undefined && activeOutput && reading > c.temp_rule.threshold - s.temp_hysteresis
+      ) {
+        this.#latches.set(channelKey(c.kind, c.id), true);
+      }
+    }
   }
 
   /** Forgets sent states for every channel a hub frame mentioned. */

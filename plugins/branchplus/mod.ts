@@ -8,7 +8,12 @@
 import type { PluginContext, PluginDescriptor } from "../../lib/host/plugin.ts";
 import { BranchController } from "./controller.ts";
 import { branchRoutes } from "./routes.ts";
-import { defaultSettings, SETTINGS_VERSION, validateBranchSettings } from "./settings.ts";
+import {
+  defaultSettings,
+  mergeBranchUpdate,
+  SETTINGS_VERSION,
+  validateBranchSettings,
+} from "./settings.ts";
 
 export { BranchController } from "./controller.ts";
 export type { BranchStatus } from "./controller.ts";
@@ -36,14 +41,15 @@ export const plugin: PluginDescriptor = {
   settingsDefaults: defaultSettings() as unknown as Record<string, unknown>,
   validateSettings: (candidate) =>
     validateBranchSettings(candidate) as unknown as Record<string, unknown>,
+  mergeSettingsUpdate: mergeBranchUpdate,
   networkHosts(settings) {
     const { host, port } = validateBranchSettings(settings);
     return host ? [`${host}:${port}`] : [];
   },
   routes: (ctx) => branchRoutes(() => controllerFor(ctx)),
-  onStartup: (ctx) => controllerFor(ctx).start(),
-  async onShutdown(ctx) {
-    await controllerFor(ctx).stop();
+  onStartup: (ctx) => controllerFor(ctx).start({ resumed: ctx.resumed }),
+  async onShutdown(ctx, info) {
+    await controllerFor(ctx).stop({ planned: info?.planned });
     controllers.delete(ctx);
   },
 };

@@ -6,6 +6,7 @@
  * @module
  */
 import type { Settings } from "../../lib/host/plugin.ts";
+import { mergeSettings } from "../../lib/host/settings/merge.ts";
 import {
   type ChannelConfig,
   defaultChannelConfig,
@@ -46,6 +47,11 @@ export interface BranchSettings {
   /** The panel asks before switching a 24 V channel on. */
   confirm_high_power: boolean;
   startup_behaviour: StartupBehaviour;
+  /**
+   * Seconds the hub may be lost before its outputs take their failsafe state on its return (a
+   * shorter loss is only re-synced).
+   */
+  failsafe_grace: number;
   /** The ten channel configurations, in layout order. */
   channels: ChannelConfig[];
 }
@@ -64,6 +70,7 @@ export function defaultSettings(): BranchSettings {
     min_switch_interval: 3,
     confirm_high_power: true,
     startup_behaviour: "leave",
+    failsafe_grace: 60,
     channels: LAYOUT.map((slot) => defaultChannelConfig(slot.kind, slot.id)),
   };
 }
@@ -101,6 +108,7 @@ export function validateBranchSettings(candidate: Settings): BranchSettings {
       ["leave", "all_off", "restore"],
       "startup_behaviour",
     ),
+    failsafe_grace: number(get("failsafe_grace"), "failsafe_grace", 1, 86400),
     channels: parseChannels(get("channels")),
   };
 }
@@ -115,12 +123,45 @@ export function channelConfigOf(
     defaultChannelConfig(kind, id);
 }
 
-/** A copy of the channel list with one channel replaced. */
-export function replaceChannel(
-  channels: readonly ChannelConfig[],
-  next: ChannelConfig,
-): ChannelConfig[] {
-  return channels.map((c) => c.kind === next.kind && c.id === next.id ? next : c);
+/**
+ * Merges a settings update: `channels` entries merge into the stored channel of the same `kind`
+ * and `id` (fields not given stay as they are; `[]` changes nothing); `{"channels": {"replace":
+ * [...]}}` replaces the whole list (channels not listed take their defaults). Other keys replace.
+ *
+ * @example
+ * ```ts
+ * import { defaultSettings, mergeBranchUpdate, validateBranchSettings } from "./settings.ts";
+ * const current = defaultSettings() as unknown as Record<string, unknown>;
+ * const next = validateBranchSettings(
+ *   mergeBranchUpdate(current, { channels: [{ kind: "usb", id: 2, label: "Fan" }] }),
+ * );
+ * console.assert(next.channels[1].label === "Fan" && next.channels[0].label === "USB 1");
+ * ```
+ */
+export function mergeBranchUpdate(current: Settings, partial: Settings): Settings {
+  const out: Settings = structuredClone(current);
+  for (const [key, value] of Object.entries(partial)) {
+    if (key !== "channels") out[key] = structuredClone(value);
+    else if (isRecord(value) && Object.keys(value).length === 1 && "replace" in value) {
+      out.channels = structuredClone(value.replace);
+    } else if (!Array.isArray(value)) out.channels = structuredClone(value);
+    else out.channels = mergeChannels(out.channels, value);
+  }
+  return out;
+}
+
+function mergeChannels(current: unknown, updates: unknown[]): unknown[] {
+  const channels = Array.isArray(current) ? structuredClone(current) as unknown[] : [];
+  for (const entry of updates) {
+    const index = isRecord(entry)
+      ? channels.findIndex((c) =>
+        isRecord(c) && c.kind === entry.kind && String(c.id) === String(entry.id)
+      )
+      : -1;
+    if (index < 0) channels.push(structuredClone(entry));
+    else channels[index] = mergeSettings(channels[index] as Settings, entry as Settings);
+  }
+  return channels;
 }
 
 /** The WebSocket URL of the hub. */

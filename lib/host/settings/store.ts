@@ -98,7 +98,8 @@ export class SettingsStore {
       const p = this.#plugins.get(id);
       if (!p) throw new AppError(400, `Unknown plugin '${id}' in settings`);
       if (!isObject(partial)) throw new AppError(400, `Settings of '${id}' must be an object`);
-      next.set(id, p.validateSettings(mergeSettings(this.#settingsOf(id), partial)));
+      const merge = p.mergeSettingsUpdate ?? mergeSettings;
+      next.set(id, p.validateSettings(merge(this.#settingsOf(id), partial)));
     }
     await this.#commit(next);
   }

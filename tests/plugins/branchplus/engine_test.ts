@@ -169,7 +169,13 @@ Deno.test("manual mode enforces the remembered state and set_channel remembers i
   await waitFor(() => on(run, "mx24v", 5), "auto: on");
   await run.post({ command: "set_mode", kind: "mx24v", id: 5, mode: "manual" });
   await waitFor(() => !on(run, "mx24v", 5), "manual: remembered off");
-  const res = await run.post({ command: "set_channel", kind: "mx24v", id: 5, on: true });
+  const res = await run.post({
+    command: "set_channel",
+    kind: "mx24v",
+    id: 5,
+    on: true,
+    confirm: true,
+  });
   assert.deepEqual(res.body, { ok: true });
   await waitFor(() => on(run, "mx24v", 5), "switched by hand");
   const stored = (run.settings.get().channels as ChannelConfig[]).find((c) =>

@@ -128,6 +128,7 @@ Deno.test("in the host the plugin enforces STATUS and CONTROL, follows the virtu
       kind: "mx24v",
       id: 3,
       on: true,
+      confirm: true,
     });
     await waitFor(() => sim.channels.mx24v?.["3"] === 1, "mx24v 3 on");
     await call(host, operator, "POST", BASE, {
