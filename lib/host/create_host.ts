@@ -121,7 +121,12 @@ export function createHost(options: HostOptions): Host {
   const config = new ConfigFile(paths.configFile, options.configFs);
   const users = new UserStore(config, () => clock.now());
   const sessions = new SessionStore({ now: () => clock.now() });
-  const settings = new SettingsStore(config, options.plugins, logger.child("settings"));
+  const settings = new SettingsStore(
+    config,
+    options.plugins,
+    logger.child("settings"),
+    new ConfigFile(paths.secretsFile, options.configFs),
+  );
   const push = new PushHub(logger.child("push"));
   const printer = options.printer ??
     new VirtualPrinter({ clock, speed: options.printerSpeed ?? 1 });

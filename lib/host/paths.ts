@@ -15,6 +15,8 @@ export interface HostPaths {
   hostDir: string;
   /** The host's config file: `<hostDir>/config.yaml`. */
   configFile: string;
+  /** The plugins' restricted settings (passwords), mode 0600: `<hostDir>/secrets.yaml`. */
+  secretsFile: string;
   /** The log folder (default `<hostDir>/logs`). */
   logDir: string;
 }
@@ -57,7 +59,14 @@ export function resolveHostPaths(
     join(nonEmpty(env.XDG_CONFIG_HOME) ?? join(home, ".config"), "localbench");
   const hostDir = join(dataDir, "host");
   const logDir = overrides.logDir ?? nonEmpty(env.LOCALBENCH_LOG_DIR) ?? join(hostDir, "logs");
-  return { dataDir, configDir, hostDir, configFile: join(hostDir, "config.yaml"), logDir };
+  return {
+    dataDir,
+    configDir,
+    hostDir,
+    configFile: join(hostDir, "config.yaml"),
+    secretsFile: join(hostDir, "secrets.yaml"),
+    logDir,
+  };
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -12,7 +12,7 @@ import { connectionOf } from "./mqtt_client.ts";
 import { routesOf } from "./routes.ts";
 import { DEFAULTS, SETTINGS_VERSION } from "./schema.ts";
 import { type ServiceOptions, TempEtaService } from "./service.ts";
-import { validateSettings } from "./settings.ts";
+import { SECRET_SETTINGS, validateSettings } from "./settings.ts";
 
 export { type ServiceStatus, TempEtaService } from "./service.ts";
 export type { TempEtaSettings } from "./schema.ts";
@@ -42,7 +42,7 @@ export function createTempEtaPlugin(options: ServiceOptions = {}): PluginDescrip
     settingsDefaults: { ...DEFAULTS },
     validateSettings: (candidate) => ({ ...validateSettings(candidate) }),
     migrateSettings,
-    restrictedSettings: ["mqtt_password"],
+    restrictedSettings: [...SECRET_SETTINGS],
     envVars: [...ENV_VARS],
     networkHosts: (settings) =>
       settings.mqtt_enabled === true && typeof settings.mqtt_broker === "string"

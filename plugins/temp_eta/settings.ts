@@ -9,6 +9,9 @@ import { AppError } from "../../lib/error.ts";
 import { SCHEMA, type SettingSpec, type TempEtaSettings } from "./schema.ts";
 import { checkCrossRules, normaliseStrings } from "./rules.ts";
 
+/** Settings kept out of responses, logs and config.yaml (see the host's secrets file). */
+export const SECRET_SETTINGS: readonly string[] = ["mqtt_password"];
+
 /** Builds the 400 error of an invalid setting. */
 export function invalidSetting(message: string): AppError {
   return new AppError(400, message, { code: "invalid_setting" });
@@ -29,8 +32,9 @@ function show(value: unknown): string {
  * @throws {AppError} 400 naming the setting when the type, range or option is wrong.
  */
 export function checkValue(key: string, spec: SettingSpec, value: unknown): unknown {
-  const fail = (what: string) =>
-    invalidSetting(`Setting '${key}' must be ${what}: got ${show(value)}`);
+  // A secret never appears in a message (responses and logs): its type is enough.
+  const shown = SECRET_SETTINGS.includes(key) ? `a hidden ${typeof value}` : show(value);
+  const fail = (what: string) => invalidSetting(`Setting '${key}' must be ${what}: got ${shown}`);
   switch (spec.type) {
     case "boolean":
       if (typeof value !== "boolean") throw fail("a boolean");

@@ -36,13 +36,25 @@ function pluginsOf(doc: ConfigDoc): Record<string, unknown> {
 /** Settings of every plugin of the host. */
 export class SettingsStore {
   #file: ConfigFile;
+  #secrets: ConfigFile | undefined;
   #logger: Logger;
   #plugins = new Map<string, PluginDescriptor>();
   #current = new Map<string, Settings>();
   #listeners = new Map<string, Set<Listener>>();
 
-  constructor(file: ConfigFile, plugins: PluginDescriptor[], logger: Logger) {
+  /**
+   * @param file config.yaml
+   * @param secrets where the plugins' restricted settings (passwords) are kept instead of
+   *   config.yaml: a separate file written with mode 0600. Without it they stay in config.yaml.
+   */
+  constructor(
+    file: ConfigFile,
+    plugins: PluginDescriptor[],
+    logger: Logger,
+    secrets?: ConfigFile,
+  ) {
     this.#file = file;
+    this.#secrets = secrets;
     this.#logger = logger;
     for (const p of plugins) this.#plugins.set(p.id, p);
   }
@@ -53,10 +65,8 @@ export class SettingsStore {
    * setting, and its default applies; the plugin's other values still do.
    */
   async load(): Promise<void> {
-    const { settings, migrated, problems } = readStoredSettings(
-      await this.#file.read(),
-      [...this.#plugins.values()],
-    );
+    const { doc, moved } = await this.#readWithSecrets();
+    const { settings, migrated, problems } = readStoredSettings(doc, [...this.#plugins.values()]);
     for (const [id, values] of settings) this.#current.set(id, values);
     for (const { id, from, to } of migrated) {
       this.#logger.info(`Migrated settings of ${id} from version ${from} to ${to}`);
@@ -68,7 +78,29 @@ export class SettingsStore {
           : `Ignoring stored setting '${problem.setting}' of ${problem.plugin}, using its default: ${problem.message}`,
       );
     }
-    if (migrated.length > 0) await this.#persist(migrated.map((m) => m.id));
+    const rewrite = new Set([...migrated.map((m) => m.id), ...moved]);
+    for (const id of moved) {
+      this.#logger.info(`Moved the restricted settings of ${id} to ${this.#secrets!.path}`);
+    }
+    if (rewrite.size > 0) await this.#persist([...rewrite]);
+  }
+
+  /** config.yaml with each plugin's secrets merged in, and the plugins whose secrets were still in it. */
+  async #readWithSecrets(): Promise<{ doc: ConfigDoc; moved: string[] }> {
+    const doc = await this.#file.read();
+    if (!this.#secrets) return { doc, moved: [] };
+    const secrets = pluginsOf(await this.#secrets.read());
+    const plugins = pluginsOf(doc);
+    const moved: string[] = [];
+    for (const p of this.#plugins.values()) {
+      const section = plugins[p.id];
+      if (isObject(section) && (p.restrictedSettings ?? []).some((k) => k in section)) {
+        moved.push(p.id);
+      }
+      const secret = secrets[p.id];
+      if (isObject(secret)) plugins[p.id] = { ...(isObject(section) ? section : {}), ...secret };
+    }
+    return { doc, moved };
   }
 
   /** The current settings of a plugin. */
@@ -138,15 +170,30 @@ export class SettingsStore {
 
   async #commit(next: Map<string, Settings>, removeSections = false): Promise<void> {
     const previous = new Map([...next.keys()].map((id) => [id, this.#settingsOf(id)]));
+    const split = new Map<string, { open: Settings; secret: Settings }>();
+    for (const [id, settings] of next) {
+      const p = this.#plugins.get(id)!;
+      const open = diff(settings, p.settingsDefaults);
+      const secret: Settings = {};
+      for (const key of this.#secrets ? p.restrictedSettings ?? [] : []) {
+        if (key in open) secret[key] = open[key];
+        delete open[key];
+      }
+      split.set(id, { open, secret });
+    }
+    await this.#secrets?.update((doc) => {
+      const plugins = pluginsOf(doc);
+      for (const [id, { secret }] of split) {
+        if (removeSections || Object.keys(secret).length === 0) delete plugins[id];
+        else plugins[id] = secret;
+      }
+    });
     await this.#file.update((doc) => {
       const plugins = pluginsOf(doc);
-      for (const [id, settings] of next) {
+      for (const [id, { open }] of split) {
         const p = this.#plugins.get(id)!;
         if (removeSections) delete plugins[id];
-        else {plugins[id] = {
-            [VERSION_KEY]: p.settingsVersion,
-            ...diff(settings, p.settingsDefaults),
-          };}
+        else plugins[id] = { [VERSION_KEY]: p.settingsVersion, ...open };
       }
     });
     for (const [id, settings] of next) {
