@@ -11,6 +11,7 @@ packages=(
   mosquitto openssl                       # MQTT tests of the temperature ETA plugin
   xvfb trayer libayatana-appindicator3-1 libgtk-3-0 xdotool imagemagick   # tray under Xvfb
   shellcheck                              # setup.sh lint test
+  sqlite3                                 # store plan test in a second SQLite version, benchmarks
   cmake ninja-build g++ git               # building llama-server for the end-to-end tests
 )
 

@@ -7,11 +7,22 @@
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
 import { plain, type Row } from "./rows.ts";
 
-/** The newest finished result of each model variant. */
-const LATEST = `latest AS (
-  SELECT r.*, l.result_count FROM results r
-  JOIN (SELECT model_id, MAX(id) AS id, COUNT(*) AS result_count FROM results
-        WHERE status = 'ok' GROUP BY model_id) l ON l.id = r.id)`;
+/**
+ * The newest finished result of each model variant, from `model_latest` (kept by triggers, see
+ * schema.ts): read in time proportional to the variants, never derived from the history.
+ * Materialised, and `model_latest` held as the outer loop (CROSS JOIN), whatever the planner.
+ */
+const LATEST = `latest AS MATERIALIZED (
+  SELECT lr.*, l.ok_results AS result_count
+  FROM model_latest l CROSS JOIN results lr ON lr.id = l.result_id)`;
+
+/**
+ * The mean speed of the finished result before `r` of the same variant: one index seek per row
+ * (the index is named so that no planner can pick a scan of the variant's history instead).
+ */
+const PREVIOUS_SPEED =
+  `(SELECT p.tokens_per_sec_mean FROM results p INDEXED BY idx_results_status_model
+  WHERE p.status = 'ok' AND p.model_id = r.model_id AND p.id < r.id ORDER BY p.id DESC LIMIT 1)`;
 
 /** Columns of a results-table row. */
 const RESULT_COLUMNS = `m.model_key, m.model_name, m.quantization, m.architecture, m.params_size,
@@ -41,16 +52,12 @@ function all<T>(db: DatabaseSync, sql: string, ...args: SQLInputValue[]): T[] {
 export function resultsTable(db: DatabaseSync): ResultsTableRow[] {
   return all<ResultsTableRow>(
     db,
-    `WITH ${LATEST}, prev AS (
-       SELECT l.id, (SELECT p.tokens_per_sec_mean FROM results p
-                     WHERE p.model_id = l.model_id AND p.status = 'ok' AND p.id < l.id
-                     ORDER BY p.id DESC LIMIT 1) AS speed FROM latest l)
-     SELECT ${RESULT_COLUMNS}, prev.speed AS prev_tokens_per_sec,
-       CASE WHEN prev.speed > 0 AND r.tokens_per_sec_mean IS NOT NULL
-            THEN ROUND((r.tokens_per_sec_mean - prev.speed) * 100.0 / prev.speed, 2) END
-         AS speed_delta_pct
-     FROM latest r JOIN models m ON m.id = r.model_id JOIN prev ON prev.id = r.id
-     ORDER BY r.tokens_per_sec_mean DESC NULLS LAST, m.model_key`,
+    `SELECT t.*, CASE WHEN t.prev_tokens_per_sec > 0 AND t.tokens_per_sec_mean IS NOT NULL
+       THEN ROUND((t.tokens_per_sec_mean - t.prev_tokens_per_sec) * 100.0 / t.prev_tokens_per_sec,
+         2) END AS speed_delta_pct
+     FROM (WITH ${LATEST} SELECT ${RESULT_COLUMNS}, ${PREVIOUS_SPEED} AS prev_tokens_per_sec
+       FROM latest r JOIN models m ON m.id = r.model_id) t
+     ORDER BY t.tokens_per_sec_mean DESC NULLS LAST, t.model_key`,
   );
 }
 
@@ -129,8 +136,8 @@ export function dashboardStats(db: DatabaseSync): DashboardStats {
   );
   const counts = db.prepare(
     `WITH ${LATEST} SELECT
-       (SELECT COUNT(*) FROM results WHERE status = 'ok') AS total_results,
-       (SELECT COUNT(*) FROM runs) AS total_runs,
+       (SELECT SUM(ok_results) FROM model_latest) AS total_results,
+       (SELECT runs FROM totals) AS total_runs,
        (SELECT COUNT(DISTINCT m.architecture) FROM latest r JOIN models m ON m.id = r.model_id)
          AS architecture_count,
        (SELECT COUNT(DISTINCT m.quantization) FROM latest r JOIN models m ON m.id = r.model_id)
@@ -199,19 +206,23 @@ export interface ModelHistory {
  * with min/max/mean and the trend. Null when the model has no finished result.
  */
 export function modelHistory(db: DatabaseSync, name: string): ModelHistory | null {
-  const where = `r.status = 'ok' AND (m.model_name = :name OR m.model_key = :name)`;
+  // The variants first (a few rows, CROSS JOIN keeps them the outer loop), then their results
+  // through the index: never a walk over the whole history.
+  const from = `FROM models m CROSS JOIN results r INDEXED BY idx_results_status_model
+    ON r.status = 'ok' AND r.model_id = m.id
+    WHERE m.model_name = :name OR m.model_key = :name`;
   const history = db.prepare(
     `SELECT r.finished_at AS timestamp, m.model_key, m.quantization, r.backend, r.params_hash,
        r.tokens_per_sec_mean AS speed_tokens_sec, r.tokens_per_sec_p95, r.ttft_ms_mean AS ttft,
        r.total_ms_mean AS gen_time, r.vram_mb, r.tokens_per_sec_per_gb, r.context_length,
        r.num_runs, r.runs_failed AS error_count
-     FROM results r JOIN models m ON m.id = r.model_id WHERE ${where} ORDER BY r.id`,
+     ${from} ORDER BY r.id`,
   ).all({ name }).map((r) => plain<HistoryPoint>(r));
   if (history.length === 0) return null;
   const s = db.prepare(
     `WITH pts AS (
        SELECT ROW_NUMBER() OVER (ORDER BY r.id) AS x, r.tokens_per_sec_mean AS y, r.finished_at
-       FROM results r JOIN models m ON m.id = r.model_id WHERE ${where})
+       ${from})
      SELECT MIN(y) AS min, MAX(y) AS max, AVG(y) AS avg, COUNT(*) AS n,
        MIN(finished_at) AS first, MAX(finished_at) AS last,
        CASE WHEN COUNT(y) > 1 AND (COUNT(y) * SUM(x * x) - SUM(x) * SUM(x)) <> 0
@@ -238,13 +249,20 @@ export function modelHistory(db: DatabaseSync, name: string): ModelHistory | nul
   };
 }
 
-/** The models with history, for the comparison picker. */
+/**
+ * The models with history, for the comparison picker: the finished results of each model, when
+ * its newest and its first one finished (newest and first by result order, as "latest" is
+ * everywhere).
+ */
 export function comparableModels(db: DatabaseSync): Row[] {
   return all<Row>(
     db,
-    `SELECT m.model_name, COUNT(*) AS entry_count, MAX(r.finished_at) AS latest_timestamp,
-       MIN(r.finished_at) AS oldest_timestamp
-     FROM results r JOIN models m ON m.id = r.model_id WHERE r.status = 'ok'
+    `SELECT m.model_name, SUM(l.ok_results) AS entry_count, MAX(r.finished_at) AS latest_timestamp,
+       MIN((SELECT f.finished_at FROM results f INDEXED BY idx_results_status_model
+            WHERE f.status = 'ok' AND f.model_id = l.model_id ORDER BY f.id LIMIT 1))
+         AS oldest_timestamp
+     FROM model_latest l CROSS JOIN results r ON r.id = l.result_id
+       JOIN models m ON m.id = l.model_id
      GROUP BY m.model_name ORDER BY m.model_name`,
   );
 }

@@ -15,6 +15,68 @@ export interface Migration {
   sql: string;
 }
 
+/**
+ * What a finished (`ok`) result leaving a model does to `model_latest`: the count goes down, the
+ * row goes when it was the last one, and the newest id is looked up again through the index.
+ */
+const LEAVE_LATEST = `
+  DELETE FROM model_latest WHERE model_id = OLD.model_id AND ok_results <= 1;
+  UPDATE model_latest SET ok_results = ok_results - 1,
+    result_id = (SELECT MAX(id) FROM results WHERE status = 'ok' AND model_id = OLD.model_id)
+  WHERE model_id = OLD.model_id;`;
+
+/** What a finished result arriving at a model does to `model_latest`. */
+const ENTER_LATEST = `
+  INSERT INTO model_latest (model_id, result_id, ok_results) VALUES (NEW.model_id, NEW.id, 1)
+  ON CONFLICT (model_id) DO UPDATE
+    SET result_id = MAX(result_id, excluded.result_id), ok_results = ok_results + 1;`;
+
+/**
+ * The newest finished result of every model variant and the stored totals, precomputed: the
+ * dashboard reads them in time proportional to the number of variants, whatever the history and
+ * whatever the SQLite version's planner does with a derived `latest` (3.53 flattens it and scans
+ * it again per row). Triggers keep them current inside the transaction that writes a result or
+ * a run, so every writer (store, seeds, a sqlite3 shell) keeps them right.
+ *
+ * A migration that rebuilds `results` or `runs` (create, copy, drop, rename) drops these
+ * triggers: it must create them again (tests/lib/store/latest_test.ts checks they exist).
+ */
+export const LATEST_TABLES_SQL = `
+  CREATE TABLE model_latest (
+    model_id INTEGER PRIMARY KEY REFERENCES models(id) ON DELETE CASCADE,
+    result_id INTEGER NOT NULL,
+    ok_results INTEGER NOT NULL
+  );
+  INSERT INTO model_latest (model_id, result_id, ok_results)
+    SELECT model_id, MAX(id), COUNT(*) FROM results WHERE status = 'ok' GROUP BY model_id;
+  CREATE TABLE totals (id INTEGER PRIMARY KEY CHECK (id = 1), runs INTEGER NOT NULL);
+  INSERT INTO totals (id, runs) SELECT 1, COUNT(*) FROM runs;
+  CREATE TRIGGER results_latest_insert AFTER INSERT ON results
+    WHEN NEW.status = 'ok' BEGIN ${ENTER_LATEST} END;
+  CREATE TRIGGER results_latest_enter AFTER UPDATE OF status, model_id ON results
+    WHEN NEW.status = 'ok' AND (OLD.status IS NOT 'ok' OR OLD.model_id <> NEW.model_id)
+    BEGIN ${ENTER_LATEST} END;
+  CREATE TRIGGER results_latest_leave AFTER UPDATE OF status, model_id ON results
+    WHEN OLD.status = 'ok' AND (NEW.status IS NOT 'ok' OR OLD.model_id <> NEW.model_id)
+    BEGIN ${LEAVE_LATEST} END;
+  CREATE TRIGGER results_latest_delete AFTER DELETE ON results
+    WHEN OLD.status = 'ok' BEGIN ${LEAVE_LATEST} END;
+  CREATE TRIGGER runs_total_insert AFTER INSERT ON runs
+    BEGIN UPDATE totals SET runs = runs + 1 WHERE id = 1; END;
+  CREATE TRIGGER runs_total_delete AFTER DELETE ON runs
+    BEGIN UPDATE totals SET runs = runs - 1 WHERE id = 1; END;
+`;
+
+/** The triggers of {@linkcode LATEST_TABLES_SQL}. */
+export const LATEST_TRIGGERS = [
+  "results_latest_insert",
+  "results_latest_enter",
+  "results_latest_leave",
+  "results_latest_delete",
+  "runs_total_insert",
+  "runs_total_delete",
+];
+
 /** Forward migrations, applied in order to a database whose `user_version` is lower. */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -67,6 +129,12 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 3,
     description: "covering index for the newest finished result per model (dashboard queries)",
     sql: `CREATE INDEX idx_results_status_model ON results (status, model_id, id);`,
+  },
+  {
+    version: 4,
+    description:
+      "model_latest and totals tables, kept current by triggers in the writing transaction",
+    sql: LATEST_TABLES_SQL,
   },
 ];
 

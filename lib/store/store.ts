@@ -30,9 +30,9 @@ export type ResultRow = Row & {
   started_at: string;
 };
 
-const RESULT_SELECT = `SELECT r.*, m.model_key, m.model_name, m.quantization, m.architecture,
-  m.params_size, m.size_bytes, m.max_context_length, m.format, m.has_vision, m.has_tools
-  FROM results r JOIN models m ON m.id = r.model_id`;
+const RESULT_COLUMNS = `r.*, m.model_key, m.model_name, m.quantization, m.architecture,
+  m.params_size, m.size_bytes, m.max_context_length, m.format, m.has_vision, m.has_tools`;
+const RESULT_SELECT = `SELECT ${RESULT_COLUMNS} FROM results r JOIN models m ON m.id = r.model_id`;
 
 /** Options of {@linkcode ResultsStore.open}. */
 export interface StoreOptions {
@@ -134,8 +134,8 @@ export class ResultsStore {
   /** The newest finished result of a model variant with these parameters, or null. */
   findCached(modelKey: string, paramsHash: string): ResultRow | null {
     const row = this.db.prepare(
-      `${RESULT_SELECT.replace("FROM results r", "FROM latest_results r")}
-       WHERE m.model_key = ? AND r.params_hash = ?`,
+      `${RESULT_SELECT} WHERE m.model_key = ? AND r.params_hash = ? AND r.status = 'ok'
+       ORDER BY r.id DESC LIMIT 1`,
     ).get(modelKey, paramsHash);
     return row ? plain<ResultRow>(row) : null;
   }
@@ -143,9 +143,10 @@ export class ResultsStore {
   /** The newest finished result of every model variant (any parameters), newest first. */
   latestPerModel(): ResultRow[] {
     return this.db.prepare(
-      `${RESULT_SELECT} WHERE r.status = 'ok' AND r.id = (
-         SELECT MAX(r2.id) FROM results r2 WHERE r2.model_id = r.model_id AND r2.status = 'ok')
-       ORDER BY r.finished_at DESC, r.id DESC`,
+      // CROSS JOIN keeps model_latest the outer loop: a planner may otherwise walk every result
+      // in finished_at order to save the sort of a few rows.
+      `SELECT ${RESULT_COLUMNS} FROM model_latest l CROSS JOIN results r ON r.id = l.result_id
+       JOIN models m ON m.id = r.model_id ORDER BY r.finished_at DESC, r.id DESC`,
     ).all().map((r) => plain<ResultRow>(r));
   }
 

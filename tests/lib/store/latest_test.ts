@@ -1,0 +1,113 @@
+import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
+import { join } from "node:path";
+import { createRandom } from "../../../lib/engine/prng.ts";
+import { clearCache, deleteModel } from "../../../lib/store/dashboard.ts";
+import { ensureColumns, MIGRATIONS, ResultsStore } from "../../../lib/store/mod.ts";
+import { LATEST_TRIGGERS } from "../../../lib/store/schema.ts";
+import { tempEnv } from "../../_helpers.ts";
+import { seedHistory } from "./_history_seed.ts";
+
+/** model_latest and totals as derived from the history, and as stored. */
+function compare(db: DatabaseSync): void {
+  const derived = db.prepare(
+    `SELECT model_id, MAX(id) AS result_id, COUNT(*) AS ok_results FROM results
+     WHERE status = 'ok' GROUP BY model_id ORDER BY model_id`,
+  ).all().map((r) => ({ ...r }));
+  const stored = db.prepare("SELECT * FROM model_latest ORDER BY model_id").all()
+    .map((r) => ({ ...r }));
+  assert.deepEqual(stored, derived);
+  const runs = db.prepare("SELECT COUNT(*) AS n FROM runs").get() as { n: number };
+  assert.deepEqual({ ...db.prepare("SELECT runs FROM totals").get() }, { runs: runs.n });
+}
+
+const model = (i: number) => ({
+  model_key: `org/m${i}@q4_k_m`,
+  model_name: `org/m${i}`,
+  quantization: "q4_k_m",
+});
+
+Deno.test("model_latest and the run total follow every kind of write to the history", () => {
+  const store = ResultsStore.open(":memory:");
+  const random = createRandom(7);
+  const pick = <T>(xs: T[]): T => xs[Math.floor(random.next() * xs.length)]!;
+  const open: number[] = [];
+  try {
+    for (let step = 0; step < 400; step++) {
+      const ids = (store.db.prepare("SELECT id FROM results").all() as { id: number }[])
+        .map((r) => r.id);
+      const op = random.next();
+      if (op < 0.3 || ids.length === 0) {
+        const id = store.beginResult({
+          model: model(Math.floor(random.next() * 6)),
+          params_hash: pick(["a", "b"]),
+          backend: "rest",
+          params: {},
+        });
+        store.addRun(id, { run_index: 0, tokens_per_sec: 10 });
+        open.push(id);
+      } else if (op < 0.6 && open.length > 0) {
+        // Results finish out of order, as two benchmarks sharing a database would.
+        const id = open.splice(Math.floor(random.next() * open.length), 1)[0]!;
+        store.finishResult(id, { status: pick(["ok", "ok", "failed", "stopped"] as const) });
+      } else if (op < 0.75) {
+        store.db.prepare("UPDATE results SET status = ? WHERE id = ?")
+          .run(pick(["ok", "failed", "stopped"]), pick(ids));
+      } else if (op < 0.85) {
+        store.db.prepare("UPDATE results SET model_id = ? WHERE id = ?")
+          .run(store.upsertModel(model(Math.floor(random.next() * 6))), pick(ids));
+      } else if (op < 0.95) {
+        store.db.prepare("DELETE FROM results WHERE id = ?").run(pick(ids));
+      } else {
+        deleteModel(store.db, model(Math.floor(random.next() * 6)).model_key);
+      }
+      compare(store.db);
+    }
+    assert.ok(
+      (store.db.prepare("SELECT COUNT(*) AS n FROM model_latest").get() as { n: number }).n > 0,
+    );
+  } finally {
+    store.close();
+  }
+});
+
+Deno.test("clearing the cache empties model_latest and the run total", async () => {
+  await using t = await tempEnv();
+  const store = ResultsStore.open(":memory:");
+  try {
+    seedHistory(store.db, { runs: 500, variants: 10 });
+    compare(store.db);
+    clearCache(store.db, join(t.root, "backup.db"));
+    compare(store.db);
+    assert.equal((store.db.prepare("SELECT runs FROM totals").get() as { runs: number }).runs, 0);
+  } finally {
+    store.close();
+  }
+});
+
+Deno.test("a database of schema 3 gets model_latest and the totals filled from its history", async () => {
+  await using t = await tempEnv();
+  const path = join(t.root, "v3.db");
+  const old = new DatabaseSync(path);
+  for (const m of MIGRATIONS.filter((m) => m.version <= 3)) old.exec(m.sql);
+  old.exec("PRAGMA user_version = 3");
+  ensureColumns(old);
+  seedHistory(old, { runs: 800, variants: 12 });
+  old.close();
+
+  const store = ResultsStore.open(path);
+  try {
+    compare(store.db);
+    assert.ok(
+      (store.db.prepare("SELECT COUNT(*) AS n FROM model_latest").get() as {
+        n: number;
+      }).n > 0,
+    );
+    const triggers = (store.db.prepare(
+      "SELECT name FROM sqlite_schema WHERE type = 'trigger' ORDER BY name",
+    ).all() as { name: string }[]).map((r) => r.name);
+    assert.deepEqual(triggers, [...LATEST_TRIGGERS].sort());
+  } finally {
+    store.close();
+  }
+});
