@@ -1,114 +1,168 @@
 /**
- * Dashboard benchmark: latency (median and p95) of `GET /api/results` and
- * `GET /api/dashboard/stats` with 100 000 stored runs, and the JavaScript the Home view ships
- * (boot script, its islands and every chunk they import, statically or on demand), raw and
- * gzipped. Run: `deno run -A bench/dashboard_api.ts [--runs 100000] [--requests 50]`.
+ * Dashboard API benchmark: `GET /api/results` and `GET /api/dashboard/stats` over HTTP at 1 000,
+ * 100 000 and 1 000 000 stored runs, against the same SQL in Debian's `sqlite3` shell.
+ *
+ * Method
+ * - Store: a results database seeded with a realistic history (tests/lib/store/_history_seed.ts):
+ *   150 model variants whatever the size (Zipf-like popularity: a few variants retested often),
+ *   results interleaved in time, 10% failed or stopped, 4 parameter sets per variant, 3–10 runs
+ *   per result; `--variants` changes the count.
+ * - localbench: the web app served by `Deno.serve` on 127.0.0.1 (a free port), requests sent with
+ *   `fetch` one at a time; the time is from sending to the last body byte.
+ * - Peer: the SQL the endpoint ran (recorded from the store's own calls, values filled in),
+ *   replayed with `sqlite3 -batch -readonly <db>` (process start, open, the statements, output to
+ *   a pipe): what the endpoint would cost as a plain SQLite client.
+ * - Repeats: `--repeats` (≥ 5) rounds, each running `--requests` requests of every path and as
+ *   many peer runs, interleaved path by path; 3 unmeasured warm-up requests first. Printed per
+ *   size and path: localbench p95 and median over all requests, the min and median of the
+ *   per-round medians, the peer's median and min, and the ratio of the medians. Goal: p95 ≤ 50 ms.
+ * - Also printed: the JavaScript the Home view ships (boot script, islands and their chunks), raw
+ *   and gzipped.
+ *
+ * Needs the `sqlite3` shell (`apt-get install sqlite3`; tools/test_deps.sh installs it).
+ *
+ * Run: `deno run -A bench/dashboard_api.ts [--sizes 1000,100000,1000000] [--variants 150]
+ * [--repeats 5] [--requests 20]`
  *
  * @module
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { createLogger, print } from "../lib/log.ts";
 import { ISLANDS_DIR } from "../lib/control/app.ts";
-import { seedStore } from "../tests/routes/_seed.ts";
+import { createLogger, print } from "../lib/log.ts";
+import { dashboardStats, resultsTable } from "../lib/store/dashboard.ts";
+import { ResultsStore } from "../lib/store/mod.ts";
+import { capture } from "../tests/lib/store/_capture.ts";
+import { seedHistory } from "../tests/lib/store/_history_seed.ts";
 import { createWebApp, STATIC_DIR } from "../webapp.ts";
+import { pageJavaScript } from "./_home_js.ts";
+import { fmtMs, medianOf, minOf, quantileOf, sqlite3Peer } from "./_measure.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
   options: {
-    runs: { type: "string", default: "100000" },
-    requests: { type: "string", default: "50" },
+    sizes: { type: "string", default: "1000,100000,1000000" },
+    variants: { type: "string", default: "150" },
+    repeats: { type: "string", default: "5" },
+    requests: { type: "string", default: "20" },
   },
 });
-const totalRuns = Number(values.runs);
-const requests = Number(values.requests);
+const SIZES = values.sizes.split(",").map(Number);
+const VARIANTS = Number(values.variants);
+const REPEATS = Math.max(5, Number(values.repeats));
+const REQUESTS = Number(values.requests);
 
-function quantile(sorted: number[], q: number): number {
-  const pos = (sorted.length - 1) * q;
-  const lo = Math.floor(pos);
-  return sorted[lo]! + (sorted[Math.min(lo + 1, sorted.length - 1)]! - sorted[lo]!) * (pos - lo);
+const PATHS = {
+  "/api/results": resultsTable,
+  "/api/dashboard/stats": dashboardStats,
+} as const;
+type ApiPath = keyof typeof PATHS;
+
+/** The SQL script an endpoint runs, values filled in. */
+function sqlOf(store: ResultsStore, path: ApiPath): string {
+  const recorded = capture(store.db);
+  PATHS[path](recorded.db);
+  return recorded.statements.map((s) => `${s.expanded};`).join("\n");
 }
 
-async function gzipSize(bytes: Uint8Array): Promise<number> {
-  const stream = new Blob([bytes as BlobPart]).stream().pipeThrough(new CompressionStream("gzip"));
-  return (await new Response(stream).arrayBuffer()).byteLength;
+async function timeRequest(url: string): Promise<number> {
+  const t0 = performance.now();
+  const res = await fetch(url);
+  await res.arrayBuffer();
+  if (!res.ok) throw new Error(`${url} answered ${res.status}`);
+  return performance.now() - t0;
 }
 
-/** Every file reachable from the entries through `import` / `import()` of relative chunks. */
-async function reachable(dir: string, entries: string[]): Promise<string[]> {
-  const seen = new Set<string>();
-  const queue = [...entries];
-  while (queue.length > 0) {
-    const name = queue.pop()!;
-    if (seen.has(name)) continue;
-    seen.add(name);
-    const text = await Deno.readTextFile(join(dir, name));
-    for (const m of text.matchAll(/["']\.\/([\w-]+\.js)["']/g)) queue.push(m[1]!);
-  }
-  return [...seen].sort();
+interface Row {
+  size: number;
+  path: ApiPath;
+  all: number[];
+  rounds: number[];
+  peer: number[];
+  bytes: number;
 }
 
-const root = await Deno.makeTempDir({ prefix: "localbench-bench-" });
-const vars: Record<string, string> = {
-  HOME: root,
-  LOCALBENCH_DATA_DIR: join(root, "data"),
-  LOCALBENCH_CONFIG_DIR: join(root, "config"),
-};
-const web = await createWebApp({
-  env: (n) => vars[n],
-  plugins: null,
-  build: true,
-  logger: createLogger("bench", { sink: () => {} }),
-});
-try {
-  const perResult = 10;
-  const variants = Math.ceil(totalRuns / perResult / 25 / 2);
-  const seeded = seedStore(web.store, {
-    models: Array.from({ length: variants }, (_, i) => `org${i % 7}/model-${i}`),
-    quants: ["q4_k_m", "q8_0"],
-    resultsPerVariant: 25,
-    runsPerResult: perResult,
+async function benchSize(runs: number): Promise<{ rows: Row[]; home: string }> {
+  const root = await Deno.makeTempDir({ prefix: "localbench-bench-" });
+  const vars: Record<string, string> = {
+    HOME: root,
+    LOCALBENCH_DATA_DIR: join(root, "data"),
+    LOCALBENCH_CONFIG_DIR: join(root, "config"),
+  };
+  await Deno.mkdir(vars.LOCALBENCH_DATA_DIR!, { recursive: true });
+  const dbFile = join(vars.LOCALBENCH_DATA_DIR!, "results.db");
+  const seeding = ResultsStore.open(dbFile);
+  const seeded = seedHistory(seeding.db, { runs, variants: VARIANTS });
+  seeding.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  seeding.close();
+  print(
+    `\n${runs} runs: ${seeded.variants} variants, ${seeded.results} results ` +
+      `(${seeded.okResults} finished)`,
+  );
+  const web = await createWebApp({
+    env: (n) => vars[n],
+    plugins: null,
+    build: "if-missing",
+    logger: createLogger("bench", { sink: () => {} }),
   });
-  const latency: Record<string, { median_ms: number; p95_ms: number; bytes: number }> = {};
-  for (const path of ["/api/results", "/api/dashboard/stats"]) {
-    const times: number[] = [];
-    let bytes = 0;
-    for (let i = 0; i < requests + 3; i++) {
-      const t0 = performance.now();
-      const res = await web.fetch(new Request(`http://localhost${path}`));
-      bytes = (await res.arrayBuffer()).byteLength;
-      if (i >= 3) times.push(performance.now() - t0);
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, web.fetch);
+  const base = `http://127.0.0.1:${server.addr.port}`;
+  try {
+    const rows: Row[] = [];
+    for (const path of Object.keys(PATHS) as ApiPath[]) {
+      const res = await fetch(`${base}${path}`);
+      const bytes = (await res.arrayBuffer()).byteLength;
+      for (let i = 0; i < 2; i++) await timeRequest(`${base}${path}`);
+      rows.push({ size: runs, path, all: [], rounds: [], peer: [], bytes });
     }
-    times.sort((a, b) => a - b);
-    latency[path] = {
-      median_ms: Math.round(quantile(times, 0.5) * 100) / 100,
-      p95_ms: Math.round(quantile(times, 0.95) * 100) / 100,
-      bytes,
-    };
+    const scripts = new Map(rows.map((r) => [r.path, sqlOf(web.store, r.path)]));
+    for (let round = 0; round < REPEATS; round++) {
+      for (const row of rows) {
+        const times: number[] = [];
+        for (let i = 0; i < REQUESTS; i++) times.push(await timeRequest(`${base}${row.path}`));
+        row.all.push(...times);
+        row.rounds.push(medianOf(times));
+        for (let i = 0; i < REQUESTS; i++) {
+          row.peer.push(await sqlite3Peer(dbFile, scripts.get(row.path)!));
+        }
+      }
+    }
+    const home = await (await fetch(`${base}/`)).text();
+    return { rows, home };
+  } finally {
+    await server.shutdown();
+    await web.close();
+    await Deno.remove(root, { recursive: true });
   }
-  const dir = join(STATIC_DIR, ISLANDS_DIR);
-  const html = await (await web.fetch(new Request("http://localhost/"))).text();
-  const islands = [...new Set([...html.matchAll(/data-island="(\w+)"/g)].map((m) => m[1]!))];
-  const files = await reachable(dir, ["boot.js", ...islands.map((n) => `${n}.js`)]);
-  let raw = 0;
-  let gz = 0;
-  for (const f of files) {
-    const bytes = await Deno.readFile(join(dir, f));
-    raw += bytes.byteLength;
-    gz += await gzipSize(bytes);
-  }
-  print(JSON.stringify(
-    {
-      stored_runs: seeded,
-      model_variants: variants * 2,
-      requests,
-      latency,
-      home_js: { files, bytes: raw, gzip_bytes: gz },
-    },
-    null,
-    2,
-  ));
-} finally {
-  await web.close();
-  await Deno.remove(root, { recursive: true });
 }
+
+function report(rows: Row[]): void {
+  print(
+    "\n| stored runs | path | localbench p95 | median | min of round medians | " +
+      "sqlite3 shell median (min) | ratio | bytes |",
+  );
+  print("|---|---|---|---|---|---|---|---|");
+  for (const r of rows) {
+    print(
+      `| ${r.size.toLocaleString("en")} | \`${r.path}\` | ${fmtMs(quantileOf(r.all, 0.95))} | ` +
+        `${fmtMs(medianOf(r.all))} | ${fmtMs(minOf(r.rounds))} | ` +
+        `${fmtMs(medianOf(r.peer))} (${fmtMs(minOf(r.peer))}) | ` +
+        `${(medianOf(r.all) / medianOf(r.peer)).toFixed(2)}× | ${r.bytes} |`,
+    );
+  }
+}
+
+const rows: Row[] = [];
+let home = "";
+for (const size of SIZES) {
+  const out = await benchSize(size);
+  rows.push(...out.rows);
+  home = out.home;
+}
+print(`\n${REPEATS} interleaved rounds × ${REQUESTS} requests per path and size.`);
+report(rows);
+const js = await pageJavaScript(join(STATIC_DIR, ISLANDS_DIR), home);
+print(
+  `\nHome view JavaScript: ${js.files.length} files, ${js.bytes} bytes, ${js.gzip} gzipped ` +
+    `(${js.files.join(", ")})`,
+);
