@@ -5,16 +5,18 @@
  *
  * @module
  */
-import { runBenchmarkCommand } from "./lib/bench/mod.ts";
 import { runCli } from "./lib/cli/mod.ts";
-import { prepareReports, runExportOnly } from "./lib/reports/mod.ts";
 
 if (import.meta.main) {
   Deno.exit(
     await runCli(Deno.args, {
       benchmark: async (inv, output) => {
+        // Loaded when a command needs them: --help, --list-presets, --list-cache... start without
+        // the engine, the model-server clients and the exporters (tests/cli_startup_test.ts).
+        const { prepareReports, runExportOnly } = await import("./lib/reports/mod.ts");
         if (inv.options.action === "export-only") return await runExportOnly(inv, output);
         const reports = await prepareReports(inv); // checks --compare-with before measuring
+        const { runBenchmarkCommand } = await import("./lib/bench/mod.ts");
         return await runBenchmarkCommand(inv, output, { after: reports.after });
       },
     }),
