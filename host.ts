@@ -27,7 +27,7 @@ import {
   scopedPermissionFlags,
   serveHost,
 } from "./lib/host/mod.ts";
-import { buildIslands } from "./lib/http/fw.ts";
+import { buildIslands, listenHostNames, parseHostList } from "./lib/http/fw.ts";
 import { print, printError } from "./lib/log.ts";
 import { plugins } from "./plugins/registry.ts";
 import { islandEntries } from "./routes/_islands.ts";
@@ -38,6 +38,8 @@ const USAGE = `Usage: deno task host -- [options]
   --port N            listen port (0 = any free port)   [default: 5000]
   --host ADDR         listen address                    [default: 127.0.0.1]
   --printer-speed X   virtual printer clock speed-up    [default: 1]
+  --allowed-hosts L   host names to answer besides the listen address's, comma-separated
+                      (DNS rebinding guard)             [default: $LOCALBENCH_ALLOWED_HOSTS]
   --no-ui             serve the APIs only (no pages, no island build)
   -h, --help          show this help
 ${HOST_COMMANDS_USAGE}`;
@@ -49,6 +51,8 @@ interface HostArgs {
   port: number;
   hostname: string;
   printerSpeed: number;
+  /** Host names answered besides the listen address's. */
+  allowedHosts: string[];
   ui: boolean;
   scoped: boolean;
   help: boolean;
@@ -62,6 +66,7 @@ export function parseHostArgs(argv: string[]): HostArgs {
       port: { type: "string", default: "5000" },
       host: { type: "string", default: "127.0.0.1" },
       "printer-speed": { type: "string", default: "1" },
+      "allowed-hosts": { type: "string", multiple: true, default: [] },
       "no-ui": { type: "boolean", default: false },
       scoped: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
@@ -83,6 +88,7 @@ export function parseHostArgs(argv: string[]): HostArgs {
     port,
     hostname: values.host,
     printerSpeed,
+    allowedHosts: values["allowed-hosts"].flatMap(parseHostList),
     ui: !values["no-ui"],
     scoped: values.scoped,
     help: values.help,
@@ -123,8 +129,13 @@ async function launchScoped(argv: string[], args: HostArgs): Promise<number> {
     envVars: pluginEnvVars(plugins),
     readOnly: args.ui ? [STATIC_ROOT] : [],
   });
+  // The child may not ask the machine for its names (no --allow-sys): they are computed here.
+  const names = listenHostNames(args.hostname, {
+    extra: [...args.allowedHosts, ...parseHostList(Deno.env.get("LOCALBENCH_ALLOWED_HOSTS"))],
+  });
+  const hostsArg = isHostCommand(argv) ? [] : ["--allowed-hosts", [...names].join(",")];
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...flags, new URL(import.meta.url).pathname, "--scoped", ...argv],
+    args: ["run", ...flags, new URL(import.meta.url).pathname, "--scoped", ...argv, ...hostsArg],
     clearEnv: true,
     env: {
       ...envOf(RUNTIME_ENV),
@@ -154,6 +165,7 @@ async function serve(args: HostArgs): Promise<number> {
     env,
     printerSpeed: args.printerSpeed,
     logToStderr: true,
+    allowedHosts: listenHostNames(args.hostname, { extra: args.allowedHosts }),
     beforeAuth: args.ui
       ? (app, s) => app.route("/", hostUiRoutes({ ...s, logDir: s.paths.logDir }))
       : undefined,

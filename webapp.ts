@@ -1,8 +1,9 @@
 /**
  * Entry of `deno task webapp`: the web dashboard (pages, control API, data API, live events)
- * and the plugin host in one server. Binds 127.0.0.1 by default; bound elsewhere, every
- * state-changing API call needs the token (`--token`, `LOCALBENCH_WEB_TOKEN`, or one generated
- * and printed at start).
+ * and the plugin host in one server. Binds 127.0.0.1 by default and answers only to the names
+ * of its listen address (plus `--allowed-hosts`). Shutdown always needs the token (`--token`,
+ * `LOCALBENCH_WEB_TOKEN`, or one generated and printed at start); bound beyond loopback, every
+ * dashboard route needs it (the printed `?token=` link sets a cookie for the browser).
  *
  * Usage: `deno task webapp -- [--port N] [--host H] [--token T] [--no-plugins] [--no-build]
  * [benchmark arguments...]` — benchmark arguments (e.g. `--backend rest --base-url URL`) are the
@@ -25,7 +26,15 @@ import { parseWebArgs, WEBAPP_USAGE } from "./lib/control/web_args.ts";
 import { type Config, type EnvReader, processEnv, resolvePaths } from "./lib/config/mod.ts";
 import { AppError, exitCodeOf, messageOf } from "./lib/error.ts";
 import { isFileSync } from "./lib/fs.ts";
-import { buildIslands, hasBuild, isLoopback, randomToken } from "./lib/http/fw.ts";
+import {
+  assertUsableToken,
+  buildIslands,
+  hasBuild,
+  isLoopback,
+  listenHostNames,
+  parseHostList,
+  randomToken,
+} from "./lib/http/fw.ts";
 import {
   createHost,
   type Host,
@@ -76,8 +85,10 @@ export interface WebAppOptions {
   env?: EnvReader;
   /** Listen address (decides whether the token is required). @default "127.0.0.1" */
   hostname?: string;
-  /** The token; generated when bound elsewhere and none is given. @default null */
+  /** The token; `LOCALBENCH_WEB_TOKEN`, else generated, when none is given. @default null */
   token?: string | null;
+  /** Host names answered besides the listen address's (and `LOCALBENCH_ALLOWED_HOSTS`). */
+  allowedHosts?: string[];
   /** Default benchmark arguments of every run. @default [] */
   baseArgs?: string[];
   /** Connects to the model server. @default connect() without `lms` */
@@ -101,7 +112,12 @@ export interface WebApp {
   controller: BenchmarkController;
   store: ResultsStore;
   host: Host | null;
-  token: string | null;
+  /** The token (shutdown always; every dashboard route when {@linkcode WebApp.tokenEverywhere}). */
+  token: string;
+  /** Whether the token was generated at start (print it). */
+  tokenGenerated: boolean;
+  /** Whether every dashboard route needs the token (bound beyond loopback). */
+  tokenEverywhere: boolean;
   /** Stops the benchmark and the plugin host, closes the store. */
   close(): Promise<void>;
 }
@@ -112,6 +128,17 @@ export async function createWebApp(options: WebAppOptions = {}): Promise<WebApp>
   const paths = resolvePaths(env);
   const logger = options.logger ?? createLogger("localbench.web");
   const staticDir = options.staticDir ?? STATIC_DIR;
+  const hostname = options.hostname ?? "127.0.0.1";
+  const tokenEverywhere = !isLoopback(hostname);
+  const envToken = env("LOCALBENCH_WEB_TOKEN");
+  const configured = options.token ?? envToken ?? null;
+  const token = configured === null ? randomToken() : assertUsableToken(
+    configured,
+    options.token === undefined || options.token === null ? "LOCALBENCH_WEB_TOKEN" : "--token",
+  );
+  const allowedHosts = listenHostNames(hostname, {
+    extra: [...(options.allowedHosts ?? []), ...parseHostList(env("LOCALBENCH_ALLOWED_HOSTS"))],
+  });
   const build = options.build ?? true;
   const outDir = `${staticDir}/${ISLANDS_DIR}`;
   const built = await hasBuild(outDir, Object.keys(ISLAND_FILES));
@@ -120,8 +147,6 @@ export async function createWebApp(options: WebAppOptions = {}): Promise<WebApp>
   } else if (!built) {
     throw new AppError(500, `Cannot serve the pages: island bundles are missing in ${outDir}`);
   }
-  const loopback = isLoopback(options.hostname ?? "127.0.0.1");
-  const token = loopback ? null : options.token ?? env("LOCALBENCH_WEB_TOKEN") ?? randomToken();
   await Deno.mkdir(paths.dataDir, { recursive: true });
   const store = ResultsStore.open(paths.database);
   const controller = new BenchmarkController({
@@ -137,7 +162,7 @@ export async function createWebApp(options: WebAppOptions = {}): Promise<WebApp>
     controller,
     store,
     paths,
-    tokenRequired: token !== null,
+    tokenRequired: tokenEverywhere,
     now: () => new Date(),
     async shutdown() {
       await controller.shutdown();
@@ -158,6 +183,7 @@ export async function createWebApp(options: WebAppOptions = {}): Promise<WebApp>
       env: hostEnv,
       dataDir: paths.dataDir,
       configDir: paths.configDir,
+      allowedHosts,
       beforeAuth: (app, s) =>
         app.route("/", hostUiRoutes({ ...s, logDir: s.paths.logDir, staticRoot: staticDir })),
     });
@@ -168,6 +194,8 @@ export async function createWebApp(options: WebAppOptions = {}): Promise<WebApp>
     layout: App,
     staticDir,
     token,
+    tokenEverywhere,
+    allowedHosts,
     hostApp: host?.app ?? null,
     logger,
   });
@@ -177,6 +205,8 @@ export async function createWebApp(options: WebAppOptions = {}): Promise<WebApp>
     store,
     host,
     token,
+    tokenGenerated: configured === null,
+    tokenEverywhere,
     async close() {
       await controller.shutdown();
       await host?.stop();
@@ -213,6 +243,7 @@ async function main(argv: string[]): Promise<number> {
     env,
     hostname: args.hostname,
     token: args.token,
+    allowedHosts: args.allowedHosts,
     baseArgs: args.benchArgs,
     plugins: args.plugins ? undefined : null,
     // From the bundle the sources are absent: serve the prebuilt islands beside it.
@@ -224,8 +255,12 @@ async function main(argv: string[]): Promise<number> {
     (req, info) => web.fetch(req, info),
   );
   const shown = args.hostname.includes(":") ? `[${args.hostname}]` : args.hostname;
-  print(`Dashboard listening on http://${shown}:${server.addr.port}/`);
-  if (web.token) print(`Control token (send as X-Localbench-Token): ${web.token}`);
+  const url = `http://${shown}:${server.addr.port}/`;
+  print(`Dashboard listening on ${url}`);
+  if (web.tokenEverywhere) {
+    print(`Every route needs the token: open ${url}?token=${web.token} in a browser`);
+  }
+  if (web.tokenGenerated) print(`Token (send as X-Localbench-Token): ${web.token}`);
   if (adminKey) print(`Plugin host admin API key (shown once, store it now): ${adminKey}`);
   await web.host?.ready();
   const { promise, resolve } = Promise.withResolvers<void>();

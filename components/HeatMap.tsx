@@ -65,7 +65,7 @@ export default function HeatMap(props: { rows: HeatRow[] }) {
                 return (
                   <td
                     key={q}
-                    style={{ background: `rgba(79, 124, 255, ${alpha.toFixed(2)})` }}
+                    class={`heat-${Math.round(alpha * 10)}`}
                     title={`${m} ${q}: ${fmt(v)} tok/s`}
                   >
                     {fmt(v)}

@@ -178,7 +178,7 @@ export default function BenchmarkPanel(props: BenchmarkPanelProps) {
           <h2>Tokens/s per run</h2>
           <ChartCanvas
             id="chart-live-runs"
-            height="220px"
+            size="small"
             spec={{
               type: "line",
               labels: live.runs.map((r) => r.label),
@@ -188,7 +188,7 @@ export default function BenchmarkPanel(props: BenchmarkPanelProps) {
           <h2>Hardware</h2>
           <ChartCanvas
             id="chart-live-hw"
-            height="220px"
+            size="small"
             spec={{
               type: "line",
               labels: live.hardware.map((h) => h.t),

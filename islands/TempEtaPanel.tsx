@@ -202,9 +202,12 @@ function HeaterCard({ h, ui }: { h: HeaterInfo; ui: UiConfig }) {
       </div>
       {pct !== null && d.eta
         ? (
-          <div class="progress" aria-hidden="true">
-            <div style={{ width: `${Math.min(100, Math.max(0, pct))}%` }} />
-          </div>
+          <progress
+            class="progress"
+            aria-hidden="true"
+            max={100}
+            value={Math.min(100, Math.max(0, pct))}
+          />
         )
         : null}
     </article>

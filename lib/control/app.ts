@@ -1,7 +1,8 @@
 /**
  * The dashboard application: the file routes of the manifest with their pages and APIs, the
- * island bundles and static files, the guards (same-origin POSTs, the token when bound
- * elsewhere), the one error handler, and the plugin host's routes mounted in the same server.
+ * island bundles and static files, the guards (the Host allow-list, same-origin POSTs, the token
+ * on every route when bound beyond loopback and on the lifecycle routes always), the security
+ * headers, the one error handler, and the plugin host's routes mounted in the same server.
  *
  * @module
  */
@@ -9,6 +10,8 @@ import { join } from "node:path";
 import { Hono } from "hono";
 import type { ComponentType } from "preact";
 import { errorHandler, notFoundHandler } from "../http/error_handler.ts";
+import { securityHeaders } from "../http/headers.ts";
+import { allowHosts, listenHostNames } from "../http/host_allow.ts";
 import {
   type LayoutProps,
   type Manifest,
@@ -54,12 +57,22 @@ export interface DashboardAppOptions {
   layout: ComponentType<LayoutProps>;
   /** The `static/` folder (island bundles in `_islands/`). */
   staticDir: string;
-  /** The control token; null when bound to loopback. */
-  token: string | null;
+  /**
+   * The token: required on every route when `tokenEverywhere`, on the lifecycle routes
+   * ({@linkcode LIFECYCLE_PATHS}) always.
+   */
+  token: string;
+  /** Whether every route needs the token (bound beyond loopback). @default false */
+  tokenEverywhere?: boolean;
+  /** Host names the server answers to. @default the loopback names */
+  allowedHosts?: ReadonlySet<string>;
   /** The plugin host's app, mounted under {@linkcode HOST_PREFIXES}. @default none */
   hostApp?: { fetch: (req: Request, env?: unknown) => Response | Promise<Response> } | null;
   logger?: Logger;
 }
+
+/** Routes that end or restart the process: the token is required even on loopback. */
+export const LIFECYCLE_PATHS = ["/api/system/shutdown"];
 
 /** Whether a path belongs to the plugin host. */
 export function isHostPath(path: string): boolean {
@@ -71,24 +84,27 @@ export function createDashboardApp(options: DashboardAppOptions): Hono<Dashboard
   const app = new Hono<DashboardEnv>();
   app.onError(errorHandler({ logger: options.logger }));
   app.notFound(notFoundHandler);
+  app.use("*", allowHosts(options.allowedHosts ?? listenHostNames("127.0.0.1")));
   const host = options.hostApp;
   if (host) {
+    // The host answers its own paths with its own authentication (key or session) and headers.
     app.use("*", async (c, next) => {
       if (!isHostPath(c.req.path)) return await next();
       return await host.fetch(c.req.raw, c.env);
     });
   }
+  app.use("*", securityHeaders());
   app.use("*", async (c, next) => {
     c.set("services", options.services);
-    c.header("X-Content-Type-Options", "nosniff");
-    c.header("Referrer-Policy", "same-origin");
     await next();
   });
   app.use("/api/*", sameOrigin());
   const token = requireToken(options.token);
-  app.use("/api/*", async (c, next) => {
-    if (c.req.method === "GET" || c.req.method === "HEAD") return await next();
-    return await token(c, next);
+  app.use("*", async (c, next) => {
+    if (options.tokenEverywhere || LIFECYCLE_PATHS.includes(c.req.path)) {
+      return await token(c, next);
+    }
+    await next();
   });
   app.use(
     `${ISLANDS_URL}/*`,

@@ -5,12 +5,15 @@
  * @module
  */
 import { badRequest } from "../error.ts";
+import { parseHostList } from "../http/host_allow.ts";
 
 /** Parsed web app arguments. */
 export interface WebArgs {
   port: number;
   hostname: string;
   token: string | null;
+  /** Host names answered besides the listen address's (`--allowed-hosts a,b`). */
+  allowedHosts: string[];
   plugins: boolean;
   /** Build the islands at start (false with `--no-build`). */
   build: boolean;
@@ -23,8 +26,10 @@ export interface WebArgs {
 export const WEBAPP_USAGE = `Usage: deno task webapp -- [options] [benchmark arguments]
   --port N        listen port (0 = any free port)          [default: 8080]
   --host ADDR     listen address                           [default: 127.0.0.1]
-  --token T       control token, required when bound to a non-loopback address
+  --token T       token: shutdown always needs it; bound beyond loopback, every route
                   [default: $LOCALBENCH_WEB_TOKEN, else generated and printed]
+  --allowed-hosts LIST  host names to answer besides the listen address's, comma-separated
+                  (DNS rebinding guard) [default: $LOCALBENCH_ALLOWED_HOSTS]
   --no-plugins    do not mount the plugin host
   --no-build      serve the prebuilt islands of static/_islands/ instead of building
                   them at start (always so when run from the bundle dist/webapp.js)
@@ -47,6 +52,7 @@ export function parseWebArgs(argv: string[]): WebArgs {
     port: 8080,
     hostname: "127.0.0.1",
     token: null,
+    allowedHosts: [],
     plugins: true,
     build: true,
     help: false,
@@ -71,6 +77,7 @@ export function parseWebArgs(argv: string[]): WebArgs {
       out.port = port;
     } else if (name === "--host") out.hostname = value();
     else if (name === "--token") out.token = value();
+    else if (name === "--allowed-hosts") out.allowedHosts.push(...parseHostList(value()));
     else if (name === "--no-plugins") out.plugins = false;
     else if (name === "--no-build") out.build = false;
     else if (name === "--help" || name === "-h") out.help = true;

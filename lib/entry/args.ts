@@ -52,6 +52,16 @@ export function findHost(argv: string[]): string | null {
   return null;
 }
 
+/** The token given as `--token T` or `--token=T`, or null. */
+export function findToken(argv: string[]): string | null {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg.startsWith("--token=")) return arg.slice(8);
+    if (arg === "--token" && argv[i + 1] !== undefined) return argv[i + 1]!;
+  }
+  return null;
+}
+
 /** True when the debug flag is present. */
 export function wantsDebug(argv: string[]): boolean {
   return argv.includes("--debug") || argv.includes("-d");

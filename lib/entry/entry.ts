@@ -2,7 +2,8 @@
  * The entry script's rules (seed: "Entry script rules"):
  * 1. `--help`/`-h` → extended help, then the benchmark's help; exit 0.
  * 2. `--webapp`/`-w` → drop the flag, take the web port from the arguments or a free local port,
- *    start the tray at the dashboard URL, run the web app with the rest, exit with its status.
+ *    start the tray at the dashboard URL with the dashboard's token (the configured one, or one
+ *    generated here and given to both), run the web app with the rest, exit with its status.
  * 3. otherwise → start the tray at `http://localhost:1234`, run the benchmark with every argument.
  * A missing web app or benchmark file → an error and exit 1. The tray never blocks or fails a run.
  *
@@ -10,10 +11,12 @@
  */
 import { join } from "node:path";
 import { withoutLeadingDashDash } from "../args.ts";
+import { randomToken } from "../http/security.ts";
 import {
   expandClusters,
   findHost,
   findPort,
+  findToken,
   takeWebappFlag,
   wantsDebug,
   wantsHelp,
@@ -27,10 +30,17 @@ export interface EntryDeps {
   /** Folder holding `cli.ts`, `webapp.ts` and `tray.ts`. */
   root: string;
   exists(path: string): Promise<boolean>;
-  /** Runs a Deno program with the arguments, standard I/O inherited; resolves to its exit code. */
-  runProgram(file: string, args: string[]): Promise<number>;
-  /** Starts the tray in the background; must neither throw nor block. */
-  startTray(url: string, debug: boolean): void;
+  /**
+   * Runs a Deno program with the arguments (and extra environment variables), standard I/O
+   * inherited; resolves to its exit code.
+   */
+  runProgram(file: string, args: string[], env?: Record<string, string>): Promise<number>;
+  /** Starts the tray in the background (with the dashboard's token); must neither throw nor block. */
+  startTray(url: string, debug: boolean, token?: string): void;
+  /** Reads an environment variable. @default none set */
+  env?(name: string): string | undefined;
+  /** Generates the dashboard token when none is configured. @default randomToken */
+  newToken?(): string;
   freePort(): Promise<number>;
   /** The benchmark's own help text. */
   benchmarkHelp(): Promise<string>;
@@ -81,11 +91,20 @@ export async function runEntry(argv: string[], deps: EntryDeps): Promise<number>
     }
     const host = findHost(webArgs) ?? "127.0.0.1";
     const shown = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
+    // Shutdown always needs the token: the tray gets the configured one, or one made here and
+    // handed to both through the environment (never on a command line other users can read).
+    const given = findToken(webArgs) ?? deps.env?.("LOCALBENCH_WEB_TOKEN") ?? null;
+    const token = given ?? (deps.newToken ?? randomToken)();
     deps.startTray(
       `http://${shown.includes(":") ? `[${shown}]` : shown}:${port}`,
       wantsDebug(webArgs),
+      token,
     );
-    return await deps.runProgram(file, webArgs);
+    return await deps.runProgram(
+      file,
+      webArgs,
+      given === null ? { LOCALBENCH_WEB_TOKEN: token } : {},
+    );
   }
   const file = join(deps.root, "cli.ts");
   if (!(await deps.exists(file))) {

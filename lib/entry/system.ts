@@ -6,6 +6,7 @@
 import { join } from "node:path";
 import { createLogger, print, printError } from "../log.ts";
 import type { EntryDeps } from "./entry.ts";
+import { TOKEN_ENV } from "../tray/args.ts";
 
 /** Permission flags the entry script passes to the programs it runs (same as the deno tasks). */
 export const PROGRAM_PERMISSIONS = [
@@ -51,9 +52,11 @@ export function systemEntryDeps(root: string, benchmarkHelp: () => Promise<strin
         throw err;
       }
     },
-    async runProgram(file, args) {
+    env: (name) => Deno.env.get(name),
+    async runProgram(file, args, env = {}) {
       const child = new Deno.Command(Deno.execPath(), {
         args: ["run", ...PROGRAM_PERMISSIONS, "--config", config, file, ...args],
+        env,
         stdin: "inherit",
         stdout: "inherit",
         stderr: "inherit",
@@ -68,7 +71,7 @@ export function systemEntryDeps(root: string, benchmarkHelp: () => Promise<strin
         Deno.removeSignalListener("SIGTERM", forward);
       }
     },
-    startTray(url, debug) {
+    startTray(url, debug, token) {
       if (!hasDesktop()) {
         log.debug("No desktop session (DISPLAY/WAYLAND_DISPLAY unset): the tray is not started");
         return;
@@ -78,6 +81,7 @@ export function systemEntryDeps(root: string, benchmarkHelp: () => Promise<strin
         Deno.statSync(tray);
         const child = new Deno.Command(Deno.execPath(), {
           args: ["task", "--config", config, "tray", "--url", url, ...(debug ? ["--debug"] : [])],
+          env: token === undefined ? {} : { [TOKEN_ENV]: token },
           stdin: "null",
           stdout: "null",
           stderr: "null",

@@ -9,6 +9,8 @@ import { join } from "node:path";
 import { Hono } from "hono";
 import { type Clock, systemClock } from "../clock.ts";
 import { errorHandler, notFoundHandler } from "../http/error_handler.ts";
+import { securityHeaders } from "../http/headers.ts";
+import { allowHosts, listenHostNames } from "../http/host_allow.ts";
 import { createLogger, type Logger } from "../log.ts";
 import { authenticate, requireMethodPermission } from "./auth/middleware.ts";
 import { authRoutes } from "./auth/routes.ts";
@@ -51,6 +53,11 @@ export interface HostOptions {
   configFs?: ConfigFs;
   /** The host restarted itself (see {@linkcode PluginContext.resumed}). @default false */
   resumed?: boolean;
+  /**
+   * Host names the server answers to (DNS rebinding); others get 403. @default the loopback
+   * names (`listenHostNames("127.0.0.1")`)
+   */
+  allowedHosts?: ReadonlySet<string>;
   /**
    * Registers routes that run before authentication (pages doing their own login redirect,
    * static files). @default none
@@ -153,6 +160,8 @@ export function createHost(options: HostOptions): Host {
   const app = new Hono();
   app.onError(errorHandler({ logger }));
   app.notFound(notFoundHandler);
+  app.use("*", allowHosts(options.allowedHosts ?? listenHostNames("127.0.0.1")));
+  app.use("*", securityHeaders());
   const socket = pushSocketHandler({
     hub: push,
     users,

@@ -25,5 +25,17 @@ export {
   hasBuild,
 } from "./fw_build.ts";
 export { type AssetOptions, cacheControlOf, serveAssets } from "./fw_static.ts";
-export { isLoopback, randomToken, requireToken, sameOrigin, TOKEN_HEADER } from "./security.ts";
+export {
+  assertUsableToken,
+  isLoopback,
+  isSameOrigin,
+  randomToken,
+  requireToken,
+  sameOrigin,
+  TOKEN_COOKIE,
+  TOKEN_HEADER,
+} from "./security.ts";
+export { allowHosts, hostNameOf, listenHostNames, parseHostList } from "./host_allow.ts";
+export { CONTENT_SECURITY_POLICY, securityHeaders } from "./headers.ts";
+export { safeLocalPath } from "./redirect.ts";
 export { formatSse, type SseItem, type SseOptions, sseResponse } from "./sse.ts";

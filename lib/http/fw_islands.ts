@@ -54,7 +54,6 @@ options.vnode = (vnode: VNode) => {
     (vnode as { props: unknown }).props = {
       "data-island": name,
       "data-props": JSON.stringify(data),
-      style: "display:contents",
       children: inner,
     };
   }

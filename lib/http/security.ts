@@ -1,20 +1,36 @@
 /**
- * Two guards of the dashboard: POSTs from another origin are refused (CSRF), and when the server
- * is bound to a non-loopback address the control endpoints need the configured token.
+ * Browser-facing guards of the servers: state-changing requests from another origin are refused
+ * (the full origin: scheme, host and port), and the token check (header, bearer, or the cookie
+ * a `?token=` link sets) used by the dashboard for every route when bound beyond loopback and
+ * for the lifecycle routes (shutdown) always.
  *
  * @module
  */
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
+import { getCookie, setCookie } from "hono/cookie";
 import { AppError } from "../error.ts";
 import { isStateChanging } from "./request.ts";
+
+export { isLoopback } from "./host_allow.ts";
 
 /** The header carrying the dashboard token (a bearer `Authorization` header works too). */
 export const TOKEN_HEADER = "X-Localbench-Token";
 
-/** Whether a listen address only accepts local connections. */
-export function isLoopback(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  return h === "localhost" || h === "::1" || /^127(\.\d{1,3}){3}$/.test(h);
+/** The cookie a `?token=` link sets so that a browser can use a token-protected dashboard. */
+export const TOKEN_COOKIE = "localbench_token";
+
+/**
+ * Whether the request's `Origin` (when present) is the server's own origin: same scheme, host
+ * and port as the request URL (built from the allow-listed `Host`). `Origin: null` is foreign.
+ */
+export function isSameOrigin(c: Context): boolean {
+  const origin = c.req.header("Origin");
+  if (origin === undefined) return true;
+  try {
+    return origin !== "null" && new URL(origin).origin === new URL(c.req.url).origin;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -25,21 +41,13 @@ export function isLoopback(hostname: string): boolean {
 export function sameOrigin(): MiddlewareHandler {
   return async function sameOriginCheck(c, next) {
     if (isStateChanging(c.req.method)) {
-      const origin = c.req.header("Origin");
-      const host = c.req.header("Host") ?? new URL(c.req.url).host;
-      if (origin !== undefined) {
-        let originHost: string | null = null;
-        try {
-          originHost = origin === "null" ? null : new URL(origin).host;
-        } catch {
-          originHost = null;
-        }
-        if (originHost !== host) {
-          throw new AppError(403, `Cross-origin request refused: origin '${origin}'`, {
-            code: "cross_origin",
-          });
-        }
-      } else if (c.req.header("Sec-Fetch-Site") === "cross-site") {
+      if (!isSameOrigin(c)) {
+        const origin = (c.req.header("Origin") ?? "").slice(0, 200);
+        throw new AppError(403, `Cross-origin request refused: origin '${origin}'`, {
+          code: "cross_origin",
+        });
+      }
+      if (c.req.header("Origin") === undefined && c.req.header("Sec-Fetch-Site") === "cross-site") {
         throw new AppError(403, "Cross-origin request refused", { code: "cross_origin" });
       }
     }
@@ -56,20 +64,51 @@ function safeEqual(a: string, b: string): boolean {
   return diff === 0;
 }
 
+/** The token a request carries: header, bearer, or cookie (in that order); "" when none. */
+function givenToken(c: Context): string {
+  const bearer = /^Bearer\s+(.+)$/i.exec(c.req.header("Authorization") ?? "")?.[1];
+  return c.req.header(TOKEN_HEADER) ?? bearer ?? getCookie(c, TOKEN_COOKIE) ?? "";
+}
+
 /**
- * Requires the token (header {@linkcode TOKEN_HEADER} or `Authorization: Bearer`) when `token`
- * is not null; 401 when it is missing or wrong. With `null`, everything passes (loopback).
+ * Checks a configured token: a token must not be empty (an empty one would let everyone in).
+ *
+ * @throws {AppError} 400 `empty_token` naming where it came from.
  */
-export function requireToken(token: string | null): MiddlewareHandler {
-  return async function tokenCheck(c, next) {
-    if (token !== null) {
-      const bearer = /^Bearer\s+(.+)$/i.exec(c.req.header("Authorization") ?? "")?.[1];
-      const given = c.req.header(TOKEN_HEADER) ?? bearer ?? "";
-      if (!safeEqual(given, token)) {
-        throw new AppError(401, "Cannot control the benchmark: missing or wrong token", {
-          code: "unauthorized",
-        });
-      }
+export function assertUsableToken(token: string, source: string): string {
+  if (token.trim() === "") {
+    throw new AppError(400, `Cannot use an empty token (${source}): set a value or unset it`, {
+      code: "empty_token",
+    });
+  }
+  return token;
+}
+
+/**
+ * Requires `token` (header {@linkcode TOKEN_HEADER}, `Authorization: Bearer`, or the cookie
+ * {@linkcode TOKEN_COOKIE}); 401 when missing or wrong. A GET carrying the right `?token=`
+ * sets the cookie (HttpOnly, SameSite=Strict) and redirects to the same URL without it, so the
+ * link printed at start opens the dashboard in a browser.
+ *
+ * @throws {TypeError} when `token` is empty.
+ */
+export function requireToken(token: string): MiddlewareHandler {
+  if (token.trim() === "") throw new TypeError("Cannot require an empty token");
+  return async function tokenCheck(c, next): Promise<Response | void> {
+    const query = c.req.method === "GET" ? c.req.query("token") : undefined;
+    if (query !== undefined && safeEqual(query, token)) {
+      const url = new URL(c.req.url);
+      url.searchParams.delete("token");
+      setCookie(c, TOKEN_COOKIE, token, {
+        httpOnly: true,
+        sameSite: "Strict",
+        path: "/",
+        secure: url.protocol === "https:",
+      });
+      return c.redirect(`${url.pathname}${url.search}`, 303);
+    }
+    if (!safeEqual(givenToken(c), token)) {
+      throw new AppError(401, "Cannot answer: missing or wrong token", { code: "unauthorized" });
     }
     await next();
   };

@@ -11,6 +11,7 @@ import type { ComponentType } from "preact";
 import { getCookie } from "hono/cookie";
 import { AppError } from "../../lib/error.ts";
 import { registerIslands, renderDocument, serveAssets } from "../../lib/http/fw.ts";
+import { safeLocalPath } from "../../lib/http/redirect.ts";
 import type { Principal, SessionStore, UserStore } from "../../lib/host/auth/mod.ts";
 import { resolvePrincipal, SESSION_COOKIE } from "../../lib/host/auth/mod.ts";
 import { hasPermission } from "../../lib/host/permissions.ts";
@@ -52,12 +53,6 @@ function render<P>(c: Context, page: ComponentType<P>, props: P, title: string):
   }));
 }
 
-function safeNext(next: string | undefined): string {
-  return next && next.startsWith("/") && !next.startsWith("//") && !next.includes("\\")
-    ? next
-    : "/plugins/logs";
-}
-
 /** The pages as a Hono app; mount it before the host's authentication middleware. */
 export function hostUiRoutes(deps: HostUiDeps): Hono {
   registerIslands(HOST_ISLANDS);
@@ -86,7 +81,7 @@ export function hostUiRoutes(deps: HostUiDeps): Hono {
 
   app.get("/plugins", (c) => c.redirect("/plugins/logs"));
   app.get("/plugins/login", (c) => {
-    const next = safeNext(c.req.query("next"));
+    const next = safeLocalPath(c.req.query("next"), "/plugins/logs");
     return render(c, LoginPage, { next }, "Log in");
   });
   app.get("/plugins/logs", async (c) => {

@@ -81,6 +81,8 @@ Deno.test({
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       page.on("pageerror", (e) => errors.push(String(e)));
+      // The strict CSP (no inline script or style) must not block anything the pages do.
+      page.on("console", (m) => /Content.Security.Policy/i.test(m.text()) && errors.push(m.text()));
       const base = `http://127.0.0.1:${served.port}`;
 
       // ---- Power panel ----

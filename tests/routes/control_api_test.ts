@@ -144,10 +144,14 @@ Deno.test("GET /api/benchmark/events streams typed JSON: status, progress, token
   });
 });
 
+// With the token: shutdown always needs it, even on loopback (see tests/security/).
 Deno.test("POST /api/system/shutdown stops the benchmark, answers 200, then exits", async () => {
   await withDouble(30, async (d) => {
     await post(d, "/api/benchmark/start", { n_parallel: 1 });
-    const res = await post(d, "/api/system/shutdown");
+    const res = await d.request("/api/system/shutdown", {
+      method: "POST",
+      headers: { "X-Localbench-Token": d.web.token },
+    });
     assert.equal(res.status, 200);
     assert.deepEqual(await res.json(), { status: "shutting_down" });
     assert.equal((await (await d.request("/api/status")).json()).status, "idle");

@@ -29,7 +29,8 @@ Deno.test("POSTs from another origin are refused with 403", async () => {
   assert.equal(cli.status, 409);
 });
 
-Deno.test("bound to a non-loopback address, control and shutdown need the token", async () => {
+// Every route, reads included (results, presets, stats, events): the report found them open.
+Deno.test("bound to a non-loopback address, every route needs the token", async () => {
   await using d = await testDashboard({ hostname: "0.0.0.0", token: "s3cret" });
   assert.equal(d.web.token, "s3cret");
   const none = await post(d, "/api/system/shutdown");
@@ -44,15 +45,27 @@ Deno.test("bound to a non-loopback address, control and shutdown need the token"
     headers: { Authorization: "Bearer s3cret" },
   });
   assert.equal(right.status, 409);
-  assert.equal((await d.request("/api/status")).status, 200);
+  for (const path of ["/api/status", "/api/results", "/api/presets", "/", "/styles.css"]) {
+    const res = await d.request(path);
+    assert.equal(res.status, 401, path);
+    await res.body?.cancel();
+  }
+  const status = await d.request("/api/status", { headers: { "X-Localbench-Token": "s3cret" } });
+  assert.equal(status.status, 200);
+  await status.body?.cancel();
   assert.equal(d.exits, 0);
 });
 
-Deno.test("a token is generated when bound elsewhere without one; loopback needs none", async () => {
+Deno.test("a token is generated when none is configured; on loopback only shutdown needs it", async () => {
   await using d = await testDashboard({ hostname: "0.0.0.0" });
-  assert.match(d.web.token ?? "", /^[0-9a-f]{32}$/);
-  await using local = await testDashboard({ hostname: "::1", token: "ignored" });
-  assert.equal(local.web.token, null);
+  assert.match(d.web.token, /^[0-9a-f]{32}$/);
+  assert.equal(d.web.tokenGenerated, true);
+  await using local = await testDashboard({ hostname: "::1", token: "given" });
+  assert.equal(local.web.token, "given");
+  assert.equal(local.web.tokenEverywhere, false);
+  assert.equal((await local.request("/api/status")).status, 200);
+  assert.equal((await post(local, "/api/system/shutdown")).status, 401);
+  assert.equal(local.exits, 0);
 });
 
 Deno.test("pages render on the server with island markers and the boot script", async () => {

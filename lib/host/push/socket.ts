@@ -7,6 +7,7 @@
  */
 import type { Context } from "hono";
 import { AppError } from "../../error.ts";
+import { isSameOrigin } from "../../http/security.ts";
 import type { Logger } from "../../log.ts";
 import type { Clock } from "../../clock.ts";
 import { resolvePrincipal } from "../auth/middleware.ts";
@@ -28,16 +29,6 @@ export interface PushSocketOptions {
   hello?: Record<string, unknown>;
 }
 
-function sameOrigin(c: Context): boolean {
-  const origin = c.req.header("Origin");
-  if (origin === undefined) return true;
-  try {
-    return new URL(origin).host === c.req.header("Host");
-  } catch {
-    return false;
-  }
-}
-
 /** The handler for the socket routes (must run outside the host's authenticate middleware). */
 export function pushSocketHandler(options: PushSocketOptions): (c: Context) => Promise<Response> {
   const timeout = options.authTimeoutMs ?? 5000;
@@ -45,7 +36,7 @@ export function pushSocketHandler(options: PushSocketOptions): (c: Context) => P
     if (c.req.header("Upgrade")?.toLowerCase() !== "websocket") {
       throw new AppError(400, "Expected a WebSocket upgrade");
     }
-    if (c.req.header("X-Api-Key") === undefined && !sameOrigin(c)) {
+    if (c.req.header("X-Api-Key") === undefined && !isSameOrigin(c)) {
       throw new AppError(403, "Cross-origin push socket refused");
     }
     const principal = await resolvePrincipal(c, options);

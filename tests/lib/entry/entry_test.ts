@@ -137,3 +137,28 @@ Deno.test("the real dependencies find files and run a program with its exit code
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("rule 2: the tray gets the dashboard's token: configured, or generated and given to both", async () => {
+  const seen: { env?: Record<string, string>; token?: string }[] = [];
+  const { deps } = fakeDeps(ALL);
+  const withToken: EntryDeps = {
+    ...deps,
+    newToken: () => "generated",
+    runProgram: (_file, _args, env) => {
+      seen.push({ env: env ?? {} });
+      return Promise.resolve(0);
+    },
+    startTray: (_url, _debug, token) => void seen.push({ token: token ?? "" }),
+  };
+  await runEntry(["-w"], withToken);
+  assert.deepEqual(seen, [{ token: "generated" }, { env: { LOCALBENCH_WEB_TOKEN: "generated" } }]);
+  seen.length = 0;
+  await runEntry(["-w", "--token", "mine"], withToken);
+  assert.deepEqual(seen, [{ token: "mine" }, { env: {} }], "a --token is kept and not overridden");
+  seen.length = 0;
+  await runEntry(["-w"], {
+    ...withToken,
+    env: (n) => n === "LOCALBENCH_WEB_TOKEN" ? "env" : undefined,
+  });
+  assert.deepEqual(seen, [{ token: "env" }, { env: {} }]);
+});
