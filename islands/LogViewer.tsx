@@ -22,6 +22,8 @@ export interface LogViewerProps {
   defaultFile: string;
   pageSize: number;
   maxLiveLines: number;
+  /** Whether the host allows regular-expression search (setting `regex_search_enabled`). */
+  regexEnabled?: boolean;
 }
 
 const LEVELS = ["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL", "UNKNOWN"];
@@ -83,7 +85,7 @@ export default function LogViewer(props: LogViewerProps) {
         offset: at,
         limit: props.pageSize,
         caseSensitive,
-        useRegex,
+        useRegex: useRegex && !!props.regexEnabled,
       });
       setResult(await api(`/search?${q}`, props.csrfToken));
       setOffset(at);
@@ -206,8 +208,15 @@ export default function LogViewer(props: LogViewerProps) {
             {l}
           </label>
         ))}
-        <label>
-          <input type="checkbox" checked={useRegex} onChange={() => setUseRegex(!useRegex)} /> regex
+        <label title={props.regexEnabled ? "" : "Disabled by the setting regex_search_enabled"}>
+          <input
+            type="checkbox"
+            checked={useRegex && !!props.regexEnabled}
+            disabled={!props.regexEnabled}
+            onChange={() => setUseRegex(!useRegex)}
+            data-testid="regex"
+          />{" "}
+          regex
         </label>
         <label>
           <input

@@ -12,14 +12,15 @@ import { errorHandler, notFoundHandler } from "../http/error_handler.ts";
 import { securityHeaders } from "../http/headers.ts";
 import { allowHosts, listenHostNames } from "../http/host_allow.ts";
 import { createLogger, type Logger } from "../log.ts";
-import { authenticate, requireMethodPermission } from "./auth/middleware.ts";
+import { assertPermission, authenticate, requireMethodPermission } from "./auth/middleware.ts";
 import { authRoutes } from "./auth/routes.ts";
 import { SessionStore } from "./auth/sessions.ts";
 import { UserStore } from "./auth/users.ts";
 import { ConfigFile, type ConfigFs } from "./config_file.ts";
 import { fileSink, HOST_LOG_NAME } from "./host_log.ts";
 import { type HostPaths, resolveHostPaths } from "./paths.ts";
-import type { PluginContext, PluginDescriptor, ShutdownInfo } from "./plugin.ts";
+import type { Permission, PluginContext, PluginDescriptor, ShutdownInfo } from "./plugin.ts";
+import { defaultPermissionFor } from "./permissions.ts";
 import { printerRoutes } from "./printer/routes.ts";
 import { VirtualPrinter } from "./printer/virtual_printer.ts";
 import { PushHub } from "./push/hub.ts";
@@ -184,7 +185,16 @@ export function createHost(options: HostOptions): Host {
   for (const p of options.plugins) {
     for (const r of p.routes?.(contexts.get(p.id)!) ?? []) {
       const guarded = new Hono();
-      guarded.use("*", requireMethodPermission(r.permissions));
+      guarded.use("*", async (c, next) => {
+        const method = c.req.method.toUpperCase();
+        const overrides: Partial<Record<string, Permission>> = r.permissions ?? {};
+        assertPermission(
+          c,
+          r.permissionFor?.(method, c.req.path.slice(r.base.length)) ?? overrides[method] ??
+            defaultPermissionFor(method),
+        );
+        await next();
+      });
       guarded.route("/", r.app);
       app.route(r.base, guarded);
     }

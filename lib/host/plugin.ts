@@ -113,6 +113,11 @@ export interface PluginRoutes {
    * Permission needed per method. Defaults: GET/HEAD → STATUS, other methods → CONTROL.
    */
   permissions?: Partial<Record<"GET" | "POST" | "PUT" | "DELETE", Permission>>;
+  /**
+   * Permission needed by one request, by method and path below `base` (e.g. `/alerts/reset`);
+   * `undefined` falls back to `permissions` and the defaults.
+   */
+  permissionFor?(method: string, path: string): Permission | undefined;
 }
 
 /** What `plugins/<id>/mod.ts` exports as `plugin`. */

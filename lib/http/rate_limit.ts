@@ -60,6 +60,17 @@ export class SlidingWindowLimiter {
     return true;
   }
 
+  /**
+   * Milliseconds until `key` may try again (0 when it may now): when its oldest attempt in the
+   * window leaves it. For a `Retry-After` header.
+   */
+  retryAfterMs(key: string): number {
+    const now = this.#now();
+    const recent = (this.#hits.get(key) ?? []).filter((t) => now - t < this.#windowMs);
+    if (recent.length < this.#max) return 0;
+    return Math.max(0, recent[recent.length - this.#max]! + this.#windowMs - now);
+  }
+
   /** Forgets keys with no attempt inside the window. */
   prune(): void {
     const now = this.#now();

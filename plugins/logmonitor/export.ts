@@ -23,7 +23,12 @@ function field(item: Record<string, unknown>, key: string): string {
   return v === undefined || v === null ? "" : String(v);
 }
 
-function csvCell(s: string): string {
+/**
+ * One CSV cell. A cell that a spreadsheet would read as a formula (starting with `=`, `+`, `-`,
+ * `@`, tab or carriage return) gets a leading `'` so it stays text.
+ */
+export function csvCell(value: string): string {
+  const s = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
 }
 

@@ -5,7 +5,7 @@
  * @module
  */
 import type { PluginContext, PluginDescriptor } from "../../lib/host/plugin.ts";
-import { logMonitorApp } from "./routes.ts";
+import { logMonitorApp, logMonitorPermission } from "./routes.ts";
 import { createRuntime, type LogMonitorOptions, type LogMonitorRuntime } from "./runtime.ts";
 import { LOGMONITOR_DEFAULTS, validateLogMonitorSettings } from "./settings.ts";
 
@@ -45,7 +45,11 @@ export function createLogMonitorPlugin(
     settingsDefaults: structuredClone(LOGMONITOR_DEFAULTS) as unknown as Record<string, unknown>,
     validateSettings: validateLogMonitorSettings,
     runtimeOf,
-    routes: (ctx) => [{ base: "/plugin/logmonitor", app: logMonitorApp(runtimeOf(ctx)) }],
+    routes: (ctx) => [{
+      base: "/plugin/logmonitor",
+      app: logMonitorApp(runtimeOf(ctx)),
+      permissionFor: logMonitorPermission,
+    }],
     async onStartup(ctx) {
       const rt = runtimeOf(ctx);
       await rt.alerts.rebuild();

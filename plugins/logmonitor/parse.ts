@@ -31,12 +31,16 @@ const COMPACT = new RegExp(String.raw`^${TS}\s*${LV}\s+([A-Za-z0-9_.:-]+)\s+(.+)
 const SERIAL_IO = new RegExp(String.raw`^${TS}\s+(>>>|<<<)\s+(.*)$`);
 const SIMPLE = new RegExp(String.raw`^${TS}\s+-\s+(.+)$`);
 
-/** Infers a level from keywords in a message (CRITICAL, ERROR, WARNING, DEBUG, else INFO). */
+const KEYWORDS = (["CRITICAL", "ERROR", "WARNING", "DEBUG"] as const).map((l) =>
+  [l, new RegExp(l, "i")] as const
+);
+
+/**
+ * Infers a level from keywords in a message (CRITICAL, ERROR, WARNING, DEBUG, else INFO), in
+ * any ASCII case (so a byte search for the word finds every such line).
+ */
 export function inferLevel(message: string): Level {
-  const upper = message.toUpperCase();
-  for (const level of ["CRITICAL", "ERROR", "WARNING", "DEBUG"] as const) {
-    if (upper.includes(level)) return level;
-  }
+  for (const [level, re] of KEYWORDS) if (re.test(message)) return level;
   return "INFO";
 }
 

@@ -8,13 +8,36 @@ import { Hono } from "hono";
 import { AppError } from "../../lib/error.ts";
 import { attachment, clientAddress, readJsonObject } from "../../lib/http/request.ts";
 import { formatLogTime } from "../../lib/log.ts";
+import type { Permission } from "../../lib/host/plugin.ts";
 import { DEBUG_TEST_MARKER } from "./alerts.ts";
 import { renderExport } from "./export.ts";
-import { assertSearchable, listLogFiles, openLogFile, resolveLogFile } from "./files.ts";
+import { assertSearchable, listLogFiles, openLogFile } from "./files.ts";
 import { LEVELS, parseLine } from "./parse.ts";
 import type { LogMonitorRuntime } from "./runtime.ts";
 import { parseSearchParams, searchFile } from "./search.ts";
 import { join } from "node:path";
+
+/** Paths below the base that change state (CONTROL); every other request only views (STATUS). */
+const CHANGING = new Set([
+  "/alerts/reset",
+  "/alert-history/clear",
+  "/debug/frontend",
+  "/debug/test-entries",
+]);
+
+/**
+ * The permission a log monitor request needs: viewing (files, search, download, export, live
+ * tail) needs STATUS, changing (alert reset, history clear, debug) needs CONTROL.
+ */
+export function logMonitorPermission(_method: string, path: string): Permission {
+  return CHANGING.has(path.replace(/\/+$/, "")) ? "CONTROL" : "STATUS";
+}
+
+/** A client-supplied text made safe for one log line: control and line-break characters become spaces. */
+export function oneLine(text: string): string {
+  // deno-lint-ignore no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]/g, " ");
+}
 
 /** Builds the Hono app of the log monitor. */
 export function logMonitorApp(rt: LogMonitorRuntime): Hono {
@@ -41,8 +64,12 @@ export function logMonitorApp(rt: LogMonitorRuntime): Hono {
   app.get("/search", async (c) => {
     const client = clientAddress(c);
     if (!rt.limiter.attempt(client)) {
-      ctx.logger.warn(`[SECURITY] rate_limit_exceeded: client=${client}`);
-      throw new AppError(429, "Too many requests. Please slow down.");
+      ctx.logger.warn(`[SECURITY] rate_limit_exceeded: client=${oneLine(client)}`);
+      c.header(
+        "Retry-After",
+        String(Math.max(1, Math.ceil(rt.limiter.retryAfterMs(client) / 1000))),
+      );
+      throw new AppError(429, "Too many requests. Please slow down.", { code: "rate_limited" });
     }
     const s = rt.settings();
     const q = (k: string) => c.req.query(k);
@@ -54,11 +81,25 @@ export function logMonitorApp(rt: LogMonitorRuntime): Hono {
       case_sensitive: q("case_sensitive"),
       use_regex: q("use_regex"),
     }, s.search_page_size);
-    const file = await resolveLogFile(ctx.logDir, q("file") ?? s.default_log_file, {
+    if (params.useRegex && !s.regex_search_enabled) {
+      throw new AppError(
+        403,
+        "Regular-expression search is disabled (setting regex_search_enabled)",
+        { code: "regex_disabled" },
+      );
+    }
+    const opened = await openLogFile(ctx.logDir, q("file") ?? s.default_log_file, {
       logger: ctx.logger,
     });
-    assertSearchable(file, "Log file is too large to process");
-    return c.json(await searchFile(file.path, params));
+    try {
+      assertSearchable(opened, "Log file is too large to process");
+      return c.json(await searchFile(opened.file, params, rt.searchOptions));
+    } catch (err) {
+      if (err instanceof AppError && err.code === "regex_busy") c.header("Retry-After", "1");
+      throw err;
+    } finally {
+      opened.file.close();
+    }
   });
 
   app.post("/export", async (c) => {
@@ -103,10 +144,10 @@ export function logMonitorApp(rt: LogMonitorRuntime): Hono {
   app.post("/debug/frontend", async (c) => {
     if (!rt.settings().debug_mode) throw new AppError(403, "Debug mode is disabled");
     const body = await readJsonObject(c);
-    const raw = typeof body.message === "string" ? body.message.trim() : "";
+    const raw = typeof body.message === "string" ? oneLine(body.message).trim() : "";
     const message = (raw === "" ? "Frontend debug event" : raw).slice(0, 300);
-    const payload = JSON.stringify(body.payload ?? null).slice(0, 2000);
-    ctx.logger.info(`Frontend debug from ${clientAddress(c)}: ${message} ${payload}`);
+    const payload = oneLine(JSON.stringify(body.payload ?? null)).slice(0, 2000);
+    ctx.logger.info(`Frontend debug from ${oneLine(clientAddress(c))}: ${message} ${payload}`);
     return c.json({ status: "logged" });
   });
   app.post("/debug/test-entries", async (c) => {

@@ -9,6 +9,7 @@ import type { PluginContext } from "../../lib/host/plugin.ts";
 import { AlertCenter } from "./alerts.ts";
 import type { LogMonitorSettings } from "./settings.ts";
 import { StreamManager } from "./streams.ts";
+import type { SearchFileOptions } from "./search.ts";
 
 /** Search requests allowed per client per minute. */
 export const SEARCH_RATE = { max: 10, windowMs: 60_000 } as const;
@@ -17,6 +18,10 @@ export const SEARCH_RATE = { max: 10, windowMs: 60_000 } as const;
 export interface LogMonitorOptions {
   /** Poll interval of tailers and flushes in ms. @default stream_poll_interval_s × 1000 */
   pollMs?: number;
+  /** Search rate per client. @default SEARCH_RATE */
+  searchRate?: { max: number; windowMs: number };
+  /** Scan and regex options of searches (block sizes, regex time budget). */
+  search?: SearchFileOptions;
 }
 
 /** The runtime of one hosted log monitor. */
@@ -25,6 +30,7 @@ export interface LogMonitorRuntime {
   settings(): LogMonitorSettings;
   pollMs(): number;
   limiter: SlidingWindowLimiter;
+  searchOptions: SearchFileOptions;
   streams: StreamManager;
   alerts: AlertCenter;
 }
@@ -37,7 +43,11 @@ export function createRuntime(ctx: PluginContext, options: LogMonitorOptions): L
     ctx,
     settings,
     pollMs,
-    limiter: new SlidingWindowLimiter({ ...SEARCH_RATE, now: () => ctx.clock.now() }),
+    limiter: new SlidingWindowLimiter({
+      ...(options.searchRate ?? SEARCH_RATE),
+      now: () => ctx.clock.now(),
+    }),
+    searchOptions: options.search ?? {},
     streams: new StreamManager({
       logDir: ctx.logDir,
       clock: ctx.clock,

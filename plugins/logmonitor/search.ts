@@ -1,15 +1,22 @@
 /**
- * Search of a log file as a stream (never read whole): lines matching the query (plain text
- * or regular expression, optionally case-sensitive) and the level filter. Scanning stops once
- * the requested page plus one more match is complete, so `total` means "at least".
+ * Search of a log file as a stream (never read whole): entries (see `entries.ts`) with a line
+ * matching the query (plain text or regular expression, optionally case-sensitive) and a level
+ * allowed by the filter. Scanning stops once the requested page plus one more match is
+ * complete, so `total` means "at least". Plain text is searched as bytes (linear time);
+ * regular expressions run in a worker with a time budget (`regex_worker.ts`).
  *
  * @module
  */
 import { AppError } from "../../lib/error.ts";
-import { type Level, LEVELS, type ParsedLine, parseLine } from "./parse.ts";
+import { type Level, LEVELS, type ParsedLine } from "./parse.ts";
+import { hasCaseVariants, requiredLiteral } from "./regex_literal.ts";
+import { MAX_REGEX_LINE, REGEX_BUDGET_MS, RegexRunner } from "./regex_worker.ts";
+import { type Candidates, scanFile, type ScanOptions } from "./search_scan.ts";
 
 /** Hard cap of `limit`. */
 export const MAX_PAGE = 1000;
+/** Longest query in characters. */
+export const MAX_QUERY = 1000;
 
 /** Search parameters after validation. */
 export interface SearchParams {
@@ -64,6 +71,9 @@ export function parseSearchParams(raw: RawSearchQuery, pageSize: number): Search
     !(LEVELS as readonly string[]).includes(l.trim().toUpperCase())
   );
   if (bad.length > 0) throw new AppError(400, `Invalid severity level(s): ${bad.join(", ")}`);
+  if ((raw.query ?? "").length > MAX_QUERY) {
+    throw new AppError(400, `query is longer than ${MAX_QUERY} characters`);
+  }
   const levels = new Set<Level>(
     raw.levels.length === 0 ? LEVELS : raw.levels.map((l) => l.trim().toUpperCase() as Level),
   );
@@ -77,48 +87,53 @@ export function parseSearchParams(raw: RawSearchQuery, pageSize: number): Search
   };
 }
 
-interface Matcher {
-  /** Whether a line matches the text query. */
-  line(text: string): boolean;
-  /** Whether a block of lines can contain a match (false skips the block). */
-  block(text: string): boolean;
-}
-
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/**
- * Builds the text matcher.
- *
- * @throws {AppError} 400 `Invalid search pattern: ...` for a bad regular expression.
- */
-export function buildMatcher(
-  params: Pick<SearchParams, "query" | "caseSensitive" | "useRegex">,
-): Matcher {
-  const { query, caseSensitive, useRegex } = params;
-  if (query === "") return { line: () => true, block: () => true };
-  if (!useRegex && caseSensitive) {
-    return { line: (t) => t.includes(query), block: (t) => t.includes(query) };
+/** Levels whose entries always hold the level's word (ASCII, any case) in their first line. */
+const WORD_LEVELS: ReadonlySet<Level> = new Set(["DEBUG", "WARNING", "ERROR", "CRITICAL"]);
+
+const encoder = new TextEncoder();
+
+/** Indices of the lines of `text` that `re` matches (lines cut to the regex line cap). */
+function linesMatching(text: string, re: RegExp): number[] {
+  const out: number[] = [];
+  let start = 0;
+  for (let index = 0;; index++) {
+    let end = text.indexOf("\n", start);
+    if (end < 0) end = text.length;
+    if (re.test(text.slice(start, Math.min(end, start + MAX_REGEX_LINE)))) out.push(index);
+    if (end >= text.length) return out;
+    start = end + 1;
   }
-  let re: RegExp;
+}
+
+/**
+ * Compiles a client's pattern (the flags a search uses).
+ *
+ * @throws {AppError} 400 `Invalid search pattern: ...`.
+ */
+export function compilePattern(query: string, caseSensitive: boolean): RegExp {
   try {
-    re = new RegExp(useRegex ? query : escapeRegExp(query), caseSensitive ? "" : "i");
+    return new RegExp(query, caseSensitive ? "" : "i");
   } catch (err) {
     throw new AppError(400, `Invalid search pattern: ${err instanceof Error ? err.message : err}`);
   }
-  return { line: (t) => re.test(t), block: useRegex ? () => true : (t) => re.test(t) };
 }
 
 /** Options of {@linkcode searchFile}. */
-export interface SearchFileOptions {
-  /** Bytes read at a time. @default 1 MiB */
-  chunkSize?: number;
+export interface SearchFileOptions extends ScanOptions {
+  /** Time budget of a regex search in ms. @default REGEX_BUDGET_MS */
+  regexBudgetMs?: number;
 }
 
 /**
- * Searches a file. A line matches when the query is found in it (the parsed message is part
- * of the raw line) and its level is allowed.
+ * Searches a file (a path, or a handle opened and checked by the caller). An entry matches
+ * when one of its lines holds the query and its level is allowed.
+ *
+ * @throws {AppError} 400 for a bad pattern, 422 when a regex runs out of time, 503 when too
+ * many regex searches run.
  *
  * @example
  * ```ts
@@ -131,59 +146,54 @@ export interface SearchFileOptions {
  * ```
  */
 export async function searchFile(
-  path: string,
+  source: string | Deno.FsFile,
   params: SearchParams,
   options: SearchFileOptions = {},
 ): Promise<SearchResult> {
-  const matcher = buildMatcher(params);
-  const allLevels = params.levels.size === LEVELS.length;
-  const stopAt = params.offset + params.limit + 1;
-  const results: ParsedLine[] = [];
-  let count = 0;
-  const consider = (line: string): boolean => {
-    const text = line.endsWith("\r") ? line.slice(0, -1) : line;
-    if (!matcher.line(text)) return false;
-    let parsed: ParsedLine | null = null;
-    if (!allLevels) {
-      parsed = parseLine(text);
-      if (!params.levels.has(parsed.level)) return false;
+  const { query, caseSensitive } = params;
+  const empty = { results: [], total: 0, offset: params.offset, limit: params.limit };
+  const levels = params.levels.size === LEVELS.length ? null : params.levels;
+  let runner: RegexRunner | null = null;
+  let candidates: Candidates;
+  if (query === "") {
+    candidates = levels && [...levels].every((l) => WORD_LEVELS.has(l))
+      ? { kind: "needles", needles: [...levels].map((l) => encoder.encode(l)), fold: true }
+      : { kind: "every" };
+  } else if (!params.useRegex) {
+    if (/[\r\n]/.test(query)) return empty;
+    if (!caseSensitive && [...query].some(hasCaseVariants)) {
+      const re = new RegExp(escapeRegExp(query), "i");
+      candidates = { kind: "text", match: (text) => Promise.resolve(linesMatching(text, re)) };
+    } else {
+      candidates = { kind: "needles", needles: [encoder.encode(query)], fold: !caseSensitive };
     }
-    if (count >= params.offset && count < params.offset + params.limit) {
-      results.push(parsed ?? parseLine(text));
-    }
-    count++;
-    return count >= stopAt;
-  };
-
-  const file = await Deno.open(path, { read: true });
-  try {
-    const buf = new Uint8Array(options.chunkSize ?? 1024 * 1024);
-    const decoder = new TextDecoder("utf-8", { fatal: false });
-    let carry = "";
-    while (true) {
-      const n = await file.read(buf);
-      const eof = n === null;
-      const text = carry +
-        (eof ? decoder.decode() : decoder.decode(buf.subarray(0, n), { stream: true }));
-      const cut = eof
-        ? (text.endsWith("\n") ? text.length - 1 : text.length)
-        : text.lastIndexOf("\n");
-      if (cut < 0 && text.length < 16 * 1024 * 1024) {
-        carry = text;
-        continue;
-      }
-      const block = cut < 0 ? text : text.slice(0, cut);
-      carry = cut < 0 ? "" : text.slice(cut + 1);
-      if (block !== "" && matcher.block(block)) {
-        for (const line of block.split("\n")) if (consider(line)) return finish();
-      }
-      if (eof) return finish();
-    }
-  } finally {
-    file.close();
+  } else {
+    compilePattern(query, caseSensitive);
+    const literal = requiredLiteral(query, !caseSensitive);
+    const open = RegexRunner.open(
+      query,
+      caseSensitive ? "" : "i",
+      options.regexBudgetMs ?? REGEX_BUDGET_MS,
+    );
+    runner = open;
+    candidates = literal === null ? { kind: "text", match: (text) => open.matchLines(text) } : {
+      kind: "needles",
+      needles: [encoder.encode(literal)],
+      fold: !caseSensitive,
+      verify: (lines) => open.matchLines(lines.join("\n")),
+    };
   }
-
-  function finish(): SearchResult {
-    return { results, total: count, offset: params.offset, limit: params.limit };
+  const file = typeof source === "string" ? await Deno.open(source, { read: true }) : source;
+  try {
+    const r = await scanFile(file, {
+      candidates,
+      levels,
+      offset: params.offset,
+      limit: params.limit,
+    }, options);
+    return { results: r.results, total: r.total, offset: params.offset, limit: params.limit };
+  } finally {
+    runner?.close();
+    if (typeof source === "string") file.close();
   }
 }

@@ -97,6 +97,7 @@ export function hostUiRoutes(deps: HostUiDeps): Hono {
         defaultFile: s.default_log_file,
         pageSize: s.search_page_size,
         maxLiveLines: s.max_stream_lines,
+        regexEnabled: s.regex_search_enabled,
       },
     };
     return render(c, LogsPage, data, "Log monitor");

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { createLogMonitorPlugin } from "../../../plugins/logmonitor/mod.ts";
+import { createLogMonitorPlugin, type LogMonitorOptions } from "../../../plugins/logmonitor/mod.ts";
 import { startTestHost, type TestHost } from "../../lib/host/_helpers.ts";
 import type { HostOptions } from "../../../lib/host/mod.ts";
 
@@ -19,8 +19,9 @@ export interface LogHost extends TestHost {
 export async function startLogHost(
   files: Record<string, string> = {},
   options: Partial<HostOptions> = {},
+  pluginOptions: LogMonitorOptions = {},
 ): Promise<LogHost> {
-  const plugin = createLogMonitorPlugin({ pollMs: 25 });
+  const plugin = createLogMonitorPlugin({ pollMs: 25, ...pluginOptions });
   const t = await startTestHost({ plugins: [plugin], ...options });
   const logDir = t.host.paths.logDir;
   for (const [name, text] of Object.entries(files)) {

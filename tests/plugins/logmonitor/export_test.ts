@@ -41,3 +41,23 @@ Deno.test("renderExport() rejects more than 1000 entries, non-lists and unknown 
   assert.throws(() => renderExport([], "pdf"), /Invalid format/);
   assert.throws(() => renderExport([3], "csv"), { status: 400 });
 });
+
+Deno.test("renderExport() neutralises cells a spreadsheet would run as formulas", () => {
+  const rows = ['=HYPERLINK("http://x")', "+1", "-2", "@SUM(A1)", "\tx", "\rx", "ok = 1"].map((
+    message,
+  ) => ({ timestamp: "t", logger: "=cmd", level: "INFO", message }));
+  const body = renderExport(rows, "csv").body.split("\r\n").slice(1, -1);
+  assert.deepEqual(body, [
+    `t,'=cmd,INFO,"'=HYPERLINK(""http://x"")"`,
+    "t,'=cmd,INFO,'+1",
+    "t,'=cmd,INFO,'-2",
+    "t,'=cmd,INFO,'@SUM(A1)",
+    "t,'=cmd,INFO,'\tx",
+    `t,'=cmd,INFO,"'\rx"`,
+    "t,'=cmd,INFO,ok = 1",
+  ]);
+  assert.equal(
+    renderExport(rows.slice(0, 1), "txt").body,
+    't - =cmd - INFO - =HYPERLINK("http://x")',
+  );
+});

@@ -90,7 +90,7 @@ Deno.test("GET /search returns a page with all parameters and the default file",
   const t = await startLogHost({ "app.log": lines });
   try {
     await t.host.settings.updateMany({
-      logmonitor: { default_log_file: "app.log", search_page_size: 10 },
+      logmonitor: { default_log_file: "app.log", search_page_size: 10, regex_search_enabled: true },
     });
     const res = await t.request(`${BASE}/search?query=EVENT&levels=WARNING&offset=2`, {
       key: t.keys.STATUS,
@@ -123,6 +123,7 @@ Deno.test("GET /search returns a page with all parameters and the default file",
 Deno.test("GET /search answers 400, 404 and 413 for bad parameters, missing and huge files", async () => {
   const t = await startLogHost({ "a.log": "x\n", "huge.log": "" });
   try {
+    await t.host.settings.updateMany({ logmonitor: { regex_search_enabled: true } });
     await Deno.truncate(`${t.logDir}/huge.log`, 1024 ** 3 + 1);
     const cases: [string, number, string][] = [
       ["file=a.log&limit=abc", 400, "offset and limit must be integers"],
@@ -159,9 +160,15 @@ Deno.test("GET /search allows 10 requests per minute per client and then answers
     for (let i = 0; i < 10; i++) {
       assert.equal((await search("10.0.0.1")).status, 200, `request ${i + 1}`);
     }
+    clock.advance(15_000);
     const limited = await search("10.0.0.1");
     assert.equal(limited.status, 429);
-    assert.deepEqual(await limited.json(), { error: "Too many requests. Please slow down." });
+    assert.equal(
+      limited.headers.get("retry-after"),
+      "45",
+      "seconds until the oldest request leaves",
+    );
+    assert.equal((await limited.json()).error, "Too many requests. Please slow down.");
     assert.equal((await search("10.0.0.2")).status, 200, "another client is not limited");
     clock.advance(60_000);
     assert.equal((await search("10.0.0.1")).status, 200, "the window slides");
@@ -366,18 +373,47 @@ Deno.test("debug endpoints are refused unless debug_mode is on", async () => {
   }
 });
 
-Deno.test("log monitor routes need STATUS to read and CONTROL to act", async () => {
-  const t = await startLogHost({ "a.log": "" });
+Deno.test("viewing needs STATUS (search, tail, download, export) and changing needs CONTROL", async () => {
+  const t = await startLogHost({ "a.log": logLine("INFO", "x") });
   try {
+    await t.host.settings.updateMany({ logmonitor: { debug_mode: true } });
     assert.equal((await t.request(`${BASE}/files`, { key: null })).status, 401);
-    assert.equal((await t.request(`${BASE}/files`, { key: t.keys.CONTROL })).status, 403);
-    const post = await t.request(`${BASE}/stream/start`, {
-      ...json("POST", { file: "a.log" }),
-      key: t.keys.STATUS,
-    });
-    assert.equal(post.status, 403);
-    const reset = await t.request(`${BASE}/alerts/reset`, { method: "POST", key: t.keys.CONTROL });
-    assert.equal(reset.status, 200);
+    const viewing: [string, string, unknown?][] = [
+      ["GET", "/files"],
+      ["GET", "/search?file=a.log"],
+      ["GET", "/download/a.log"],
+      ["POST", "/export", { results: [], format: "csv" }],
+      ["POST", "/stream/start", { file: "a.log" }],
+      ["POST", "/stream/stop", {}],
+      ["POST", "/stream/multi/start", { files: ["a.log"] }],
+      ["POST", "/stream/multi/stop", { stop_all: true }],
+      ["GET", "/multi-stream"],
+      ["GET", "/alerts"],
+      ["GET", "/alert-history"],
+      ["GET", "/alerts/monitor/status"],
+    ];
+    const changing: [string, string, unknown?][] = [
+      ["POST", "/alerts/reset", {}],
+      ["POST", "/alert-history/clear", {}],
+      ["POST", "/debug/frontend", { message: "m" }],
+      ["POST", "/debug/test-entries", {}],
+    ];
+    const call = async (key: string, [method, path, body]: [string, string, unknown?]) => {
+      const res = await t.request(`${BASE}${path}`, {
+        ...(body === undefined ? { method } : json(method, body)),
+        key,
+      });
+      await res.body?.cancel();
+      return res.status;
+    };
+    for (const r of viewing) {
+      assert.equal(await call(t.keys.STATUS, r), 200, `STATUS ${r[1]}`);
+      assert.equal(await call(t.keys.CONTROL, r), 403, `CONTROL alone ${r[1]}`);
+    }
+    for (const r of changing) {
+      assert.equal(await call(t.keys.STATUS, r), 403, `STATUS ${r[1]}`);
+      assert.equal(await call(t.keys.CONTROL, r), 200, `CONTROL ${r[1]}`);
+    }
   } finally {
     await t.close();
   }

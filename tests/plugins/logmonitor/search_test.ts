@@ -31,10 +31,10 @@ Deno.test("searchFile() stops at page + 1 matches so total means at least", asyn
 
 Deno.test("searchFile() filters by levels and matches case-insensitively by default", async () => {
   const lines = [
+    "garbage disk",
     LINE(1, "INFO", "Disk OK"),
     LINE(2, "WARNING", "disk low"),
     LINE(3, "ERROR", "DISK gone"),
-    "garbage disk",
   ];
   await withFile(lines, async (path) => {
     assert.equal((await searchFile(path, params({ query: "disk" }))).total, 4);
@@ -76,7 +76,7 @@ Deno.test("searchFile() reads lines split across chunks and tolerates binary byt
       ...new TextEncoder().encode("last needle"),
     ]);
     await Deno.writeFile(path, withBinary);
-    const r = await searchFile(path, params({ query: "needle" }), { chunkSize: 7 });
+    const r = await searchFile(path, params({ query: "needle" }), { blockSize: 7, firstBlock: 3 });
     assert.deepEqual(r.results.map((x) => x.raw), [
       "alpha needle one",
       "needle ünïcode",

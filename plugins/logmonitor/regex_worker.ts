@@ -1,0 +1,138 @@
+/**
+ * Regular expressions from clients run in a worker with a deadline, never on the host's event
+ * loop: a backtracking pattern that runs away is terminated when its search's time budget is
+ * spent, and other requests are served meanwhile. Lines are cut to {@linkcode MAX_REGEX_LINE}
+ * characters before they are tested. The worker runs from a blob URL (self-contained code), so
+ * it needs no read permission on the source tree; at most {@linkcode MAX_REGEX_SEARCHES} run at
+ * once.
+ *
+ * @module
+ */
+import { AppError } from "../../lib/error.ts";
+
+/** Characters of a line a regular expression sees. */
+export const MAX_REGEX_LINE = 8 * 1024;
+/** Regex searches running at once (each holds a worker). */
+export const MAX_REGEX_SEARCHES = 2;
+/** Default time budget of one regex search. */
+export const REGEX_BUDGET_MS = 10_000;
+
+/** The worker's code (runs alone: only globals, no imports). */
+function regexWorkerMain(): void {
+  const scope = globalThis as unknown as {
+    onmessage: ((e: MessageEvent) => void) | null;
+    postMessage(value: unknown): void;
+  };
+  let re: RegExp | null = null;
+  scope.onmessage = (e) => {
+    const m = e.data;
+    if (m.type === "init") {
+      re = new RegExp(m.pattern, m.flags);
+      return;
+    }
+    const text: string = m.text;
+    const cap: number = m.cap;
+    const lines: number[] = [];
+    let start = 0;
+    for (let index = 0;; index++) {
+      let end = text.indexOf("\n", start);
+      if (end < 0) end = text.length;
+      let line = text.slice(start, Math.min(end, start + cap));
+      if (line.endsWith("\r")) line = line.slice(0, -1);
+      if (re!.test(line)) lines.push(index);
+      if (end >= text.length) break;
+      start = end + 1;
+    }
+    scope.postMessage({ id: m.id, lines });
+  };
+}
+
+let workerUrl: string | null = null;
+let running = 0;
+
+/** Whether another regex search may start now. */
+export function regexSlotFree(): boolean {
+  return running < MAX_REGEX_SEARCHES;
+}
+
+/**
+ * One regex search's worker. Create it with {@linkcode RegexRunner.open}, call
+ * {@linkcode RegexRunner.matchLines} per block and {@linkcode RegexRunner.close} at the end.
+ */
+export class RegexRunner {
+  #worker: Worker;
+  #deadline: number;
+  #budgetMs: number;
+  #seq = 0;
+  #closed = false;
+
+  private constructor(pattern: string, flags: string, budgetMs: number) {
+    workerUrl ??= URL.createObjectURL(
+      new Blob([`(${regexWorkerMain.toString()})();`], { type: "text/javascript" }),
+    );
+    this.#worker = new Worker(workerUrl, { type: "module" });
+    this.#worker.postMessage({ type: "init", pattern, flags });
+    this.#budgetMs = budgetMs;
+    this.#deadline = performance.now() + budgetMs;
+    running++;
+  }
+
+  /**
+   * Starts a worker for `pattern`.
+   *
+   * @throws {AppError} 503 `regex_busy` when {@linkcode MAX_REGEX_SEARCHES} already run.
+   */
+  static open(pattern: string, flags: string, budgetMs = REGEX_BUDGET_MS): RegexRunner {
+    if (!regexSlotFree()) {
+      throw new AppError(503, "Too many regular-expression searches are running; retry shortly", {
+        code: "regex_busy",
+      });
+    }
+    return new RegexRunner(pattern, flags, budgetMs);
+  }
+
+  /**
+   * Indices of the lines of `text` (joined with `\n`) that match.
+   *
+   * @throws {AppError} 422 `regex_timeout` when the search's budget is spent (the worker is
+   * terminated).
+   */
+  matchLines(text: string): Promise<number[]> {
+    const id = ++this.#seq;
+    return new Promise((resolve, reject) => {
+      const left = this.#deadline - performance.now();
+      const timer = setTimeout(() => {
+        this.close();
+        reject(
+          new AppError(
+            422,
+            `Search pattern is too slow: gave up after ${
+              this.#budgetMs / 1000
+            } s. Simplify the regular expression.`,
+            { code: "regex_timeout" },
+          ),
+        );
+      }, Math.max(0, left));
+      this.#worker.onmessage = (e) => {
+        if (e.data.id !== id) return;
+        clearTimeout(timer);
+        resolve(e.data.lines);
+      };
+      this.#worker.onerror = (e) => {
+        e.preventDefault();
+        clearTimeout(timer);
+        this.close();
+        reject(new AppError(400, `Invalid search pattern: ${e.message}`));
+      };
+      this.#worker.postMessage({ id, text, cap: MAX_REGEX_LINE });
+    });
+  }
+
+  /** Terminates the worker (idempotent). */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#worker.terminate();
+    running--;
+  }
+}

@@ -1,0 +1,243 @@
+/**
+ * The byte-level scan behind log search. The file is read in growing blocks (64 KiB up to
+ * 4 MiB) into WebAssembly memory and searched there as raw bytes; only the lines that can match
+ * are decoded. Candidate lines come from a needle search (the query, a regex's required
+ * literal, or the level words), from a text matcher (regular expressions), or are every line.
+ * Each candidate line is mapped to its entry (see `entries.ts`), the entry's level is checked,
+ * entries are counted once, and the scan stops at `offset + limit + 1` matches. Memory stays
+ * bounded: one block plus the context of the entry that may continue into the next block.
+ *
+ * @module
+ */
+import { entryFromLines, MAX_ENTRY_BYTES, startsEntryAt } from "./entries.ts";
+import { type Level, type ParsedLine, parseLine } from "./parse.ts";
+import { ByteFinder } from "./scan_kernel.ts";
+
+/** How candidate lines are found. */
+export type Candidates =
+  | { kind: "every" }
+  | {
+    kind: "needles";
+    /** Lines holding any of these byte strings are candidates. */
+    needles: Uint8Array[];
+    /** Fold ASCII letters. */
+    fold: boolean;
+    /** Keeps the candidates (by index) that really match, e.g. a regex test. */
+    verify?: (lines: string[]) => Promise<number[]>;
+  }
+  | {
+    kind: "text";
+    /** Indices of the matching lines of a block of lines joined with `\n`. */
+    match: (text: string) => Promise<number[]>;
+  };
+
+/** What to scan for. */
+export interface ScanPlan {
+  candidates: Candidates;
+  /** Allowed entry levels; null allows all. */
+  levels: ReadonlySet<Level> | null;
+  offset: number;
+  limit: number;
+}
+
+/** Options of {@linkcode scanFile}. */
+export interface ScanOptions {
+  /** Largest block read at once. @default 4 MiB */
+  blockSize?: number;
+  /** First block read (doubled up to `blockSize`). @default 64 KiB */
+  firstBlock?: number;
+}
+
+/** Matches of a scan. */
+export interface ScanResult {
+  results: ParsedLine[];
+  /** Matching entries seen before the scan stopped (at most `offset + limit + 1`). */
+  total: number;
+}
+
+const NL = 0x0a;
+const NONE = -1;
+const decoder = new TextDecoder("utf-8", { fatal: false });
+
+function decodeLine(hay: Uint8Array, start: number, end: number): string {
+  const s = decoder.decode(hay.subarray(start, end));
+  return s.endsWith("\r") ? s.slice(0, -1) : s;
+}
+
+/** Scans an open file from its current position. */
+export async function scanFile(
+  file: Deno.FsFile,
+  plan: ScanPlan,
+  options: ScanOptions = {},
+): Promise<ScanResult> {
+  const blockSize = options.blockSize ?? 4 * 1024 * 1024;
+  const capacity = MAX_ENTRY_BYTES + blockSize;
+  const finder = new ByteFinder(capacity + 1);
+  const hay = finder.hay;
+  const { candidates, levels } = plan;
+  if (candidates.kind === "needles") finder.setNeedles(candidates.needles, candidates.fold);
+  const stopAt = plan.offset + plan.limit + 1;
+  const results: ParsedLine[] = [];
+  let count = 0;
+  let base = 0;
+  let len = 0;
+  let done = 0;
+  let eof = false;
+  let skipping = false;
+  let readSize = options.firstBlock ?? 64 * 1024;
+  let lastEntry = NONE; // absolute start of the last entry evaluated
+  let cache = { at: NONE, ts: NONE }; // absolute: nearest entry start <= `at`
+
+  /** Start of the line holding position `p`. */
+  const lineStartOf = (p: number): number => p <= 0 ? 0 : hay.lastIndexOf(NL, p - 1) + 1;
+  /** Start of the line after the one holding `p`, at most `end`. */
+  const lineAfter = (p: number, end: number): number => {
+    const nl = hay.indexOf(NL, p);
+    return nl < 0 || nl >= end ? end : nl + 1;
+  };
+  /** `end` without the newline that ends the last line. */
+  const textEnd = (end: number): number => end > 0 && hay[end - 1] === NL ? end - 1 : end;
+  /** Nearest timestamped line start <= line start `q` within reach, or NONE. */
+  const nearestTs = (q: number): number => {
+    let l = q;
+    while (true) {
+      if (base + l === cache.at) return cache.ts < base ? NONE : cache.ts - base;
+      if (l < len && startsEntryAt(hay, l)) return l;
+      if (l === 0 || q - l >= MAX_ENTRY_BYTES) return NONE;
+      l = lineStartOf(l - 1);
+    }
+  };
+  const entryStartOf = (q: number): number => {
+    const ts = nearestTs(q);
+    cache = { at: base + q, ts: ts === NONE ? NONE : base + ts };
+    return ts !== NONE && q - ts < MAX_ENTRY_BYTES ? ts : q;
+  };
+  /** End of the entry starting at `s` within `[s, end)`; `end` when it may go on. */
+  const entryEnd = (s: number, end: number): number => {
+    if (!startsEntryAt(hay, s)) return lineAfter(s, end);
+    let l = s;
+    while (true) {
+      const next = lineAfter(l, end);
+      if (next >= end) return end;
+      if (startsEntryAt(hay, next) || next - s >= MAX_ENTRY_BYTES) return next;
+      l = next;
+    }
+  };
+
+  /** Handles candidate line `q`; returns "stop", "defer" (needs more bytes) or "next". */
+  const consider = (q: number, end: number): "stop" | "defer" | "next" => {
+    const s = entryStartOf(q);
+    if (base + s === lastEntry) return "next";
+    const inPage = count >= plan.offset && count < plan.offset + plan.limit;
+    if (levels && !levels.has(parseLine(decodeLine(hay, s, textEnd(lineAfter(s, end)))).level)) {
+      lastEntry = base + s;
+      return "next";
+    }
+    if (inPage) {
+      const e = entryEnd(s, end);
+      if (e === end && !eof && end - s < MAX_ENTRY_BYTES) return "defer";
+      const lines = decoder.decode(hay.subarray(s, textEnd(e))).split("\n");
+      results.push(entryFromLines(lines.map((l) => l.endsWith("\r") ? l.slice(0, -1) : l)));
+    }
+    lastEntry = base + s;
+    count++;
+    return count >= stopAt ? "stop" : "next";
+  };
+
+  /** Processes complete lines in `[from, end)`; returns where to resume, or -1 to stop. */
+  const process = async (from: number, end: number): Promise<number> => {
+    const act = (q: number): number | null => {
+      const r = consider(q, end);
+      return r === "stop" ? -1 : r === "defer" ? q : null;
+    };
+    if (candidates.kind === "every") {
+      for (let q = from; q < end; q = lineAfter(q, end)) {
+        const r = act(q);
+        if (r !== null) return r;
+      }
+      return end;
+    }
+    if (candidates.kind === "text") {
+      if (from >= end) return end;
+      const matches = await candidates.match(decoder.decode(hay.subarray(from, textEnd(end))));
+      let q = from;
+      let index = 0;
+      for (const k of matches) {
+        for (; index < k; index++) q = lineAfter(q, end);
+        const r = act(q);
+        if (r !== null) return r;
+      }
+      return end;
+    }
+    const n = candidates.needles.length;
+    const next = new Array<number>(n).fill(-2);
+    const nextCandidate = (at: number): number => {
+      let best = Infinity;
+      for (let k = 0; k < n; k++) {
+        if (next[k] !== -1 && next[k]! < at) next[k] = finder.find(at, end, k);
+        if (next[k]! >= 0 && next[k]! < best) best = next[k]!;
+      }
+      return best === Infinity ? -1 : lineStartOf(best);
+    };
+    if (!candidates.verify) {
+      for (let q = nextCandidate(from); q >= 0; q = nextCandidate(lineAfter(q, end))) {
+        const r = act(q);
+        if (r !== null) return r;
+      }
+      return end;
+    }
+    const found: number[] = [];
+    for (let q = nextCandidate(from); q >= 0; q = nextCandidate(lineAfter(q, end))) found.push(q);
+    if (found.length === 0) return end;
+    const texts = found.map((q) => decodeLine(hay, q, textEnd(lineAfter(q, end))));
+    for (const k of await candidates.verify(texts)) {
+      const r = act(found[k]!);
+      if (r !== null) return r;
+    }
+    return end;
+  };
+
+  while (true) {
+    if (!eof && len < capacity) {
+      const n = await file.read(hay.subarray(len, len + Math.min(readSize, capacity - len)));
+      if (n === null) eof = true;
+      else len += n;
+      readSize = Math.min(readSize * 2, blockSize);
+    }
+    if (skipping) {
+      // The rest of a line that was cut: skip to its end.
+      const nl = hay.subarray(done, len).indexOf(NL);
+      done = nl < 0 ? len : done + nl + 1;
+      skipping = nl < 0 && !eof;
+      if (skipping || done >= len) {
+        if (eof) break;
+        base += len;
+        len = done = 0;
+        continue;
+      }
+    }
+    let end: number;
+    if (eof) {
+      if (len > done && hay[len - 1] !== NL) hay[len++] = NL;
+      end = len;
+    } else {
+      const lastNl = hay.lastIndexOf(NL, len - 1);
+      if (lastNl >= done) end = lastNl + 1;
+      else if (len === capacity) {
+        end = len; // a line longer than a block is cut; the rest of it is skipped
+        skipping = true;
+      } else continue;
+    }
+    const resume = await process(done, end);
+    if (resume < 0) break;
+    done = resume;
+    if (eof && done >= len) break;
+    const ts = nearestTs(done);
+    const keep = ts !== NONE && done - ts < MAX_ENTRY_BYTES ? Math.min(ts, done) : done;
+    hay.copyWithin(0, keep, len);
+    base += keep;
+    len -= keep;
+    done -= keep;
+  }
+  return { results, total: count };
+}

@@ -1,0 +1,47 @@
+import assert from "node:assert/strict";
+import { ByteFinder } from "../../../plugins/logmonitor/scan_kernel.ts";
+
+const lower = (b: number) => (b >= 65 && b <= 90 ? b | 32 : b);
+
+function naive(h: Uint8Array, s: number, e: number, n: Uint8Array, fold: boolean): number {
+  outer: for (let i = s; i + n.length <= e; i++) {
+    for (let j = 0; j < n.length; j++) {
+      if ((fold ? lower(h[i + j]!) : h[i + j]) !== (fold ? lower(n[j]!) : n[j])) continue outer;
+    }
+    return i;
+  }
+  return -1;
+}
+
+Deno.test("ByteFinder.find() agrees with a naive search for any needle, range and case mode", () => {
+  let seed = 7;
+  const rand = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+  const alphabet = "aAbB-zZ\n°";
+  const f = new ByteFinder(2048);
+  for (let round = 0; round < 3000; round++) {
+    const bytes = new TextEncoder().encode(
+      Array.from({ length: 2100 }, () => alphabet[Math.floor(rand() * alphabet.length)]).join(""),
+    );
+    f.hay.set(bytes.subarray(0, 2048));
+    const needles = Array.from(
+      { length: 1 + Math.floor(rand() * 3) },
+      () => bytes.slice(100 + Math.floor(rand() * 500)).subarray(0, 1 + Math.floor(rand() * 5)),
+    );
+    const fold = rand() < 0.5;
+    f.setNeedles(needles, fold);
+    const start = Math.floor(rand() * 40);
+    const end = start + Math.floor(rand() * 2000);
+    for (let k = 0; k < needles.length; k++) {
+      assert.equal(
+        f.find(start, Math.min(end, 2048), k),
+        naive(f.hay, start, Math.min(end, 2048), needles[k]!, fold),
+      );
+    }
+  }
+});
+
+Deno.test("ByteFinder refuses empty and oversized needles", () => {
+  const f = new ByteFinder(16);
+  assert.throws(() => f.setNeedles([new Uint8Array(0)], false), RangeError);
+  assert.throws(() => f.setNeedles([new Uint8Array(5000)], false), RangeError);
+});
