@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { prng } from "../tests/doubles/_lmstudio_gen.ts";
 
 /** The term on about 1% of the lines (the early-stop case). */
 export const ONE_PERCENT_TERM = "checksum mismatch";
@@ -25,18 +26,6 @@ const LOGGERS = [
   "octoprint.filemanager",
   "octoprint.plugins.logmonitor",
 ];
-
-/** A tiny deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function stamp(i: number): string {
   const p = (n: number, w = 2) => String(n).padStart(w, "0");
@@ -89,10 +78,10 @@ function entry(i: number, r: () => number, rareAt: Set<number>, critAt: Set<numb
  * @returns the number of entries written.
  */
 export async function writeBenchLog(path: string, bytes: number): Promise<number> {
-  const r = rng(42);
+  const r = prng(42);
   const approxEntries = Math.floor(bytes / 95);
   const pick = (seed: number) => {
-    const p = rng(seed);
+    const p = prng(seed);
     return new Set(
       Array.from({ length: RARE_COUNT }, () => Math.floor(p() * approxEntries * 0.97)),
     );

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { prng } from "../../doubles/_lmstudio_gen.ts";
 import { parseSearchParams, searchFile } from "../../../plugins/logmonitor/mod.ts";
 import {
   entryFromLines,
@@ -6,17 +7,6 @@ import {
   startsEntry,
 } from "../../../plugins/logmonitor/entries.ts";
 import { type ParsedLine, parseLine } from "../../../plugins/logmonitor/parse.ts";
-
-/** A deterministic PRNG. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = ["disk", "Disk", "DISK", "°C", "error", "Critical", "warn", "ünï", "a-b", "x.y"];
 const LEVELS = ["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"];
@@ -84,7 +74,7 @@ function reference(
 }
 
 Deno.test("searchFile() agrees with the plain reading of the rules on random logs and block sizes", async () => {
-  const r = rng(20260301);
+  const r = prng(20260301);
   const path = await Deno.makeTempFile({ suffix: ".log" });
   const queries = [
     ...WORDS,
