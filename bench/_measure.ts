@@ -4,6 +4,8 @@
  *
  * @module
  */
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import { quantile } from "../lib/bench/stats.ts";
 
 /** The `q` quantile of the values (linear interpolation); NaN when there are none. */
@@ -75,4 +77,59 @@ export async function sqlite3Peer(file: string, script: string): Promise<number>
   const run = await timeProcess(["sqlite3", "-batch", "-readonly", file], { stdin: script });
   if (run.code !== 0) throw new Error(`sqlite3 failed on ${file}`);
   return run.ms;
+}
+
+/** A named command. */
+export type ProcessCase = [name: string, cmd: string[]];
+
+/**
+ * Runs every case once unmeasured, then `repeats` rounds of every case in turn (interleaved);
+ * a non-zero exit fails the benchmark.
+ */
+export async function interleaved(
+  cases: ProcessCase[],
+  repeats: number,
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<Map<string, ProcessRun[]>> {
+  const runs = new Map<string, ProcessRun[]>(cases.map(([name]) => [name, []]));
+  for (const [, cmd] of cases) await timeProcess(cmd, options);
+  for (let r = 0; r < repeats; r++) {
+    for (const [name, cmd] of cases) {
+      const run = await timeProcess(cmd, options);
+      if (run.code !== 0) throw new Error(`${name} exited with ${run.code}`);
+      runs.get(name)!.push(run);
+    }
+  }
+  return runs;
+}
+
+/** A Markdown table of time and peak RSS per case, with ratios to the first case (the peer). */
+export function processTable(runs: Map<string, ProcessRun[]>): string {
+  const [peer] = runs.values();
+  const peerMs = medianOf(peer!.map((r) => r.ms));
+  const peerRss = medianOf(peer!.map((r) => r.rssMiB));
+  const lines = [
+    "| case | time median (min) | × peer | peak RSS median (min) | × peer |",
+    "|---|---|---|---|---|",
+  ];
+  for (const [name, rs] of runs) {
+    const ms = rs.map((r) => r.ms);
+    const rss = rs.map((r) => r.rssMiB);
+    lines.push(
+      `| \`${name}\` | ${medianOf(ms).toFixed(0)} ms (${minOf(ms).toFixed(0)}) | ` +
+        `${(medianOf(ms) / peerMs).toFixed(2)}× | ${medianOf(rss).toFixed(0)} MiB ` +
+        `(${minOf(rss).toFixed(0)}) | ${(medianOf(rss) / peerRss).toFixed(2)}× |`,
+    );
+  }
+  return lines.join("\n");
+}
+
+/** `--repeats` (at least 5, default 10), the repository folder and the running Deno binary. */
+export function processBenchSetup(args: string[]): { repeats: number; root: string; deno: string } {
+  const { values } = parseArgs({ args, options: { repeats: { type: "string", default: "10" } } });
+  return {
+    repeats: Math.max(5, Number(values.repeats)),
+    root: fileURLToPath(new URL("..", import.meta.url)),
+    deno: Deno.execPath(),
+  };
 }

@@ -15,49 +15,18 @@
  *
  * @module
  */
-import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { print } from "../lib/log.ts";
-import { medianOf, minOf, type ProcessRun, timeProcess } from "./_measure.ts";
+import { interleaved, processBenchSetup, type ProcessCase, processTable } from "./_measure.ts";
 
-const { values } = parseArgs({
-  args: Deno.args,
-  options: { repeats: { type: "string", default: "10" } },
-});
-const REPEATS = Math.max(5, Number(values.repeats));
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const DENO = Deno.execPath();
+const { repeats: REPEATS, root: ROOT, deno: DENO } = processBenchSetup(Deno.args);
 
-const CASES: [string, string[]][] = [
+const CASES: ProcessCase[] = [
   ["deno eval 0 (peer)", [DENO, "eval", "0"]],
   ["cli.ts --help", [DENO, "run", "-A", "cli.ts", "--help"]],
   ["cli.ts --list-presets", [DENO, "run", "-A", "cli.ts", "--list-presets"]],
 ];
 
 const env = { NO_COLOR: "1", PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "" };
-const runs = new Map<string, ProcessRun[]>(CASES.map(([name]) => [name, []]));
-for (const [, cmd] of CASES) await timeProcess(cmd, { cwd: ROOT, env });
-for (let r = 0; r < REPEATS; r++) {
-  for (const [name, cmd] of CASES) {
-    const run = await timeProcess(cmd, { cwd: ROOT, env });
-    if (run.code !== 0) throw new Error(`${name} exited with ${run.code}`);
-    runs.get(name)!.push(run);
-  }
-}
-
-const peer = runs.get(CASES[0]![0])!;
-const peerMs = medianOf(peer.map((r) => r.ms));
-const peerRss = medianOf(peer.map((r) => r.rssMiB));
+const runs = await interleaved(CASES, REPEATS, { cwd: ROOT, env });
 print(`${REPEATS} interleaved rounds, ${DENO}\n`);
-print("| case | time median (min) | × eval | peak RSS median (min) | × eval |");
-print("|---|---|---|---|---|");
-for (const [name] of CASES) {
-  const rs = runs.get(name)!;
-  const ms = rs.map((r) => r.ms);
-  const rss = rs.map((r) => r.rssMiB);
-  print(
-    `| \`${name}\` | ${medianOf(ms).toFixed(0)} ms (${minOf(ms).toFixed(0)}) | ` +
-      `${(medianOf(ms) / peerMs).toFixed(2)}× | ${medianOf(rss).toFixed(0)} MiB ` +
-      `(${minOf(rss).toFixed(0)}) | ${(medianOf(rss) / peerRss).toFixed(2)}× |`,
-  );
-}
+print(processTable(runs));

@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$PATH"
 
 declare -A SOURCE=([bench]=cli.ts [webapp]=webapp.ts [tray]=tray.ts)
-EXTERNALS=(systray2 @napi-rs/canvas esbuild playwright-core)
+EXTERNALS=(systray2 esbuild playwright-core)
 
 explicit=1
 targets=("$@")

@@ -30,8 +30,7 @@ export type {
 } from "./model.ts";
 export { CSV_COLUMNS, csvField, renderCsv } from "./csv.ts";
 export { entryJson, renderJson, REPORT_SCHEMA, reportJson } from "./json.ts";
-export { renderHtml } from "./html.tsx";
-export { renderPdf } from "./pdf.ts";
+export { renderHtml, renderPdf } from "./exporters.ts";
 export { chartSpecs } from "./chart_specs.ts";
 export type { ChartSpec } from "./chart_specs.ts";
 export { rankEntries, RANKINGS } from "./rank.ts";

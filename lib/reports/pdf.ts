@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { messageOf } from "../error.ts";
 import { chartSpecs } from "./chart_specs.ts";
+import { drawChart } from "./pdf_charts.ts";
 import { deltaCell, deltaText, fixed, when, yesNo } from "./format.ts";
 import { acrossModels, bestPerQuantization, recommendations, reportSummary } from "./insights.ts";
 import { displayName, num, type ReportData, type ReportEntry, sizeGb } from "./model.ts";
@@ -102,29 +102,20 @@ function parametersSection(w: PdfWriter, data: ReportData): void {
   w.keyValues(flattenParams(data.options));
 }
 
-async function chartsSection(w: PdfWriter, data: ReportData): Promise<void> {
+function chartsSection(w: PdfWriter, data: ReportData): void {
   const specs = chartSpecs(data);
   w.newPage();
   w.heading("Charts");
   const gap = 14;
   const cw = (w.width - gap) / 2;
   const ch = cw * 0.56;
-  let renderChartPng: typeof import("./chart_png.ts").renderChartPng;
-  try {
-    // Loaded on demand: the canvas is a native addon (needs --allow-ffi), the rest of the
-    // command line must not depend on it.
-    renderChartPng = (await import("./chart_png.ts")).renderChartPng;
-  } catch (err) {
-    w.paragraph(`The charts could not be drawn: ${messageOf(err).split("\n")[0]}`, true);
-    return;
-  }
   const top = w.doc.y;
   for (const [i, spec] of specs.entries()) {
-    const png = await renderChartPng(spec, { width: 1000, height: 560 });
     const x = w.doc.page.margins.left + (i % 2) * (cw + gap);
     const y = top + Math.floor(i / 2) * (ch + gap);
-    w.image(png, x, y, cw, ch);
+    drawChart(w.doc, spec, { x, y, width: cw, height: ch });
   }
+  w.doc.x = w.doc.page.margins.left;
   w.doc.y = top + Math.ceil(specs.length / 2) * (ch + gap);
 }
 
@@ -248,7 +239,7 @@ export async function renderPdf(data: ReportData): Promise<Uint8Array> {
       true,
     );
   }
-  await chartsSection(w, data);
+  chartsSection(w, data);
   statisticsSection(w, data, ranked);
   comparisonSection(w, data, ranked);
   adviceSection(w, data);

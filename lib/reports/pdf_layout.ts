@@ -23,9 +23,18 @@ export interface PdfDoc {
   fillColor(color: string): PdfDoc;
   text(text: string, x?: number, y?: number, options?: Record<string, unknown>): PdfDoc;
   heightOfString(text: string, options?: Record<string, unknown>): number;
+  widthOfString(text: string, options?: Record<string, unknown>): number;
   rect(x: number, y: number, w: number, h: number): PdfDoc;
+  circle(x: number, y: number, r: number): PdfDoc;
+  moveTo(x: number, y: number): PdfDoc;
+  lineTo(x: number, y: number): PdfDoc;
+  lineWidth(w: number): PdfDoc;
+  strokeColor(color: string): PdfDoc;
+  stroke(): PdfDoc;
   fill(color?: string): PdfDoc;
-  image(src: Uint8Array, x: number, y: number, options?: Record<string, unknown>): PdfDoc;
+  save(): PdfDoc;
+  restore(): PdfDoc;
+  rotate(angle: number, options?: { origin?: [number, number] }): PdfDoc;
   addPage(): PdfDoc;
   switchToPage(n: number): PdfDoc;
   bufferedPageRange(): { start: number; count: number };
@@ -60,7 +69,10 @@ export class PdfWriter {
       layout: "landscape",
       margin: 36,
       bufferPages: true,
-      font: fonts.regular,
+      // No default font: pdfkit caches a font under the name it was first opened with, and it
+      // would reopen and parse the TrueType file at every font("Body") had the same file been
+      // opened first by path (1 s of a 2-variant report).
+      font: null,
       info: { Title: info.title, Producer: "localbench", Creator: "localbench" },
     });
     this.doc.registerFont("Body", fonts.regular);
@@ -199,11 +211,6 @@ export class PdfWriter {
     });
     doc.x = this.#left;
     doc.y += 6;
-  }
-
-  /** A PNG image at (x, y) scaled to `width` × `height`. */
-  image(png: Uint8Array, x: number, y: number, width: number, height: number): void {
-    this.doc.image(png, x, y, { width, height });
   }
 
   /** Writes the footers and returns the PDF bytes. */

@@ -8,10 +8,9 @@ import { exists } from "../fs.ts";
 import { join } from "node:path";
 import { messageOf } from "../error.ts";
 import { renderCsv } from "./csv.ts";
-import { renderHtml } from "./html.tsx";
+import { renderHtml, renderPdf } from "./exporters.ts";
 import { renderJson } from "./json.ts";
 import type { ReportData } from "./model.ts";
-import { renderPdf } from "./pdf.ts";
 
 /** Report formats, in the order they are written. */
 export type ReportFormat = "json" | "csv" | "pdf" | "html";
