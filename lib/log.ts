@@ -42,6 +42,39 @@ export interface LoggerOptions {
   now?: () => Date;
 }
 
+/** The longest log line written; longer lines are cut with a note of how much was cut. */
+export const MAX_LOG_LINE = 4000;
+
+/**
+ * Makes text safe for a one-line log entry: line breaks and other control characters (CR, LF,
+ * NEL, U+2028/2029, escape sequences) become visible escapes (`\n`, `\u001b`), so a client's text
+ * cannot start a new entry or drive a terminal, and the result is cut to `max` characters.
+ *
+ * @example
+ * ```ts
+ * import { sanitizeLogText } from "./log.ts";
+ * console.assert(sanitizeLogText("a\nb - ERROR - x") === "a\\nb - ERROR - x");
+ * console.assert(sanitizeLogText("x".repeat(50), 10) === "xxxxxxxxxx… [40 more characters]");
+ * ```
+ */
+export function sanitizeLogText(text: string, max = MAX_LOG_LINE): string {
+  let out = "";
+  let i = 0;
+  for (; i < text.length && out.length < max; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x0a) out += "\\n";
+    else if (code === 0x0d) out += "\\r";
+    else if (
+      (code < 0x20 && code !== 0x09) || (code >= 0x7f && code <= 0x9f) || code === 0x2028 ||
+      code === 0x2029
+    ) {
+      out += `\\u${code.toString(16).padStart(4, "0")}`;
+    } else out += text[i];
+  }
+  if (i >= text.length && out.length <= max) return out;
+  return `${out.slice(0, max)}… [${text.length - i} more characters]`;
+}
+
 /** Formats a date as `YYYY-MM-DD HH:MM:SS,mmm` in local time (the print-host log format). */
 export function formatLogTime(d: Date): string {
   const p = (n: number, w = 2) => String(n).padStart(w, "0");
@@ -50,7 +83,8 @@ export function formatLogTime(d: Date): string {
 }
 
 /**
- * Creates a logger whose lines read `YYYY-MM-DD HH:MM:SS,mmm - name - LEVEL - message`.
+ * Creates a logger whose lines read `YYYY-MM-DD HH:MM:SS,mmm - name - LEVEL - message`; the
+ * message goes through {@linkcode sanitizeLogText} (one line, at most {@linkcode MAX_LOG_LINE}).
  *
  * @example
  * ```ts
@@ -68,7 +102,7 @@ export function createLogger(name: string, options: LoggerOptions = {}): Logger 
   const write = (level: LogLevel, message: string) => {
     if (ORDER[level] < min) return;
     const label = level === "warn" ? "WARNING" : level.toUpperCase();
-    sink(level, `${formatLogTime(now())} - ${name} - ${label} - ${message}`);
+    sink(level, `${formatLogTime(now())} - ${name} - ${label} - ${sanitizeLogText(message)}`);
   };
   return {
     debug: (m) => write("debug", m),

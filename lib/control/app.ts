@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { Hono } from "hono";
 import type { ComponentType } from "preact";
 import { errorHandler, notFoundHandler } from "../http/error_handler.ts";
+import { limitBody, MAX_REQUEST_BODY } from "../http/body.ts";
 import { securityHeaders } from "../http/headers.ts";
 import { allowHosts, listenHostNames } from "../http/host_allow.ts";
 import {
@@ -85,6 +86,7 @@ export function createDashboardApp(options: DashboardAppOptions): Hono<Dashboard
   app.onError(errorHandler({ logger: options.logger }));
   app.notFound(notFoundHandler);
   app.use("*", allowHosts(options.allowedHosts ?? listenHostNames("127.0.0.1")));
+  app.use("*", limitBody(MAX_REQUEST_BODY));
   const host = options.hostApp;
   if (host) {
     // The host answers its own paths with its own authentication (key or session) and headers.

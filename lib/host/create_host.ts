@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { Hono } from "hono";
 import { type Clock, systemClock } from "../clock.ts";
 import { errorHandler, notFoundHandler } from "../http/error_handler.ts";
+import { limitBody, MAX_REQUEST_BODY } from "../http/body.ts";
 import { securityHeaders } from "../http/headers.ts";
 import { allowHosts, listenHostNames } from "../http/host_allow.ts";
 import { createLogger, type Logger } from "../log.ts";
@@ -163,6 +164,7 @@ export function createHost(options: HostOptions): Host {
   app.notFound(notFoundHandler);
   app.use("*", allowHosts(options.allowedHosts ?? listenHostNames("127.0.0.1")));
   app.use("*", securityHeaders());
+  app.use("*", limitBody(MAX_REQUEST_BODY));
   const socket = pushSocketHandler({
     hub: push,
     users,

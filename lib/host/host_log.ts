@@ -1,12 +1,13 @@
 /**
- * The host's own log file in the log folder (`host.log`), in the standard line format. The
- * file is opened on the first line, so creating the sink touches nothing.
+ * The host's own log file in the log folder (`host.log`), in the standard line format. Every
+ * line is made safe (`sanitizeLogText`: no line breaks or control characters, bounded length)
+ * whoever wrote it. The file is opened on the first line, so creating the sink touches nothing.
  *
  * @module
  */
 import { dirname } from "node:path";
 import type { LogSink } from "../log.ts";
-import { stderrSink } from "../log.ts";
+import { MAX_LOG_LINE, sanitizeLogText, stderrSink } from "../log.ts";
 
 /** The name of the host's log file inside the log folder. */
 export const HOST_LOG_NAME = "host.log";
@@ -29,7 +30,9 @@ export function fileSink(path: string, options: FileSinkOptions = {}): FileSink 
   let file: Deno.FsFile | null = null;
   let closed = false;
   return {
-    sink(level, line) {
+    sink(level, raw) {
+      // Whatever the caller: one line per entry, bounded (the header adds < 200 characters).
+      const line = sanitizeLogText(raw, MAX_LOG_LINE + 200);
       if (options.tee) stderrSink(level, line);
       if (closed) return;
       if (file === null) {

@@ -6,7 +6,7 @@
  * @module
  */
 import { Hono } from "hono";
-import { AppError } from "../../lib/error.ts";
+import { readJson } from "../../lib/http/body.ts";
 import type { PluginRoutes } from "../../lib/host/plugin.ts";
 import { runCommand } from "./commands.ts";
 import type { BranchController } from "./controller.ts";
@@ -19,13 +19,8 @@ export function branchRoutes(controller: () => BranchController): PluginRoutes[]
   const app = new Hono();
   app.get("/", (c) => c.json(controller().status()));
   app.post("/", async (c) => {
-    let body: unknown;
-    try {
-      body = await c.req.json();
-    } catch {
-      throw new AppError(400, "Invalid command: the body is not valid JSON");
-    }
-    return c.json(await runCommand(controller(), body));
+    const body = await readJson(c);
+    return c.json(await runCommand(controller(), body ?? null));
   });
   return [{ base: API_BASE, app, permissions: { GET: "STATUS", POST: "CONTROL" } }];
 }

@@ -6,7 +6,8 @@
  */
 import { Hono } from "hono";
 import { AppError } from "../../lib/error.ts";
-import { attachment, clientAddress, readJsonObject } from "../../lib/http/request.ts";
+import { MAX_REQUEST_BODY, readJsonObject } from "../../lib/http/body.ts";
+import { attachment, clientAddress } from "../../lib/http/request.ts";
 import { formatLogTime } from "../../lib/log.ts";
 import type { Permission } from "../../lib/host/plugin.ts";
 import { DEBUG_TEST_MARKER } from "./alerts.ts";
@@ -103,7 +104,8 @@ export function logMonitorApp(rt: LogMonitorRuntime): Hono {
   });
 
   app.post("/export", async (c) => {
-    const body = await readJsonObject(c);
+    // Up to 1000 entries of whole log lines: the one route allowed the servers' full cap.
+    const body = await readJsonObject(c, { maxBytes: MAX_REQUEST_BODY });
     const file = renderExport(body.results, body.format);
     return c.body(file.body, 200, {
       "Content-Type": file.contentType,

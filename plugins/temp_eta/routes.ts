@@ -10,6 +10,7 @@ import { Hono } from "hono";
 import type { PluginRoutes } from "../../lib/host/plugin.ts";
 import type { TempEtaService } from "./service.ts";
 import { AppError } from "../../lib/error.ts";
+import { readJsonObject } from "../../lib/http/body.ts";
 import { type NamedFile, openNamedFile, readNamedFile } from "../../lib/named_file.ts";
 import { DEFAULT_SOUNDS, renderDefaultSound, SOUND_NAME, SOUNDS_DIR } from "./sounds.ts";
 import { STATIC_BASE } from "./sounds.ts";
@@ -39,13 +40,7 @@ export function apiApp(service: TempEtaService): Hono {
   const app = new Hono();
   app.get("/", (c) => c.json(service.status()));
   app.post("/", async (c) => {
-    let body: unknown;
-    try {
-      body = await c.req.json();
-    } catch {
-      return c.json({ error: "Cannot read the command: the body is not JSON" }, 400);
-    }
-    const command = (body as { command?: unknown } | null)?.command;
+    const command = (await readJsonObject(c)).command;
     switch (command) {
       case "reset_history":
         service.resetHistory();

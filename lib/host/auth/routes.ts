@@ -7,11 +7,21 @@
 import { Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { AppError } from "../../error.ts";
-import { clientAddress, readJsonObject } from "../../http/request.ts";
+import { readJsonObject } from "../../http/body.ts";
+import { clientAddress } from "../../http/request.ts";
 import { SlidingWindowLimiter } from "../../http/rate_limit.ts";
 import type { Logger } from "../../log.ts";
 import { SESSION_COOKIE, type SessionStore } from "./sessions.ts";
 import type { UserStore } from "./users.ts";
+
+/** Largest login body: a user name and a password, with room to spare. */
+export const LOGIN_BODY_LIMIT = 8 * 1024;
+
+/** A client-chosen user name as it may appear in the log: quoted, one line, at most 64 characters. */
+function logSafeName(user: string): string {
+  const cut = user.length > 64 ? `${user.slice(0, 64)}…` : user;
+  return JSON.stringify(cut);
+}
 
 /** Options of {@linkcode authRoutes}. */
 export interface AuthRoutesOptions {
@@ -27,7 +37,7 @@ export function authRoutes(options: AuthRoutesOptions): Hono {
   const limiter = options.limiter ?? new SlidingWindowLimiter({ max: 10, windowMs: 60_000 });
   const app = new Hono();
   app.post("/login", async (c) => {
-    const body = await readJsonObject(c);
+    const body = await readJsonObject(c, { maxBytes: LOGIN_BODY_LIMIT, maxDepth: 2 });
     const user = body.user;
     const pass = body.pass;
     if (typeof user !== "string" || typeof pass !== "string") {
@@ -38,7 +48,7 @@ export function authRoutes(options: AuthRoutesOptions): Hono {
     }
     const permissions = await options.users.verifyLogin(user, pass);
     if (!permissions) {
-      options.logger.warn(`[SECURITY] login_failed: user=${JSON.stringify(user)}`);
+      options.logger.warn(`[SECURITY] login_failed: user=${logSafeName(user)}`);
       throw new AppError(401, "Invalid user name or password");
     }
     const session = options.sessions.create(user, permissions);

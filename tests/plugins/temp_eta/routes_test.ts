@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { errorHandler } from "../../../lib/http/error_handler.ts";
 import { apiApp, staticApp } from "../../../plugins/temp_eta/routes.ts";
 import { TempEtaService } from "../../../plugins/temp_eta/service.ts";
 import { renderDefaultSound } from "../../../plugins/temp_eta/sounds.ts";
@@ -43,7 +44,8 @@ Deno.test("POST /api/plugin/temp_eta runs reset_history and reconnect_mqtt", asy
   service.start();
   f.printer.emit(f.printer.time + 500, { bed: { actual: 20, target: 60 } });
   f.clock.advance(500);
-  const app = apiApp(service);
+  // The host maps thrown errors to statuses (a bad body is an AppError 400 from the one reader).
+  const app = apiApp(service).onError(errorHandler());
   const post = (body: string) =>
     app.request("/", { method: "POST", body, headers: { "content-type": "application/json" } });
   assert.equal(service.status().heaters.length, 1);

@@ -1,0 +1,131 @@
+/**
+ * The one body reader: request bodies are capped before and while they are read (413), and JSON
+ * bodies are depth-checked before parsing (400). {@linkcode limitBody} guards whole apps, so a
+ * handler that reads the body another way is capped too.
+ *
+ * @module
+ */
+import type { Context, MiddlewareHandler } from "hono";
+import { AppError } from "../error.ts";
+import { DEFAULT_JSON_DEPTH, JsonDepthError, parseJsonLimited } from "../json_limited.ts";
+
+/** The default cap of a request body read by a route: 1 MiB. */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+/** The cap of any request body of the servers (the largest route, a log export): 8 MiB. */
+export const MAX_REQUEST_BODY = 8 * 1024 * 1024;
+
+/** Options of {@linkcode readJson} and {@linkcode readJsonObject}. */
+export interface BodyOptions {
+  /** Largest body read, in bytes. @default DEFAULT_BODY_LIMIT */
+  maxBytes?: number;
+  /** Deepest JSON nesting accepted. @default DEFAULT_JSON_DEPTH */
+  maxDepth?: number;
+}
+
+function tooLarge(maxBytes: number): AppError {
+  return new AppError(413, `Cannot read the request: the body is larger than ${maxBytes} bytes`, {
+    code: "body_too_large",
+  });
+}
+
+function declaredLength(c: Context): number | null {
+  const raw = c.req.header("Content-Length");
+  if (raw === undefined || !/^\d+$/.test(raw.trim())) return null;
+  return Number(raw);
+}
+
+/**
+ * Reads the body as UTF-8 text, refusing (413) a declared length over `maxBytes` before reading
+ * and stopping as soon as more than `maxBytes` arrived.
+ */
+export async function readBodyText(c: Context, maxBytes = DEFAULT_BODY_LIMIT): Promise<string> {
+  const declared = declaredLength(c);
+  if (declared !== null && declared > maxBytes) throw tooLarge(maxBytes);
+  const body = c.req.raw.body;
+  if (body === null) return "";
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (true) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return new TextDecoder().decode(all);
+}
+
+/**
+ * Reads a JSON body (empty is `undefined`).
+ *
+ * @throws {AppError} 413 too large, 400 not JSON or nested too deeply (`json_too_deep`).
+ */
+export async function readJson(c: Context, options: BodyOptions = {}): Promise<unknown> {
+  const text = await readBodyText(c, options.maxBytes ?? DEFAULT_BODY_LIMIT);
+  if (text.trim() === "") return undefined;
+  try {
+    return parseJsonLimited(text, options.maxDepth ?? DEFAULT_JSON_DEPTH);
+  } catch (err) {
+    if (err instanceof JsonDepthError) {
+      throw new AppError(400, err.message, { code: "json_too_deep" });
+    }
+    if (err instanceof SyntaxError) {
+      throw new AppError(400, "Invalid JSON body: not valid JSON", { code: "invalid_json" });
+    }
+    throw err;
+  }
+}
+
+/**
+ * Reads the body as a JSON object; an empty body is `{}`.
+ *
+ * @throws {AppError} as {@linkcode readJson}; 400 when the body is not an object.
+ */
+export async function readJsonObject(
+  c: Context,
+  options: BodyOptions = {},
+): Promise<Record<string, unknown>> {
+  const value = await readJson(c, options);
+  if (value === undefined) return {};
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new AppError(400, "Cannot read body: expected a JSON object", { code: "invalid_json" });
+  }
+  return value as Record<string, unknown>;
+}
+
+/**
+ * Middleware capping every request body of an app at `maxBytes`: a declared length over it is a
+ * 413 at once; a body without a length is counted as it is read and fails with 413 when over.
+ */
+export function limitBody(maxBytes: number): MiddlewareHandler {
+  return async function bodyCap(c, next) {
+    const declared = declaredLength(c);
+    if (declared !== null && declared > maxBytes) throw tooLarge(maxBytes);
+    const body = c.req.raw.body;
+    if (body !== null && declared === null) {
+      let size = 0;
+      const counted = body.pipeThrough(
+        new TransformStream<Uint8Array, Uint8Array>({
+          transform(chunk, controller) {
+            size += chunk.byteLength;
+            if (size > maxBytes) controller.error(tooLarge(maxBytes));
+            else controller.enqueue(chunk);
+          },
+        }),
+      );
+      c.req.raw = new Request(c.req.raw, { body: counted, duplex: "half" } as RequestInit);
+    }
+    await next();
+  };
+}
