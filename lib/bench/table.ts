@@ -4,6 +4,7 @@
  * @module
  */
 import type { ResultRow } from "../store/mod.ts";
+import { shortModelName } from "../shared/model_name.ts";
 
 const num = (v: unknown, digits: number) => (typeof v === "number" ? v.toFixed(digits) : "-");
 
@@ -25,7 +26,7 @@ export function resultsTable(rows: ResultRow[]): string {
     const mean = r.tokens_per_sec_mean as number | null;
     const hi = r.tokens_per_sec_ci_high as number | null;
     return [
-      r.model_name,
+      shortModelName(r.model_name),
       r.quantization ?? "-",
       num(mean, 2),
       mean !== null && hi !== null ? num(hi - mean, 2) : "-",

@@ -12,6 +12,7 @@ import { chartSpecs } from "./chart_specs.ts";
 import { deltaCell, deltaText, fixed, when, yesNo } from "./format.ts";
 import { acrossModels, bestPerQuantization, recommendations, reportSummary } from "./insights.ts";
 import { displayName, num, type ReportData, type ReportEntry, sizeGb } from "./model.ts";
+import { shortModelName } from "../shared/model_name.ts";
 import { flattenParams, parameterSets } from "./parameters.ts";
 import { rankEntries } from "./rank.ts";
 import { HARDWARE_LABELS, hasProfiling, profiled } from "./profiling.ts";
@@ -51,7 +52,7 @@ function numCol(head: string, column: string, digits = 1): Col {
 
 function resultColumns(data: ReportData): Col[] {
   const cols: Col[] = [
-    { head: "Model", value: (e) => e.row.model_name },
+    { head: "Model", value: (e) => shortModelName(e.row.model_name) },
     { head: "Quant", value: (e) => e.row.quantization ?? "–" },
     { head: "Arch", value: (e) => String(e.row.architecture ?? "–") },
     { head: "Params", value: (e) => String(e.row.params_size ?? "–") },

@@ -6,6 +6,7 @@
  * @module
  */
 import type { ResultRow, ResultsStore, Row } from "../store/mod.ts";
+import { shortModelName } from "../shared/model_name.ts";
 
 /** Change of one metric against an earlier report. */
 export interface MetricDelta {
@@ -123,9 +124,13 @@ export function sizeGb(entry: ReportEntry): number | null {
   return bytes === null ? null : bytes / 1024 ** 3;
 }
 
-/** A short display name: `model_name` without its publisher, plus the quantization. */
+/**
+ * A short display name: `model_name` without its publisher (a file path: the file name without
+ * extension), plus the quantization.
+ */
 export function displayName(entry: ReportEntry): string {
-  const name = entry.row.model_name.split("/").at(-1) ?? entry.row.model_name;
+  const short = shortModelName(entry.row.model_name);
+  const name = short.split("/").at(-1) ?? short;
   return entry.row.quantization ? `${name} @${entry.row.quantization}` : name;
 }
 

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { shortModelName } from "../shared/model_name.ts";
 import { chartSpecs } from "./chart_specs.ts";
 import { drawChart } from "./pdf_charts.ts";
 import { deltaCell, deltaText, fixed, when, yesNo } from "./format.ts";
@@ -33,7 +34,7 @@ const ci = (column: string, digits = 1) => (e: E) => {
 function detailedColumns(data: ReportData, width: number): PdfColumn<E>[] {
   const cols: PdfColumn<E>[] = [
     { head: "#", width: 18, align: "right", value: () => "" },
-    { head: "Model", width: 0, value: (e) => e.row.model_name },
+    { head: "Model", width: 0, value: (e) => shortModelName(e.row.model_name) },
     { head: "Quant", width: 50, value: (e) => e.row.quantization ?? "–" },
     { head: "Arch", width: 50, value: (e) => String(e.row.architecture ?? "–") },
     { head: "Params", width: 42, value: (e) => String(e.row.params_size ?? "–") },

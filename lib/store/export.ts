@@ -5,6 +5,7 @@
  */
 import type { ResultsStore } from "./store.ts";
 import type { Cell } from "./rows.ts";
+import { shortModelName } from "../shared/model_name.ts";
 
 function fixed(value: Cell | undefined, digits: number): string {
   return typeof value === "number" ? value.toFixed(digits) : "-";
@@ -17,7 +18,7 @@ export function cacheListing(store: ResultsStore): string {
   const table = [["Model", "Quant", "Backend", "tok/s", "TTFT ms", "Runs", "Finished", "Params"]];
   for (const r of rows) {
     table.push([
-      r.model_name,
+      shortModelName(r.model_name),
       r.quantization ?? "-",
       r.backend,
       fixed(r.tokens_per_sec_mean, 2),

@@ -56,7 +56,11 @@ export function createLlamaCppDouble(
           throw new DoubleError(400, "invalid_request", `model '${ref}' not found`);
         }
         if (path === "/models/load") {
-          if (state.instancesOf(ref).length === 0) state.load(ref);
+          // The real router refuses to load a model twice.
+          if (state.instancesOf(ref).length > 0) {
+            throw new DoubleError(400, "invalid_request", "model is already running");
+          }
+          state.load(ref);
         } else for (const i of state.instancesOf(ref)) state.unload(i.id);
         return json({ success: true });
       }

@@ -113,6 +113,23 @@ Deno.test("OpenAiClient.chat() uses llama.cpp timings and the router's load and 
   double.close();
 });
 
+Deno.test("OpenAiClient.load() reloads a model the llama.cpp router already runs", async () => {
+  const double = createLlamaCppDouble({ seed: 2 });
+  const client = new OpenAiClient({ baseUrl: "http://127.0.0.1:8080", fetch: double.fetch });
+  double.state.load("qwen/qwen3-4b"); // loaded by someone else before the benchmark
+  const loaded = await client.load("qwen/qwen3-4b", LOAD);
+  assert.equal(loaded.instance_id, "qwen/qwen3-4b");
+  assert.notEqual(loaded.load_time_ms, null);
+  assert.deepEqual(
+    double.state.requests.filter((r) => r.path.startsWith("/models/")).map((r) => r.path),
+    ["/models/load", "/models/unload", "/models/load"],
+  );
+  assert.equal(double.state.instancesOf("qwen/qwen3-4b").length, 1);
+  const res = await client.chat(chatReq("qwen/qwen3-4b"));
+  assert.ok(res.stats.tokens_out! > 0);
+  double.close();
+});
+
 Deno.test("OpenAiClient.version() is null when the server has no /props", async () => {
   const { double, client } = lmStudio();
   assert.equal(await client.version(), null);
