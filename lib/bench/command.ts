@@ -53,6 +53,9 @@ export async function runBenchmarkCommand(
     createBackend,
     lms,
     note: (m) => output.err(m),
+  }, {
+    requestMs: options.request_timeout ? options.request_timeout * 1000 : null,
+    onWait: progress.waiting,
   });
   const store = await openStore(inv.paths);
   const control = new JobController();
@@ -86,7 +89,10 @@ export async function runBenchmarkCommand(
       r,
     ) => r !== null);
     if (rows.length > 0) output.out(resultsTable(rows));
-    for (const line of (await hooks.after?.(inv, summary)) ?? []) output.out(line);
+    const nothing = summary.outcome === "failed" && summary.tested.length === 0;
+    if (!nothing) {
+      for (const line of (await hooks.after?.(inv, summary)) ?? []) output.out(line);
+    }
     if (summary.outcome === "stopped") return 130;
     if (summary.outcome === "failed") {
       throw new AppError(500, summary.error ?? "the benchmark failed");

@@ -9,7 +9,10 @@ import { backendOf, type Config } from "../config/mod.ts";
 import { AppError, Status } from "../error.ts";
 import type { Backend } from "../modelserver/backend.ts";
 import type { BackendOptions } from "../modelserver/factory.ts";
-import { isConnectionRefused } from "../modelserver/errors.ts";
+import { authError, isAuthError, isConnectionRefused } from "../modelserver/errors.ts";
+import { hostPortOf } from "../modelserver/http.ts";
+import { type ProbeResult, probeServer, wrongServerError } from "../modelserver/probe.ts";
+import type { WaitReporter } from "../modelserver/timeout.ts";
 import { ensureLmsServer, LmsCli } from "../modelserver/lms_cli.ts";
 
 /** What connecting needs. */
@@ -21,9 +24,28 @@ export interface ConnectDeps {
   note(message: string): void;
   /** Wait for `lms server start`. @default 60_000 */
   startTimeoutMs?: number;
+  /** Asks a server that answered wrongly what it is. @default probeServer */
+  probe?: (baseUrl: string, token: string | null) => Promise<ProbeResult>;
 }
 
-async function answers(backend: Backend): Promise<boolean> {
+/** How long to wait for the server (`--request-timeout`), and who hears about waits. */
+export interface ConnectTimeouts {
+  /** Silence allowed in any answer (first byte included); null: 60 s first byte, 300 s after. */
+  requestMs?: number | null;
+  /** Told while a call waits (the "waiting for the server…" line). */
+  onWait?: WaitReporter;
+}
+
+/**
+ * Whether the backend answers: true when it lists models, false when nothing listens there. Any
+ * other failure becomes one sentence that says what to do (token, backend, address, timeout).
+ */
+async function answers(
+  backend: Backend,
+  baseUrl: string,
+  config: Config,
+  deps: ConnectDeps,
+): Promise<boolean> {
   try {
     await backend.listModels();
     return true;
@@ -31,7 +53,14 @@ async function answers(backend: Backend): Promise<boolean> {
     if (err instanceof AppError && (err.code === "unreachable" || isConnectionRefused(err))) {
       return false;
     }
-    throw err;
+    if (!(err instanceof AppError) || err.code === "timeout" || err.status === 400) throw err;
+    const token = config.modelserver.api_token ?? null;
+    if (isAuthError(err)) throw authError(hostPortOf(baseUrl), token !== null && token !== "");
+    const probe = await (deps.probe ?? ((url, t) => probeServer(url, { token: t })))(
+      baseUrl,
+      token,
+    );
+    throw wrongServerError(backendOf(config), baseUrl, probe, err);
   }
 }
 
@@ -39,25 +68,38 @@ async function answers(backend: Backend): Promise<boolean> {
 export async function connect(
   config: Config,
   deps: ConnectDeps,
-  timeoutMs?: number,
+  timeouts: ConnectTimeouts = {},
 ): Promise<Backend> {
   const kind = backendOf(config);
   const ms = config.modelserver;
   const base = {
     backend: kind,
     api_token: ms.api_token,
-    ...(timeoutMs ? { timeout_ms: timeoutMs } : {}),
+    ...(timeouts.requestMs ? { timeout_ms: timeouts.requestMs } : {}),
+    ...(timeouts.requestMs ? { first_byte_ms: timeouts.requestMs } : {}),
+    ...(timeouts.onWait ? { on_wait: timeouts.onWait } : {}),
   };
   if (ms.base_url) {
     const backend = deps.createBackend({ ...base, base_url: ms.base_url });
-    if (await answers(backend)) return backend;
+    try {
+      if (await answers(backend, ms.base_url, config, deps)) return backend;
+    } catch (err) {
+      await backend.close();
+      throw err;
+    }
     await backend.close();
     throw notReachable(config, [ms.base_url]);
   }
   const tried: string[] = [];
   for (const port of ms.ports) {
     const backend = deps.createBackend({ ...base, host: ms.host, port });
-    if (await answers(backend)) return backend;
+    const url = `http://${ms.host}:${port}`;
+    try {
+      if (await answers(backend, url, config, deps)) return backend;
+    } catch (err) {
+      await backend.close();
+      throw err;
+    }
     await backend.close();
     tried.push(`${ms.host}:${port}`);
   }
@@ -68,7 +110,7 @@ export async function connect(
     );
     const backend = deps.createBackend({ ...base, host: ms.host, port });
     await ensureLmsServer(deps.lms, {
-      isUp: () => answers(backend),
+      isUp: () => answers(backend, `http://${ms.host}:${port}`, config, deps),
       port,
       timeoutMs: deps.startTimeoutMs ?? 60_000,
     });

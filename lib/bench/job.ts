@@ -20,6 +20,7 @@ import { randomNonce } from "./measure.ts";
 import { runModel } from "./model_run.ts";
 import type { Profiler } from "./profiler_types.ts";
 import type { Target } from "./target.ts";
+import { shortModelName } from "../shared/model_name.ts";
 
 /** What a job needs. */
 export interface JobDeps {
@@ -90,6 +91,7 @@ export async function runJob(
   };
   try {
     const all = await discoverTargets(backend, deps.lms ?? null);
+    requireMatches(all, options, backend.describe());
     const { run, skipped } = selectTargets(
       all,
       options,
@@ -145,6 +147,43 @@ export async function runJob(
     error: summary.error,
   });
   return summary;
+}
+
+/** The filters given, as the command line spells them. */
+function filtersText(f: RunOptions["filters"]): string {
+  const given: string[] = [];
+  if (f.include_models) given.push(`--include-models '${f.include_models}'`);
+  if (f.exclude_models) given.push(`--exclude-models '${f.exclude_models}'`);
+  if (f.quants.length) given.push(`--quants ${f.quants.join(",")}`);
+  if (f.arch.length) given.push(`--arch ${f.arch.join(",")}`);
+  if (f.params.length) given.push(`--params ${f.params.join(",")}`);
+  if (f.min_context !== null) given.push(`--min-context ${f.min_context}`);
+  if (f.max_size !== null) given.push(`--max-size ${f.max_size}`);
+  if (f.only_vision) given.push("--only-vision");
+  if (f.only_tools) given.push("--only-tools");
+  return given.join(" ");
+}
+
+/** Fails the job with one sentence when the server has no model, or none passes the filters. */
+function requireMatches(all: Target[], options: RunOptions, server: string): void {
+  if (all.length === 0) {
+    throw new AppError(
+      404,
+      `${server} has no language model: download or add one, then run again`,
+      {
+        code: "no_models",
+      },
+    );
+  }
+  if (applyFilters(all, options.filters).kept.length > 0) return;
+  const names = all.map((t) => shortModelName(t.key));
+  const shown = names.slice(0, 8).join(", ") + (names.length > 8 ? `, … (${names.length})` : "");
+  throw new AppError(
+    404,
+    `No model of ${server} matches ${filtersText(options.filters) || "the filters"}: it has ` +
+      `${shown}; check the names or loosen the filters`,
+    { code: "unknown_model" },
+  );
 }
 
 async function requireParallel(backend: Backend, emit: EventSink): Promise<void> {

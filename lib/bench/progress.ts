@@ -1,10 +1,16 @@
 /**
  * Renders job events for a person: a progress bar per model and per run on a terminal (speed of
- * the last run, ETA of the whole job), plain lines otherwise.
+ * the last run, ETA of the whole job) with "waiting for the server… Ns" after it while the server is
+ * silent, plain lines otherwise.
  *
  * @module
  */
+import type { WaitReporter } from "../modelserver/timeout.ts";
+import { shortModelName } from "../shared/model_name.ts";
 import type { BenchEvent } from "./events.ts";
+
+/** The event consumer, plus the "waiting for the server… Ns" reporter of the same line. */
+export type Progress = ((e: BenchEvent) => void) & { waiting: WaitReporter };
 
 /** Where the renderer writes. */
 export interface ProgressOutput {
@@ -39,7 +45,7 @@ export function bar(done: number, total: number, width = 20): string {
 export function createProgress(
   out: ProgressOutput,
   options: { debug?: boolean; now?: () => number } = {},
-) {
+): Progress {
   const now = options.now ?? (() => performance.now());
   let models = 0;
   let runsPerModel = 0;
@@ -49,14 +55,28 @@ export function createProgress(
   let lastSpeed: number | null = null;
   let current = "";
   let live = false;
+  let shownStatus = "";
   const line = (text: string) => {
     if (live) out.write("\r\x1b[2K");
     live = false;
+    shownStatus = "";
     out.write(text + "\n");
   };
   const status = (text: string) => {
     if (!out.tty) return;
     out.write(`\r\x1b[2K${text}`);
+    live = true;
+    shownStatus = text;
+  };
+  const waiting: WaitReporter = (what, seconds) => {
+    if (!out.tty) return;
+    if (what === null) {
+      if (live) out.write(`\r\x1b[2K${shownStatus}`);
+      live = shownStatus !== "";
+      return;
+    }
+    const wait = `waiting for the server… ${seconds}s (${what})`;
+    out.write(`\r\x1b[2K${shownStatus ? `${shownStatus}  ` : ""}${wait}`);
     live = true;
   };
   const eta = () => {
@@ -64,7 +84,7 @@ export function createProgress(
     if (runsDone === 0 || total === 0) return "-";
     return formatDuration((now() - started) / runsDone * (total - runsDone));
   };
-  return (e: BenchEvent): void => {
+  const consume = (e: BenchEvent): void => {
     switch (e.type) {
       case "job_start":
         models = e.models.length;
@@ -76,12 +96,14 @@ export function createProgress(
         );
         break;
       case "model_skip":
-        if (options.debug || e.reason.startsWith("cached")) line(`  skip ${e.key}: ${e.reason}`);
+        if (options.debug || e.reason.startsWith("cached")) {
+          line(`  skip ${shortModelName(e.key)}: ${e.reason}`);
+        }
         break;
       case "model_start":
         modelIndex = e.index;
-        current = e.key;
-        line(`[${e.index}/${e.total}] ${e.key}: loading`);
+        current = shortModelName(e.key);
+        line(`[${e.index}/${e.total}] ${current}: loading`);
         break;
       case "model_loaded":
         status(`[${modelIndex}/${models}] ${current}: warmup`);
@@ -127,13 +149,13 @@ export function createProgress(
       case "model_end":
         line(
           e.status === "ok"
-            ? `  ✓ ${e.key}: ${fmt(e.figures?.tokens_per_sec_mean, 2)} tok/s, TTFT ${
-              fmt(e.figures?.ttft_ms_mean, 0)
-            } ms` +
+            ? `  ✓ ${shortModelName(e.key)}: ${
+              fmt(e.figures?.tokens_per_sec_mean, 2)
+            } tok/s, TTFT ${fmt(e.figures?.ttft_ms_mean, 0)} ms` +
               ` (${e.figures?.runs_ok ?? 0} run(s)${
                 e.figures?.runs_failed ? `, ${e.figures.runs_failed} failed` : ""
               })`
-            : `  ✗ ${e.key}: ${e.status}${e.error ? ` — ${e.error}` : ""}`,
+            : `  ✗ ${shortModelName(e.key)}: ${e.status}${e.error ? ` — ${e.error}` : ""}`,
         );
         break;
       case "log":
@@ -151,4 +173,5 @@ export function createProgress(
         break;
     }
   };
+  return Object.assign(consume, { waiting });
 }

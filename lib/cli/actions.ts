@@ -12,6 +12,8 @@ import {
   type Paths,
   writeFileAtomic,
 } from "../config/mod.ts";
+import { AppError, Status } from "../error.ts";
+import { writeFailureReason } from "../fs.ts";
 import { cacheListing, exportCache, ResultsStore } from "../store/mod.ts";
 import { VERSION } from "../version.ts";
 
@@ -52,7 +54,18 @@ export function layersText(layers: LayerReport[]): string {
 
 /** Opens the results store of `paths`, creating its folder. */
 export async function openStore(paths: Paths): Promise<ResultsStore> {
-  await Deno.mkdir(dirname(paths.database), { recursive: true });
+  try {
+    await Deno.mkdir(dirname(paths.database), { recursive: true });
+  } catch (err) {
+    const reason = writeFailureReason(err);
+    if (reason === null) throw err;
+    throw new AppError(
+      Status.Internal,
+      `Cannot create the data folder ${dirname(paths.database)} (${reason}): choose another ` +
+        `one with LOCALBENCH_DATA_DIR`,
+      { code: "write_failed", cause: err },
+    );
+  }
   return ResultsStore.open(paths.database);
 }
 
@@ -71,8 +84,19 @@ export async function exportCacheFile(
   const store = await openStore(paths);
   try {
     const data = exportCache(store, { tool: "localbench", version: VERSION });
-    await Deno.mkdir(dirname(target), { recursive: true });
-    await writeFileAtomic(target, JSON.stringify(data, null, 2) + "\n");
+    try {
+      await Deno.mkdir(dirname(target), { recursive: true });
+      await writeFileAtomic(target, JSON.stringify(data, null, 2) + "\n");
+    } catch (err) {
+      const reason = writeFailureReason(err);
+      if (reason === null) throw err;
+      throw new AppError(
+        Status.Internal,
+        `Cannot write the export to ${target} (${reason}): give --export-cache a file in a ` +
+          `folder you can write, or a bare file name for the results folder`,
+        { code: "write_failed", cause: err },
+      );
+    }
     return { path: target, count: Number(data.count) };
   } finally {
     store.close();

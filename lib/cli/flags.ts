@@ -1,7 +1,7 @@
 /**
  * The benchmark's command-line arguments as one table: the 49 of the seed (45 named there plus
  * `--debug`, `--no-flash-attention`, `--no-mmap` and `--help`) and our additions (`--backend`,
- * `--base-url`, `--print-config`). The parser and the help text are generated from it.
+ * `--base-url`, `--request-timeout`, `--print-config`). The parser and the help text are generated from it.
  *
  * @module
  */
@@ -56,6 +56,13 @@ export interface FlagSpec {
 /** Every argument, in help order. */
 export const FLAGS: readonly FlagSpec[] = [...RUN_FLAGS, ...MODEL_FLAGS];
 
+/** Our additions to the seed's arguments. */
+export const ADDED_FLAGS: readonly string[] = [
+  "backend",
+  "base-url",
+  "request-timeout",
+  "print-config",
+];
+
 /** The flags of the seed's 49 (everything but our additions), `--help` included. */
-export const SEED_FLAG_COUNT =
-  FLAGS.filter((s) => !["backend", "base-url", "print-config"].includes(s.long)).length + 1;
+export const SEED_FLAG_COUNT = FLAGS.filter((s) => !ADDED_FLAGS.includes(s.long)).length + 1;

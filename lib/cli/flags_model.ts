@@ -255,6 +255,18 @@ export const MODEL_FLAGS: readonly FlagSpec[] = [
     config: "modelserver.base_url",
     description: "server URL, e.g. http://127.0.0.1:8080 (default http://<host>:<first port>)",
   }),
+  f({
+    long: "request-timeout",
+    key: "request_timeout",
+    kind: "float",
+    min: 0,
+    exclusiveMin: true,
+    max: 86_400,
+    category: "Backend",
+    arg: "seconds",
+    description:
+      "longest silence of the model server in any answer (default: 60 s before the first byte, 300 s between bytes and for a model load)",
+  }),
   // Other
   f({
     long: "print-config",

@@ -1,6 +1,7 @@
 /**
  * The benchmark command line: parses the arguments, runs the action and maps errors to exit
- * codes (400 → 2, anything else → 1). `cli.ts` only calls {@linkcode runCli}.
+ * codes (400 → 2, anything else → 1); an unexpected error is one line too (its stack only with
+ * `--debug`). `cli.ts` only calls {@linkcode runCli}.
  *
  * @module
  */
@@ -68,7 +69,17 @@ export async function runCli(argv: string[], options: CliOptions = {}): Promise<
       }
     }
   } catch (err) {
-    if (!(err instanceof AppError)) throw err;
+    if (!(err instanceof AppError)) {
+      // Never a stack trace for a user: one line, the details with --debug.
+      const debug = argv.includes("--debug") || argv.includes("-d");
+      output.err(
+        `localbench: error: ${messageOf(err)} (unexpected; ` +
+          (debug && err instanceof Error && err.stack
+            ? `details follow)\n${err.stack}`
+            : "run again with --debug for the details)"),
+      );
+      return 1;
+    }
     const hint = exitCodeOf(err) === 2 ? " (see --help)" : "";
     output.err(`localbench: error: ${messageOf(err)}${hint}`);
     return exitCodeOf(err);

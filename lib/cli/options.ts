@@ -48,6 +48,8 @@ export interface RunOptions {
   unified_kv_cache: boolean;
   compare_with: string | null;
   rank_by: "speed" | "efficiency" | "ttft" | "vram";
+  /** `--request-timeout` in seconds; null: the defaults (60 s first byte, 300 s after). */
+  request_timeout?: number | null;
   debug: boolean;
 }
 
@@ -148,6 +150,7 @@ export function flagsToRunOptions(flags: Flags): RunOptions {
     unified_kv_cache: pick(flags, "unified_kv_cache", false),
     compare_with: pick(flags, "compare_with", null),
     rank_by: pick(flags, "rank_by", "speed"),
+    request_timeout: pick(flags, "request_timeout", null),
     debug: pick(flags, "debug", false),
   };
 }

@@ -36,13 +36,40 @@ export function unreachableError(where: string, cause?: unknown): AppError {
   );
 }
 
-/** The 504 raised when the server does not answer in time. */
+/** `0.2 s`, `60 s`. */
+export function secondsText(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms / 100) / 10} s` : `${Math.round(ms / 1000)} s`;
+}
+
+/** The 504 raised when the server stays silent longer than allowed. */
 export function timeoutError(what: string, where: string, ms: number): AppError {
   return new AppError(
     Status.Timeout,
-    `Cannot ${what}: the model server at ${where} did not answer within ${ms} ms`,
+    `The model server at ${where} sent nothing for ${secondsText(ms)} when asked to ${what}: ` +
+      `check that a model server (not another program) listens there and is not stuck, or ` +
+      `wait longer with --request-timeout SECONDS`,
     { code: "timeout" },
   );
+}
+
+/** The 401 raised when the server refuses the request for want of a (valid) API token. */
+export function authError(where: string, tokenGiven: boolean): AppError {
+  return new AppError(
+    Status.Unauthorized,
+    tokenGiven
+      ? `The model server at ${where} refused the API token: pass a valid one (LM Studio: ` +
+        `Developer page, API tokens) with --api-token TOKEN or modelserver.api_token`
+      : `The model server at ${where} requires an API token: pass it with --api-token TOKEN ` +
+        `(or set modelserver.api_token in the user's defaults.json)`,
+    { code: "auth" },
+  );
+}
+
+/** Whether an error is the server refusing the credentials (HTTP 401/403, SDK passkey). */
+export function isAuthError(err: unknown): boolean {
+  if (!(err instanceof AppError)) return false;
+  return err.code === "auth" || err.status === Status.Unauthorized ||
+    err.status === Status.Forbidden;
 }
 
 /** The 502 raised when a stream ends before its final event. */
@@ -87,13 +114,27 @@ export function parseErrorBody(text: string): { message: string; code?: string }
   return null;
 }
 
+/** Whether a body is a web page (HTML or XML) rather than a model server's message. */
+export function looksLikeMarkup(text: string): boolean {
+  return /^\s*<(!doctype|html|head|body|\?xml|[a-z]+[\s>])/i.test(text);
+}
+
+/** A non-JSON body as one short line: never markup, never more than 200 characters. */
+function plainBodyText(text: string): string {
+  if (looksLikeMarkup(text)) {
+    return "the server answered with a web page, not a model server's reply";
+  }
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line || "no message";
+}
+
 /**
  * The error for a non-2xx HTTP answer: the server's own message plus `(HTTP <status>)`. A 4xx keeps
  * its status; anything else becomes 502.
  */
 export function httpError(status: number, bodyText: string): AppError {
   const parsed = parseErrorBody(bodyText);
-  const raw = parsed?.message ?? (bodyText.trim().slice(0, 300) || "no message");
+  const raw = parsed?.message ?? plainBodyText(bodyText);
   const mapped = status >= 400 && status < 500 ? status : Status.BadGateway;
   return serverMessageError(`${raw} (HTTP ${status})`, mapped, parsed?.code);
 }

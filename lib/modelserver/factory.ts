@@ -10,6 +10,7 @@ import type { Backend, BackendKind } from "./backend.ts";
 import { LmStudioRestClient } from "./lmstudio_rest.ts";
 import { LmStudioSdkClient, probeSdkVersion } from "./lmstudio_sdk.ts";
 import { OpenAiClient } from "./openai.ts";
+import type { WaitReporter } from "./timeout.ts";
 
 /** Options of {@linkcode createBackend}. */
 export interface BackendOptions {
@@ -22,8 +23,12 @@ export interface BackendOptions {
   base_url?: string | null;
   /** Bearer token (REST, OpenAI) or `sk-lm-ID:KEY` (SDK). @default null */
   api_token?: string | null;
-  /** Timeout of each call. @default 300_000 */
+  /** Silence allowed between the bytes of an answer and for a model load. @default 300_000 */
   timeout_ms?: number;
+  /** Silence allowed before the first byte of an answer. @default min(60_000, timeout_ms) */
+  first_byte_ms?: number;
+  /** Told while a call waits for the server (the "waiting for the server…" line). */
+  on_wait?: WaitReporter;
   /** Fetch replacement (tests). */
   fetch?: typeof fetch;
   /** REST: chain chats with `previous_response_id`. @default false */
@@ -53,6 +58,8 @@ export function createBackend(options: BackendOptions): Backend {
     token,
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.timeout_ms === undefined ? {} : { timeoutMs: options.timeout_ms }),
+    ...(options.first_byte_ms === undefined ? {} : { firstByteMs: options.first_byte_ms }),
+    ...(options.on_wait ? { onWait: options.on_wait } : {}),
   };
   switch (options.backend) {
     case "rest": {
@@ -71,6 +78,8 @@ export function createBackend(options: BackendOptions): Backend {
         port: Number(u.port || 80),
         token,
         ...(options.timeout_ms === undefined ? {} : { timeoutMs: options.timeout_ms }),
+        ...(options.first_byte_ms === undefined ? {} : { firstByteMs: options.first_byte_ms }),
+        ...(options.on_wait ? { onWait: options.on_wait } : {}),
         ...(options.logger ? { logger: options.logger } : {}),
       });
     }

@@ -13,7 +13,12 @@ import {
   timeoutError,
   unreachableError,
 } from "./errors.ts";
-import { Watchdog } from "./timeout.ts";
+import { type WaitReporter, Watchdog } from "./timeout.ts";
+
+/** Silence allowed before the first byte of an answer, by default. */
+export const FIRST_BYTE_MS = 60_000;
+/** Silence allowed between the bytes of an answer (and for a model load), by default. */
+export const IDLE_MS = 300_000;
 
 /** Options of {@linkcode HttpTransport}. */
 export interface HttpTransportOptions {
@@ -23,15 +28,21 @@ export interface HttpTransportOptions {
   token?: string | null;
   /** The fetch to use (tests pass a double's handler). @default globalThis.fetch */
   fetch?: typeof fetch;
-  /** Timeout of a call, and idle timeout of a stream. @default 300_000 */
+  /** Silence allowed between the bytes of an answer, and for a model load. @default 300_000 */
   timeoutMs?: number;
+  /** Silence allowed before the first byte of an answer. @default min(60_000, timeoutMs) */
+  firstByteMs?: number;
+  /** Told while a call waits for the server (the "waiting for the server…" line). */
+  onWait?: WaitReporter;
 }
 
 /** Per-call options. */
 export interface CallOptions {
   signal?: AbortSignal;
-  /** Overrides the transport's timeout. */
+  /** Overrides the transport's silence allowed between bytes. */
   timeoutMs?: number;
+  /** Overrides the silence allowed before the first byte (a model load waits longer). */
+  firstByteMs?: number;
 }
 
 /** `host:port` of a URL, with the default port filled in. */
@@ -48,13 +59,17 @@ export class HttpTransport {
   /** `host:port`, used in error messages. */
   readonly where: string;
   readonly timeoutMs: number;
+  readonly firstByteMs: number;
+  readonly #onWait: WaitReporter | undefined;
   readonly #token: string | null;
   readonly #fetch: typeof fetch;
 
   constructor(options: HttpTransportOptions) {
     this.base = options.baseUrl.replace(/\/+$/, "");
     this.where = hostPortOf(this.base);
-    this.timeoutMs = options.timeoutMs ?? 300_000;
+    this.timeoutMs = options.timeoutMs ?? IDLE_MS;
+    this.firstByteMs = options.firstByteMs ?? Math.min(FIRST_BYTE_MS, this.timeoutMs);
+    this.#onWait = options.onWait;
     this.#token = options.token ?? null;
     this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   }
@@ -74,7 +89,16 @@ export class HttpTransport {
     what: string,
     opts: CallOptions = {},
   ): Promise<{ response: Response; watchdog: Watchdog }> {
-    const watchdog = new Watchdog(opts.timeoutMs ?? this.timeoutMs, opts.signal);
+    const idleMs = opts.timeoutMs ?? this.timeoutMs;
+    const watchdog = new Watchdog(
+      opts.firstByteMs ?? Math.min(this.firstByteMs, idleMs),
+      opts.signal,
+      {
+        idleMs,
+        what,
+        ...(this.#onWait ? { onWait: this.#onWait } : {}),
+      },
+    );
     let response: Response;
     try {
       response = await this.#fetch(this.base + path, {
@@ -87,6 +111,7 @@ export class HttpTransport {
       watchdog.clear();
       throw this.mapError(err, watchdog, what, opts.signal);
     }
+    watchdog.touch(); // the headers are the first byte; from here on the idle time applies
     if (!response.ok) {
       const text = await response.text().catch(() => "");
       watchdog.clear();
@@ -95,7 +120,7 @@ export class HttpTransport {
     return { response, watchdog };
   }
 
-  /** A JSON call with the timeout applied to the whole exchange. */
+  /** A JSON call: the first byte within the first-byte time, the body within the idle time. */
   async json<T>(
     method: string,
     path: string,

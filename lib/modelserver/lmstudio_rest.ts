@@ -11,7 +11,7 @@
  */
 
 import { sleep } from "../clock.ts";
-import { AppError } from "../error.ts";
+import { AppError, Status } from "../error.ts";
 import type {
   Backend,
   ChatRequest,
@@ -23,7 +23,7 @@ import type {
   ModelInfo,
 } from "./backend.ts";
 import { type EphemeralMcp, toRestInput } from "./content.ts";
-import { timeoutError } from "./errors.ts";
+import { secondsText } from "./errors.ts";
 import { HttpTransport, type HttpTransportOptions } from "./http.ts";
 import { consumeRestChat } from "./lmstudio_rest_stream.ts";
 import type { RestDownloadStatus, RestLoadResponse, RestModel } from "./lmstudio_rest_types.ts";
@@ -134,7 +134,8 @@ export class LmStudioRestClient implements Backend {
       "/api/v1/models/load",
       body,
       `load '${key}'`,
-      opts.signal ? { signal: opts.signal } : {},
+      // LM Studio answers a load once the model is in memory: allow the long wait.
+      { firstByteMs: this.#http.timeoutMs, ...(opts.signal ? { signal: opts.signal } : {}) },
     );
     return {
       instance_id: res?.instance_id ?? key,
@@ -243,7 +244,13 @@ export class LmStudioRestClient implements Backend {
     let status = first;
     while (!TERMINAL.has(status.state)) {
       if (performance.now() - started + interval > limit) {
-        throw timeoutError(`wait for the download of '${key}'`, this.#http.where, limit);
+        throw new AppError(
+          Status.Timeout,
+          `Cannot wait for the download of '${key}': it did not finish within ${
+            secondsText(limit)
+          }`,
+          { code: "timeout" },
+        );
       }
       await sleep(interval, opts.signal);
       status = await this.downloadStatus(first.job_id);

@@ -20,14 +20,16 @@ import type {
   ModelInfo,
 } from "./backend.ts";
 import {
+  authError,
   isConnectionRefused,
   MODEL_UNLOADED,
   serverMessageError,
   timeoutError,
   unreachableError,
 } from "./errors.ts";
+import { FIRST_BYTE_MS, IDLE_MS } from "./http.ts";
 import { modelFromSdk, sdkLoadConfig, statsFromSdk } from "./lmstudio_sdk_map.ts";
-import { untilAborted, Watchdog, withTimeout } from "./timeout.ts";
+import { untilAborted, type WaitReporter, Watchdog, withTimeout } from "./timeout.ts";
 
 /**
  * The plain text of an SDK error: the SDK draws server errors in a box (`┌ Error ─┐ │ Model
@@ -40,6 +42,35 @@ export function sdkErrorText(err: unknown): string {
   return lines.join(" ") || "unknown error";
 }
 
+/** LM Studio's API tokens: `sk-lm-<client identifier>:<client passkey>` (the SDK 2.x format). */
+const TOKEN_RE = /^sk-lm-([A-Za-z0-9]+):([A-Za-z0-9]+)$/;
+
+/**
+ * The SDK's credentials in an LM Studio API token, as SDK 2.x sends them (1.5.0 has no `apiToken`
+ * option: it takes the identifier and passkey).
+ *
+ * @throws {AppError} 400 when the token is not an LM Studio token
+ * @example
+ * ```ts
+ * import { sdkCredentials } from "./lmstudio_sdk.ts";
+ * const c = sdkCredentials("sk-lm-abcd1234:abcdefghij0123456789");
+ * console.assert(c.clientIdentifier === "abcd1234" && c.clientPasskey === "abcdefghij0123456789");
+ * ```
+ */
+export function sdkCredentials(token: string): { clientIdentifier: string; clientPasskey: string } {
+  const m = TOKEN_RE.exec(token.trim());
+  if (m === null) {
+    throw new AppError(
+      Status.BadRequest,
+      "The API token is not an LM Studio token (sk-lm-<id>:<key>, made on LM Studio's Developer " +
+        "page), so SDK mode cannot send it: check --api-token, or use --use-rest-api for a server " +
+        "that takes any bearer token",
+      { code: "invalid_token" },
+    );
+  }
+  return { clientIdentifier: m[1]!, clientPasskey: m[2]! };
+}
+
 /** Options of {@linkcode LmStudioSdkClient}. */
 export interface SdkClientOptions {
   /** @default "127.0.0.1" */
@@ -48,8 +79,12 @@ export interface SdkClientOptions {
   port?: number;
   /** An `sk-lm-ID:KEY` token, sent as client identifier and passkey. @default null */
   token?: string | null;
-  /** Timeout of each call; idle timeout of a streamed chat. @default 300_000 */
+  /** Silence allowed for a model load and between the fragments of a chat. @default 300_000 */
   timeoutMs?: number;
+  /** Silence allowed for any other call and before a chat's first fragment. @default 60_000 */
+  firstByteMs?: number;
+  /** Told while a call waits for the server. */
+  onWait?: WaitReporter;
   /** Receives the SDK's own log lines. @default a "modelserver.sdk" logger */
   logger?: Logger;
 }
@@ -60,7 +95,9 @@ export class LmStudioSdkClient implements Backend {
   readonly baseUrl: string;
   readonly #where: string;
   readonly #timeoutMs: number;
-  readonly #token: string | null;
+  readonly #firstByteMs: number;
+  readonly #onWait: WaitReporter | undefined;
+  readonly #credentials: { clientIdentifier: string; clientPasskey: string } | null;
   readonly #log: Logger;
   readonly #threads = new Map<string, number>();
   #client: LMStudioClient | null = null;
@@ -70,8 +107,10 @@ export class LmStudioSdkClient implements Backend {
     const port = options.port ?? 1234;
     this.#where = `${host}:${port}`;
     this.baseUrl = `ws://${this.#where}`;
-    this.#timeoutMs = options.timeoutMs ?? 300_000;
-    this.#token = options.token ?? null;
+    this.#timeoutMs = options.timeoutMs ?? IDLE_MS;
+    this.#firstByteMs = options.firstByteMs ?? Math.min(FIRST_BYTE_MS, this.#timeoutMs);
+    this.#onWait = options.onWait;
+    this.#credentials = options.token ? sdkCredentials(options.token) : null;
     this.#log = options.logger ?? createLogger("modelserver.sdk");
   }
 
@@ -94,26 +133,26 @@ export class LmStudioSdkClient implements Backend {
         error: (...m) => log.warn(text(m)),
       },
     };
-    const m = this.#token === null ? null : /^(.+):([^:]+)$/.exec(this.#token);
-    if (m !== null) {
-      opts.clientIdentifier = m[1]!;
-      opts.clientPasskey = m[2]!;
-    }
+    if (this.#credentials !== null) Object.assign(opts, this.#credentials);
     this.#client = new LMStudioClient(opts);
     return this.#client;
   }
 
+  /** Runs an SDK call within the first-byte time (a load: the long time). */
   async #call<T>(
     what: string,
     fn: (c: LMStudioClient) => Promise<T>,
     signal?: AbortSignal,
+    long = false,
   ): Promise<T> {
+    const ms = long ? this.#timeoutMs : this.#firstByteMs;
     try {
       return await withTimeout(
         fn(this.#sdk()),
-        this.#timeoutMs,
-        () => timeoutError(what, this.#where, this.#timeoutMs),
+        ms,
+        () => timeoutError(what, this.#where, ms),
         signal,
+        { what, ...(this.#onWait ? { onWait: this.#onWait } : {}) },
       );
     } catch (err) {
       throw this.#map(err, what, signal);
@@ -124,7 +163,11 @@ export class LmStudioSdkClient implements Backend {
     if (err instanceof AppError) return err;
     if (signal?.aborted) return signal.reason;
     if (isConnectionRefused(err)) return unreachableError(this.#where, err);
-    return serverMessageError(`Cannot ${what}: ${sdkErrorText(err)}`, Status.BadGateway);
+    const text = sdkErrorText(err);
+    if (/passkey|authenticat|api token/i.test(text)) {
+      return authError(this.#where, this.#credentials !== null);
+    }
+    return serverMessageError(`Cannot ${what}: ${text}`, Status.BadGateway);
   }
 
   async version(): Promise<string | null> {
@@ -154,12 +197,17 @@ export class LmStudioSdkClient implements Backend {
 
   async load(key: string, opts: LoadOptions): Promise<LoadResult> {
     const t0 = performance.now();
-    const model = await this.#call(`load '${key}'`, (c) =>
-      c.llm.load(key, {
-        config: sdkLoadConfig(opts),
-        verbose: false,
-        ...(opts.signal ? { signal: opts.signal } : {}),
-      }), opts.signal);
+    const model = await this.#call(
+      `load '${key}'`,
+      (c) =>
+        c.llm.load(key, {
+          config: sdkLoadConfig(opts),
+          verbose: false,
+          ...(opts.signal ? { signal: opts.signal } : {}),
+        }),
+      opts.signal,
+      true,
+    );
     if (opts.n_threads > 0) this.#threads.set(model.identifier, opts.n_threads);
     return { instance_id: model.identifier, load_time_ms: performance.now() - t0 };
   }
@@ -171,7 +219,11 @@ export class LmStudioSdkClient implements Backend {
 
   async chat(req: ChatRequest): Promise<ChatResult> {
     const what = `chat with '${req.model}'`;
-    const watchdog = new Watchdog(this.#timeoutMs, req.signal);
+    const watchdog = new Watchdog(this.#firstByteMs, req.signal, {
+      idleMs: this.#timeoutMs,
+      what,
+      ...(this.#onWait ? { onWait: this.#onWait } : {}),
+    });
     const t0 = performance.now();
     let ttft: number | null = null;
     let text = "";
@@ -187,6 +239,8 @@ export class LmStudioSdkClient implements Backend {
         minPSampling: req.min_p,
         repeatPenalty: req.repeat_penalty,
         ...(threads === undefined ? {} : { cpuThreads: threads }),
+        // Prompt processing is the server's first sign of life: from there the idle time applies.
+        onPromptProcessingProgress: () => watchdog.touch(),
         signal: watchdog.signal,
       });
       const result = await untilAborted(
@@ -215,7 +269,7 @@ export class LmStudioSdkClient implements Backend {
         response_id: null,
       };
     } catch (err) {
-      if (watchdog.timedOut) throw timeoutError(what, this.#where, this.#timeoutMs);
+      if (watchdog.timedOut) throw timeoutError(what, this.#where, watchdog.ms);
       throw this.#map(err, what, req.signal);
     } finally {
       watchdog.clear();
@@ -242,12 +296,13 @@ export async function probeSdkVersion(
   token: string | null,
   timeoutMs = 5000,
 ): Promise<string | null> {
-  const client = new LmStudioSdkClient({ host, port, token, timeoutMs });
+  let client: LmStudioSdkClient | null = null;
   try {
+    client = new LmStudioSdkClient({ host, port, token, timeoutMs });
     return await client.version();
   } catch {
-    return null;
+    return null; // no SDK server there, or a bearer token the SDK cannot send
   } finally {
-    await client.close();
+    await client?.close();
   }
 }

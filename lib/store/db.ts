@@ -1,10 +1,12 @@
 /**
  * Opening the SQLite database: WAL, busy timeout, foreign keys, forward migrations and the
- * automatic addition of missing optional columns.
+ * automatic addition of missing optional columns. A store that cannot be opened (damaged, locked
+ * by another program, in a folder that cannot be written) fails with one sentence saying what to do.
  *
  * @module
  */
 import { DatabaseSync } from "node:sqlite";
+import { AppError, messageOf, Status } from "../error.ts";
 import { MIGRATIONS, OPTIONAL_COLUMNS, SCHEMA_VERSION } from "./schema.ts";
 
 /** Runs `fn` inside `BEGIN IMMEDIATE … COMMIT`; rolls back and rethrows on error. */
@@ -64,9 +66,60 @@ export function ensureColumns(db: DatabaseSync): string[] {
   return added;
 }
 
+/**
+ * The error a user sees when the store at `path` cannot be opened: damaged, locked, unwritable,
+ * or newer than this tool. Other errors are returned unchanged.
+ */
+export function storeOpenError(path: string, err: unknown): unknown {
+  if (err instanceof AppError) return err;
+  const text = messageOf(err);
+  if (/not a database|malformed|encrypted/i.test(text)) {
+    return new AppError(
+      Status.Internal,
+      `The results store ${path} is damaged or not a SQLite database: move it aside and run ` +
+        `again (a new, empty store is then created)`,
+      { code: "store_corrupt", cause: err },
+    );
+  }
+  if (/locked|busy/i.test(text)) {
+    return new AppError(
+      Status.Conflict,
+      `The results store ${path} is locked by another program (a benchmark or the dashboard ` +
+        `still writing?): let it finish or stop it, then run again`,
+      { code: "store_locked", cause: err },
+    );
+  }
+  if (/unable to open|read-?only|permission|disk i\/o/i.test(text)) {
+    return new AppError(
+      Status.Internal,
+      `Cannot open the results store ${path} (${text}): make its folder writable, or choose ` +
+        `another data folder with LOCALBENCH_DATA_DIR`,
+      { code: "store_unavailable", cause: err },
+    );
+  }
+  if (/schema version/.test(text)) {
+    return new AppError(Status.Internal, `${text}: update localbench`, {
+      code: "store_too_new",
+      cause: err,
+    });
+  }
+  return err;
+}
+
+/** Options of {@linkcode openDatabase}. */
+export interface OpenOptions {
+  /** How long to wait for another program's lock. @default 10_000 */
+  busyTimeoutMs?: number;
+}
+
 /** Opens (creating if needed) and migrates the database at `path` (`:memory:` for tests). */
-export function openDatabase(path: string): DatabaseSync {
-  const db = new DatabaseSync(path, { timeout: 10_000 });
+export function openDatabase(path: string, options: OpenOptions = {}): DatabaseSync {
+  let db: DatabaseSync;
+  try {
+    db = new DatabaseSync(path, { timeout: options.busyTimeoutMs ?? 10_000 });
+  } catch (err) {
+    throw storeOpenError(path, err);
+  }
   try {
     db.exec("PRAGMA journal_mode = WAL");
     db.exec("PRAGMA synchronous = NORMAL");
@@ -75,7 +128,7 @@ export function openDatabase(path: string): DatabaseSync {
     ensureColumns(db);
   } catch (err) {
     db.close();
-    throw err;
+    throw storeOpenError(path, err);
   }
   return db;
 }

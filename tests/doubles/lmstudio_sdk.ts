@@ -20,7 +20,7 @@ import { DoubleError, type DoubleState, type Instance } from "./_lmstudio_state.
 /** Options of {@linkcode createSdkDouble}. */
 export interface SdkDoubleOptions {
   state: DoubleState;
-  /** When set, the auth frame must carry `clientIdentifier:clientPasskey` equal to it. */
+  /** When set (`sk-lm-ID:KEY`), the auth frame must carry `ID` and `KEY`, as LM Studio checks. */
   token?: string | null;
 }
 
@@ -182,7 +182,8 @@ export function createSdkDouble(options: SdkDoubleOptions): SdkDouble {
     socket.onmessage = (ev) => {
       const msg = JSON.parse(String(ev.data)) as Record<string, unknown>;
       if (!authed) {
-        const ok = token === null || `${msg.clientIdentifier}:${msg.clientPasskey}` === token;
+        // LM Studio tokens are `sk-lm-<identifier>:<passkey>`; the SDK sends the two parts.
+        const ok = token === null || `sk-lm-${msg.clientIdentifier}:${msg.clientPasskey}` === token;
         send(ok ? { success: true } : { success: false, error: "Invalid passkey" });
         authed = ok;
         return;

@@ -57,7 +57,7 @@ Deno.test("The standalone double prints its URL and serves REST v1, /v1 and the 
     assert.ok(((await v1.json()) as { data: unknown[] }).data.length >= 4);
     const sdk = new LMStudioClient({
       baseUrl: url.replace("http", "ws"),
-      clientIdentifier: "sk-lm-abc12345",
+      clientIdentifier: "abc12345", // LM Studio splits sk-lm-ID:KEY like this
       clientPasskey: "tokentokentokentoken",
       logger: { info: () => {}, warn: () => {}, error: () => {}, debug: () => {} },
     });

@@ -54,6 +54,6 @@ Deno.test("other errors than 'unreachable' are not hidden behind the next port",
     }) as unknown as Backend) as (o: BackendOptions) => Backend;
   await assert.rejects(
     connect(config, { createBackend: create, lms: null, note: () => {} }),
-    /Invalid API token/,
+    /requires an API token: pass it with --api-token TOKEN/,
   );
 });

@@ -91,3 +91,34 @@ Deno.test("durations and bars are formatted compactly", () => {
   assert.equal(bar(1, 4, 8), "[##------]");
   assert.equal(bar(0, 0, 4), "[----]");
 });
+
+Deno.test("a terminal shows 'waiting for the server… Ns' after the status and redraws it after", () => {
+  let out = "";
+  const progress = createProgress({ write: (t) => void (out += t), tty: true }, { now: () => 0 });
+  progress({
+    type: "job_start",
+    backend: "rest",
+    server: "S",
+    models: ["m1"],
+    runs: 1,
+    skipped: [],
+  });
+  progress({ type: "model_start", key: "/models/tiny-a.gguf", index: 1, total: 1 });
+  progress({ type: "run_start", key: "/models/tiny-a.gguf", run: 1, runs: 1, parallel: 1 });
+  out = "";
+  progress.waiting("chat with 'm1'", 3);
+  assert.ok(out.endsWith("  waiting for the server… 3s (chat with 'm1')"));
+  assert.ok(out.includes("[1/1] tiny-a ["), "the model's short name, and the status stays");
+  out = "";
+  progress.waiting(null, 0);
+  assert.ok(out.startsWith("\r\x1b[2K[1/1] tiny-a ["));
+  assert.ok(!out.includes("waiting"));
+});
+
+Deno.test("plain output never shows the waiting line", () => {
+  let out = "";
+  const progress = createProgress({ write: (t) => void (out += t), tty: false });
+  progress.waiting("list models", 5);
+  progress.waiting(null, 0);
+  assert.equal(out, "");
+});

@@ -216,3 +216,38 @@ Deno.test("runCli() --help prints the help and exits 0", async () => {
   assert.match(c.out[0]!, /Usage: localbench \[options\]/);
   assert.match(c.out[0]!, /--runs <n>\s+measured runs per model \(default: 3\)/);
 });
+
+Deno.test("runCli() turns an unexpected error into one line; --debug adds its stack", async () => {
+  await using t = await tempEnv();
+  const boom = () => Promise.reject(new TypeError("boom"));
+  let c = capture();
+  let code = await runCli([], {
+    env: t.env,
+    projectFile: NO_PROJECT,
+    output: c.output,
+    benchmark: boom,
+  });
+  assert.equal(code, 1);
+  assert.deepEqual(c.err, [
+    "localbench: error: boom (unexpected; run again with --debug for the details)",
+  ]);
+  c = capture();
+  code = await runCli(["--debug"], {
+    env: t.env,
+    projectFile: NO_PROJECT,
+    output: c.output,
+    benchmark: boom,
+  });
+  assert.equal(code, 1);
+  assert.match(
+    c.err[0]!,
+    /^localbench: error: boom \(unexpected; details follow\)\nTypeError: boom\n\s+at /,
+  );
+});
+
+Deno.test("--request-timeout takes seconds (a fraction too) and refuses zero", async () => {
+  await using t = await tempEnv();
+  assert.equal((await run(t, ["--request-timeout", "2.5"])).options.request_timeout, 2.5);
+  assert.equal((await run(t, [])).options.request_timeout, null);
+  await assert.rejects(run(t, ["--request-timeout", "0"]), /argument '0' is invalid/);
+});

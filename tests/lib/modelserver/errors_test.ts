@@ -47,3 +47,13 @@ Deno.test("parseVersion() finds X.Y.Z in command output", () => {
   assert.equal(parseVersion("version 1.2"), "1.2.0");
   assert.equal(parseVersion("CLI commit: abc"), null);
 });
+
+Deno.test("httpError() never puts a web page or a long body into the message", () => {
+  const page = httpError(404, "<!DOCTYPE html>\n<html><body><h1>Not Found</h1></body></html>");
+  assert.equal(
+    page.message,
+    "the server answered with a web page, not a model server's reply (HTTP 404)",
+  );
+  const long = httpError(500, "x".repeat(1000));
+  assert.ok(long.message.length < 220);
+});

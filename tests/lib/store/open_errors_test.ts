@@ -1,0 +1,61 @@
+import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
+import { join } from "node:path";
+import { AppError } from "../../../lib/error.ts";
+import { openDatabase } from "../../../lib/store/db.ts";
+
+function thrown(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (err) {
+    return err;
+  }
+  return undefined;
+}
+
+Deno.test("openDatabase() names a damaged store and says to move it aside", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = join(dir, "results.db");
+    await Deno.writeTextFile(path, "junk\n");
+    const err = thrown(() => openDatabase(path));
+    assert.ok(err instanceof AppError);
+    assert.equal(err.code, "store_corrupt");
+    assert.match(err.message, /results\.db is damaged or not a SQLite database: move it aside/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("openDatabase() names a store another program holds locked", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = join(dir, "results.db");
+  openDatabase(path).close();
+  const holder = new DatabaseSync(path);
+  try {
+    holder.exec("PRAGMA locking_mode = EXCLUSIVE");
+    holder.exec("BEGIN EXCLUSIVE");
+    const err = thrown(() => openDatabase(path, { busyTimeoutMs: 100 }));
+    assert.ok(err instanceof AppError, String(err));
+    assert.equal(err.code, "store_locked");
+    assert.equal(err.status, 409);
+    assert.match(err.message, /is locked by another program .*: let it finish or stop it/);
+  } finally {
+    holder.exec("ROLLBACK");
+    holder.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("openDatabase() names a store in a folder that cannot be created", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(join(dir, "file"), "");
+    const err = thrown(() => openDatabase(join(dir, "file", "results.db")));
+    assert.ok(err instanceof AppError);
+    assert.equal(err.code, "store_unavailable");
+    assert.match(err.message, /Cannot open the results store .*: make its folder writable/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
