@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { REPO_ROOT } from "./_helpers.ts";
+import { startLmStudioDouble } from "./doubles/lmstudio_server.ts";
 import { ISLAND_FILES } from "../routes/_islands.ts";
 import { HOST_ISLANDS } from "../routes/plugins/islands.ts";
 
@@ -194,6 +195,56 @@ Deno.test({
       clearTimeout(killer);
       await out.drained;
       await stderr;
+    }
+    assert.deepEqual([...Deno.readDirSync(empty)], []);
+  },
+});
+
+Deno.test({
+  name: "a copied dist/ writes all four reports, and exits 1 when one cannot be written",
+  sanitizeResources: false,
+  async fn() {
+    assert.equal((await bundle()).code, 0);
+    const copy = join(work, "copied", "dist");
+    await Deno.mkdir(join(work, "copied"), { recursive: true });
+    const cp = await sh("cp", ["-r", dist, copy]);
+    assert.equal(cp.code, 0, cp.stderr);
+    const d = await startLmStudioDouble({ port: 0, tokenDelayMs: 0 });
+    const run = (data: string) =>
+      sh(Deno.execPath(), [
+        "run",
+        "--no-config",
+        "-A",
+        join(copy, "bench.js"),
+        ...["--use-rest-api", "--base-url", d.url, "--runs", "1", "--max-tokens", "8"],
+        ...["--include-models", "qwen3-4b", "--n-parallel", "1"],
+      ], {
+        cwd: empty,
+        env: { LOCALBENCH_DATA_DIR: join(work, data), LOCALBENCH_CONFIG_DIR: join(work, "cfg") },
+      });
+    try {
+      let res = await run("copied-data");
+      assert.equal(res.code, 0, res.stderr + res.stdout);
+      for (const format of ["JSON", "CSV", "PDF", "HTML"]) {
+        const file = new RegExp(`Report \\(${format}\\): (\\S+)`).exec(res.stdout)?.[1];
+        assert.ok(file, `${format}: ${res.stdout}`);
+        assert.ok((await Deno.stat(file)).size > 0);
+      }
+      const html = /Report \(HTML\): (\S+)/.exec(res.stdout)![1]!;
+      assert.match(await Deno.readTextFile(html), /Chart\.js v4/, "chart.js is inlined");
+
+      // Without chart.js beside it (and no node_modules around), the HTML report fails: exit 1.
+      await Deno.remove(join(copy, "assets", "chart.umd.min.js"));
+      res = await run("broken-data");
+      assert.equal(res.code, 1, res.stdout);
+      assert.match(res.stdout, /Report \(PDF\): /);
+      assert.match(
+        res.stdout,
+        /Cannot write the HTML report: Cannot find chart\.js's browser build/,
+      );
+      assert.match(res.stderr, /localbench: error: A report could not be written .* --export-only/);
+    } finally {
+      await d.close();
     }
     assert.deepEqual([...Deno.readDirSync(empty)], []);
   },

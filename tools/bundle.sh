@@ -8,7 +8,9 @@
 # is bundled and missing ones are reported; a named program whose source is missing is an error.
 # The web app also gets dist/static/ (styles, plugin assets, and every island built here by
 # tools/build_islands.ts); run from the bundle it serves that folder and builds nothing, so
-# dist/ can be copied anywhere. BUNDLE_DIR overrides the output folder (default dist).
+# dist/ can be copied anywhere. The bench and web app bundles also get dist/assets/ (chart.js's
+# browser build and the DejaVu fonts) so reports are complete from a copied dist/.
+# BUNDLE_DIR overrides the output folder (default dist).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$PATH"
@@ -52,6 +54,16 @@ for name in "${targets[@]}"; do
     rm -rf "${dist:?}/static" && cp -r static "$dist/static" && rm -rf "$dist/static/_islands"
     if ! deno run --quiet -A tools/build_islands.ts "$dist/static"; then
       echo "bundle: error: the island build failed for $dist/static" >&2
+      failed=1
+      continue
+    fi
+  fi
+  if [ "$name" = "bench" ] || [ "$name" = "webapp" ]; then
+    # The files the reports embed (lib/reports/assets.ts looks in assets/ beside the bundle).
+    mkdir -p "$dist/assets"
+    if ! cp node_modules/chart.js/dist/chart.umd.min.js node_modules/dejavu-fonts-ttf/ttf/DejaVuSans.ttf \
+      node_modules/dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf "$dist/assets/"; then
+      echo "bundle: error: cannot copy the report assets (run 'npm ci' first)" >&2
       failed=1
       continue
     fi

@@ -25,8 +25,14 @@ type RunInvocation = Extract<Invocation, { kind: "run" }>;
 export interface CommandHooks {
   /** Creates the profiler for `--enable-profiling`. @default the hardware profiler of this machine */
   profiler?: (inv: RunInvocation) => Profiler | null;
-  /** Called after the job (reports are written here). Returns lines to print. */
-  after?: (inv: RunInvocation, summary: JobSummary) => Promise<string[]>;
+  /**
+   * Called after the job (reports are written here). Returns lines to print and whether a report
+   * could not be written (the exit code is then 1).
+   */
+  after?: (
+    inv: RunInvocation,
+    summary: JobSummary,
+  ) => Promise<{ lines: string[]; failed: boolean }>;
   /** Extra event consumers (e.g. a log file). */
   sinks?: EventSink[];
 }
@@ -90,12 +96,19 @@ export async function runBenchmarkCommand(
     ) => r !== null);
     if (rows.length > 0) output.out(resultsTable(rows));
     const nothing = summary.outcome === "failed" && summary.tested.length === 0;
-    if (!nothing) {
-      for (const line of (await hooks.after?.(inv, summary)) ?? []) output.out(line);
-    }
+    const after = nothing ? null : await hooks.after?.(inv, summary);
+    for (const line of after?.lines ?? []) output.out(line);
     if (summary.outcome === "stopped") return 130;
     if (summary.outcome === "failed") {
       throw new AppError(500, summary.error ?? "the benchmark failed");
+    }
+    if (after?.failed) {
+      throw new AppError(
+        500,
+        "A report could not be written (see above); the results are stored, so write the " +
+          "reports again with --export-only once the cause is fixed",
+        { code: "report_failed" },
+      );
     }
     return 0;
   } finally {

@@ -1,7 +1,9 @@
 /**
  * Files the reports embed: the DejaVu TrueType fonts (npm `dejavu-fonts-ttf`, so the PDF and the
  * chart images render every character without system fonts or pdfkit's Helvetica AFM files) and
- * chart.js's browser build (inlined into the HTML report).
+ * chart.js's browser build (inlined into the HTML report). They are looked for in `assets/` beside
+ * the running program first (`deno task bundle` puts copies in `dist/assets/`, so a copied `dist/`
+ * writes every report), then in the project's node_modules, then (fonts) in Debian's folder.
  *
  * @module
  */
@@ -13,6 +15,17 @@ const FONT_DIRS = [
   "dejavu-fonts-ttf/ttf",
 ];
 const SYSTEM_FONT_DIR = "/usr/share/fonts/truetype/dejavu";
+
+/** Files a bundle carries beside it: `dist/assets/` when this module is inside `dist/bench.js`. */
+export const BUNDLE_ASSETS_DIR = "assets";
+
+function bundledAssetsDir(): string[] {
+  try {
+    return [fileURLToPath(new URL(`./${BUNDLE_ASSETS_DIR}`, import.meta.url))];
+  } catch {
+    return []; // not a file: URL
+  }
+}
 
 function nodeModulesDirs(): string[] {
   const dirs = [join(Deno.cwd(), "node_modules")];
@@ -44,6 +57,7 @@ export interface ReportFonts {
 /** Finds the DejaVu Sans fonts (npm package first, then the Debian system folder). */
 export function findFonts(): ReportFonts {
   const dirs = [
+    ...bundledAssetsDir(),
     ...nodeModulesDirs().flatMap((nm) => FONT_DIRS.map((d) => join(nm, d))),
     SYSTEM_FONT_DIR,
   ];
@@ -52,7 +66,10 @@ export function findFonts(): ReportFonts {
   if (!regular || !bold) {
     throw new AppError(
       500,
-      "Cannot find the report fonts: DejaVuSans.ttf is neither in node_modules/dejavu-fonts-ttf (run 'deno install') nor in /usr/share/fonts/truetype/dejavu",
+      "Cannot find the report fonts (DejaVuSans.ttf): they are neither in assets/ beside the " +
+        "program, nor in node_modules/dejavu-fonts-ttf, nor in /usr/share/fonts/truetype/dejavu: " +
+        "run 'npm ci' in the project, or bundle again with 'deno task bundle'",
+      { code: "assets_missing" },
     );
   }
   return { regular, bold };
@@ -63,13 +80,17 @@ let chartJsSource: string | null = null;
 /** The text of chart.js's minified browser (UMD) build. */
 export async function chartJsBrowserSource(): Promise<string> {
   if (chartJsSource !== null) return chartJsSource;
-  const file = firstExisting(
-    nodeModulesDirs().map((nm) => join(nm, "chart.js/dist/chart.umd.min.js")),
-  );
+  const file = firstExisting([
+    ...bundledAssetsDir().map((d) => join(d, "chart.umd.min.js")),
+    ...nodeModulesDirs().map((nm) => join(nm, "chart.js/dist/chart.umd.min.js")),
+  ]);
   if (!file) {
     throw new AppError(
       500,
-      "Cannot find chart.js's browser build node_modules/chart.js/dist/chart.umd.min.js (run 'deno install')",
+      "Cannot find chart.js's browser build (chart.umd.min.js): it is neither in assets/ beside " +
+        "the program nor in node_modules/chart.js: run 'npm ci' in the project, or bundle again " +
+        "with 'deno task bundle'",
+      { code: "assets_missing" },
     );
   }
   chartJsSource = await Deno.readTextFile(file);

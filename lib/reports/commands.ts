@@ -65,6 +65,12 @@ async function write(
   return { lines, failed: outcome.errors.length > 0 };
 }
 
+/** What the after-benchmark step printed, and whether a report could not be written. */
+export interface AfterOutcome {
+  lines: string[];
+  failed: boolean;
+}
+
 /**
  * Prepares the after-benchmark reports: checks and loads `--compare-with` now (a bad value fails
  * before measuring) and returns the hook for `runBenchmarkCommand`.
@@ -72,22 +78,25 @@ async function write(
 export async function prepareReports(
   inv: RunInvocation,
   options: ReportCommandOptions = {},
-): Promise<{ after: (inv: RunInvocation, summary: JobSummary) => Promise<string[]> }> {
+): Promise<{ after: (inv: RunInvocation, summary: JobSummary) => Promise<AfterOutcome> }> {
   const notes: string[] = [];
   const previous = await loadComparison(inv, notes);
   return {
     after: async (inv, summary) => {
       if (summary.tested.length === 0) {
-        return [
-          ...notes,
-          "No new results, so no report was written (--export-only reports the stored results)",
-        ];
+        return {
+          lines: [
+            ...notes,
+            "No new results, so no report was written (--export-only reports the stored results)",
+          ],
+          failed: false,
+        };
       }
       const store = await openStore(inv.paths);
       try {
         const entries = benchmarkEntries(store, summary.tested, summary.paramsHash);
-        const { lines } = await write(inv, entries, previous, "benchmark", options);
-        return [...notes, ...lines];
+        const { lines, failed } = await write(inv, entries, previous, "benchmark", options);
+        return { lines: [...notes, ...lines], failed };
       } finally {
         store.close();
       }
