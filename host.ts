@@ -1,7 +1,8 @@
 /**
- * Entry of `deno task host`: runs the plugin host alone (no benchmark routes) in a child
- * process whose Deno permissions are limited to its folders, `/proc/uptime`, its listen address
- * and the plugins' declared network destinations (see `lib/host/launch.ts`).
+ * Entry of `deno task host`: a launcher that runs the plugin host alone (no benchmark routes) in
+ * a child process whose Deno permissions are limited to its folders, `/proc/uptime`, its listen
+ * address and what the plugins' settings need (see `lib/host/launch.ts`), and supervises it: it
+ * restarts the host under a new scope when saved settings need one, and runs probes for it.
  *
  * Usage: `deno task host -- [--port N] [--host ADDR] [--printer-speed X]`, or an account command
  * (`user add NAME --permissions LIST`, `apikey create --user NAME`, `apikey revoke KEY`).
@@ -20,19 +21,29 @@ import {
   isHostCommand,
   LIBRARY_ENV_VARS,
   pluginEnvVars,
-  pluginScope,
   resolveHostPaths,
-  resolveReadFiles,
   runHostCommand,
+  RUNTIME_ENV_VARS,
   scopedPermissionFlags,
   serveHost,
+  superviseHost,
+  SupervisorLink,
 } from "./lib/host/mod.ts";
-import { buildIslands, listenHostNames, parseHostList } from "./lib/http/fw.ts";
+import { listenHostNames, parseHostList } from "./lib/http/fw.ts";
+import type { ShutdownInfo } from "./lib/host/plugin.ts";
+import {
+  buildIslandsProcess,
+  envOf,
+  hostStart,
+  runProbeProcess,
+} from "./lib/host/supervise/commands.ts";
 import { print, printError } from "./lib/log.ts";
 import { plugins } from "./plugins/registry.ts";
-import { islandEntries } from "./routes/_islands.ts";
 import { hostUiRoutes } from "./routes/plugins/mod.ts";
 import { STATIC_ROOT } from "./routes/plugins/islands.ts";
+
+const SCRIPT = fileURLToPath(import.meta.url);
+const BUILD_SCRIPT = fileURLToPath(new URL("./tools/build_islands.ts", import.meta.url));
 
 const USAGE = `Usage: deno task host -- [options]
   --port N            listen port (0 = any free port)   [default: 5000]
@@ -44,9 +55,6 @@ const USAGE = `Usage: deno task host -- [options]
   -h, --help          show this help
 ${HOST_COMMANDS_USAGE}`;
 
-/** Variables passed through to the scoped child that Deno itself (not the host) reads. */
-const RUNTIME_ENV = ["PATH", "DENO_DIR", "XDG_CACHE_HOME", "NO_COLOR", "TMPDIR", "LANG"];
-
 interface HostArgs {
   port: number;
   hostname: string;
@@ -55,6 +63,12 @@ interface HostArgs {
   allowedHosts: string[];
   ui: boolean;
   scoped: boolean;
+  /** Internal: a launcher supervises this host through its standard input and output. */
+  supervised: boolean;
+  /** Internal: this start follows a planned restart. */
+  resume: boolean;
+  /** Internal: the files the launcher considered (named path → granted real path or null). */
+  scopeFiles: Record<string, string | null>;
   help: boolean;
 }
 
@@ -69,6 +83,9 @@ export function parseHostArgs(argv: string[]): HostArgs {
       "allowed-hosts": { type: "string", multiple: true, default: [] },
       "no-ui": { type: "boolean", default: false },
       scoped: { type: "boolean", default: false },
+      supervised: { type: "boolean", default: false },
+      resume: { type: "boolean", default: false },
+      "scope-files": { type: "string", default: "{}" },
       help: { type: "boolean", short: "h", default: false },
     },
     strict: true,
@@ -91,81 +108,109 @@ export function parseHostArgs(argv: string[]): HostArgs {
     allowedHosts: values["allowed-hosts"].flatMap(parseHostList),
     ui: !values["no-ui"],
     scoped: values.scoped,
+    supervised: values.supervised,
+    resume: values.resume,
+    scopeFiles: JSON.parse(values["scope-files"]),
     help: values.help,
   };
-}
-
-function envOf(names: readonly string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of names) {
-    const v = Deno.env.get(name);
-    if (v !== undefined) out[name] = v;
-  }
-  return out;
 }
 
 async function readStdin(): Promise<string> {
   return await new Response(Deno.stdin.readable).text();
 }
 
-/** Parent: computes the scope and runs this file again under it. */
-async function launchScoped(argv: string[], args: HostArgs): Promise<number> {
+/** Parent of an account command: runs it once under the host's scope (no network). */
+async function runScopedCommand(argv: string[]): Promise<number> {
   const envNames = [...HOST_ENV_VARS, ...pluginEnvVars(plugins)];
-  const paths = resolveHostPaths(envOf(envNames));
-  const scope = isHostCommand(argv)
-    ? { netHosts: [], readFiles: [] }
-    : await pluginScope(paths.configFile, plugins);
-  const files = await resolveReadFiles(scope.readFiles);
-  if (args.ui && !isHostCommand(argv)) {
-    // Here, not in the child: esbuild cannot run under the child's permissions.
-    const root = fileURLToPath(new URL("./", import.meta.url));
-    await buildIslands({ islands: islandEntries(root), outDir: `${STATIC_ROOT}/_islands` });
-  }
   const flags = scopedPermissionFlags({
-    paths,
-    listen: { hostname: args.hostname, port: args.port },
-    netHosts: scope.netHosts,
-    readFiles: files.granted,
+    paths: resolveHostPaths(envOf(envNames)),
+    listen: { hostname: "127.0.0.1", port: 0 },
     envVars: pluginEnvVars(plugins),
-    readOnly: args.ui ? [STATIC_ROOT] : [],
   });
-  // The child may not ask the machine for its names (no --allow-sys): they are computed here.
-  const names = listenHostNames(args.hostname, {
-    extra: [...args.allowedHosts, ...parseHostList(Deno.env.get("LOCALBENCH_ALLOWED_HOSTS"))],
-  });
-  const hostsArg = isHostCommand(argv) ? [] : ["--allowed-hosts", [...names].join(",")];
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...flags, new URL(import.meta.url).pathname, "--scoped", ...argv, ...hostsArg],
+  const status = await new Deno.Command(Deno.execPath(), {
+    args: ["run", ...flags, SCRIPT, "--scoped", ...argv],
     clearEnv: true,
     env: {
-      ...envOf(RUNTIME_ENV),
+      ...envOf(RUNTIME_ENV_VARS),
       ...envOf(envNames),
       [SCOPED_ENV_VAR]: [...envNames, ...LIBRARY_ENV_VARS].join(","),
     },
     stdin: "inherit",
     stdout: "inherit",
     stderr: "inherit",
-  }).spawn();
-  const forward = (signal: Deno.Signal) => () => child.kill(signal);
-  const onInt = forward("SIGINT");
-  const onTerm = forward("SIGTERM");
-  Deno.addSignalListener("SIGINT", onInt);
-  Deno.addSignalListener("SIGTERM", onTerm);
-  const status = await child.status;
-  Deno.removeSignalListener("SIGINT", onInt);
-  Deno.removeSignalListener("SIGTERM", onTerm);
+  }).spawn().status;
   return status.code;
 }
 
-/** Child: serves the host until SIGINT/SIGTERM. */
+/** Parent: builds the UI, then runs and supervises the scoped host. */
+async function launch(args: HostArgs): Promise<number> {
+  if (args.ui) await buildIslandsProcess(BUILD_SCRIPT, STATIC_ROOT);
+  // The host may not ask the machine for its names (no --allow-sys): they are computed here.
+  const names = listenHostNames(args.hostname, {
+    extra: [...args.allowedHosts, ...parseHostList(Deno.env.get("LOCALBENCH_ALLOWED_HOSTS"))],
+  });
+  const serveArgs = {
+    hostname: args.hostname,
+    port: args.port,
+    printerSpeed: args.printerSpeed,
+    ui: args.ui,
+    allowedHosts: [...names],
+  };
+  return await superviseHost({
+    prepare: (port, resumed) =>
+      hostStart(
+        {
+          script: SCRIPT,
+          plugins,
+          serve: serveArgs,
+          readOnly: args.ui ? [STATIC_ROOT] : [],
+        },
+        port,
+        resumed,
+      ),
+    probe: (request) => runProbeProcess(SCRIPT, request),
+    print,
+    banner: (base) => args.ui ? [`Log viewer: ${base}/plugins/logs`] : [],
+  });
+}
+
+/** Probe process: runs one plugin probe and prints its JSON result. */
+async function probe(argv: string[]): Promise<number> {
+  const [pluginId, name, json] = argv;
+  const fn = plugins.find((p) => p.id === pluginId)?.probes?.[name ?? ""];
+  if (!fn) throw new AppError(400, `Unknown probe '${pluginId} ${name}'`);
+  print(JSON.stringify(await fn(JSON.parse(json ?? "{}"))));
+  return 0;
+}
+
+/**
+ * Child: serves the host until SIGINT/SIGTERM (a real stop: plugins apply their failsafe), until
+ * the launcher is gone (the same), or until saved settings need a wider scope (a planned
+ * restart: outputs stay as they are, the launcher starts the host again).
+ */
 async function serve(args: HostArgs): Promise<number> {
   const env = envOf([...HOST_ENV_VARS, ...pluginEnvVars(plugins)]);
+  const { promise: stopped, resolve: stop } = Promise.withResolvers<ShutdownInfo>();
+  const link = args.supervised
+    ? new SupervisorLink({ onClose: () => stop({ planned: false }) })
+    : null;
   const host = createHost({
     plugins,
     env,
     printerSpeed: args.printerSpeed,
     logToStderr: true,
     allowedHosts: listenHostNames(args.hostname, { extra: args.allowedHosts }),
+    resumed: args.resume,
+    scope: link
+      ? {
+        files: args.scopeFiles,
+        restart: (reason) => {
+          link.restart(reason);
+          stop({ planned: true });
+        },
+        probe: (request) => link.probe(request),
+      }
+      : { files: args.scopeFiles },
     beforeAuth: args.ui
       ? (app, s) => app.route("/", hostUiRoutes({ ...s, logDir: s.paths.logDir }))
       : undefined,
@@ -177,26 +222,29 @@ async function serve(args: HostArgs): Promise<number> {
     }`,
   );
   const served = await serveHost(host, { hostname: args.hostname, port: args.port });
-  if (served.adminKey) {
-    print("Admin API key (shown once, store it now):");
-    print(served.adminKey);
+  if (link) link.listening(served.hostname, served.port, served.adminKey);
+  else {
+    if (served.adminKey) {
+      print("Admin API key (shown once, store it now):");
+      print(served.adminKey);
+    }
+    print(`Plugin host listening on http://${served.hostname}:${served.port}/`);
   }
-  print(`Plugin host listening on http://${served.hostname}:${served.port}/`);
-  if (args.ui) print(`Log viewer: http://${served.hostname}:${served.port}/plugins/logs`);
-  const { promise, resolve } = Promise.withResolvers<void>();
-  Deno.addSignalListener("SIGINT", resolve);
-  Deno.addSignalListener("SIGTERM", resolve);
-  await promise;
-  await served.shutdown();
+  const onSignal = () => stop({ planned: false });
+  Deno.addSignalListener("SIGINT", onSignal);
+  Deno.addSignalListener("SIGTERM", onSignal);
+  const info = await stopped;
+  await served.shutdown(info);
+  Deno.removeSignalListener("SIGINT", onSignal);
+  Deno.removeSignalListener("SIGTERM", onSignal);
   return 0;
 }
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === "--probe") return await probe(argv.slice(1));
   if (isHostCommand(argv.filter((a) => a !== "--scoped"))) {
     const rest = argv.filter((a) => a !== "--scoped");
-    if (!argv.includes("--scoped")) {
-      return await launchScoped(rest, parseHostArgs([]));
-    }
+    if (!argv.includes("--scoped")) return await runScopedCommand(rest);
     const paths = resolveHostPaths(envOf(HOST_ENV_VARS));
     await runHostCommand(rest, { configFile: paths.configFile, readStdin, print });
     return 0;
@@ -206,14 +254,17 @@ async function main(argv: string[]): Promise<number> {
     print(USAGE);
     return 0;
   }
-  return args.scoped ? await serve(args) : await launchScoped(argv, args);
+  return args.scoped ? await serve(args) : await launch(args);
 }
 
 if (import.meta.main) {
+  const argv = Deno.args.filter((a, i) => !(i === 0 && a === "--"));
   try {
-    Deno.exitCode = await main(Deno.args.filter((a, i) => !(i === 0 && a === "--")));
+    Deno.exitCode = await main(argv);
   } catch (err) {
     printError(`Error: ${messageOf(err)}`);
     Deno.exitCode = exitCodeOf(err);
   }
+  // A supervised host has shut down gracefully: the read of its channel would keep it alive.
+  if (argv.includes("--supervised")) Deno.exit();
 }

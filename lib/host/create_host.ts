@@ -28,6 +28,7 @@ import { PushHub } from "./push/hub.ts";
 import { pushSocketHandler } from "./push/socket.ts";
 import { settingsRoutes } from "./settings/routes.ts";
 import { SettingsStore } from "./settings/store.ts";
+import { type ScopeControl, ScopeWatch } from "./scope_watch.ts";
 
 /** Options of {@linkcode createHost}. */
 export interface HostOptions {
@@ -55,6 +56,8 @@ export interface HostOptions {
   configFs?: ConfigFs;
   /** The host restarted itself (see {@linkcode PluginContext.resumed}). @default false */
   resumed?: boolean;
+  /** The launcher's scope and channel when one supervises the host. @default none */
+  scope?: ScopeControl;
   /**
    * Host names the server answers to (DNS rebinding); others get 403. @default the loopback
    * names (`listenHostNames("127.0.0.1")`)
@@ -156,6 +159,10 @@ export function createHost(options: HostOptions): Host {
         Object.entries(env).filter(([k]) => !p.envVars || p.envVars.includes(k)),
       ),
       resumed: options.resumed ?? false,
+      grantedFile: (path) => options.scope?.files?.[path] ?? path,
+      probeOutside: options.scope?.probe
+        ? (probe, args, net) => options.scope!.probe!({ plugin: p.id, probe, args, net })
+        : undefined,
     });
   }
 
@@ -178,7 +185,14 @@ export function createHost(options: HostOptions): Host {
   options.beforeAuth?.(app, { users, sessions, settings, paths });
   app.use("*", authenticate({ users, sessions, publicRoutes: ["POST /api/login"] }));
   app.route("/api", authRoutes({ users, sessions, logger: logger.child("auth") }));
-  app.route("/api/settings", settingsRoutes(settings));
+  const scopeWatch = new ScopeWatch({
+    plugins: options.plugins,
+    settings,
+    push,
+    logger: logger.child("scope"),
+    control: options.scope,
+  });
+  app.route("/api/settings", settingsRoutes(settings, { afterSave: () => scopeWatch.afterSave() }));
   app.route("/api", printerRoutes(printer));
   app.get("/api/plugins", requireMethodPermission(), (c) =>
     c.json({

@@ -19,6 +19,20 @@ import { readStoredSettings } from "./settings/stored.ts";
 export const PROC_UPTIME = "/proc/uptime";
 
 /**
+ * Variables the launcher passes to the scoped host that Deno itself (not the host) reads. The
+ * launcher may read these, the host's own variables ({@linkcode HOST_ENV_VARS}) and the plugins'
+ * declared ones, nothing else (`--allow-env=...` of `deno task host`).
+ */
+export const RUNTIME_ENV_VARS = [
+  "PATH",
+  "DENO_DIR",
+  "XDG_CACHE_HOME",
+  "NO_COLOR",
+  "TMPDIR",
+  "LANG",
+] as const;
+
+/**
  * Variables libraries read at run time (`yaml`: `LOG_TOKENS`, `LOG_STREAM`; `mqtt` and its
  * streams: `READABLE_STREAM`, `DEBUG`, `MQTTJS_SOCKS_PROXY`; `ws`: `WS_NO_*`); allowed so the read
  * does not fail, never passed to the child.
@@ -36,7 +50,7 @@ export const LIBRARY_ENV_VARS = [
 /** Inputs of {@linkcode scopedPermissionFlags}. */
 export interface ScopeOptions {
   paths: HostPaths;
-  /** Listen address; port 0 allows any port on that address. */
+  /** Listen address; port 0 lets the host bind a free port (and reach no other port). */
   listen: { hostname: string; port: number };
   /** Extra network destinations (`host` or `host:port`). @default [] */
   netHosts?: string[];
@@ -68,7 +82,8 @@ export function scopedPermissionFlags(options: ScopeOptions): string[] {
   const { paths, listen } = options;
   const unique = (xs: string[]) => [...new Set(xs.filter((x) => x !== ""))];
   const rw = unique([paths.hostDir, paths.logDir]);
-  const listenAddr = listen.port === 0 ? listen.hostname : `${listen.hostname}:${listen.port}`;
+  // `host:0` lets the host bind any free port there without reaching other ports of that host.
+  const listenAddr = `${listen.hostname}:${listen.port}`;
   const net = unique([listenAddr, ...(options.netHosts ?? [])]);
   const env = unique([
     ...HOST_ENV_VARS,
@@ -127,6 +142,8 @@ export interface ResolvedFiles {
   granted: string[];
   /** Files that are not granted, with the reason. */
   refused: { path: string; reason: string }[];
+  /** Every named path → its granted real path, or null when refused (handed to the host). */
+  byPath: Record<string, string | null>;
 }
 
 /**
@@ -134,7 +151,7 @@ export interface ResolvedFiles {
  * regular files: the scope grants the file a link points to, never the link's folder.
  */
 export async function resolveReadFiles(files: string[]): Promise<ResolvedFiles> {
-  const out: ResolvedFiles = { granted: [], refused: [] };
+  const out: ResolvedFiles = { granted: [], refused: [], byPath: {} };
   for (const path of new Set(files)) {
     try {
       const real = await Deno.realPath(path);
@@ -142,13 +159,18 @@ export async function resolveReadFiles(files: string[]): Promise<ResolvedFiles> 
         out.refused.push({ path, reason: "not a regular file" });
       } else if (real.includes(",")) {
         out.refused.push({ path, reason: "its real path contains ','" });
-      } else out.granted.push(real);
+      } else {
+        out.granted.push(real);
+        out.byPath[path] = real;
+        continue;
+      }
     } catch (err) {
       out.refused.push({
         path,
         reason: err instanceof Deno.errors.NotFound ? "not found" : String(err),
       });
     }
+    out.byPath[path] = null;
   }
   return out;
 }

@@ -47,10 +47,20 @@ export {
   PROC_UPTIME,
   type ResolvedFiles,
   resolveReadFiles,
+  RUNTIME_ENV_VARS,
   scopedPermissionFlags,
   type ScopeOptions,
 } from "./launch.ts";
 export { SCOPED_ENV_VAR, scopeProcessEnv } from "./env_scope.ts";
+export {
+  mayConnect,
+  type MissingScope,
+  missingScope,
+  type ScopeControl,
+  ScopeWatch,
+} from "./scope_watch.ts";
+export { type ProbeRequest, SupervisorLink } from "./supervise/link.ts";
+export { type HostStart, superviseHost, type SuperviseOptions } from "./supervise/launcher.ts";
 export * from "./auth/mod.ts";
 export * from "./settings/mod.ts";
 export * from "./push/mod.ts";

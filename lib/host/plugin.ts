@@ -95,6 +95,21 @@ export interface PluginContext {
    * on, e.g. the branch controller keeps the outputs as the hub reports them. @default false
    */
   resumed?: boolean;
+  /**
+   * The path to read for a file the plugin's settings name: under the launcher, the real path it
+   * granted (links resolved); elsewhere the path itself.
+   */
+  grantedFile?(path: string): string;
+  /**
+   * Runs one of the plugin's {@linkcode PluginDescriptor.probes} in a process of the launcher's
+   * that may reach `net` only (for a destination this host may not reach yet). Present only
+   * when a launcher supervises the host.
+   */
+  probeOutside?(
+    probe: string,
+    args: Record<string, unknown>,
+    net: string[],
+  ): Promise<Record<string, unknown>>;
 }
 
 /** Why the host stops. */
@@ -169,4 +184,9 @@ export interface PluginDescriptor {
    * resolved; like {@linkcode networkHosts}, a change widens the scope through a restart.
    */
   readFiles?(settings: Settings): string[];
+  /**
+   * One-shot checks the launcher may run on the host's behalf in a process allowed to reach only
+   * the checked destination (see {@linkcode PluginContext.probeOutside}).
+   */
+  probes?: Record<string, (args: Record<string, unknown>) => Promise<Record<string, unknown>>>;
 }

@@ -4,6 +4,7 @@
  * @module
  */
 import type { Host } from "./create_host.ts";
+import type { ShutdownInfo } from "./plugin.ts";
 
 /** Options of {@linkcode serveHost}. */
 export interface ServeHostOptions {
@@ -20,8 +21,8 @@ export interface ServedHost {
   hostname: string;
   /** The admin key when it was generated at this start. */
   adminKey: string | null;
-  /** Stops the server and the host. */
-  shutdown(): Promise<void>;
+  /** Stops the server and the host (`planned`: a restart, see {@linkcode Host.stop}). */
+  shutdown(info?: ShutdownInfo): Promise<void>;
 }
 
 /** Starts the host and listens; resolves once the plugins' startup-complete hooks ran. */
@@ -40,9 +41,9 @@ export async function serveHost(host: Host, options: ServeHostOptions = {}): Pro
     port,
     hostname,
     adminKey,
-    shutdown() {
+    shutdown(info) {
       done ??= (async () => {
-        await host.stop();
+        await host.stop(info);
         await server.shutdown();
       })();
       return done;

@@ -6,6 +6,7 @@
  * @module
  */
 import type { PluginContext } from "../../lib/host/plugin.ts";
+import { mayConnect } from "../../lib/host/scope_watch.ts";
 import type { ChannelConfig } from "./channel_config.ts";
 import {
   createHubClient,
@@ -27,6 +28,7 @@ import { RulesEngine } from "./engine.ts";
 import {
   type BranchSettings,
   channelConfigOf,
+  hubNetTarget,
   hubUrl,
   validateBranchSettings,
 } from "./settings.ts";
@@ -246,7 +248,11 @@ export class BranchController {
     });
   }
 
-  /** One-shot connection test; missing fields fall back to the stored settings. */
+  /**
+   * One-shot connection test; missing fields fall back to the stored settings. An address this
+   * host may not reach yet (it is not in the saved settings) is checked by the launcher in a
+   * process allowed to reach that address only.
+   */
   async testConnection(
     target: { host?: string; port?: number; path?: string },
   ): Promise<TestConnectionResult> {
@@ -255,9 +261,12 @@ export class BranchController {
     if (!host) {
       return { ok: false, reason: "no_host", detail: "No hub host is given or configured" };
     }
-    return await probeHub(hubUrl(host, target.port ?? s.port, target.path ?? s.path), {
-      clock: this.#ctx.clock,
-    });
+    const hub = { host, port: target.port ?? s.port, path: target.path ?? s.path };
+    const net = hubNetTarget(hub.host, hub.port);
+    if (!mayConnect(net) && this.#ctx.probeOutside) {
+      return await this.#ctx.probeOutside("hub", { ...hub }, [net]) as TestConnectionResult;
+    }
+    return await probeHub(hub, { clock: this.#ctx.clock });
   }
 
   /** Runs the rules engine once (does nothing while disconnected or with automation off). */
@@ -295,6 +304,7 @@ export class BranchController {
       }
       const client: HubClient = createHubClient({
         url: hubUrl(s.host, s.port, s.path),
+        target: hubNetTarget(s.host, s.port),
         clock: this.#ctx.clock,
         logger: this.#ctx.logger.child("hub"),
         reconnectMinMs: s.reconnect_min * 1000,

@@ -12,6 +12,7 @@ import type { Logger } from "../../lib/log.ts";
 import type { ChannelKind, ChannelStates } from "./layout.ts";
 import { encodeCommand, mergeReadings, parseFrame } from "./protocol.ts";
 import { waitForClose } from "./socket.ts";
+import { mayConnect } from "../../lib/host/scope_watch.ts";
 
 /** Result of a switch command. */
 export type SendResult =
@@ -32,6 +33,11 @@ export interface HubClientOptions {
   connectTimeoutMs?: number;
   /** Opens the socket (tests wrap it). @default `new WebSocket(url)` */
   createSocket?(url: string): WebSocket;
+  /**
+   * The `host:port` of the hub: while this process may not reach it (the host is about to
+   * restart under a wider scope) no connection is tried. @default none (always try)
+   */
+  target?: string;
   /** Called on every connect/disconnect transition. */
   onConnection?(connected: boolean): void;
   /** Called after every frame that carries channel states. */
@@ -81,10 +87,20 @@ export function createHubClient(options: HubClientOptions): HubClient {
   let stopped = false;
   let states: ChannelStates = {};
   let cancelTimer: (() => void) | undefined;
+  let waitingForScope = false;
 
   const connect = () => {
     cancelTimer = undefined;
     if (stopped) return;
+    if (options.target && !mayConnect(options.target)) {
+      if (!waitingForScope) {
+        logger.info(`Waiting for the host to be allowed to reach the hub at ${url}`);
+      }
+      waitingForScope = true;
+      scheduleReconnect();
+      return;
+    }
+    waitingForScope = false;
     let ws: WebSocket;
     try {
       ws = options.createSocket ? options.createSocket(url) : new WebSocket(url);

@@ -8,8 +8,11 @@
 import type { PluginContext, PluginDescriptor } from "../../lib/host/plugin.ts";
 import { BranchController } from "./controller.ts";
 import { branchRoutes } from "./routes.ts";
+import { systemClock } from "../../lib/clock.ts";
+import { probeHub } from "./probe.ts";
 import {
   defaultSettings,
+  hubNetTarget,
   mergeBranchUpdate,
   SETTINGS_VERSION,
   validateBranchSettings,
@@ -44,7 +47,16 @@ export const plugin: PluginDescriptor = {
   mergeSettingsUpdate: mergeBranchUpdate,
   networkHosts(settings) {
     const { host, port } = validateBranchSettings(settings);
-    return host ? [`${host}:${port}`] : [];
+    return host ? [hubNetTarget(host, port)] : [];
+  },
+  probes: {
+    // Run by the launcher (real clock) for test_connection on an address not yet in the scope.
+    hub: (args) =>
+      probeHub({
+        host: String(args.host),
+        port: Number(args.port),
+        path: String(args.path),
+      }, { clock: systemClock }),
   },
   routes: (ctx) => branchRoutes(() => controllerFor(ctx)),
   onStartup: (ctx) => controllerFor(ctx).start({ resumed: ctx.resumed }),

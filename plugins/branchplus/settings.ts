@@ -164,6 +164,11 @@ function mergeChannels(current: unknown, updates: unknown[]): unknown[] {
   return channels;
 }
 
+/** The `host:port` the hub needs network access to (IPv6 bracketed). */
+export function hubNetTarget(host: string, port: number): string {
+  return `${host.includes(":") && !host.startsWith("[") ? `[${host}]` : host}:${port}`;
+}
+
 /** The WebSocket URL of the hub. */
 export function hubUrl(host: string, port: number, path: string): string {
   const name = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;

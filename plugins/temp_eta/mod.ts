@@ -12,7 +12,7 @@ import { connectionOf } from "./mqtt_client.ts";
 import { routesOf } from "./routes.ts";
 import { DEFAULTS, SETTINGS_VERSION } from "./schema.ts";
 import { type ServiceOptions, TempEtaService } from "./service.ts";
-import { SECRET_SETTINGS, validateSettings } from "./settings.ts";
+import { brokerTarget, SECRET_SETTINGS, validateSettings } from "./settings.ts";
 
 export { type ServiceStatus, TempEtaService } from "./service.ts";
 export type { TempEtaSettings } from "./schema.ts";
@@ -46,7 +46,7 @@ export function createTempEtaPlugin(options: ServiceOptions = {}): PluginDescrip
     envVars: [...ENV_VARS],
     networkHosts: (settings) =>
       settings.mqtt_enabled === true && typeof settings.mqtt_broker === "string"
-        ? [`${settings.mqtt_broker}:${settings.mqtt_port}`]
+        ? [brokerTarget(settings as { mqtt_broker: string; mqtt_port: number })]
         : [],
     readFiles: (settings) => {
       const { caPath } = connectionOf(validateSettings(settings));

@@ -14,7 +14,8 @@ import { applyEnvOverrides } from "./env.ts";
 import { displayText } from "./format.ts";
 import { MqttPublisher, type MqttPublisherOptions, type MqttStatus } from "./mqtt.ts";
 import { DEFAULTS, type TempEtaSettings } from "./schema.ts";
-import { validateSettings } from "./settings.ts";
+import { brokerTarget, validateSettings } from "./settings.ts";
+import { mayConnect } from "../../lib/host/scope_watch.ts";
 import { alertOf } from "./alerts.ts";
 import { type UiConfig, uiConfigOf } from "./ui_config.ts";
 import type { HeaterStatus } from "./status.ts";
@@ -60,7 +61,19 @@ export class TempEtaService {
     // they are read in start(), which runs after the load.
     this.#settings = validateSettings({ ...DEFAULTS });
     this.#calc = new EtaCalculator(this.#settings);
-    this.#mqtt = new MqttPublisher({ clock: ctx.clock, logger: ctx.logger, ...options });
+    this.#mqtt = new MqttPublisher({
+      clock: ctx.clock,
+      logger: ctx.logger,
+      // Under the launcher the CA file is granted by its real path (links resolved).
+      readTextFile: async (path) => {
+        const granted = ctx.grantedFile?.(path) ?? path;
+        if (Deno.permissions.querySync({ name: "read", path: granted }).state !== "granted") {
+          throw new Error("the host may not read it (missing, or not a regular file)");
+        }
+        return await Deno.readTextFile(granted);
+      },
+      ...options,
+    });
   }
 
   /** The effective settings: the stored ones with the environment overrides applied. */
@@ -109,7 +122,13 @@ export class TempEtaService {
     const previous = this.#settings;
     this.#settings = next;
     this.#calc.configure(next);
-    this.#mqtt.configure({ ...next, mqtt_enabled: next.enabled && next.mqtt_enabled });
+    const wanted = next.enabled && next.mqtt_enabled;
+    // A broker the host may not reach yet: it is restarting under the wider scope.
+    const reachable = mayConnect(brokerTarget(next));
+    if (wanted && !reachable) {
+      this.#ctx.logger.info(`MQTT waits for the host to be allowed to reach ${brokerTarget(next)}`);
+    }
+    this.#mqtt.configure({ ...next, mqtt_enabled: wanted && reachable });
     const timersChanged = first || previous.calculation_interval !== next.calculation_interval ||
       previous.cleanup_interval !== next.cleanup_interval || previous.enabled !== next.enabled;
     if (timersChanged) {

@@ -93,3 +93,9 @@ export function validateSettings(candidate: Record<string, unknown>): TempEtaSet
   checkCrossRules(settings);
   return settings;
 }
+
+/** The `host:port` the MQTT broker needs network access to (an IPv6 address bracketed). */
+export function brokerTarget(s: { mqtt_broker: string; mqtt_port: number }): string {
+  const host = s.mqtt_broker.includes(":") ? `[${s.mqtt_broker}]` : s.mqtt_broker;
+  return `${host}:${s.mqtt_port}`;
+}

@@ -3,57 +3,8 @@
  * that every plugin works while Deno refuses reads outside the host's folders.
  */
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
-import { openWs, waitFor } from "../lib/host/_helpers.ts";
-
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-
-async function startScopedHost(dataDir: string) {
-  // The same flags as `deno task host` (read from deno.json so the test follows the task).
-  const task = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).tasks.host as string;
-  const flags = task.split(/\s+/).filter((w) => w.startsWith("--allow"));
-  const pass = (name: string) => Deno.env.get(name) ?? "";
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...flags, `${ROOT}host.ts`, "--port", "0"],
-    cwd: ROOT,
-    clearEnv: true,
-    env: {
-      LOCALBENCH_DATA_DIR: dataDir,
-      HOME: pass("HOME"),
-      PATH: pass("PATH"),
-      ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: pass("DENO_DIR") } : {}),
-      NO_COLOR: "1",
-    },
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const out: string[] = [];
-  const err: string[] = [];
-  const pump = async (s: ReadableStream<Uint8Array>, into: string[]) => {
-    const decoder = new TextDecoder();
-    for await (const chunk of s) into.push(decoder.decode(chunk, { stream: true }));
-  };
-  const pumps = Promise.all([pump(child.stdout, out), pump(child.stderr, err)]);
-  const port = await waitFor(
-    () => /listening on http:\/\/127\.0\.0\.1:(\d+)\//.exec(out.join(""))?.[1],
-    30_000,
-  )
-    .catch((e) => {
-      throw new Error(`${e}\nstdout: ${out.join("")}\nstderr: ${err.join("")}`);
-    });
-  const key = out.join("").split("\n")[1]!.trim();
-  return {
-    base: `http://127.0.0.1:${port}`,
-    port,
-    key,
-    async stop() {
-      child.kill("SIGTERM");
-      const status = await child.status;
-      await pumps;
-      return { status, stderr: err.join("") };
-    },
-  };
-}
+import { openWs } from "../lib/host/_helpers.ts";
+import { startScopedHost } from "./_scoped_host.ts";
 
 Deno.test({
   name:
@@ -62,7 +13,8 @@ Deno.test({
   async fn() {
     const dataDir = await Deno.makeTempDir({ prefix: "lb_scoped_" });
     const outside = await Deno.makeTempDir({ prefix: "lb_outside_" });
-    const h = await startScopedHost(dataDir);
+    // With the web UI: the launcher builds the islands in a process of their own first.
+    const h = await startScopedHost({ dataDir, args: [] });
     try {
       const get = async (path: string, init: RequestInit = {}) => {
         const res = await fetch(`${h.base}${path}`, {
@@ -122,8 +74,8 @@ Deno.test({
       const log = await Deno.readTextFile(`${logDir}/host.log`);
       assert.match(log, /Permission scope: read outside the host folders is refused/);
     } finally {
-      const { status } = await h.stop();
-      assert.equal(status.code, 0);
+      const { code } = await h.stop();
+      assert.equal(code, 0);
       await Deno.remove(dataDir, { recursive: true });
       await Deno.remove(outside, { recursive: true });
     }

@@ -10,8 +10,15 @@ import { readJsonObject } from "../../http/request.ts";
 import { requirePermission } from "../auth/middleware.ts";
 import type { SettingsStore } from "./store.ts";
 
+/** Options of {@linkcode settingsRoutes}. */
+export interface SettingsRoutesOptions {
+  /** Runs after every save; its fields are added to the response (e.g. `reapplying`). */
+  afterSave?(): Record<string, unknown>;
+}
+
 /** The settings sub-app (mount at `/api/settings`). */
-export function settingsRoutes(store: SettingsStore): Hono {
+export function settingsRoutes(store: SettingsStore, options: SettingsRoutesOptions = {}): Hono {
+  const saved = () => ({ plugins: store.publicView(), ...options.afterSave?.() });
   const app = new Hono();
   app.get("/", requirePermission("STATUS"), (c) => c.json({ plugins: store.publicView() }));
   app.post("/", requirePermission("SETTINGS"), async (c) => {
@@ -24,11 +31,11 @@ export function settingsRoutes(store: SettingsStore): Hono {
       throw new AppError(400, "Cannot save settings: 'plugins' must be an object");
     }
     await store.updateMany(plugins as Record<string, unknown>);
-    return c.json({ plugins: store.publicView() });
+    return c.json(saved());
   });
   app.delete("/plugins/:id", requirePermission("SETTINGS"), async (c) => {
     await store.reset(c.req.param("id"));
-    return c.json({ plugins: store.publicView() });
+    return c.json(saved());
   });
   return app;
 }

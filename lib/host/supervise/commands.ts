@@ -1,0 +1,175 @@
+/**
+ * The processes the launcher starts: the scoped host (its flags derived from config.yaml at
+ * every start), a probe (allowed to reach one destination, nothing else) and the island build
+ * (before the host starts; the host itself may not run esbuild).
+ *
+ * @module
+ */
+import { SCOPED_ENV_VAR } from "../env_scope.ts";
+import {
+  LIBRARY_ENV_VARS,
+  pluginEnvVars,
+  pluginScope,
+  resolveReadFiles,
+  RUNTIME_ENV_VARS,
+  scopedPermissionFlags,
+} from "../launch.ts";
+import { HOST_ENV_VARS, resolveHostPaths } from "../paths.ts";
+import type { PluginDescriptor } from "../plugin.ts";
+import type { HostStart } from "./launcher.ts";
+import type { ProbeRequest } from "./link.ts";
+import { readLines } from "./protocol.ts";
+
+/** The server options the host runs with. */
+export interface ServeArgs {
+  hostname: string;
+  port: number;
+  printerSpeed: number;
+  ui: boolean;
+  /** Host names the host answers to (computed by the launcher). */
+  allowedHosts: string[];
+}
+
+/** The values of `names` that are set in the launcher's environment. */
+export function envOf(names: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of names) {
+    const v = Deno.env.get(name);
+    if (v !== undefined) out[name] = v;
+  }
+  return out;
+}
+
+/** Every variable the launcher reads and passes on. */
+export function launcherEnvNames(plugins: PluginDescriptor[]): string[] {
+  return [...HOST_ENV_VARS, ...pluginEnvVars(plugins), ...RUNTIME_ENV_VARS, ...LAUNCHER_ENV_VARS];
+}
+
+/** Variables only the launcher reads (the extra host names it answers to). */
+export const LAUNCHER_ENV_VARS = ["LOCALBENCH_ALLOWED_HOSTS"] as const;
+
+/** Options of {@linkcode hostStart}. */
+export interface HostStartOptions {
+  /** The entry script (`host.ts`). */
+  script: string;
+  plugins: PluginDescriptor[];
+  serve: ServeArgs;
+  /** Folders the host only reads (the UI's static files). */
+  readOnly: string[];
+}
+
+/**
+ * The command of one start of the scoped host: reads config.yaml as the host will (migrated,
+ * validated), resolves the files the plugins name, and derives the flags.
+ */
+export async function hostStart(
+  options: HostStartOptions,
+  port: number | null,
+  resumed: boolean,
+): Promise<HostStart> {
+  const { plugins, serve } = options;
+  const ownEnv = [...HOST_ENV_VARS, ...pluginEnvVars(plugins)];
+  const paths = resolveHostPaths(envOf(ownEnv));
+  const scope = await pluginScope(paths.configFile, plugins);
+  const files = await resolveReadFiles(scope.readFiles);
+  const listenPort = port ?? serve.port;
+  const flags = scopedPermissionFlags({
+    paths,
+    listen: { hostname: serve.hostname, port: listenPort },
+    netHosts: scope.netHosts,
+    readFiles: files.granted,
+    envVars: pluginEnvVars(plugins),
+    readOnly: options.readOnly,
+  });
+  const args = [
+    "run",
+    ...flags,
+    options.script,
+    "--scoped",
+    "--supervised",
+    "--host",
+    serve.hostname,
+    "--port",
+    String(listenPort),
+    "--printer-speed",
+    String(serve.printerSpeed),
+    "--scope-files",
+    JSON.stringify(files.byPath),
+    ...(serve.allowedHosts.length > 0 ? ["--allowed-hosts", serve.allowedHosts.join(",")] : []),
+    ...(serve.ui ? [] : ["--no-ui"]),
+    ...(resumed ? ["--resume"] : []),
+  ];
+  return {
+    args,
+    env: {
+      ...envOf(RUNTIME_ENV_VARS),
+      ...envOf(ownEnv),
+      [SCOPED_ENV_VAR]: [...ownEnv, ...LIBRARY_ENV_VARS].join(","),
+    },
+  };
+}
+
+/** Longest run of a probe process. */
+export const PROBE_PROCESS_TIMEOUT_MS = 15_000;
+
+/**
+ * Runs `script --probe PLUGIN NAME ARGS` in a process allowed to reach `request.net` and nothing
+ * else (no files, no environment), and returns the JSON it prints.
+ */
+export async function runProbeProcess(
+  script: string,
+  request: ProbeRequest,
+): Promise<Record<string, unknown>> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--no-prompt",
+      `--allow-net=${request.net.join(",")}`,
+      script,
+      "--probe",
+      request.plugin,
+      request.probe,
+      JSON.stringify(request.args),
+    ],
+    clearEnv: true,
+    env: envOf(RUNTIME_ENV_VARS),
+    stdin: "null",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const timer = setTimeout(() => child.kill("SIGKILL"), PROBE_PROCESS_TIMEOUT_MS);
+  let last = "";
+  try {
+    for await (const line of readLines(child.stdout)) if (line.trim() !== "") last = line;
+    await child.status;
+  } finally {
+    clearTimeout(timer);
+  }
+  const result = JSON.parse(last || "null");
+  if (result === null || typeof result !== "object" || Array.isArray(result)) {
+    throw new Error("the probe printed no result");
+  }
+  return result;
+}
+
+/** Builds the web UI's islands in a separate process (the host may not run esbuild). */
+export async function buildIslandsProcess(buildScript: string, staticDir: string): Promise<void> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--no-prompt",
+      "--allow-read",
+      `--allow-write=${staticDir}/_islands`,
+      "--allow-env",
+      "--allow-run",
+      buildScript,
+      staticDir,
+    ],
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!out.success) {
+    throw new Error(`Cannot build the islands: ${new TextDecoder().decode(out.stderr).trim()}`);
+  }
+}
