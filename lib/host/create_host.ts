@@ -16,6 +16,7 @@ import { createLogger, type Logger } from "../log.ts";
 import { assertPermission, authenticate, requireMethodPermission } from "./auth/middleware.ts";
 import { authRoutes } from "./auth/routes.ts";
 import { SessionStore } from "./auth/sessions.ts";
+import { LoginThrottle } from "./auth/throttle.ts";
 import { UserStore } from "./auth/users.ts";
 import { ConfigFile, type ConfigFs } from "./config_file.ts";
 import { fileSink, HOST_LOG_NAME } from "./host_log.ts";
@@ -184,7 +185,15 @@ export function createHost(options: HostOptions): Host {
   app.get("/sockjs/websocket", socket);
   options.beforeAuth?.(app, { users, sessions, settings, paths });
   app.use("*", authenticate({ users, sessions, publicRoutes: ["POST /api/login"] }));
-  app.route("/api", authRoutes({ users, sessions, logger: logger.child("auth") }));
+  app.route(
+    "/api",
+    authRoutes({
+      users,
+      sessions,
+      logger: logger.child("auth"),
+      throttle: new LoginThrottle({ now: () => clock.now() }),
+    }),
+  );
   const scopeWatch = new ScopeWatch({
     plugins: options.plugins,
     settings,

@@ -28,8 +28,9 @@ export interface AuthenticateOptions {
 }
 
 /**
- * Resolves the principal of a request from its key or session, without enforcing anything.
- * Returns null when neither is present; throws 401 for a wrong key or dead session and 403 for
+ * Resolves the principal of a request from its key or session, without enforcing anything; the
+ * permissions are the account's as stored now. Returns null when neither is present; throws
+ * 401 for a wrong key or a dead session (expired, password changed, user deleted) and 403 for
  * a session request that changes state without its CSRF token.
  */
 export async function resolvePrincipal(
@@ -46,13 +47,21 @@ export async function resolvePrincipal(
   if (sid === undefined) return null;
   const session = options.sessions.get(sid);
   if (!session) throw new AppError(401, "Session expired, please log in again");
+  // The account as it is now: a changed password or a deleted user ends the session here.
+  const account = await options.users.account(session.user);
+  if (!account || account.stamp !== session.stamp) {
+    options.sessions.delete(sid);
+    throw new AppError(401, "Session ended: the account changed, please log in again", {
+      code: "session_ended",
+    });
+  }
   if (
     isStateChanging(c.req.method) &&
     !options.sessions.checkCsrf(session, c.req.header("X-CSRF-Token"))
   ) {
     throw new AppError(403, "Missing or invalid CSRF token");
   }
-  return { user: session.user, permissions: session.permissions, via: "session" };
+  return { user: session.user, permissions: account.permissions, via: "session" };
 }
 
 /**

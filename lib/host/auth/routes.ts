@@ -9,9 +9,9 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { AppError } from "../../error.ts";
 import { readJsonObject } from "../../http/body.ts";
 import { clientAddress } from "../../http/request.ts";
-import { SlidingWindowLimiter } from "../../http/rate_limit.ts";
 import type { Logger } from "../../log.ts";
 import { SESSION_COOKIE, type SessionStore } from "./sessions.ts";
+import { LoginThrottle } from "./throttle.ts";
 import type { UserStore } from "./users.ts";
 
 /** Largest login body: a user name and a password, with room to spare. */
@@ -28,13 +28,13 @@ export interface AuthRoutesOptions {
   users: UserStore;
   sessions: SessionStore;
   logger: Logger;
-  /** Failed-login limiter. @default 10 attempts per minute per client */
-  limiter?: SlidingWindowLimiter;
+  /** Failed-login back-off per account and per address. @default a new LoginThrottle */
+  throttle?: LoginThrottle;
 }
 
 /** The login/logout sub-app (mount at `/api`; the auth middleware must let login through). */
 export function authRoutes(options: AuthRoutesOptions): Hono {
-  const limiter = options.limiter ?? new SlidingWindowLimiter({ max: 10, windowMs: 60_000 });
+  const throttle = options.throttle ?? new LoginThrottle();
   const app = new Hono();
   app.post("/login", async (c) => {
     const body = await readJsonObject(c, { maxBytes: LOGIN_BODY_LIMIT, maxDepth: 2 });
@@ -43,15 +43,23 @@ export function authRoutes(options: AuthRoutesOptions): Hono {
     if (typeof user !== "string" || typeof pass !== "string") {
       throw new AppError(400, "Cannot log in: 'user' and 'pass' must be strings");
     }
-    if (!limiter.attempt(clientAddress(c))) {
-      throw new AppError(429, "Too many login attempts. Please slow down.");
+    const address = clientAddress(c);
+    const wait = throttle.check(user, address);
+    if (wait > 0) {
+      c.header("Retry-After", String(Math.ceil(wait / 1000)));
+      throw new AppError(429, "Too many failed logins. Please wait and try again.", {
+        code: "login_throttled",
+      });
     }
-    const permissions = await options.users.verifyLogin(user, pass);
-    if (!permissions) {
-      options.logger.warn(`[SECURITY] login_failed: user=${logSafeName(user)}`);
+    const account = await options.users.verifyLogin(user, pass);
+    if (!account) {
+      throttle.failed(user, address);
+      options.logger.warn(`[SECURITY] login_failed: user=${logSafeName(user)} from=${address}`);
       throw new AppError(401, "Invalid user name or password");
     }
-    const session = options.sessions.create(user, permissions);
+    throttle.succeeded(user);
+    const permissions = account.permissions;
+    const session = options.sessions.create(user, account.stamp);
     setCookie(c, SESSION_COOKIE, session.id, {
       httpOnly: true,
       sameSite: "Strict",

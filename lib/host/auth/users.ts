@@ -10,6 +10,20 @@ import type { Permission } from "../plugin.ts";
 import { PERMISSIONS } from "../permissions.ts";
 import { generateApiKey, hashApiKey, hashPassword, safeEqual, verifyPassword } from "./hash.ts";
 
+/** A user as the host knows it now (read from config.yaml at each use). */
+export interface Account {
+  name: string;
+  permissions: Permission[];
+  /**
+   * Changes whenever the password changes: a session remembers the stamp of its login and ends
+   * when the stored one differs.
+   */
+  stamp: string;
+  hasPassword: boolean;
+  /** Number of API keys of the user. */
+  keys: number;
+}
+
 /** Who made a request. */
 export interface Principal {
   user: string;
@@ -45,6 +59,19 @@ function access(doc: ConfigDoc): AccessSection {
   return section;
 }
 
+function accountOf(section: AccessSection, name: string): Account | null {
+  const user = Object.hasOwn(section.users, name) ? section.users[name] : undefined;
+  if (!user || typeof user !== "object") return null;
+  const password = typeof user.password === "string" ? user.password : "";
+  return {
+    name,
+    permissions: permissionsOf(user),
+    stamp: hashApiKey(`password:${password}`).slice(0, 32),
+    hasPassword: password !== "",
+    keys: section.apikeys.filter((k) => k.user === name).length,
+  };
+}
+
 function permissionsOf(user: StoredUser | undefined): Permission[] {
   if (!user || !Array.isArray(user.permissions)) return [];
   return user.permissions.filter((p): p is Permission => PERMISSIONS.includes(p as Permission));
@@ -66,13 +93,32 @@ export class UserStore {
    * @throws {AppError} 400 for an invalid name or empty password.
    */
   async addUser(name: string, password: string, permissions: Permission[]): Promise<void> {
-    if (!USER_NAME.test(name)) {
+    if (!USER_NAME.test(name) || ["__proto__", "constructor", "prototype"].includes(name)) {
       throw new AppError(400, `Invalid user name '${name}': use 1-64 letters, digits, _ . @ -`);
     }
     if (password.length === 0) throw new AppError(400, "Cannot add user: the password is empty");
-    const hash = await hashPassword(password);
+    // The same password keeps its stored hash, so the user's sessions live on (with the new
+    // permissions); a new password gets a new hash, which ends them.
+    const users = access(await this.#file.read()).users;
+    const old = Object.hasOwn(users, name) ? users[name]?.password : undefined;
+    const same = typeof old === "string" && await verifyPassword(password, old);
+    const hash = same ? old : await hashPassword(password);
     await this.#file.update((doc) => {
       access(doc).users[name] = { password: hash, permissions: [...permissions] };
+    });
+  }
+
+  /**
+   * Sets a user's permissions without touching the password; live sessions get them at once.
+   *
+   * @throws {AppError} 404 when no such user.
+   */
+  async setPermissions(name: string, permissions: Permission[]): Promise<void> {
+    await this.#file.update((doc) => {
+      const section = access(doc);
+      const user = Object.hasOwn(section.users, name) ? section.users[name] : undefined;
+      if (!user) throw new AppError(404, `Cannot change user '${name}': no such user`);
+      section.users[name] = { ...user, permissions: [...permissions] };
     });
   }
 
@@ -112,6 +158,44 @@ export class UserStore {
     });
   }
 
+  /** The account of `name` as stored now, or null. */
+  async account(name: string): Promise<Account | null> {
+    return accountOf(access(await this.#file.read()), name);
+  }
+
+  /** Every account, sorted by name. */
+  async listUsers(): Promise<Account[]> {
+    const section = access(await this.#file.read());
+    return Object.keys(section.users).sort().flatMap((n) => accountOf(section, n) ?? []);
+  }
+
+  /**
+   * Deletes a user and every API key of the user; returns the number of keys removed. Live
+   * sessions of the user end at their next request.
+   *
+   * @throws {AppError} 404 when no such user; 409 when it is the last user holding ADMIN.
+   */
+  async deleteUser(name: string): Promise<number> {
+    let removed = 0;
+    await this.#file.update((doc) => {
+      const section = access(doc);
+      if (!Object.hasOwn(section.users, name)) {
+        throw new AppError(404, `Cannot delete user '${name}': no such user`);
+      }
+      const admins = Object.keys(section.users).filter((n) =>
+        permissionsOf(section.users[n]).includes("ADMIN")
+      );
+      if (admins.length === 1 && admins[0] === name) {
+        throw new AppError(409, `Cannot delete user '${name}': it is the last user with ADMIN`);
+      }
+      delete section.users[name];
+      const kept = section.apikeys.filter((k) => k.user !== name);
+      removed = section.apikeys.length - kept.length;
+      section.apikeys = kept;
+    });
+    return removed;
+  }
+
   /** Whether any user exists. */
   async hasUsers(): Promise<boolean> {
     return Object.keys(access(await this.#file.read()).users).length > 0;
@@ -139,18 +223,19 @@ export class UserStore {
     let found: StoredKey | undefined;
     for (const k of section.apikeys) if (safeEqual(String(k.hash), hash)) found = k;
     if (!found) return null;
-    const user = section.users[found.user];
-    if (!user) return null;
-    return { user: found.user, permissions: permissionsOf(user), via: "apikey" };
+    const account = accountOf(section, found.user);
+    if (!account) return null;
+    return { user: found.user, permissions: account.permissions, via: "apikey" };
   }
 
-  /** The permissions of a user whose password matches, or null. */
-  async verifyLogin(name: string, password: string): Promise<Permission[] | null> {
-    const user = access(await this.#file.read()).users[name];
+  /** The account of a user whose password matches, or null. */
+  async verifyLogin(name: string, password: string): Promise<Account | null> {
+    const section = access(await this.#file.read());
+    const user = Object.hasOwn(section.users, name) ? section.users[name] : undefined;
     if (!user || typeof user.password !== "string") {
       await hashPassword(password); // same work either way
       return null;
     }
-    return await verifyPassword(password, user.password) ? permissionsOf(user) : null;
+    return await verifyPassword(password, user.password) ? accountOf(section, name) : null;
   }
 }

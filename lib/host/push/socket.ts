@@ -10,8 +10,10 @@ import { AppError } from "../../error.ts";
 import { isSameOrigin } from "../../http/security.ts";
 import type { Logger } from "../../log.ts";
 import type { Clock } from "../../clock.ts";
+import { getCookie } from "hono/cookie";
 import { resolvePrincipal } from "../auth/middleware.ts";
-import type { SessionStore } from "../auth/sessions.ts";
+import { SESSION_COOKIE, type SessionStore } from "../auth/sessions.ts";
+import type { Permission } from "../plugin.ts";
 import type { UserStore } from "../auth/users.ts";
 import { hasPermission } from "../permissions.ts";
 import type { PushClient, PushHub } from "./hub.ts";
@@ -27,6 +29,26 @@ export interface PushSocketOptions {
   authTimeoutMs?: number;
   /** Sent to each client once authenticated. */
   hello?: Record<string, unknown>;
+  /**
+   * How often an authenticated client's key or session is checked again: a revoked key, a
+   * deleted user, a changed password or an expired session closes the socket (4401) and a cut
+   * permission applies. @default 2000
+   */
+  recheckMs?: number;
+}
+
+/** The current permissions of a key or session, or null when it no longer authenticates. */
+async function currentPermissions(
+  options: PushSocketOptions,
+  credential: { key: string } | { sid: string },
+): Promise<Permission[] | null> {
+  if ("key" in credential) {
+    return (await options.users.verifyKey(credential.key))?.permissions ?? null;
+  }
+  const session = options.sessions.get(credential.sid);
+  if (!session) return null;
+  const account = await options.users.account(session.user);
+  return account && account.stamp === session.stamp ? account.permissions : null;
 }
 
 /** The handler for the socket routes (must run outside the host's authenticate middleware). */
@@ -43,6 +65,13 @@ export function pushSocketHandler(options: PushSocketOptions): (c: Context) => P
     if (principal && !hasPermission(principal.permissions, "STATUS")) {
       throw new AppError(403, "Permission STATUS required");
     }
+    const header = c.req.header("X-Api-Key");
+    const sid = getCookie(c, SESSION_COOKIE);
+    let credential: { key: string } | { sid: string } | null = principal === null
+      ? null
+      : header !== undefined
+      ? { key: header.trim() }
+      : { sid: sid! };
     const { socket, response } = Deno.upgradeWebSocket(c.req.raw);
     const client: PushClient = {
       send: (text) => socket.send(text),
@@ -51,9 +80,22 @@ export function pushSocketHandler(options: PushSocketOptions): (c: Context) => P
     };
     let remove = () => {};
     let cancelTimer = () => {};
+    let cancelRecheck = () => {};
+    const recheck = async () => {
+      if (credential === null || socket.readyState !== WebSocket.OPEN) return;
+      const permissions = await currentPermissions(options, credential);
+      if (permissions === null || !hasPermission(permissions, "STATUS")) {
+        client.permissions = null;
+        cancelRecheck();
+        socket.close(4401, "Authentication ended");
+      } else client.permissions = permissions;
+    };
     const admit = (permissions: PushClient["permissions"]) => {
       cancelTimer();
       client.permissions = permissions;
+      cancelRecheck = options.clock.setInterval(() => {
+        recheck().catch((err) => options.logger.warn(`Push socket recheck failed: ${err}`));
+      }, options.recheckMs ?? 2000);
       if (options.hello) socket.send(JSON.stringify(options.hello));
     };
     socket.onopen = () => {
@@ -78,10 +120,12 @@ export function pushSocketHandler(options: PushSocketOptions): (c: Context) => P
         socket.close(4401, "Authentication failed");
         return;
       }
+      credential = { key: key as string };
       admit(p.permissions);
     };
     socket.onclose = () => {
       cancelTimer();
+      cancelRecheck();
       remove();
     };
     socket.onerror = () => options.logger.debug("Push socket error");

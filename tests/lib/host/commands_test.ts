@@ -17,7 +17,10 @@ Deno.test("user add reads the password from stdin and stores it hashed", async (
     const cfg = `${dir}/config.yaml`;
     await run(["user", "add", "ann", "--permissions", "status,control"], cfg, "pw-123\n");
     const users = new UserStore(new ConfigFile(cfg));
-    assert.deepEqual(await users.verifyLogin("ann", "pw-123"), ["STATUS", "CONTROL"]);
+    assert.deepEqual((await users.verifyLogin("ann", "pw-123"))?.permissions, [
+      "STATUS",
+      "CONTROL",
+    ]);
     assert.ok(!(await Deno.readTextFile(cfg)).includes("pw-123"));
   } finally {
     await Deno.remove(dir, { recursive: true });
