@@ -5,7 +5,9 @@
  *    start the tray at the dashboard URL with the dashboard's token (the configured one, or one
  *    generated here and given to both), run the web app with the rest, exit with its status.
  * 3. otherwise → start the tray at `http://localhost:1234`, run the benchmark with every argument.
- * A missing web app or benchmark file → an error and exit 1. The tray never blocks or fails a run.
+ * A missing web app or benchmark file → an error and exit 1. The tray never blocks or fails a run,
+ * and it ends when the program it was started for ends (also when that program refuses its
+ * arguments); a tray already watching the URL is reused (the tray checks: lib/tray/instance.ts).
  *
  * @module
  */
@@ -35,8 +37,11 @@ export interface EntryDeps {
    * inherited; resolves to its exit code.
    */
   runProgram(file: string, args: string[], env?: Record<string, string>): Promise<number>;
-  /** Starts the tray in the background (with the dashboard's token); must neither throw nor block. */
-  startTray(url: string, debug: boolean, token?: string): void;
+  /**
+   * Starts the tray in the background (with the dashboard's token) for as long as the program
+   * runs; must neither throw nor block. Null when no tray was started (no desktop).
+   */
+  startTray(url: string, debug: boolean, token?: string): TrayHandle | null;
   /** Reads an environment variable. @default none set */
   env?(name: string): string | undefined;
   /** Generates the dashboard token when none is configured. @default randomToken */
@@ -46,6 +51,23 @@ export interface EntryDeps {
   benchmarkHelp(): Promise<string>;
   out(text: string): void;
   err(text: string): void;
+}
+
+/** The tray the entry script started: stopped when the program it was started for ends. */
+export interface TrayHandle {
+  stop(): Promise<void>;
+}
+
+/** Runs a program with its tray; the tray ends with the program, however the program ends. */
+async function withTray(
+  tray: TrayHandle | null,
+  run: () => Promise<number>,
+): Promise<number> {
+  try {
+    return await run();
+  } finally {
+    await tray?.stop();
+  }
 }
 
 /** Extended help of the entry script. */
@@ -95,22 +117,23 @@ export async function runEntry(argv: string[], deps: EntryDeps): Promise<number>
     // handed to both through the environment (never on a command line other users can read).
     const given = findToken(webArgs) ?? deps.env?.("LOCALBENCH_WEB_TOKEN") ?? null;
     const token = given ?? (deps.newToken ?? randomToken)();
-    deps.startTray(
+    const tray = deps.startTray(
       `http://${shown.includes(":") ? `[${shown}]` : shown}:${port}`,
       wantsDebug(webArgs),
       token,
     );
-    return await deps.runProgram(
-      file,
-      webArgs,
-      given === null ? { LOCALBENCH_WEB_TOKEN: token } : {},
-    );
+    return await withTray(tray, () =>
+      deps.runProgram(
+        file,
+        webArgs,
+        given === null ? { LOCALBENCH_WEB_TOKEN: token } : {},
+      ));
   }
   const file = join(deps.root, "cli.ts");
   if (!(await deps.exists(file))) {
     deps.err(`localbench: error: the benchmark is missing: ${file}`);
     return 1;
   }
-  deps.startTray(BENCH_TRAY_URL, wantsDebug(args));
-  return await deps.runProgram(file, args);
+  const tray = deps.startTray(BENCH_TRAY_URL, wantsDebug(args));
+  return await withTray(tray, () => deps.runProgram(file, args));
 }

@@ -12,5 +12,11 @@ export {
   wantsHelp,
 } from "./args.ts";
 export { BENCH_TRAY_URL, ENTRY_HELP, runEntry } from "./entry.ts";
-export type { EntryDeps } from "./entry.ts";
-export { freeLocalPort, hasDesktop, PROGRAM_PERMISSIONS, systemEntryDeps } from "./system.ts";
+export type { EntryDeps, TrayHandle } from "./entry.ts";
+export {
+  freeLocalPort,
+  hasDesktop,
+  PROGRAM_PERMISSIONS,
+  systemEntryDeps,
+  TRAY_PERMISSIONS,
+} from "./system.ts";

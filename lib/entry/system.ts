@@ -19,6 +19,16 @@ export const PROGRAM_PERMISSIONS = [
   "--allow-ffi",
 ];
 
+/** Permission flags of the tray (the same as `deno task tray`). */
+export const TRAY_PERMISSIONS = [
+  "--allow-read",
+  "--allow-write",
+  "--allow-net",
+  "--allow-env",
+  "--allow-run",
+  "--allow-ffi",
+];
+
 /** True when a desktop session is present (a tray can be shown). */
 export function hasDesktop(
   env: (name: string) => string | undefined = (n) => Deno.env.get(n),
@@ -74,21 +84,37 @@ export function systemEntryDeps(root: string, benchmarkHelp: () => Promise<strin
     startTray(url, debug, token) {
       if (!hasDesktop()) {
         log.debug("No desktop session (DISPLAY/WAYLAND_DISPLAY unset): the tray is not started");
-        return;
+        return null;
       }
       const tray = join(root, "tray.ts");
       try {
         Deno.statSync(tray);
+        // The tray runs directly (not through `deno task`, whose extra processes would outlive a
+        // stop) and this process holds its standard input: the tray ends when stop() closes it,
+        // or when this process ends in any way (the pipe closes with it).
         const child = new Deno.Command(Deno.execPath(), {
-          args: ["task", "--config", config, "tray", "--url", url, ...(debug ? ["--debug"] : [])],
+          args: [
+            "run",
+            ...TRAY_PERMISSIONS,
+            "--config",
+            config,
+            tray,
+            "--url",
+            url,
+            "--exit-with-stdin",
+            ...(debug ? ["--debug"] : []),
+          ],
           env: token === undefined ? {} : { [TOKEN_ENV]: token },
-          stdin: "null",
+          stdin: "piped",
           stdout: "null",
           stderr: "null",
         }).spawn();
         child.unref();
+        const writer = child.stdin.getWriter();
+        return { stop: () => writer.close().catch(() => undefined) };
       } catch (err) {
         log.warn(`Cannot start the tray controller: ${(err as Error).message}`);
+        return null;
       }
     },
   };

@@ -23,24 +23,29 @@ export interface TrayOptions {
   token: string | undefined;
   /** How long to wait for a display, a tray host and the tray helper, in milliseconds. */
   timeoutMs: number;
+  /** End when standard input closes (the entry script holds it open while its program runs). */
+  exitWithStdin: boolean;
 }
 
 /** Help text of the tray controller. */
 export const TRAY_HELP = `localbench tray — a tray icon that controls the dashboard
 
-Usage: deno task tray [--url URL] [--token TOKEN] [--timeout SECONDS] [--debug]
+Usage: deno task tray [--url URL] [--token TOKEN] [--timeout SECONDS] [--exit-with-stdin] [--debug]
 
 Options:
   --url URL          dashboard to control (default ${DEFAULT_TRAY_URL})
   --token TOKEN      bearer token of the dashboard (default: $${TOKEN_ENV},
                      else $LOCALBENCH_WEB_TOKEN)
   --timeout SECONDS  wait this long for a display, a tray host and the tray helper (default 10)
+  --exit-with-stdin  end when standard input closes (how the entry script ties the tray to the
+                     benchmark or dashboard it started it for)
   -d, --debug        verbose logging
   -h, --help         this help
 
 The icon is gray when idle, green while running, yellow while paused and red when the
-dashboard cannot be reached; it polls <url>/api/status every 3 seconds. Exit status: 0 after
-Quit, 1 when no tray can be shown (no display, no tray host, helper failed), 2 on bad arguments.
+dashboard cannot be reached; it polls <url>/api/status every 3 seconds. One tray per URL: when a
+tray already watches the URL, this one says so and ends (exit 0). Exit status: 0 after Quit,
+1 when no tray can be shown (no display, no tray host, helper failed), 2 on bad arguments.
 `;
 
 /**
@@ -58,6 +63,7 @@ export function parseTrayArgs(
     debug: false,
     token: env(TOKEN_ENV) || env("LOCALBENCH_WEB_TOKEN") || undefined,
     timeoutMs: 10_000,
+    exitWithStdin: false,
   };
   const args = withoutLeadingDashDash(argv);
   for (let i = 0; i < args.length; i++) {
@@ -81,6 +87,9 @@ export function parseTrayArgs(
         break;
       case "--url":
         opts.url = checkUrl(value());
+        break;
+      case "--exit-with-stdin":
+        opts.exitWithStdin = true;
         break;
       case "--token":
         opts.token = value() || undefined;

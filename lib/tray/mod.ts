@@ -21,7 +21,8 @@ export { runTray } from "./run.ts";
 export type { TrayDeps } from "./run.ts";
 export { stateOfBody, viewOf } from "./status.ts";
 export type { BenchStatus, IconColor, TrayState, TrayView } from "./status.ts";
-export { openInBrowser, systemTrayDeps } from "./system.ts";
+export { openInBrowser, stdinClosed, systemTrayDeps } from "./system.ts";
+export { claimTray, type TrayClaim, trayLockDir, trayLockPath } from "./instance.ts";
 export {
   defaultCacheDir,
   helperName,

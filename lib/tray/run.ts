@@ -11,6 +11,7 @@ import { createLogger, type LogSink, stderrSink } from "../log.ts";
 import type { TrayAdapter, TrayFactory } from "./adapter.ts";
 import { parseTrayArgs, TRAY_HELP, type TrayOptions } from "./args.ts";
 import { createDashboardClient } from "./client.ts";
+import type { TrayClaim } from "./instance.ts";
 import { TrayController } from "./controller.ts";
 import { menuOf } from "./menu.ts";
 import { viewOf } from "./status.ts";
@@ -32,6 +33,13 @@ export interface TrayDeps {
   sink?: LogSink;
   /** Called with the open icon (the entry point closes it on SIGINT/SIGTERM). */
   onOpen?(adapter: TrayAdapter): void;
+  /**
+   * Claims the tray of a URL (one icon per URL); `owner: false` names the tray that has it.
+   * @default every tray is the owner
+   */
+  claim?(url: string): Promise<TrayClaim>;
+  /** Settles when standard input closes (`--exit-with-stdin`). @default never */
+  stdinClosed?(): Promise<void>;
 }
 
 /** Runs the tray with `argv`; resolves to the exit code. */
@@ -47,10 +55,35 @@ export async function runTray(argv: string[], deps: TrayDeps): Promise<number> {
     deps.out(TRAY_HELP);
     return 0;
   }
+  const claim = await (deps.claim?.(opts.url) ??
+    Promise.resolve<TrayClaim>({ owner: true, release: () => Promise.resolve() }));
+  if (!claim.owner) {
+    const who = claim.pid === null ? "" : ` (process ${claim.pid})`;
+    deps.out(`A tray already watches ${opts.url}${who}; it stays, this one ends`);
+    return 0;
+  }
+  try {
+    return await runOwnedTray(opts, deps);
+  } finally {
+    await claim.release();
+  }
+}
+
+async function runOwnedTray(opts: TrayOptions, deps: TrayDeps): Promise<number> {
   const log = createLogger("localbench.tray", {
     level: opts.debug ? "debug" : "info",
     sink: deps.sink ?? stderrSink,
   });
+  // With --exit-with-stdin the tray lives as long as whoever holds its standard input.
+  let ended = false;
+  let adapter: TrayAdapter | null = null;
+  if (opts.exitWithStdin && deps.stdinClosed) {
+    void deps.stdinClosed().then(() => {
+      ended = true;
+      log.debug("Standard input closed: the tray ends");
+      void adapter?.close();
+    });
+  }
   const clock = deps.clock ?? systemClock;
   const client = createDashboardClient(opts.url, {
     token: opts.token,
@@ -59,13 +92,17 @@ export async function runTray(argv: string[], deps: TrayDeps): Promise<number> {
   });
   const initial = await client.status();
   log.debug(`Dashboard ${opts.url}: ${initial}`);
-  let adapter: TrayAdapter;
+  if (ended) return 0;
   try {
     adapter = await deps.factory(opts)(menuOf(viewOf(initial)));
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     deps.err(`localbench tray: ${err.message}`);
     return 1;
+  }
+  if (ended) {
+    await adapter.close();
+    return 0;
   }
   deps.onOpen?.(adapter);
   const controller = new TrayController(client, adapter, {

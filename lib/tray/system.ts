@@ -5,6 +5,7 @@
  */
 import { createLogger } from "../log.ts";
 import { print, printError } from "../log.ts";
+import { claimTray } from "./instance.ts";
 import type { TrayDeps } from "./run.ts";
 import { systrayFactory } from "./systray.ts";
 
@@ -21,10 +22,24 @@ export function openInBrowser(url: string): Promise<void> {
   return Promise.resolve();
 }
 
+/** Reads standard input to its end (what `--exit-with-stdin` waits for). */
+export async function stdinClosed(): Promise<void> {
+  try {
+    for await (const _ of Deno.stdin.readable) {
+      // the holder sends nothing; only the end matters
+    }
+  } catch {
+    // closed or unreadable: ended all the same
+  }
+}
+
 /** Dependencies of the tray on this machine. */
 export function systemTrayDeps(): TrayDeps {
+  const env = (name: string) => Deno.env.get(name);
   return {
-    env: (name) => Deno.env.get(name),
+    claim: (url) => claimTray(url, env),
+    stdinClosed,
+    env,
     factory: (opts) =>
       systrayFactory({
         timeoutMs: opts.timeoutMs,

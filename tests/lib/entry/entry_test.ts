@@ -11,20 +11,27 @@ import {
 interface Calls {
   programs: [string, string[]][];
   trays: [string, boolean][];
+  /** Everything in order: "tray", "program", "stop". */
+  order: string[];
   out: string[];
   err: string[];
 }
 
 function fakeDeps(files: string[], exitCode = 0): { deps: EntryDeps; calls: Calls } {
-  const calls: Calls = { programs: [], trays: [], out: [], err: [] };
+  const calls: Calls = { programs: [], trays: [], order: [], out: [], err: [] };
   const deps: EntryDeps = {
     root: "/app",
     exists: (p) => Promise.resolve(files.includes(p)),
     runProgram: (file, args) => {
       calls.programs.push([file, args]);
+      calls.order.push("program");
       return Promise.resolve(exitCode);
     },
-    startTray: (url, debug) => void calls.trays.push([url, debug]),
+    startTray: (url, debug) => {
+      calls.trays.push([url, debug]);
+      calls.order.push("tray");
+      return { stop: () => Promise.resolve(void calls.order.push("stop")) };
+    },
     freePort: () => Promise.resolve(45678),
     benchmarkHelp: () => Promise.resolve("BENCH HELP"),
     out: (s) => void calls.out.push(s),
@@ -148,7 +155,10 @@ Deno.test("rule 2: the tray gets the dashboard's token: configured, or generated
       seen.push({ env: env ?? {} });
       return Promise.resolve(0);
     },
-    startTray: (_url, _debug, token) => void seen.push({ token: token ?? "" }),
+    startTray: (_url, _debug, token) => {
+      seen.push({ token: token ?? "" });
+      return null;
+    },
   };
   await runEntry(["-w"], withToken);
   assert.deepEqual(seen, [{ token: "generated" }, { env: { LOCALBENCH_WEB_TOKEN: "generated" } }]);
@@ -161,4 +171,25 @@ Deno.test("rule 2: the tray gets the dashboard's token: configured, or generated
     env: (n) => n === "LOCALBENCH_WEB_TOKEN" ? "env" : undefined,
   });
   assert.deepEqual(seen, [{ token: "env" }, { env: {} }]);
+});
+
+Deno.test("the tray ends when the program it was started for ends, also after refused arguments", async () => {
+  for (const [argv, code] of [[["--runs", "0"], 2], [["-w"], 0], [["--runs", "1"], 1]] as const) {
+    const { deps, calls } = fakeDeps(ALL, code);
+    assert.equal(await runEntry([...argv], deps), code);
+    assert.deepEqual(calls.order, ["tray", "program", "stop"], argv.join(" "));
+  }
+  const { deps, calls } = fakeDeps(ALL);
+  const failing: EntryDeps = { ...deps, runProgram: () => Promise.reject(new Error("spawn")) };
+  await assert.rejects(runEntry([], failing), /spawn/);
+  assert.deepEqual(calls.order, ["tray", "stop"], "stopped even when the program cannot start");
+});
+
+Deno.test("the entry script starts the tray with the permissions of `deno task tray`", async () => {
+  const { TRAY_PERMISSIONS } = await import("../../../lib/entry/mod.ts");
+  const config = JSON.parse(
+    await Deno.readTextFile(new URL("../../../deno.json", import.meta.url)),
+  );
+  const task: string = config.tasks.tray;
+  assert.deepEqual(task.split(" ").filter((w) => w.startsWith("--allow")), TRAY_PERMISSIONS);
 });

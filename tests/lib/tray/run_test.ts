@@ -34,7 +34,9 @@ Deno.test("parseTrayArgs() reads --url, --token, --timeout and --debug", () => {
     debug: true,
     token: "tok",
     timeoutMs: 2500,
+    exitWithStdin: false,
   });
+  assert.equal(parseTrayArgs(["--exit-with-stdin"]).exitWithStdin, true);
   assert.equal(parseTrayArgs([]).url, "http://localhost:1234");
   assert.equal(parseTrayArgs(["--token", "x"]).token, "x");
   assert.equal(parseTrayArgs(["-d", "-h"]).help, true);
@@ -105,4 +107,37 @@ Deno.test("runTray() prints help (exit 0) and refuses bad arguments (exit 2)", a
   const bad = deps({}, () => Promise.reject(new Error("not used")));
   assert.equal(await runTray(["--frobnicate"], bad.d), 2);
   assert.match(bad.err.join(""), /unknown argument '--frobnicate'/);
+});
+
+Deno.test("runTray() ends when its standard input closes (--exit-with-stdin)", async () => {
+  const dash = startFakeDashboard({ status: "running" });
+  const tray = new FakeTray();
+  const { d, shown } = deps({}, () => Promise.resolve(tray));
+  let closeStdin!: () => void;
+  d.stdinClosed = () => new Promise<void>((r) => (closeStdin = r));
+  const exit = runTray(["--url", dash.url, "--exit-with-stdin"], d);
+  await new Promise((r) => setTimeout(r, 100));
+  assert.equal(shown[0]!.icon, "green");
+  closeStdin();
+  assert.equal(await exit, 0);
+  assert.ok(tray.closeCalls >= 1);
+  await dash.close();
+});
+
+Deno.test("runTray() reuses a tray already watching the URL and releases its own claim", async () => {
+  const dash = startFakeDashboard();
+  const tray = new FakeTray();
+  const { d, out, shown } = deps({}, () => Promise.resolve(tray));
+  d.claim = () => Promise.resolve({ owner: false, pid: 4242 });
+  assert.equal(await runTray(["--url", dash.url], d), 0);
+  assert.deepEqual(shown, [], "no second icon");
+  assert.match(out.join(""), /A tray already watches .* \(process 4242\); it stays, this one ends/);
+  let released = 0;
+  d.claim = () => Promise.resolve({ owner: true, release: () => Promise.resolve(void released++) });
+  const exit = runTray(["--url", dash.url], d);
+  await new Promise((r) => setTimeout(r, 50));
+  tray.click("quit");
+  assert.equal(await exit, 0);
+  assert.equal(released, 1);
+  await dash.close();
 });

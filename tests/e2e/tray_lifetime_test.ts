@@ -1,0 +1,142 @@
+/**
+ * The entry script's tray on a real X display (Xvfb with a trayer panel): it lives exactly as long
+ * as what it was started for — a benchmark that refuses its arguments, a benchmark that runs, a
+ * dashboard stopped or killed — and a tray already watching the URL is reused, never doubled.
+ * Processes are told apart by a marker in their environment. Ignored only when Xvfb is missing.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { x11TrayOwned } from "../../lib/tray/host_probe.ts";
+import { REPO_ROOT, tempEnv } from "../_helpers.ts";
+import { startLmStudioDouble } from "../doubles/lmstudio_server.ts";
+import { onPath, spawn, startXvfb, stopChild } from "./tray_x11.ts";
+
+const hasXvfb = await onPath("Xvfb");
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until<T>(what: string, ms: number, probe: () => T | null): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = probe();
+    if (value !== null) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out after ${ms} ms waiting for ${what}`);
+    await sleep(200);
+  }
+}
+
+/** Processes whose environment holds `mark`, by what their command line runs. */
+function marked(mark: string, script: string): number[] {
+  const pids: number[] = [];
+  for (const entry of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    try {
+      const environ = Deno.readTextFileSync(`/proc/${entry.name}/environ`);
+      if (!environ.includes(`LOCALBENCH_TEST_MARK=${mark}\0`)) continue;
+      const cmdline = Deno.readTextFileSync(`/proc/${entry.name}/cmdline`).split("\0");
+      if (cmdline.some((a) => a.endsWith(script))) pids.push(Number(entry.name));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return pids;
+}
+
+Deno.test({
+  name: "the entry script's tray lives as long as its program, and an existing tray is reused",
+  ignore: !hasXvfb,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    assert.ok(await onPath("trayer"), "trayer is missing (bash tools/test_deps.sh installs it)");
+    await using t = await tempEnv();
+    const { child: xvfb, display } = await startXvfb(320, 200);
+    const children: Deno.ChildProcess[] = [xvfb];
+    const mark = crypto.randomUUID();
+    const d = await startLmStudioDouble({ port: 0, tokenDelayMs: 40 });
+    const env = {
+      ...t.vars,
+      DISPLAY: display,
+      XDG_RUNTIME_DIR: join(t.root, "run"),
+      XDG_CACHE_HOME: join(t.root, "cache"),
+      LOCALBENCH_TEST_MARK: mark,
+      NO_COLOR: "1",
+    };
+    const trays = () => marked(mark, "tray.ts");
+    const entry = (args: string[]) =>
+      new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", join(REPO_ROOT, "main.ts"), ...args],
+        cwd: REPO_ROOT,
+        env,
+        stdin: "null",
+        stdout: "null",
+        stderr: "piped",
+      }).spawn();
+    const bench = ["--use-rest-api", "--base-url", d.url, "--n-parallel", "1", "--retest"];
+    try {
+      children.push(spawn("trayer", ["--edge", "top", "--height", "32", "--SetDockType", "true"], {
+        DISPLAY: display,
+      }));
+      await until("the trayer panel", 10_000, () => (x11TrayOwned(display) === "ok" ? true : null));
+
+      // 1. Arguments the benchmark refuses: exit 2, and the tray goes with it.
+      let run = entry(["--runs", "0"]);
+      assert.equal((await run.output()).code, 2);
+      await sleep(1500); // a tray that outlived its program would be up by now
+      await until("no tray after refused arguments", 15_000, () => (trays().length ? null : true));
+
+      // 2. A benchmark: the tray is there while it runs and gone after it.
+      run = entry([...bench, "--runs", "3", "--max-tokens", "30", "--include-models", "qwen3-4b"]);
+      await until("the benchmark's tray", 15_000, () => (trays().length === 1 ? true : null));
+      assert.equal((await run.output()).code, 0);
+      await until("no tray after the benchmark", 15_000, () => (trays().length ? null : true));
+
+      // 3. A tray already watching the URL is reused: the benchmark's own tray ends at once and
+      //    the first one stays after the benchmark.
+      const standing = new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", join(REPO_ROOT, "tray.ts"), "--url", "http://localhost:1234"],
+        cwd: REPO_ROOT,
+        env,
+        stdin: "null",
+        stdout: "null",
+        stderr: "null",
+      }).spawn();
+      children.push(standing);
+      const claim = join(t.root, "run", "localbench");
+      await until("the standing tray's claim", 15_000, () => {
+        try {
+          return [...Deno.readDirSync(claim)].some((e) => e.name.endsWith(".sock")) ? true : null;
+        } catch {
+          return null;
+        }
+      });
+      run = entry([...bench, "--runs", "3", "--max-tokens", "40", "--include-models", "qwen3-4b"]);
+      await sleep(6000);
+      assert.deepEqual(trays(), [standing.pid], "one tray for the URL while the benchmark runs");
+      assert.equal((await run.output()).code, 0);
+      await sleep(1000);
+      assert.deepEqual(trays(), [standing.pid], "the reused tray stays");
+      await stopChild(standing);
+
+      // 4. The dashboard: the tray follows it, and ends when it is stopped or killed.
+      for (const signal of ["SIGTERM", "SIGKILL"] as const) {
+        const web = entry(["-w", "--no-plugins"]);
+        await until("the dashboard's tray", 20_000, () => (trays().length === 1 ? true : null));
+        web.kill(signal);
+        await web.status;
+        await until(`no tray after ${signal}`, 15_000, () => (trays().length ? null : true));
+        for (const pid of marked(mark, "webapp.ts")) Deno.kill(pid, "SIGTERM"); // orphaned by SIGKILL
+        await web.stderr.cancel();
+      }
+    } finally {
+      for (const pid of [...marked(mark, "tray.ts"), ...marked(mark, "webapp.ts")]) {
+        try {
+          Deno.kill(pid, "SIGKILL");
+        } catch { /* gone */ }
+      }
+      await d.close();
+      for (const c of children.reverse()) await stopChild(c);
+    }
+  },
+});
