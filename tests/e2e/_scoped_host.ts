@@ -44,6 +44,8 @@ export interface ScopedHost {
   ): Promise<T>;
   /** SIGTERM, then waits for the exit. */
   stop(): Promise<{ code: number; stderr: string }>;
+  /** Sends a signal to the launcher alone. */
+  kill(signal: Deno.Signal): void;
 }
 
 /** Options of {@linkcode startScopedHost}. */
@@ -131,8 +133,15 @@ export async function startScopedHost(options: ScopedHostOptions): Promise<Scope
       });
       return value as T;
     },
+    kill(signal) {
+      child.kill(signal);
+    },
     async stop() {
-      child.kill("SIGTERM");
+      try {
+        child.kill("SIGTERM");
+      } catch {
+        // already gone
+      }
       const status = await child.status;
       await pumps;
       return { code: status.code, stderr: err.join("") };

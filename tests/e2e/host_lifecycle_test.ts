@@ -298,3 +298,41 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "losing its launcher stops the host as a real stop: the failsafe applies",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dataDir = await Deno.makeTempDir({ prefix: "lb_life_orphan_" });
+    const hub = await startHubSimulator();
+    await Deno.mkdir(join(dataDir, "host"), { recursive: true });
+    await Deno.writeTextFile(
+      join(dataDir, "host", "config.yaml"),
+      [
+        "plugins:",
+        "  branchplus:",
+        "    _version: 1",
+        "    host: 127.0.0.1",
+        `    port: ${hub.port}`,
+        "    channels:",
+        "      - { kind: usb, id: 1, mode: manual, manual_on: true, failsafe: 'off' }",
+        "",
+      ].join("\n"),
+    );
+    const h = await startScopedHost({ dataDir });
+    try {
+      await h.until("usb 1 on", () => Promise.resolve(hub.channels.usb?.["1"] === 1));
+      h.kill("SIGKILL");
+      await h.until(
+        "the failsafe and the host gone",
+        () => Promise.resolve(hub.channels.usb?.["1"] === 0 && hub.clients === 0),
+        10_000,
+      );
+    } finally {
+      await h.stop().catch(() => {});
+      await hub.close();
+      await Deno.remove(dataDir, { recursive: true });
+    }
+  },
+});
