@@ -5,6 +5,7 @@
  * @module
  */
 import { fmt } from "./format.ts";
+import { shortModelName } from "../lib/shared/model_name.ts";
 
 /** A result the heatmap reads. */
 export interface HeatRow {
@@ -58,7 +59,7 @@ export default function HeatMap(props: { rows: HeatRow[] }) {
         <tbody>
           {models.map((m) => (
             <tr key={m}>
-              <th scope="row">{m}</th>
+              <th scope="row" title={m}>{shortModelName(m)}</th>
               {quants.map((q) => {
                 const v = avg(m, q);
                 const alpha = v === null || max === 0 ? 0 : 0.15 + 0.85 * (v / max);
@@ -66,7 +67,7 @@ export default function HeatMap(props: { rows: HeatRow[] }) {
                   <td
                     key={q}
                     class={`heat-${Math.round(alpha * 10)}`}
-                    title={`${m} ${q}: ${fmt(v)} tok/s`}
+                    title={`${shortModelName(m)} ${q}: ${fmt(v)} tok/s`}
                   >
                     {fmt(v)}
                   </td>

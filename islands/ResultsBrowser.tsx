@@ -10,6 +10,7 @@ import { ChartCanvas } from "../components/ChartCanvas.tsx";
 import { fmt, fmtPct, fmtTime } from "../components/format.ts";
 import HeatMap from "../components/HeatMap.tsx";
 import { api } from "../components/api_client.ts";
+import { shortModelName } from "../lib/shared/model_name.ts";
 
 type ResultRow = Record<string, string | number | null>;
 
@@ -30,6 +31,7 @@ function cell(row: ResultRow, key: string, digits?: number): string {
   if (key === "speed_delta_pct") return fmtPct(v);
   if (key === "finished_at") return fmtTime(v);
   if (digits !== undefined) return fmt(v, digits);
+  if (key === "model_key") return shortModelName(String(v)); // the full id is the cell's title
   return v === null || v === undefined ? "–" : String(v);
 }
 
@@ -140,7 +142,11 @@ export default function ResultsBrowser(props: { initial: ResultRow[] }) {
           <tbody>
             {shown.map((r) => (
               <tr key={String(r.model_key)}>
-                {COLUMNS.map(([key, , digits]) => <td key={key}>{cell(r, key, digits)}</td>)}
+                {COLUMNS.map(([key, , digits]) => (
+                  <td key={key} title={key === "model_key" ? String(r.model_key) : undefined}>
+                    {cell(r, key, digits)}
+                  </td>
+                ))}
                 <td>
                   <button type="button" class="link" onClick={() => remove(String(r.model_key))}>
                     Delete
@@ -164,7 +170,7 @@ export default function ResultsBrowser(props: { initial: ResultRow[] }) {
                 data: points.map((r) => ({
                   x: r.vram_mb as number,
                   y: r.tokens_per_sec_mean as number,
-                  label: String(r.model_key),
+                  label: shortModelName(String(r.model_key)),
                 })),
               }],
               xTitle: "VRAM (MB)",

@@ -5,6 +5,7 @@
  * @module
  */
 import type { Context } from "hono";
+import { shortModelName } from "../lib/shared/model_name.ts";
 import { fmt, fmtTime } from "../components/format.ts";
 import KpiCard from "../components/KpiCard.tsx";
 import Chart from "../islands/Chart.tsx";
@@ -56,8 +57,12 @@ export default function Comparison({ data: d }: PageProps<ComparisonData>) {
         <label for="model">Model</label>
         <select id="model" name="model">
           {d.models.map((m) => (
-            <option key={String(m.model_name)} selected={m.model_name === d.selected}>
-              {String(m.model_name)}
+            <option
+              key={String(m.model_name)}
+              value={String(m.model_name)}
+              selected={m.model_name === d.selected}
+            >
+              {shortModelName(String(m.model_name))}
             </option>
           ))}
         </select>

@@ -5,6 +5,7 @@
  * @module
  */
 import type { Context } from "hono";
+import { shortModelName } from "../lib/shared/model_name.ts";
 import { fmt } from "../components/format.ts";
 import KpiCard from "../components/KpiCard.tsx";
 import Chart from "../islands/Chart.tsx";
@@ -47,7 +48,9 @@ export default function Home({ data: s }: PageProps<DashboardStats>) {
                 spec={{
                   type: "bar",
                   horizontal: true,
-                  labels: top.map((m) => `${m.model_name} ${m.quantization ?? ""}`.trim()),
+                  labels: top.map((m) =>
+                    `${shortModelName(m.model_name)} ${m.quantization ?? ""}`.trim()
+                  ),
                   series: [{ label: "tokens/s", data: top.map((m) => m.speed) }],
                   xTitle: "tokens/s",
                 }}
@@ -84,7 +87,7 @@ export default function Home({ data: s }: PageProps<DashboardStats>) {
               <tbody>
                 {s.efficiency_top.map((m) => (
                   <tr key={m.model_key}>
-                    <td>{m.model_name}</td>
+                    <td title={m.model_name}>{shortModelName(m.model_name)}</td>
                     <td>{m.quantization ?? "–"}</td>
                     <td>{fmt(m.tokens_per_sec_per_gb, 2)}</td>
                     <td>{fmt(m.speed)}</td>

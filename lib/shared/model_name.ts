@@ -9,7 +9,7 @@
  * @module
  */
 
-const MODEL_FILE = /\.(gguf|ggml|bin|safetensors|mlx|pt|pth|onnx)$/i;
+const MODEL_FILE = /\.(gguf|ggml|bin|safetensors|mlx|pt|pth|onnx)(?=@[^/\\]*$|$)/i;
 
 /**
  * The short name of a model id: the file name without extension for an id that is a file path.

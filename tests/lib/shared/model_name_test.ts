@@ -8,6 +8,11 @@ Deno.test("shortModelName() shows a model file's name without its folders or ext
   );
   assert.equal(shortModelName("./models/Qwen3-4B-Q4_K_M.gguf"), "Qwen3-4B-Q4_K_M");
   assert.equal(shortModelName("C:\\models\\phi-3.gguf"), "phi-3");
+  assert.equal(
+    shortModelName("/models/tiny-a.gguf@q4_k_m"),
+    "tiny-a@q4_k_m",
+    "a variant suffix stays",
+  );
   assert.equal(shortModelName("lmstudio-community/Qwen3-4B-GGUF/Qwen3-4B-Q4.gguf"), "Qwen3-4B-Q4");
 });
 
