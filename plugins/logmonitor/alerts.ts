@@ -7,10 +7,13 @@
 import type { Clock } from "../../lib/clock.ts";
 import type { Logger } from "../../lib/log.ts";
 import { AppError } from "../../lib/error.ts";
-import { listLogFiles, resolveLogFile } from "./files.ts";
-import { type Level, LEVELS, type ParsedLine, parseLine } from "./parse.ts";
+import { EntryStream } from "./entries.ts";
+import { listLogFiles, openLogFile } from "./files.ts";
+import { type Level, LEVELS, type ParsedLine } from "./parse.ts";
 import type { LogMonitorSettings } from "./settings.ts";
+import { MAX_TAILED } from "./streams.ts";
 import { Tailer } from "./tail.ts";
+import type { ChangeFeed } from "./watch.ts";
 
 /** Marker of the debug test entries (ignored by the monitor). */
 export const DEBUG_TEST_MARKER = "[LogMonitor Debug Test]";
@@ -35,6 +38,8 @@ export interface AlertDeps {
   settings(): LogMonitorSettings;
   pollMs(): number;
   push(data: Record<string, unknown>): void;
+  /** File-change notifications (null: poll). */
+  feed: ChangeFeed | null;
 }
 
 /** Counters, history and the background monitor. */
@@ -42,15 +47,19 @@ export class AlertCenter {
   #deps: AlertDeps;
   #counts = new Map<Level, number>(LEVELS.map((l) => [l, 0]));
   #history: AlertEntry[] = [];
-  #tailers = new Map<string, Tailer>();
+  #tailers = new Map<string, { tailer: Tailer; entries: EntryStream }>();
   #configured: string[] = [];
 
   constructor(deps: AlertDeps) {
     this.#deps = deps;
   }
 
-  /** Records an alert (unless `force`, only when alerts are on and the level triggers). */
-  record(line: ParsedLine, sourceFile: string, force = false): void {
+  /**
+   * Records an alert for an entry (unless `force`, only when alerts are on and the level
+   * triggers). Continuation lines sent after their entry never count again.
+   */
+  record(line: ParsedLine & { continuation?: true }, sourceFile: string, force = false): void {
+    if (line.continuation && !force) return;
     const s = this.#deps.settings();
     if (!force) {
       if (!s.alerts_enabled || !s.severity_triggers.includes(line.level)) return;
@@ -117,18 +126,25 @@ export class AlertCenter {
     }
     this.#configured = [...new Set(names)];
     for (const name of this.#configured) {
+      if (this.#tailers.size >= MAX_TAILED) {
+        this.#deps.logger.info(`Alert monitor skips ${name}: at most ${MAX_TAILED} files`);
+        continue;
+      }
       try {
-        const file = await resolveLogFile(this.#deps.logDir, name);
+        const open = () => openLogFile(this.#deps.logDir, name, { logger: this.#deps.logger });
+        const entries = new EntryStream(this.#deps.clock, (list) => {
+          for (const e of list) this.record(e, name);
+        });
         const tailer = new Tailer({
-          path: file.path,
+          initial: await open(),
+          open,
           clock: this.#deps.clock,
           pollMs: this.#deps.pollMs(),
-          onLines: (lines) => {
-            for (const l of lines) this.record(parseLine(l), name);
-          },
+          feed: this.#deps.feed,
+          onLines: (lines, sizes) => entries.push(lines, sizes),
         });
         await tailer.start();
-        this.#tailers.set(name, tailer);
+        this.#tailers.set(name, { tailer, entries });
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
         this.#deps.logger.info(`Alert monitor skips ${name}: ${err.message}`);
@@ -136,9 +152,10 @@ export class AlertCenter {
     }
   }
 
-  /** Polls every monitored file once (tests and shutdown). */
+  /** Polls every monitored file once and sends held entries (tests and shutdown). */
   async pollNow(): Promise<void> {
-    await Promise.all([...this.#tailers.values()].map((t) => t.poll()));
+    await Promise.all([...this.#tailers.values()].map((t) => t.tailer.poll()));
+    for (const t of this.#tailers.values()) t.entries.close();
   }
 
   /** Monitor configuration and watched files. */
@@ -156,7 +173,10 @@ export class AlertCenter {
 
   /** Stops the monitor's tailers. */
   async stop(): Promise<void> {
-    for (const t of this.#tailers.values()) await t.stop();
+    for (const t of this.#tailers.values()) {
+      await t.tailer.stop();
+      t.entries.close();
+    }
     this.#tailers.clear();
   }
 }

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import type { Clock } from "../../lib/clock.ts";
 import { type ParsedLine, parseLine } from "./parse.ts";
 
 /** How far (in bytes, from the start of its first line) an entry may reach. */
@@ -112,4 +113,49 @@ export class EntryGrouper {
   get holding(): boolean {
     return this.#open !== null;
   }
+}
+
+/** How long a streamed entry is held for more of its lines after the last one arrived. */
+export const HOLD_MS = 150;
+
+/**
+ * Groups streamed lines into entries and sends them: an entry is sent when the next one starts
+ * or {@linkcode HOLD_MS} after its last line arrived.
+ */
+export class EntryStream {
+  #grouper = new EntryGrouper();
+  #clock: Clock;
+  #emit: (entries: StreamEntry[]) => void;
+  #cancelHold: (() => void) | null = null;
+
+  constructor(clock: Clock, emit: (entries: StreamEntry[]) => void) {
+    this.#clock = clock;
+    this.#emit = emit;
+  }
+
+  /** Adds lines (with their sizes in bytes, as a tailer delivers them). */
+  push(lines: string[], sizes: number[]): void {
+    const out: StreamEntry[] = [];
+    for (let i = 0; i < lines.length; i++) out.push(...this.#grouper.push(lines[i]!, sizes[i]!));
+    if (out.length > 0) this.#emit(out);
+    this.#cancelHold?.();
+    this.#cancelHold = this.#grouper.holding
+      ? this.#clock.setTimeout(() => this.close(), HOLD_MS)
+      : null;
+  }
+
+  /** Sends the entry being held now. */
+  close(): void {
+    this.#cancelHold?.();
+    this.#cancelHold = null;
+    const out = this.#grouper.close();
+    if (out.length > 0) this.#emit(out);
+  }
+}
+
+/** Groups a block of lines (e.g. the last lines of a file) into entries. */
+export function groupLines(lines: string[]): StreamEntry[] {
+  const g = new EntryGrouper();
+  const out = lines.flatMap((l) => g.push(l, l.length + 1));
+  return [...out, ...g.close()];
 }

@@ -76,6 +76,7 @@ export function createLogMonitorPlugin(
       if (!rt) return;
       await rt.streams.stopAll();
       await rt.alerts.stop();
+      rt.feed?.close();
       runtimes.delete(ctx);
     },
   };

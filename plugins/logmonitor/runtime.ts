@@ -10,6 +10,7 @@ import { AlertCenter } from "./alerts.ts";
 import type { LogMonitorSettings } from "./settings.ts";
 import { StreamManager } from "./streams.ts";
 import type { SearchFileOptions } from "./search.ts";
+import { type ChangeFeed, watchFsFeed } from "./watch.ts";
 
 /** Search requests allowed per client per minute. */
 export const SEARCH_RATE = { max: 10, windowMs: 60_000 } as const;
@@ -22,6 +23,8 @@ export interface LogMonitorOptions {
   searchRate?: { max: number; windowMs: number };
   /** Scan and regex options of searches (block sizes, regex time budget). */
   search?: SearchFileOptions;
+  /** File-change notifications of tails; null polls only. @default a `Deno.watchFs` feed */
+  feed?: ChangeFeed | null;
 }
 
 /** The runtime of one hosted log monitor. */
@@ -33,13 +36,17 @@ export interface LogMonitorRuntime {
   searchOptions: SearchFileOptions;
   streams: StreamManager;
   alerts: AlertCenter;
+  /** The tails' change feed (closed at shutdown). */
+  feed: ChangeFeed | null;
 }
 
 /** Builds the runtime of a context. */
 export function createRuntime(ctx: PluginContext, options: LogMonitorOptions): LogMonitorRuntime {
   const settings = () => ctx.settings.get() as unknown as LogMonitorSettings;
   const pollMs = () => options.pollMs ?? settings().stream_poll_interval_s * 1000;
+  const feed = options.feed === undefined ? watchFsFeed(ctx.logger) : options.feed;
   return {
+    feed,
     ctx,
     settings,
     pollMs,
@@ -56,6 +63,7 @@ export function createRuntime(ctx: PluginContext, options: LogMonitorOptions): L
       maxLines: () => settings().max_stream_lines,
       mask: () => settings().mask_log_content,
       push: (data) => ctx.push(data),
+      feed,
     }),
     alerts: new AlertCenter({
       logDir: ctx.logDir,
@@ -64,6 +72,7 @@ export function createRuntime(ctx: PluginContext, options: LogMonitorOptions): L
       settings,
       pollMs,
       push: (data) => ctx.push(data),
+      feed,
     }),
   };
 }

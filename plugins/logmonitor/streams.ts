@@ -1,21 +1,28 @@
 /**
- * Live streams: one single-file stream and any number of multi-streams feed a shared buffer
- * that is flushed as one `log_lines` push per poll interval while any stream runs.
+ * Live streams: one single-file stream and multi-streams (together at most
+ * {@linkcode MAX_TAILED} files, across all requests) feed a shared buffer of entries that is
+ * pushed as one `log_lines` message {@linkcode BATCH_MS} after new entries arrive. Lines are
+ * grouped into entries (a traceback travels with its entry).
  *
  * @module
  */
 import { AppError } from "../../lib/error.ts";
 import type { Clock } from "../../lib/clock.ts";
 import type { Logger } from "../../lib/log.ts";
-import { assertSearchable, resolveLogFile } from "./files.ts";
+import { EntryStream, groupLines, type StreamEntry } from "./entries.ts";
+import { assertSearchable, openLogFile } from "./files.ts";
 import { maskLine } from "./mask.ts";
-import { type ParsedLine, parseLine } from "./parse.ts";
 import { lastLines, Tailer } from "./tail.ts";
+import type { ChangeFeed } from "./watch.ts";
 
 /** Most files per multi-stream request. */
 export const MAX_MULTI_FILES = 20;
-/** Lines returned by `stream/start`. */
+/** Most files tailed for live streams at once, over all requests (single and multi). */
+export const MAX_TAILED = 20;
+/** Lines read for `stream/start` (grouped into entries). */
 export const INITIAL_LINES = 100;
+/** Delay between new entries and their push (batches bursts). */
+export const BATCH_MS = 50;
 
 /** What the stream manager needs from its plugin. */
 export interface StreamDeps {
@@ -29,44 +36,65 @@ export interface StreamDeps {
   /** Current `mask_log_content`. */
   mask(): boolean;
   push(data: Record<string, unknown>): void;
+  /** File-change notifications (null: poll). */
+  feed: ChangeFeed | null;
+}
+
+interface Stream {
+  tailer: Tailer;
+  entries: EntryStream;
 }
 
 /** Single and multi streams. */
 export class StreamManager {
   #deps: StreamDeps;
-  #single: Tailer | null = null;
-  #multi = new Map<string, Tailer>();
-  #buffer: ParsedLine[] = [];
+  #single: Stream | null = null;
+  #multi = new Map<string, Stream>();
+  #buffer: StreamEntry[] = [];
   #cancelFlush: (() => void) | null = null;
 
   constructor(deps: StreamDeps) {
     this.#deps = deps;
   }
 
-  /** Starts (or switches) the single stream; returns its initial lines. */
+  /**
+   * Starts (or switches) the single stream; returns its initial entries.
+   *
+   * @throws {AppError} 409 when {@linkcode MAX_TAILED} files are already tailed.
+   */
   async startSingle(name: unknown): Promise<Record<string, unknown>> {
-    const file = await resolveLogFile(this.#deps.logDir, name, { logger: this.#deps.logger });
-    assertSearchable(file, "Log file is too large to stream");
-    await this.#single?.stop();
+    if (!this.#single && this.#multi.size >= MAX_TAILED) {
+      throw new AppError(409, `Too many files tailed (at most ${MAX_TAILED} at once)`, {
+        code: "too_many_tails",
+      });
+    }
+    const opened = await this.#open(name, "Log file is too large to stream");
+    await this.#stopStream(this.#single);
     this.#single = null;
     this.#buffer = [];
-    const initial = (await lastLines(file.path, INITIAL_LINES)).map((l) => this.#prepare(l));
-    this.#single = this.#tailer(file.path, undefined);
-    await this.#single.start();
-    this.#armFlush();
-    return { status: "started", file: file.name, initial_lines: initial };
+    let initial: StreamEntry[];
+    try {
+      initial = groupLines(await lastLines(opened.file, INITIAL_LINES)).map((e) =>
+        this.#prepare(e)
+      );
+    } catch (err) {
+      opened.file.close();
+      throw err;
+    }
+    this.#single = await this.#stream(opened.name, opened, undefined);
+    return { status: "started", file: opened.name, initial_lines: initial };
   }
 
   /** Stops the single stream. */
   async stopSingle(): Promise<Record<string, unknown>> {
     if (!this.#single) return { status: "not_running" };
-    await this.#single.stop();
+    await this.#stopStream(this.#single);
     this.#single = null;
-    this.#disarmIfIdle();
+    this.#drainIfIdle();
     return { status: "stopped" };
   }
 
-  /** Starts multi-streams; per-file failures are reported, not thrown. */
+  /** Starts multi-streams; per-file failures (also the global cap) are reported, not thrown. */
   async startMulti(files: unknown): Promise<Record<string, unknown>> {
     if (!Array.isArray(files) || files.length === 0) throw new AppError(400, "No files specified");
     if (files.length > MAX_MULTI_FILES) {
@@ -76,13 +104,14 @@ export class StreamManager {
     const failed: { file: unknown; error: string }[] = [];
     for (const name of files) {
       try {
-        const file = await resolveLogFile(this.#deps.logDir, name, { logger: this.#deps.logger });
-        assertSearchable(file, "File is too large to stream");
-        await this.#multi.get(file.name)?.stop();
-        const tailer = this.#tailer(file.path, file.name);
-        await tailer.start();
-        this.#multi.set(file.name, tailer);
-        started.push(file.name);
+        const replacing = typeof name === "string" && this.#multi.has(name);
+        if (!replacing && this.#multi.size + (this.#single ? 1 : 0) >= MAX_TAILED) {
+          throw new AppError(409, `Too many files tailed (at most ${MAX_TAILED} at once)`);
+        }
+        const opened = await this.#open(name, "File is too large to stream");
+        await this.#stopStream(this.#multi.get(opened.name) ?? null);
+        this.#multi.set(opened.name, await this.#stream(opened.name, opened, opened.name));
+        started.push(opened.name);
       } catch (err) {
         if (!(err instanceof AppError)) {
           this.#deps.logger.error(`Multi-stream start failed: ${err}`);
@@ -93,7 +122,6 @@ export class StreamManager {
         });
       }
     }
-    this.#armFlush();
     return { status: "multi_started", started, failed, total_active: this.#multi.size };
   }
 
@@ -101,9 +129,9 @@ export class StreamManager {
   async stopMulti(files: unknown, stopAll: boolean): Promise<Record<string, unknown>> {
     if (stopAll) {
       const total = this.#multi.size;
-      for (const t of this.#multi.values()) await t.stop();
+      for (const t of this.#multi.values()) await this.#stopStream(t);
       this.#multi.clear();
-      this.#disarmIfIdle();
+      this.#drainIfIdle();
       return { status: "all_stopped", total_stopped: total };
     }
     if (!Array.isArray(files)) throw new AppError(400, "files must be a list");
@@ -111,11 +139,11 @@ export class StreamManager {
     for (const name of files) {
       const t = typeof name === "string" ? this.#multi.get(name) : undefined;
       if (!t) continue;
-      await t.stop();
+      await this.#stopStream(t);
       this.#multi.delete(name as string);
       stopped.push(name as string);
     }
-    this.#disarmIfIdle();
+    this.#drainIfIdle();
     return { status: "multi_stopped", stopped, total_remaining: this.#multi.size };
   }
 
@@ -124,8 +152,15 @@ export class StreamManager {
     return [...this.#multi.keys()].sort();
   }
 
-  /** Sends buffered lines now (the flush timer calls this). */
+  /** Number of files tailed for streams. */
+  get tailed(): number {
+    return this.#multi.size + (this.#single ? 1 : 0);
+  }
+
+  /** Sends buffered entries now (the batch timer calls this). */
   flush(): void {
+    this.#cancelFlush?.();
+    this.#cancelFlush = null;
     if (this.#buffer.length === 0) return;
     const data = this.#buffer.slice(-this.#deps.maxLines());
     this.#buffer = [];
@@ -140,36 +175,60 @@ export class StreamManager {
     this.#cancelFlush = null;
   }
 
-  #prepare(line: string, source?: string): ParsedLine {
-    const parsed = parseLine(line);
-    const out = this.#deps.mask() ? maskLine(parsed) : parsed;
+  async #open(name: unknown, tooLarge: string) {
+    const opened = await openLogFile(this.#deps.logDir, name, { logger: this.#deps.logger });
+    try {
+      assertSearchable(opened, tooLarge);
+    } catch (err) {
+      opened.file.close();
+      throw err;
+    }
+    return opened;
+  }
+
+  #prepare(entry: StreamEntry, source?: string): StreamEntry {
+    const out = this.#deps.mask() ? maskLine(entry) : entry;
     return source === undefined ? out : { ...out, _source_file: source };
   }
 
-  #tailer(path: string, source: string | undefined): Tailer {
-    return new Tailer({
-      path,
+  async #stream(
+    name: string,
+    opened: { file: Deno.FsFile; path: string },
+    source: string | undefined,
+  ): Promise<Stream> {
+    const entries = new EntryStream(this.#deps.clock, (list) => {
+      for (const e of list) this.#buffer.push(this.#prepare(e, source));
+      const cap = this.#deps.maxLines() * 4;
+      if (this.#buffer.length > cap) this.#buffer = this.#buffer.slice(-cap);
+      this.#cancelFlush ??= this.#deps.clock.setTimeout(() => this.flush(), BATCH_MS);
+    });
+    const tailer = new Tailer({
+      initial: opened,
+      open: () => this.#open(name, "Log file is too large to stream"),
       clock: this.#deps.clock,
       pollMs: this.#deps.pollMs(),
-      onLines: (lines) => {
-        for (const l of lines) this.#buffer.push(this.#prepare(l, source));
-        const cap = this.#deps.maxLines() * 4;
-        if (this.#buffer.length > cap) this.#buffer = this.#buffer.slice(-cap);
-      },
-      onError: (err) => this.#deps.logger.debug(`Tail of ${path} failed: ${err}`),
+      feed: this.#deps.feed,
+      onLines: (lines, sizes) => entries.push(lines, sizes),
+      onError: (err) => this.#deps.logger.debug(`Tail of ${name} failed: ${err}`),
     });
+    try {
+      await tailer.start();
+    } catch (err) {
+      opened.file.close();
+      throw err;
+    }
+    return { tailer, entries };
   }
 
-  #armFlush(): void {
-    if (this.#cancelFlush || (!this.#single && this.#multi.size === 0)) return;
-    this.#cancelFlush = this.#deps.clock.setInterval(() => this.flush(), this.#deps.pollMs());
+  async #stopStream(stream: Stream | null): Promise<void> {
+    if (!stream) return;
+    await stream.tailer.stop();
+    stream.entries.close();
   }
 
-  #disarmIfIdle(): void {
+  #drainIfIdle(): void {
     if (this.#single || this.#multi.size > 0) return;
     this.flush();
-    this.#cancelFlush?.();
-    this.#cancelFlush = null;
     this.#buffer = [];
   }
 }

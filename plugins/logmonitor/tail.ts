@@ -1,21 +1,47 @@
 /**
- * Following a growing log file by polling: new complete lines are delivered as they appear;
- * rotation (the path now names another file) restarts from the new file's beginning and
- * truncation in place restarts from offset 0. A missing file is waited for.
+ * Following a growing log file: new complete lines are delivered as they appear. The file is
+ * read from the handle opened (and identity-checked) by name, never by name again; after
+ * every read the name is checked to still be that file (device and inode, not a link). When
+ * it is not (rotation, a swap), the old handle is drained, and the name is opened and checked
+ * again: a name that now leads outside the log folder is never streamed. Truncation in place
+ * restarts from offset 0; a missing file is waited for. Changes are noticed through a
+ * {@linkcode ChangeFeed} (a file watch), with a slow safety poll, or by polling alone when the
+ * folder cannot be watched.
  *
  * @module
  */
+import { dirname } from "node:path";
 import type { Clock } from "../../lib/clock.ts";
+import { AppError } from "../../lib/error.ts";
+import { isSameFile } from "../../lib/named_file.ts";
+import type { ChangeFeed } from "./watch.ts";
+
+/** An opened, checked file. */
+export interface OpenedTailFile {
+  file: Deno.FsFile;
+  /** The checked real path. */
+  path: string;
+}
+
+/** Poll interval when the folder cannot be watched. */
+export const FALLBACK_POLL_MS = 250;
 
 /** Options of {@linkcode Tailer}. */
 export interface TailerOptions {
-  path: string;
+  /** Opens the file by name and checks it (every reopen goes through here). */
+  open(): Promise<OpenedTailFile>;
+  /** The first opened file (else `open()` is called at start). */
+  initial?: OpenedTailFile;
   clock: Clock;
-  /** Poll interval in ms. */
+  /** Safety poll interval in ms while changes are watched. */
   pollMs: number;
-  /** Receives new complete lines (without line ends). */
-  onLines(lines: string[]): void;
-  /** Receives read failures (the tailer keeps polling). */
+  /** Change notifications; without it (or when it cannot watch) the tailer polls. */
+  feed?: ChangeFeed | null;
+  /** Poll interval without a feed. @default FALLBACK_POLL_MS */
+  fallbackPollMs?: number;
+  /** Receives new complete lines (without line ends) and their sizes in bytes. */
+  onLines(lines: string[], sizes: number[]): void;
+  /** Receives read failures and refused reopens (the tailer keeps trying). */
   onError?(err: unknown): void;
   /** Most bytes read per poll. @default 4 MiB */
   maxReadBytes?: number;
@@ -23,98 +49,117 @@ export interface TailerOptions {
 
 /** Tails one file. */
 export class Tailer {
-  readonly path: string;
   #opts: TailerOptions;
-  #ino: number | null = null;
-  #born: number | null = null;
-  #missing = false;
+  #current: OpenedTailFile | null = null;
   #offset = 0;
   #partial: Uint8Array = new Uint8Array(0);
   #cancel: (() => void) | null = null;
+  #unwatch: (() => void) | null = null;
   #busy: Promise<void> | null = null;
+  #again = false;
   #decoder = new TextDecoder("utf-8", { fatal: false });
 
   constructor(options: TailerOptions) {
-    this.path = options.path;
     this.#opts = options;
   }
 
-  /** Remembers the file's identity and end, then polls. Only lines written later are delivered. */
-  async start(): Promise<void> {
-    const st = await Deno.stat(this.path);
-    this.#ino = st.ino;
-    this.#born = st.birthtime?.getTime() ?? null;
-    this.#offset = st.size;
-    this.#cancel = this.#opts.clock.setInterval(() => void this.poll(), this.#opts.pollMs);
+  /** The checked path being read (null while waiting for the file). */
+  get path(): string | null {
+    return this.#current?.path ?? null;
   }
 
-  /** Stops polling (waits for a poll in progress). */
+  /** Opens the file, remembers its end, then follows it. Only lines written later are delivered. */
+  async start(): Promise<void> {
+    const current = this.#opts.initial ?? await this.#opts.open();
+    this.#current = current;
+    this.#offset = (await current.file.stat()).size;
+    this.#unwatch = this.#opts.feed?.subscribe(dirname(current.path), () => void this.poll()) ??
+      null;
+    const every = this.#unwatch
+      ? this.#opts.pollMs
+      : Math.min(this.#opts.pollMs, this.#opts.fallbackPollMs ?? FALLBACK_POLL_MS);
+    this.#cancel = this.#opts.clock.setInterval(() => void this.poll(), every);
+  }
+
+  /** Stops following (waits for a read in progress) and closes the file. */
   async stop(): Promise<void> {
     this.#cancel?.();
     this.#cancel = null;
+    this.#unwatch?.();
+    this.#unwatch = null;
     await this.#busy;
+    this.#current?.file.close();
+    this.#current = null;
   }
 
-  /** Whether the tailer is polling. */
+  /** Whether the tailer is following its file. */
   get running(): boolean {
     return this.#cancel !== null;
   }
 
-  /** Checks the file once (polls never overlap). */
+  /** Checks the file once (checks never overlap; a request during one runs after it). */
   poll(): Promise<void> {
-    if (this.#busy) return this.#busy;
-    this.#busy = this.#pollOnce().catch((err) => this.#opts.onError?.(err)).finally(() => {
+    if (this.#busy) {
+      this.#again = true;
+      return this.#busy;
+    }
+    this.#busy = (async () => {
+      do {
+        this.#again = false;
+        await this.#pollOnce().catch((err) => this.#opts.onError?.(err));
+      } while (this.#again && this.#cancel !== null);
+    })().finally(() => {
       this.#busy = null;
     });
     return this.#busy;
   }
 
   async #pollOnce(): Promise<void> {
-    let st: Deno.FileInfo;
-    try {
-      st = await Deno.stat(this.path);
-    } catch (err) {
-      if (err instanceof Deno.errors.NotFound) {
-        this.#missing = true;
-        return;
-      }
-      throw err;
+    if (!this.#current) {
+      if (!await this.#reopen()) return;
     }
-    const born = st.birthtime?.getTime() ?? null;
-    // A new file: another inode, another birth time, or the path was missing in between
-    // (a deleted file's inode can be reused at once).
-    if (st.ino !== this.#ino || born !== this.#born || this.#missing) {
-      this.#flushPartial();
-      this.#ino = st.ino;
-      this.#born = born;
-      this.#missing = false;
-      this.#offset = 0;
-    } else if (st.size < this.#offset) {
-      this.#flushPartial();
-      this.#offset = 0;
-    }
-    if (st.size <= this.#offset) return;
-    const want = Math.min(st.size - this.#offset, this.#opts.maxReadBytes ?? 4 * 1024 * 1024);
-    const bytes = await this.#read(this.#offset, want);
-    this.#offset += bytes.length;
-    this.#deliver(bytes);
+    await this.#readNew(this.#current!.file);
+    if (await isSameFile(this.#current!.file, this.#current!.path)) return;
+    // The name now names another file (rotated, replaced, removed): finish the old one.
+    await this.#readNew(this.#current!.file);
+    this.#flushPartial();
+    this.#current!.file.close();
+    this.#current = null;
+    if (await this.#reopen()) await this.#readNew(this.#current!.file);
   }
 
-  async #read(offset: number, length: number): Promise<Uint8Array> {
-    const file = await Deno.open(this.path, { read: true });
+  /** Opens the name again (checked); false while it is missing or refused. */
+  async #reopen(): Promise<boolean> {
+    if (this.#cancel === null) return false;
     try {
-      await file.seek(offset, Deno.SeekMode.Start);
-      const out = new Uint8Array(length);
-      let got = 0;
-      while (got < length) {
-        const n = await file.read(out.subarray(got));
-        if (n === null) break;
-        got += n;
-      }
-      return out.subarray(0, got);
-    } finally {
-      file.close();
+      this.#current = await this.#opts.open();
+      this.#offset = 0;
+      return true;
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      if (err.status !== 404) this.#opts.onError?.(err);
+      return false;
     }
+  }
+
+  async #readNew(file: Deno.FsFile): Promise<void> {
+    const size = (await file.stat()).size;
+    if (size < this.#offset) {
+      this.#flushPartial();
+      this.#offset = 0;
+    }
+    if (size <= this.#offset) return;
+    const want = Math.min(size - this.#offset, this.#opts.maxReadBytes ?? 4 * 1024 * 1024);
+    await file.seek(this.#offset, Deno.SeekMode.Start);
+    const out = new Uint8Array(want);
+    let got = 0;
+    while (got < want) {
+      const n = await file.read(out.subarray(got));
+      if (n === null) break;
+      got += n;
+    }
+    this.#offset += got;
+    this.#deliver(out.subarray(0, got));
   }
 
   #deliver(bytes: Uint8Array): void {
@@ -122,21 +167,23 @@ export class Tailer {
     data.set(this.#partial);
     data.set(bytes, this.#partial.length);
     const lines: string[] = [];
+    const sizes: number[] = [];
     let start = 0;
-    for (let i = 0; i < data.length; i++) {
-      if (data[i] !== 0x0a) continue;
+    for (let i = data.indexOf(0x0a); i >= 0; i = data.indexOf(0x0a, start)) {
       lines.push(this.#decode(data.subarray(start, i)));
+      sizes.push(i + 1 - start);
       start = i + 1;
     }
     this.#partial = data.slice(start);
-    if (lines.length > 0) this.#opts.onLines(lines);
+    if (lines.length > 0) this.#opts.onLines(lines, sizes);
   }
 
   #flushPartial(): void {
     if (this.#partial.length === 0) return;
     const line = this.#decode(this.#partial);
+    const size = this.#partial.length;
     this.#partial = new Uint8Array(0);
-    this.#opts.onLines([line]);
+    this.#opts.onLines([line], [size]);
   }
 
   #decode(bytes: Uint8Array): string {
@@ -146,7 +193,8 @@ export class Tailer {
 }
 
 /**
- * The last `count` lines of a file, reading at most `maxBytes` from its end.
+ * The last `count` lines of a file (a path, or a handle the caller keeps), reading at most
+ * `maxBytes` from its end.
  *
  * @example
  * ```ts
@@ -158,11 +206,11 @@ export class Tailer {
  * ```
  */
 export async function lastLines(
-  path: string,
+  source: string | Deno.FsFile,
   count: number,
   maxBytes = 1024 * 1024,
 ): Promise<string[]> {
-  const file = await Deno.open(path, { read: true });
+  const file = typeof source === "string" ? await Deno.open(source, { read: true }) : source;
   try {
     const size = (await file.stat()).size;
     const start = Math.max(0, size - maxBytes);
@@ -179,6 +227,6 @@ export async function lastLines(
     if (lines.at(-1) === "") lines.pop();
     return lines.slice(-count).map((l) => l.endsWith("\r") ? l.slice(0, -1) : l);
   } finally {
-    file.close();
+    if (typeof source === "string") file.close();
   }
 }

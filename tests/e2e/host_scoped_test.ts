@@ -50,6 +50,25 @@ Deno.test({
         body: JSON.stringify({ file: "app.log" }),
       });
       assert.equal(start.body.status, "started");
+      // Under these flags the tail is still told of new lines at once (file watching works).
+      const written = performance.now();
+      await Deno.writeTextFile(
+        `${logDir}/app.log`,
+        "2024-01-01 12:00:01,000 - a - INFO - watched line\n",
+        { append: true },
+      );
+      await waitFor(() => JSON.stringify(ws.messages).includes("watched line"), 1000);
+      assert.ok(performance.now() - written < 1000, "the live tail shows a line within 1 s");
+      // Regular expressions run in a worker that needs no read permission on the sources.
+      await get("/api/settings", {
+        method: "POST",
+        body: JSON.stringify({ plugins: { logmonitor: { regex_search_enabled: true } } }),
+      });
+      const regex = await get(
+        "/plugin/logmonitor/search?file=app.log&use_regex=true&query=w.tched",
+      );
+      assert.equal(regex.status, 200, JSON.stringify(regex.body));
+      assert.equal(regex.body.results[0].message, "watched line");
       const saved = await get("/api/settings", {
         method: "POST",
         body: JSON.stringify({

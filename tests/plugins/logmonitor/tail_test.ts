@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { systemClock } from "../../../lib/clock.ts";
+import { openLogFile } from "../../../plugins/logmonitor/files.ts";
 import { lastLines, Tailer } from "../../../plugins/logmonitor/tail.ts";
 
 async function tailed(initial: string) {
@@ -7,17 +8,22 @@ async function tailed(initial: string) {
   const path = `${dir}/t.log`;
   await Deno.writeTextFile(path, initial);
   const lines: string[] = [];
-  // A long poll interval: the tests call poll() themselves.
+  const errors: unknown[] = [];
+  // A long poll interval and no watch: the tests call poll() themselves.
   const tailer = new Tailer({
-    path,
+    open: () => openLogFile(dir, "t.log"),
     clock: systemClock,
     pollMs: 60_000,
+    fallbackPollMs: 60_000,
     onLines: (l) => lines.push(...l),
+    onError: (e) => errors.push(e),
   });
   await tailer.start();
   return {
+    dir,
     path,
     lines,
+    errors,
     tailer,
     append: (s: string) => Deno.writeTextFile(path, s, { append: true }),
     async close() {
@@ -99,5 +105,52 @@ Deno.test("lastLines() returns the last lines without reading the whole file", a
     assert.ok(small.every((l) => /^line \d+$/.test(l)), "no cut first line");
   } finally {
     await Deno.remove(path);
+  }
+});
+
+Deno.test("Tailer never streams a file swapped for a link to outside the folder", async () => {
+  const t = await tailed("a\n");
+  const outside = await Deno.makeTempFile();
+  try {
+    await Deno.writeTextFile(outside, "TOPSECRET\n");
+    await t.append("mine\n");
+    await t.tailer.poll();
+    await Deno.remove(t.path);
+    await Deno.symlink(outside, t.path);
+    await Deno.writeTextFile(outside, "TOPSECRET 2\n", { append: true });
+    for (let i = 0; i < 3; i++) await t.tailer.poll();
+    assert.deepEqual(t.lines, ["mine"]);
+    assert.ok(t.errors.some((e) => /Access denied/.test(String(e))), "the reopen was refused");
+    await Deno.remove(t.path);
+    await Deno.writeTextFile(t.path, "real again\n");
+    await t.tailer.poll();
+    assert.deepEqual(
+      t.lines,
+      ["mine", "real again"],
+      "a real file under the name is followed again",
+    );
+  } finally {
+    await t.close();
+    await Deno.remove(outside);
+  }
+});
+
+Deno.test("Tailer re-verifies identity on every rotation while a swap races the reopen", async () => {
+  const t = await tailed("");
+  const outside = await Deno.makeTempFile();
+  try {
+    await Deno.writeTextFile(outside, "TOPSECRET\n");
+    for (let round = 0; round < 200; round++) {
+      const tmp = `${t.dir}/next`;
+      if (round % 2 === 0) await Deno.writeTextFile(tmp, `line ${round}\n`);
+      else await Deno.symlink(outside, tmp);
+      await Promise.all([Deno.rename(tmp, t.path), t.tailer.poll()]);
+      await t.tailer.poll();
+    }
+    assert.ok(t.lines.length > 0);
+    assert.ok(t.lines.every((l) => !l.includes("TOPSECRET")), "never streamed the outside file");
+  } finally {
+    await t.close();
+    await Deno.remove(outside);
   }
 });
