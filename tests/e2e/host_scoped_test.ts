@@ -3,7 +3,7 @@
  * that every plugin works while Deno refuses reads outside the host's folders.
  */
 import assert from "node:assert/strict";
-import { openWs } from "../lib/host/_helpers.ts";
+import { openWs, waitFor } from "../lib/host/_helpers.ts";
 import { startScopedHost } from "./_scoped_host.ts";
 
 Deno.test({
