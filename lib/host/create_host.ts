@@ -30,6 +30,7 @@ import { pushSocketHandler } from "./push/socket.ts";
 import { settingsRoutes } from "./settings/routes.ts";
 import { SettingsStore } from "./settings/store.ts";
 import { type ScopeControl, ScopeWatch } from "./scope_watch.ts";
+import { HANDOVER_NAME, HandoverFile } from "./handover.ts";
 
 /** Options of {@linkcode createHost}. */
 export interface HostOptions {
@@ -144,6 +145,7 @@ export function createHost(options: HostOptions): Host {
   const printer = options.printer ??
     new VirtualPrinter({ clock, speed: options.printerSpeed ?? 1 });
 
+  const handover = new HandoverFile(join(paths.hostDir, HANDOVER_NAME), logger);
   const contexts = new Map<string, PluginContext>();
   for (const p of options.plugins) {
     if (contexts.has(p.id)) throw new TypeError(`Cannot host plugin '${p.id}' twice`);
@@ -160,6 +162,7 @@ export function createHost(options: HostOptions): Host {
         Object.entries(env).filter(([k]) => !p.envVars || p.envVars.includes(k)),
       ),
       resumed: options.resumed ?? false,
+      handover: handover.of(p.id),
       grantedFile: (path) => options.scope?.files?.[path] ?? path,
       probeOutside: options.scope?.probe
         ? (probe, args, net) => options.scope!.probe!({ plugin: p.id, probe, args, net })
@@ -268,6 +271,7 @@ export function createHost(options: HostOptions): Host {
         await Deno.mkdir(dir, { recursive: true });
       }
       await settings.load();
+      await handover.load(options.resumed ?? false);
       const adminKey = await users.ensureAdmin();
       if (adminKey) logger.info("No users yet: created user 'admin' and an admin API key");
       printer.start();
@@ -278,6 +282,7 @@ export function createHost(options: HostOptions): Host {
     ready: () => each("onAfterStartup"),
     async stop(info) {
       await each("onShutdown", info);
+      if (info?.planned) await handover.save();
       push.closeAll();
       printer.stop();
       logger.info("Plugin host stopped");

@@ -96,6 +96,11 @@ export interface PluginContext {
    */
   resumed?: boolean;
   /**
+   * State carried across a planned restart: set it in `onShutdown` when `info.planned`, read it
+   * in `onStartup` when {@linkcode resumed} (a JSON value; undefined otherwise).
+   */
+  handover?: Handover;
+  /**
    * The path to read for a file the plugin's settings name: under the launcher, the real path it
    * granted (links resolved); elsewhere the path itself.
    */
@@ -110,6 +115,14 @@ export interface PluginContext {
     args: Record<string, unknown>,
     net: string[],
   ): Promise<Record<string, unknown>>;
+}
+
+/** State a plugin hands to its next run across a planned restart. */
+export interface Handover {
+  /** The state the previous run handed over (undefined when none, or not resumed). */
+  get(): unknown;
+  /** Hands `state` (a JSON value) to the next run. */
+  set(state: unknown): void;
 }
 
 /** Why the host stops. */

@@ -108,6 +108,26 @@ export class AlertCenter {
     return { history: this.#history.slice(-limit), total: this.#history.length };
   }
 
+  /** Counters and history, to carry across a planned restart. */
+  snapshot(): { counts: Record<string, number>; history: AlertEntry[] } {
+    return { counts: this.counts(), history: structuredClone(this.#history) };
+  }
+
+  /** Takes counters and history back from {@linkcode snapshot} (unknown values ignored). */
+  restore(snapshot: unknown): void {
+    if (!snapshot || typeof snapshot !== "object") return;
+    const { counts, history } = snapshot as { counts?: unknown; history?: unknown };
+    if (counts && typeof counts === "object") {
+      for (const l of LEVELS) {
+        const n = (counts as Record<string, unknown>)[l];
+        if (typeof n === "number" && Number.isInteger(n) && n >= 0) this.#counts.set(l, n);
+      }
+    }
+    if (Array.isArray(history)) {
+      this.#history = history.filter((e) => e && typeof e === "object").slice(-MAX_HISTORY_LIMIT);
+    }
+  }
+
   /** Empties the history. */
   clearHistory(): void {
     this.#history = [];

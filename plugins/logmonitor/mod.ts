@@ -53,6 +53,7 @@ export function createLogMonitorPlugin(
     async onStartup(ctx) {
       const rt = runtimeOf(ctx);
       await rt.alerts.rebuild();
+      if (ctx.resumed) await resume(ctx, rt);
       unsubscribes.set(
         ctx,
         ctx.settings.onChange(() => {
@@ -69,17 +70,44 @@ export function createLogMonitorPlugin(
         );
       }
     },
-    async onShutdown(ctx) {
+    async onShutdown(ctx, info) {
       const rt = runtimes.get(ctx);
       unsubscribes.get(ctx)?.();
       unsubscribes.delete(ctx);
       if (!rt) return;
+      if (info?.planned) {
+        // A planned restart: the next run carries on with the same streams and alerts.
+        ctx.handover?.set({
+          single: rt.streams.activeSingle(),
+          multi: rt.streams.activeMulti(),
+          alerts: rt.alerts.snapshot(),
+        });
+      }
       await rt.streams.stopAll();
       await rt.alerts.stop();
       rt.feed?.close();
       runtimes.delete(ctx);
     },
   };
+}
+
+/** Takes the streams and alerts of the run before a planned restart back. */
+async function resume(ctx: PluginContext, rt: LogMonitorRuntime): Promise<void> {
+  const state = ctx.handover?.get() as
+    | { single?: unknown; multi?: unknown; alerts?: unknown }
+    | undefined;
+  if (!state || typeof state !== "object") return;
+  rt.alerts.restore(state.alerts);
+  if (typeof state.single === "string") {
+    await rt.streams.startSingle(state.single).catch((err) =>
+      ctx.logger.info(`Stream of ${state.single} not resumed: ${err}`)
+    );
+  }
+  if (Array.isArray(state.multi) && state.multi.length > 0) {
+    await rt.streams.startMulti(state.multi).catch((err) =>
+      ctx.logger.info(`Multi-streams not resumed: ${err}`)
+    );
+  }
 }
 
 /** The log monitor as registered by the host. */

@@ -51,6 +51,7 @@ export class StreamManager {
   #single: Stream | null = null;
   #multi = new Map<string, Stream>();
   #buffer: StreamEntry[] = [];
+  #singleName: string | null = null;
   #cancelFlush: (() => void) | null = null;
 
   constructor(deps: StreamDeps) {
@@ -82,6 +83,7 @@ export class StreamManager {
       throw err;
     }
     this.#single = await this.#stream(opened.name, opened, undefined);
+    this.#singleName = opened.name;
     return { status: "started", file: opened.name, initial_lines: initial };
   }
 
@@ -90,6 +92,7 @@ export class StreamManager {
     if (!this.#single) return { status: "not_running" };
     await this.#stopStream(this.#single);
     this.#single = null;
+    this.#singleName = null;
     this.#drainIfIdle();
     return { status: "stopped" };
   }
@@ -148,6 +151,11 @@ export class StreamManager {
   }
 
   /** The active multi-stream files. */
+  /** The file of the single stream, or null. */
+  activeSingle(): string | null {
+    return this.#single ? this.#singleName : null;
+  }
+
   activeMulti(): string[] {
     return [...this.#multi.keys()].sort();
   }

@@ -47,6 +47,18 @@ Deno.test({
       assert.equal(plain.body.reapplying, undefined);
       assert.equal((await h.call("GET", "/api/plugin/host_uptime")).body.poll_interval_seconds, 9);
 
+      // A live stream and an alert before the first planned restart.
+      const streamed = await h.call("POST", "/plugin/logmonitor/stream/start", { file: "app.log" });
+      assert.equal(streamed.body.status, "started");
+      await Deno.writeTextFile(join(logDir, "app.log"), lineOf("ERROR", "before the restart"), {
+        append: true,
+      });
+      const alerts =
+        async () => ((await h.call("GET", "/plugin/logmonitor/alert-history")).body.history as {
+          message: string;
+        }[]);
+      await h.until("the alert before the restart", async () => (await alerts()).length === 1);
+
       // 2. A hub address: the host says it re-applies (response and push), the launcher restarts
       //    it under the new scope, and the hub connects within seconds.
       const ws = await h.push();
@@ -77,6 +89,23 @@ Deno.test({
       const hubSeconds = (Date.now() - t0) / 1000;
       assert.ok(hubSeconds < 15, `connected after ${hubSeconds} s`);
       assert.match(h.stdout(), /Plugin host re-applied its settings, listening on/);
+
+      // The log monitor carried on: the same alert history, the stream still running.
+      assert.deepEqual((await alerts()).map((a) => a.message), ["before the restart"]);
+      const tail = await h.push();
+      await Deno.writeTextFile(join(logDir, "app.log"), lineOf("ERROR", "after the restart"), {
+        append: true,
+      });
+      await h.until(
+        "the streamed line after the restart",
+        () =>
+          Promise.resolve(tail.messages.some((m) =>
+            JSON.stringify(m).includes("log_lines") &&
+            JSON.stringify(m).includes("after the restart")
+          )),
+      );
+      await h.until("the second alert", async () => (await alerts()).length === 2);
+      await tail.close();
 
       // A manual-on channel, then a broker address (another restart): the output stays on.
       const on = await h.call("POST", BP, { command: "set_channel", kind: "usb", id: 1, on: true });
