@@ -22,7 +22,6 @@ import {
   LAYOUT,
 } from "./layout.ts";
 import { HubLossWatch } from "./hub_loss.ts";
-import type { PlannedSwitch } from "./rules.ts";
 import { probeHub, type ProbeResult } from "./probe.ts";
 import { RulesEngine } from "./engine.ts";
 import {
@@ -32,7 +31,7 @@ import {
   hubUrl,
   validateBranchSettings,
 } from "./settings.ts";
-import { runStartup, sendFailsafe } from "./lifecycle.ts";
+import { failsafeAfterLoss, runStartup, sendFailsafe } from "./lifecycle.ts";
 
 /** The state `GET /api/plugin/branchplus` returns. */
 export interface BranchStatus {
@@ -345,30 +344,14 @@ export class BranchController {
     this.apply("connected");
   }
 
-  /**
-   * The hub is back after a loss longer than the grace period: the channels nobody controlled
-   * meanwhile (manual ones, whose remembered state is stale, and every channel while automation
-   * is off) take their failsafe state and manual ones remember it; auto channels follow their
-   * rules again at once.
-   */
   #failsafeAfterLoss(client: HubClient, states: ChannelStates): void {
-    const s = this.settings();
-    const applied: PlannedSwitch[] = [];
-    for (const config of s.channels) {
-      if (config.failsafe === "hold") continue;
-      if (config.mode === "auto" && s.automation_enabled) continue;
-      const on = config.failsafe === "on";
-      if (config.mode === "manual" && config.manual_on !== on) {
-        this.#change(config.kind, config.id, (c) => ({ ...c, manual_on: on })).catch((err) =>
-          this.#ctx.logger.error(`Cannot save the failsafe of ${config.kind} ${config.id}: ${err}`)
-        );
-      }
-      if ((states[config.kind]?.[String(config.id)] === 1) === on) continue;
-      const result = client.send(config.kind, config.id, on);
-      if (!result.ok) continue;
-      this.#engine.noteSent(config.kind, config.id, on);
-      applied.push({ kind: config.kind, id: config.id, on });
-    }
+    const applied = failsafeAfterLoss(client, this.settings(), states, {
+      remember: (kind, id, on) =>
+        this.#change(kind, id, (c) => ({ ...c, manual_on: on })).catch((err) =>
+          this.#ctx.logger.error(`Cannot save the failsafe of ${kind} ${id}: ${err}`)
+        ),
+      sent: (kind, id, on) => this.#engine.noteSent(kind, id, on),
+    });
     this.#ctx.logger.warn(
       `Hub back after a long loss: failsafe applied to ${applied.length} channel(s)`,
     );

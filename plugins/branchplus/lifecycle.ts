@@ -1,6 +1,7 @@
 /**
- * The two one-off moments of the controller: the startup behaviour on the first connection of the
- * process (`leave`, `all_off`, `restore`) and the failsafe on shutdown (`off`, `on`, `hold`).
+ * The one-off moments of the controller: the startup behaviour on the first connection of the
+ * process (`leave`, `all_off`, `restore`), the failsafe on shutdown (`off`, `on`, `hold`) and the
+ * failsafe when the hub is back after a loss longer than the grace period.
  * Send errors are logged and otherwise ignored.
  *
  * @module
@@ -8,6 +9,7 @@
 import type { Logger } from "../../lib/log.ts";
 import type { ChannelConfig } from "./channel_config.ts";
 import type { HubClient } from "./hub_client.ts";
+import type { ChannelKind, ChannelStates } from "./layout.ts";
 import type { PlannedSwitch } from "./rules.ts";
 import type { BranchSettings } from "./settings.ts";
 
@@ -49,4 +51,40 @@ export function sendFailsafe(
       logger.warn(`Failsafe: cannot switch ${config.kind} ${config.id}: ${result.detail}`);
     }
   }
+}
+
+/** What {@linkcode failsafeAfterLoss} tells the controller. */
+export interface FailsafeEffects {
+  /** A manual channel keeps its failsafe state as its remembered state. */
+  remember(kind: ChannelKind, id: number, on: boolean): void;
+  /** A switch was sent. */
+  sent(kind: ChannelKind, id: number, on: boolean): void;
+}
+
+/**
+ * The hub is back after a loss longer than the grace period: the channels nobody controlled
+ * meanwhile (manual ones, whose remembered state is stale, and every channel while automation is
+ * off) take their failsafe state, and manual ones remember it; `hold` channels stay, auto
+ * channels follow their rules again. Returns the switches sent.
+ */
+export function failsafeAfterLoss(
+  client: Pick<HubClient, "send">,
+  settings: BranchSettings,
+  states: ChannelStates,
+  effects: FailsafeEffects,
+): PlannedSwitch[] {
+  const applied: PlannedSwitch[] = [];
+  for (const config of settings.channels) {
+    if (config.failsafe === "hold") continue;
+    if (config.mode === "auto" && settings.automation_enabled) continue;
+    const on = config.failsafe === "on";
+    if (config.mode === "manual" && config.manual_on !== on) {
+      effects.remember(config.kind, config.id, on);
+    }
+    if ((states[config.kind]?.[String(config.id)] === 1) === on) continue;
+    if (!client.send(config.kind, config.id, on).ok) continue;
+    effects.sent(config.kind, config.id, on);
+    applied.push({ kind: config.kind, id: config.id, on });
+  }
+  return applied;
 }
