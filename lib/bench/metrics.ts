@@ -14,7 +14,10 @@ export interface RunMetrics {
   tokens_out: number | null;
   ttft_ms: number | null;
   total_ms: number;
-  /** Decode speed: output tokens ÷ (total − TTFT). */
+  /**
+   * Decode speed: the tokens after the first ÷ the time from the first to the last event carrying
+   * a token (see {@linkcode decodeSpeed}).
+   */
   tokens_per_sec: number | null;
   /** End-to-end speed: output tokens ÷ total. */
   e2e_tokens_per_sec: number | null;
@@ -31,6 +34,25 @@ export interface RunMetrics {
 const perSec = (count: number | null, ms: number | null): number | null =>
   count !== null && count > 0 && ms !== null && ms > 0 ? count / (ms / 1000) : null;
 
+/**
+ * Decode speed of one inference: the first token ends the prefill, so the decode phase produces
+ * the other `tokens − 1` between the first and the last event carrying a token (what llama.cpp's
+ * `predicted_per_second` measures on the server). The count is the server's where it reports one,
+ * else the client's count of token events; the times are the client's. Empty deltas count as token
+ * events, so a stream whose first tokens decode to no text still starts the clock at the first
+ * token. Without the last event's time (a backend that does not report it) or with one token,
+ * it falls back to tokens ÷ (total − TTFT).
+ */
+export function decodeSpeed(tokensOut: number | null, client: ChatResult["client"]): number | null {
+  const first = client.ttft_ms;
+  if (first === null) return null;
+  const last = client.last_token_ms ?? null;
+  if (tokensOut !== null && tokensOut >= 2 && last !== null && last > first) {
+    return perSec(tokensOut - 1, last - first);
+  }
+  return perSec(tokensOut, client.total_ms - first);
+}
+
 /** Computes the metrics of one inference. */
 export function runMetrics(r: ChatResult): RunMetrics {
   const tokensOut = r.stats.tokens_out > 0 ? r.stats.tokens_out : r.client.tokens_out;
@@ -42,7 +64,7 @@ export function runMetrics(r: ChatResult): RunMetrics {
     tokens_out: tokensOut,
     ttft_ms: ttft,
     total_ms: total,
-    tokens_per_sec: ttft === null ? null : perSec(tokensOut, total - ttft),
+    tokens_per_sec: decodeSpeed(tokensOut, r.client),
     e2e_tokens_per_sec: perSec(tokensOut, total),
     prefill_tokens_per_sec: perSec(tokensIn, ttft),
     server_ttft_ms: r.stats.time_to_first_token_ms,

@@ -105,11 +105,13 @@ export interface ChatStats {
 
 /** Figures measured by the client with `performance.now()`. */
 export interface ClientTimings {
-  /** Time to the first text delta, null when no text came. */
+  /** Time to the first event carrying a token (its text may be empty), null when none came. */
   ttft_ms: number | null;
+  /** Time of the last event carrying a token; absent when a backend does not report it. */
+  last_token_ms?: number | null;
   /** Time until the stream ended. */
   total_ms: number;
-  /** Count of streamed deltas when the server reports no count, else the server's count. */
+  /** Count of the events carrying tokens. */
   tokens_out: number | null;
 }
 

@@ -21,6 +21,8 @@ export interface RestStreamContext {
   where: string;
   /** Called with every message delta and the client time in ms. */
   onToken?: (delta: string, tMs: number) => void;
+  /** @default performance.now */
+  now?: () => number;
 }
 
 function parseData(ev: SseEvent): Record<string, unknown> | null {
@@ -46,7 +48,9 @@ export async function consumeRestChat(
 ): Promise<ChatResult> {
   let text = "";
   let reasoning = "";
+  const now = ctx.now ?? (() => performance.now());
   let ttft: number | null = null;
+  let last: number | null = null;
   let deltas = 0;
   let loadSeconds: number | null = null;
   let error: { message: string; code?: string } | null = null;
@@ -57,8 +61,9 @@ export async function consumeRestChat(
     const type = typeof data.type === "string" ? data.type : ev.event;
     if (type === "message.delta" || type === "reasoning.delta") {
       const content = typeof data.content === "string" ? data.content : "";
-      const t = performance.now() - ctx.t0;
+      const t = now() - ctx.t0;
       if (ttft === null) ttft = t;
+      last = t;
       deltas++;
       if (type === "message.delta") {
         text += content;
@@ -76,7 +81,7 @@ export async function consumeRestChat(
       end = (data.result ?? null) as RestChatResult | null;
     }
   }
-  const totalMs = performance.now() - ctx.t0;
+  const totalMs = now() - ctx.t0;
   if (error !== null) throw serverMessageError(error.message, Status.BadGateway, error.code);
   if (end === null) {
     throw droppedStreamError(ctx.where, "the stream ended before the chat.end event");
@@ -94,7 +99,7 @@ export async function consumeRestChat(
   return {
     text,
     stats,
-    client: { ttft_ms: ttft, total_ms: totalMs, tokens_out: deltas },
+    client: { ttft_ms: ttft, last_token_ms: last, total_ms: totalMs, tokens_out: deltas },
     response_id: end.response_id ?? null,
   };
 }

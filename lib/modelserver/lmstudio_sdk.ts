@@ -226,6 +226,7 @@ export class LmStudioSdkClient implements Backend {
     });
     const t0 = performance.now();
     let ttft: number | null = null;
+    let last: number | null = null;
     let text = "";
     let deltas = 0;
     try {
@@ -249,6 +250,7 @@ export class LmStudioSdkClient implements Backend {
             watchdog.touch();
             const t = performance.now() - t0;
             if (ttft === null) ttft = t;
+            last = t;
             deltas++;
             text += fragment.content;
             req.onToken?.(fragment.content, t);
@@ -265,7 +267,12 @@ export class LmStudioSdkClient implements Backend {
       return {
         text: text || result.content,
         stats: statsFromSdk(result.stats),
-        client: { ttft_ms: ttft, total_ms: performance.now() - t0, tokens_out: deltas },
+        client: {
+          ttft_ms: ttft,
+          last_token_ms: last,
+          total_ms: performance.now() - t0,
+          tokens_out: deltas,
+        },
         response_id: null,
       };
     } catch (err) {

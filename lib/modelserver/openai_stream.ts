@@ -53,13 +53,37 @@ export function statsFromOpenAi(
   };
 }
 
+type Choice = NonNullable<Chunk["choices"]>[number];
+
+/**
+ * Whether a chunk carries a generated token: a text delta, or an empty delta in mid-stream (a
+ * token that decoded to no text yet). Not the role preamble (`{role, content: null | ""}`) nor
+ * the closing chunk with the finish reason.
+ */
+export function carriesToken(choice: Choice | undefined): boolean {
+  if (!choice?.delta) return false;
+  const delta = choice.delta;
+  const text = delta.content ?? delta.reasoning_content;
+  if (typeof text === "string" && text !== "") return true;
+  if ("role" in delta || choice.finish_reason) return false;
+  return typeof text === "string" || Object.keys(delta).length === 0;
+}
+
 /** Reads a chat-completions stream into a result; throws on an `error` chunk or a cut stream. */
 export async function consumeOpenAiChat(
   events: AsyncIterable<SseEvent>,
-  ctx: { t0: number; where: string; onToken?: (delta: string, tMs: number) => void },
+  ctx: {
+    t0: number;
+    where: string;
+    onToken?: (delta: string, tMs: number) => void;
+    /** @default performance.now */
+    now?: () => number;
+  },
 ): Promise<ChatResult> {
+  const now = ctx.now ?? (() => performance.now());
   let text = "";
   let ttft: number | null = null;
+  let last: number | null = null;
   let deltas = 0;
   let usage: Chunk["usage"] = null;
   let timings: LlamaCppTimings | null = null;
@@ -87,14 +111,14 @@ export async function consumeOpenAiChat(
     if (chunk.timings) timings = chunk.timings;
     const choice = chunk.choices?.[0];
     if (choice?.finish_reason) finish = choice.finish_reason;
-    const delta = choice?.delta?.content ?? choice?.delta?.reasoning_content ?? "";
-    if (delta !== "") {
-      const t = performance.now() - ctx.t0;
+    if (carriesToken(choice)) {
+      const t = now() - ctx.t0;
       if (ttft === null) ttft = t;
+      last = t;
       deltas++;
       if (choice?.delta?.content) {
-        text += delta;
-        ctx.onToken?.(delta, t);
+        text += choice.delta.content;
+        ctx.onToken?.(choice.delta.content, t);
       }
     }
   }
@@ -104,7 +128,7 @@ export async function consumeOpenAiChat(
   return {
     text,
     stats: statsFromOpenAi(usage, timings, finish, deltas),
-    client: { ttft_ms: ttft, total_ms: performance.now() - ctx.t0, tokens_out: deltas },
+    client: { ttft_ms: ttft, last_token_ms: last, total_ms: now() - ctx.t0, tokens_out: deltas },
     response_id: null,
   };
 }

@@ -1,0 +1,179 @@
+/**
+ * Decode speed from recorded-like streams, replayed on a fake clock through the real stream
+ * consumers: llama-server's chat-completions chunks (role preamble, one chunk per token, the
+ * closing chunk, usage and `timings`), with the first deltas empty, empty deltas in mid-stream
+ * and tokens arriving in bursts; LM Studio's REST events; OpenAI's own preamble.
+ */
+import assert from "node:assert/strict";
+import { decodeSpeed, runMetrics } from "../../../lib/bench/metrics.ts";
+import { consumeRestChat } from "../../../lib/modelserver/lmstudio_rest_stream.ts";
+import { consumeOpenAiChat } from "../../../lib/modelserver/openai_stream.ts";
+import type { SseEvent } from "../../../lib/modelserver/sse.ts";
+
+type Timed = [ms: number, data: unknown, event?: string];
+
+/** The events as the stream consumer sees them, the clock set to each event's time. */
+function replay(events: Timed[], clock: { t: number }): AsyncIterable<SseEvent> {
+  return (async function* () {
+    for (const [ms, data, event] of events) {
+      clock.t = ms;
+      yield {
+        event: event ?? null,
+        data: typeof data === "string" ? data : JSON.stringify(data),
+        id: null,
+      };
+    }
+  })();
+}
+
+interface LlamaRun {
+  tokens?: number;
+  prefillMs?: number;
+  perTokenMs?: number;
+  /** Tokens at the start whose chunk has `content: ""`. */
+  emptyFirst?: number;
+  /** Every n-th token's chunk is a bare `delta: {}`. */
+  bareEvery?: number;
+  /**
+   * Tokens after the first read together (one network read): they share the time of the last
+   * one. (llama-server flushes every token, so the first one comes alone.)
+   */
+  burst?: number;
+}
+
+const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+  choices: [{ index: 0, finish_reason: finish, delta }],
+  object: "chat.completion.chunk",
+});
+
+/**
+ * A llama-server stream: the server samples token i at prefill + i × perToken; its
+ * `predicted_ms` spans the generation of all n tokens (n × perToken), so
+ * `predicted_per_second` is 1000 / perToken.
+ */
+function llamaStream(o: LlamaRun = {}): { events: Timed[]; serverRate: number } {
+  const n = o.tokens ?? 256;
+  const prefill = o.prefillMs ?? 14;
+  const per = o.perTokenMs ?? 1;
+  const burst = o.burst ?? 1;
+  const events: Timed[] = [[prefill - 0.5, chunk({ role: "assistant", content: null })]];
+  for (let i = 0; i < n; i++) {
+    const sampled = prefill + i * per;
+    const read = i === 0 ? sampled : prefill + Math.min(n - 1, Math.ceil(i / burst) * burst) * per;
+    const bare = o.bareEvery !== undefined && i > 0 && i % o.bareEvery === 0;
+    const delta = bare ? {} : { content: i < (o.emptyFirst ?? 0) ? "" : `t${i} ` };
+    events.push([Math.max(sampled, read), chunk(delta)]);
+  }
+  const end = prefill + (n - 1) * per + 0.3;
+  events.push([end, chunk({}, "length")]);
+  events.push([end, {
+    choices: [],
+    usage: { completion_tokens: n, prompt_tokens: 45 },
+    timings: {
+      prompt_n: 45,
+      prompt_ms: prefill,
+      predicted_n: n,
+      predicted_ms: n * per,
+      predicted_per_second: 1000 / per,
+    },
+  }]);
+  events.push([end + 0.1, "[DONE]"]);
+  return { events, serverRate: 1000 / per };
+}
+
+async function measureLlama(o: LlamaRun) {
+  const { events, serverRate } = llamaStream(o);
+  const clock = { t: 0 };
+  const result = await consumeOpenAiChat(replay(events, clock), {
+    t0: 0,
+    where: "127.0.0.1:1",
+    now: () => clock.t,
+  });
+  return { metrics: runMetrics(result), result, serverRate };
+}
+
+const within = (actual: number | null, expected: number, pct: number) =>
+  actual !== null && Math.abs(actual - expected) / expected * 100 <= pct;
+
+Deno.test("decode speed matches llama-server's timings on a plain stream", async () => {
+  const { metrics, result, serverRate } = await measureLlama({});
+  assert.equal(result.client.tokens_out, 256);
+  assert.equal(metrics.ttft_ms, 14);
+  assert.ok(within(metrics.tokens_per_sec, serverRate, 1), `${metrics.tokens_per_sec}`);
+});
+
+Deno.test("a stream whose first deltas are empty starts the clock at its first token, not its first text", async () => {
+  const { metrics, result, serverRate } = await measureLlama({ emptyFirst: 240 });
+  assert.equal(metrics.ttft_ms, 14, "TTFT is the first event carrying a token");
+  assert.equal(result.client.tokens_out, 256);
+  assert.ok(result.text.startsWith("t240 "));
+  assert.ok(within(metrics.tokens_per_sec, serverRate, 1), `${metrics.tokens_per_sec}`);
+  // What the text-only clock made of it: 256 tokens over the last 16 ms.
+  const textOnly = decodeSpeed(256, { ttft_ms: 254, total_ms: 270.3, tokens_out: 16 });
+  assert.ok(textOnly! > 10 * serverRate);
+});
+
+Deno.test("bare deltas in mid-stream and tokens read in bursts keep the decode speed within 1%", async () => {
+  for (const o of [{ bareEvery: 7 }, { burst: 8 }, { burst: 8, emptyFirst: 3, bareEvery: 5 }]) {
+    const { metrics, serverRate } = await measureLlama(o);
+    assert.ok(within(metrics.tokens_per_sec, serverRate, 1), `${JSON.stringify(o)}`);
+  }
+});
+
+Deno.test("OpenAI's role preamble with an empty content is not a token", async () => {
+  const clock = { t: 0 };
+  const events: Timed[] = [
+    [5, chunk({ role: "assistant", content: "", refusal: null })],
+    [40, chunk({ content: "Hello" })],
+    [50, chunk({ content: " world" })],
+    [60, chunk({ content: "!" })],
+    [61, chunk({}, "stop")],
+    [62, { choices: [], usage: { completion_tokens: 3, prompt_tokens: 9 } }],
+    [63, "[DONE]"],
+  ];
+  const r = await consumeOpenAiChat(replay(events, clock), {
+    t0: 0,
+    where: "x",
+    now: () => clock.t,
+  });
+  assert.equal(r.client.ttft_ms, 40);
+  assert.equal(r.client.last_token_ms, 60);
+  assert.equal(r.client.tokens_out, 3);
+  assert.equal(runMetrics(r).tokens_per_sec, 100, "2 tokens after the first in 20 ms");
+});
+
+Deno.test("LM Studio's REST stream with empty first deltas is measured from its first delta", async () => {
+  const clock = { t: 0 };
+  const events: Timed[] = [[3, { type: "chat.start" }, "chat.start"]];
+  for (let i = 0; i < 100; i++) {
+    events.push([
+      20 + i * 2,
+      { type: "message.delta", content: i < 90 ? "" : "x" },
+      "message.delta",
+    ]);
+  }
+  events.push([220, {
+    type: "chat.end",
+    result: {
+      output: [],
+      stats: { input_tokens: 9, total_output_tokens: 100, tokens_per_second: 500 },
+    },
+  }, "chat.end"]);
+  const r = await consumeRestChat(replay(events, clock), {
+    t0: 0,
+    where: "x",
+    now: () => clock.t,
+  });
+  assert.equal(r.client.ttft_ms, 20);
+  assert.equal(r.client.last_token_ms, 218);
+  assert.ok(within(runMetrics(r).tokens_per_sec, 500, 1), `${runMetrics(r).tokens_per_sec}`);
+});
+
+Deno.test("without the last token's time or with one token, decode speed falls back to total − TTFT", () => {
+  assert.equal(decodeSpeed(100, { ttft_ms: 100, total_ms: 1100, tokens_out: 100 }), 100);
+  assert.equal(
+    decodeSpeed(1, { ttft_ms: 100, last_token_ms: 100, total_ms: 600, tokens_out: 1 }),
+    2,
+  );
+  assert.equal(decodeSpeed(10, { ttft_ms: null, total_ms: 600, tokens_out: 0 }), null);
+});
