@@ -95,6 +95,37 @@ export function isDoneEvent(ev: SseEvent): boolean {
   return ev.data.trim() === "[DONE]";
 }
 
+/** A reader of a byte stream's chunks. */
+interface ChunkReader {
+  read(): Promise<ReadableStreamReadResult<Uint8Array>>;
+  releaseLock(): void;
+  cancel(reason?: unknown): Promise<void>;
+}
+
+/**
+ * Reads through one reused buffer when the stream is a byte stream (a fetch body): the default
+ * reader of a fetch body allocates a fresh 64 KiB buffer for every chunk, and a token stream has
+ * one small chunk per token. Other streams get their default reader.
+ */
+function bytesReader(body: ReadableStream<Uint8Array>): ChunkReader {
+  let byob: ReadableStreamBYOBReader;
+  try {
+    byob = body.getReader({ mode: "byob" });
+  } catch {
+    return body.getReader();
+  }
+  let buffer = new ArrayBuffer(64 * 1024);
+  return {
+    async read() {
+      const r = await byob.read(new Uint8Array(buffer));
+      if (r.value) buffer = r.value.buffer as ArrayBuffer;
+      return r.done ? { done: true, value: undefined } : { done: false, value: r.value };
+    },
+    releaseLock: () => byob.releaseLock(),
+    cancel: (reason) => byob.cancel(reason),
+  };
+}
+
 /**
  * Reads a byte stream as server-sent events.
  *
@@ -107,7 +138,7 @@ export async function* readSse(
 ): AsyncGenerator<SseEvent> {
   const parser = new SseParser();
   const decoder = new TextDecoder();
-  const reader = body.getReader();
+  const reader = bytesReader(body);
   let finished = false;
   try {
     for (;;) {

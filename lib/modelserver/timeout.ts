@@ -70,6 +70,8 @@ export class Watchdog {
   readonly #onOuter = () => this.#ctl.abort(this.#outer?.reason);
   readonly #ticker: WaitTicker;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  #last = performance.now();
+  #cleared = false;
   /** True once the timer (not the outer signal) aborted. */
   timedOut = false;
 
@@ -80,7 +82,7 @@ export class Watchdog {
     this.#ticker = new WaitTicker(options.what ?? "answer", options.onWait);
     if (outer?.aborted) this.#ctl.abort(outer.reason);
     else outer?.addEventListener("abort", this.#onOuter, { once: true });
-    this.#arm();
+    this.#arm(this.ms);
   }
 
   /** The combined signal. */
@@ -88,25 +90,37 @@ export class Watchdog {
     return this.#ctl.signal;
   }
 
-  #arm(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    if (this.#ctl.signal.aborted) return;
+  /** One timer; when it fires early (there was activity since), it waits for what is left. */
+  #arm(delay: number): void {
+    if (this.#cleared || this.#ctl.signal.aborted) return;
     this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      const left = this.ms - (performance.now() - this.#last);
+      if (left > 0) return this.#arm(left);
       this.timedOut = true;
       this.#ticker.stop();
       this.#ctl.abort(new DOMException("Timed out", "TimeoutError"));
-    }, this.ms);
+    }, delay);
   }
 
-  /** Activity: the countdown restarts with the idle time. */
+  /**
+   * Activity: the countdown restarts with the idle time. Called for every chunk of a stream, so
+   * it only notes the time (a timer per chunk cost a client about a millisecond per request).
+   */
   touch(): void {
-    this.ms = this.#idleMs;
+    this.#last = performance.now();
+    if (this.ms !== this.#idleMs) {
+      this.ms = this.#idleMs;
+      if (this.#timer !== undefined) clearTimeout(this.#timer);
+      this.#timer = undefined;
+    }
     this.#ticker.reset();
-    this.#arm();
+    if (this.#timer === undefined) this.#arm(this.ms);
   }
 
   /** Stops the countdown and detaches from the outer signal. */
   clear(): void {
+    this.#cleared = true;
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#ticker.stop();

@@ -68,3 +68,43 @@ Deno.test("readSse() cancels the body when the consumer stops early", async () =
   for await (const _ of readSse(body)) break;
   assert.equal(cancelled, true);
 });
+
+Deno.test("readSse() reads a byte stream (a fetch body) through its reused buffer without mixing chunks", async () => {
+  const text = Array.from({ length: 300 }, (_, i) => `data: {"t":"tök${i}"}\n\n`).join("");
+  const bytes = new TextEncoder().encode(text);
+  let at = 0;
+  const body = new ReadableStream({
+    type: "bytes",
+    pull(c) {
+      // Chunks of 1 to 40 bytes, cutting through characters and events.
+      const n = Math.min(1 + (at % 40), bytes.length - at);
+      c.enqueue(bytes.slice(at, at + n));
+      at += n;
+      if (at >= bytes.length) c.close();
+    },
+  });
+  const events: SseEvent[] = [];
+  for await (const e of readSse(body)) events.push(e);
+  assert.equal(events.length, 300);
+  assert.deepEqual(events.map((e) => JSON.parse(e.data).t), events.map((_, i) => `tök${i}`));
+});
+
+Deno.test("readSse() reads a real fetch body chunk by chunk", async () => {
+  await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => {
+    const enc = new TextEncoder();
+    let i = 0;
+    return new Response(
+      new ReadableStream({
+        async pull(c) {
+          await new Promise((r) => setTimeout(r, 1));
+          c.enqueue(enc.encode(`data: ${i}\n\n`));
+          if (++i === 50) c.close();
+        },
+      }),
+    );
+  });
+  const res = await fetch(`http://127.0.0.1:${server.addr.port}/`);
+  const data: string[] = [];
+  for await (const e of readSse(res.body!)) data.push(e.data);
+  assert.deepEqual(data, Array.from({ length: 50 }, (_, i) => String(i)));
+});

@@ -45,3 +45,48 @@ Deno.test("withTimeout() reports the wait of a promise-based call and stops when
   assert.equal(value, 7);
   assert.deepEqual(seen, [["load 'm'", 1], [null, 0]]);
 });
+
+Deno.test("the watchdog fires after the idle time, not while it is touched", async () => {
+  const dog = new Watchdog(60);
+  try {
+    for (let i = 0; i < 8; i++) {
+      await sleep(20);
+      dog.touch();
+    }
+    assert.equal(dog.signal.aborted, false, "160 ms of activity every 20 ms");
+    await sleep(150);
+    assert.equal(dog.signal.aborted, true);
+    assert.equal(dog.timedOut, true);
+    assert.equal((dog.signal.reason as DOMException).name, "TimeoutError");
+  } finally {
+    dog.clear();
+  }
+});
+
+Deno.test("a watchdog whose idle time is shorter than its first-byte time keeps the idle time after a byte", async () => {
+  const dog = new Watchdog(5000, undefined, { idleMs: 40 });
+  try {
+    dog.touch();
+    await sleep(150);
+    assert.equal(dog.timedOut, true);
+  } finally {
+    dog.clear();
+  }
+});
+
+Deno.test("a cleared watchdog never fires and touching it arms nothing", async () => {
+  const dog = new Watchdog(20);
+  dog.clear();
+  dog.touch();
+  await sleep(60);
+  assert.equal(dog.signal.aborted, false);
+});
+
+Deno.test("the outer signal aborts the watchdog with its reason", () => {
+  const outer = new AbortController();
+  const dog = new Watchdog(10_000, outer.signal);
+  outer.abort("stop");
+  assert.equal(dog.signal.reason, "stop");
+  assert.equal(dog.timedOut, false);
+  dog.clear();
+});
