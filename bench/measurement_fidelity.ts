@@ -1,73 +1,111 @@
 /**
- * Measurement fidelity against the real engine (llama.cpp's `llama-server`, router mode, the tiny
- * generated models): for each measured run, the tool's own figures beside the server's `timings`.
+ * Measurement fidelity and client overhead against the real engine (llama.cpp's `llama-server`,
+ * router mode, the two generated models), with a 20-line Python client as the peer.
  *
- * - decode tokens/s: the tool's output tokens ÷ (total − TTFT) against `timings.predicted_per_second`
- * - time to first token: the tool's (first streamed token) against `timings.prompt_ms`
- * - overhead: the tool's wall time of the request minus the server's `prompt_ms + predicted_ms`
+ * Method
+ * - Per model: load, one unmeasured warm-up request of each client, then `--runs` rounds; each
+ *   round sends one request through localbench's own path (`measureOnce` on the OpenAI-compatible
+ *   backend: fresh nonce, `cache_prompt: false`, the configured sampling, `--max-tokens`) and then
+ *   the same request from the Python client (bench/_python_client.ts: `http.client`, keep-alive,
+ *   every `data:` line parsed), interleaved.
+ * - Fidelity, per localbench run: decode tokens/s against the server's
+ *   `timings.predicted_per_second`, and time to first token against `timings.prompt_ms`; printed:
+ *   the median of |Δ| (not the signed median), the largest |Δ| and the runs off by more than 5%.
+ *   Goal: no run beyond 5%, median |Δ| ≤ 1%.
+ * - Client overhead, per request of each client: its wall time minus the server's
+ *   `prompt_ms + predicted_ms` (what the server did not spend computing); printed: median and min
+ *   of each client and the ratio of the medians. Goal: ≤ 1.1× the Python client.
  *
- * Each run goes through the engine's own path (`measureOnce`: fresh nonce, `cache_prompt:false`),
- * after one warmup. Prints a table per model and the medians.
+ * Needs the engine (`deno task engine:setup`) and `python3`.
  *
- * Run: `deno run -A bench/measurement_fidelity.ts [--runs 10] [--max-tokens 64]`
+ * Run: `deno run -A bench/measurement_fidelity.ts [--runs 25] [--max-tokens 256]`
  *
  * @module
  */
 import { parseArgs } from "node:util";
-import { measureOnce, randomNonce } from "../lib/bench/measure.ts";
+import { measureOnce, promptWithNonce, randomNonce, samplingOf } from "../lib/bench/measure.ts";
 import { type RunMetrics, runMetrics } from "../lib/bench/metrics.ts";
-import { quantile } from "../lib/bench/stats.ts";
 import { builtInDefaults } from "../lib/config/mod.ts";
 import { explainMissingEngine, findEngine, startLlamaServer } from "../lib/engine/mod.ts";
 import { print, printError } from "../lib/log.ts";
 import { createBackend } from "../lib/modelserver/factory.ts";
+import { medianOf, minOf } from "./_measure.ts";
+import { type PythonRun, startPythonClient } from "./_python_client.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
   options: {
-    runs: { type: "string", default: "10" },
-    "max-tokens": { type: "string", default: "64" },
+    runs: { type: "string", default: "25" },
+    "max-tokens": { type: "string", default: "256" },
   },
 });
-const RUNS = Number(values.runs);
+const RUNS = Math.max(5, Number(values.runs));
 const MAX_TOKENS = Number(values["max-tokens"]);
 
 /** Relative difference of the tool's value from the server's, in percent. */
 const rel = (tool: number | null, server: number | null) =>
   tool === null || server === null || server === 0 ? null : (tool - server) / server * 100;
 
-const median = (xs: (number | null)[]) =>
-  quantile(xs.filter((x): x is number => x !== null).sort((a, b) => a - b), 0.5);
-
+const nums = (xs: (number | null)[]) => xs.filter((x): x is number => x !== null);
 const f = (n: number | null, digits = 1, width = 9) =>
-  (n === null ? "-" : n.toFixed(digits)).padStart(width);
+  (n === null || !Number.isFinite(n) ? "-" : n.toFixed(digits)).padStart(width);
 
-function rowOf(i: number, m: RunMetrics): string[] {
-  const serverTotal = m.server_prompt_ms !== null && m.server_predicted_ms !== null
-    ? m.server_prompt_ms + m.server_predicted_ms
-    : null;
-  return [
-    String(i + 1).padStart(3),
-    f(m.tokens_per_sec),
-    f(m.server_tokens_per_sec),
-    f(rel(m.tokens_per_sec, m.server_tokens_per_sec), 1, 7),
-    f(m.ttft_ms, 2),
-    f(m.server_ttft_ms, 2),
-    f(rel(m.ttft_ms, m.server_ttft_ms), 1, 7),
-    f(serverTotal === null ? null : m.total_ms - serverTotal, 2),
-  ];
+interface Round {
+  model: string;
+  tool: RunMetrics;
+  toolOverhead: number | null;
+  py: PythonRun;
+  pyOverhead: number | null;
 }
 
-const HEAD = [
-  "run",
-  "tok/s tool",
-  "tok/s srv",
-  "Δ%",
-  "TTFT tool",
-  "TTFT srv",
-  "Δ%",
-  "overhead",
-];
+const serverMs = (prompt?: number | null, predicted?: number | null) =>
+  prompt != null && predicted != null ? prompt + predicted : null;
+
+function printRounds(model: string, rounds: Round[]): void {
+  print(`\n${model} (${rounds.length} rounds, up to ${MAX_TOKENS} tokens)`);
+  print(
+    "run  tok/s tool  tok/s srv      Δ%   TTFT tool   TTFT srv      Δ%  overhead  py overhead",
+  );
+  rounds.forEach((r, i) => {
+    const m = r.tool;
+    print([
+      String(i + 1).padStart(3),
+      f(m.tokens_per_sec, 1, 11),
+      f(m.server_tokens_per_sec, 1, 10),
+      f(rel(m.tokens_per_sec, m.server_tokens_per_sec), 2, 7),
+      f(m.ttft_ms, 2, 11),
+      f(m.server_ttft_ms, 2, 10),
+      f(rel(m.ttft_ms, m.server_ttft_ms), 1, 7),
+      f(r.toolOverhead, 2, 9),
+      f(r.pyOverhead, 2, 12),
+    ].join(" "));
+  });
+}
+
+function summary(all: Round[]): void {
+  const decode = nums(all.map((r) => rel(r.tool.tokens_per_sec, r.tool.server_tokens_per_sec)))
+    .map(Math.abs);
+  const ttft = nums(all.map((r) => rel(r.tool.ttft_ms, r.tool.server_ttft_ms))).map(Math.abs);
+  const tool = nums(all.map((r) => r.toolOverhead));
+  const py = nums(all.map((r) => r.pyOverhead));
+  print(`\nOver ${all.length} runs:`);
+  print(
+    `  decode tok/s vs server timings: median |Δ| ${f(medianOf(decode), 2, 0)} %, ` +
+      `max |Δ| ${f(Math.max(...decode), 2, 0)} %, runs beyond 5%: ${
+        decode.filter((d) => d > 5).length
+      }`,
+  );
+  print(
+    `  TTFT vs server prompt_ms: median |Δ| ${f(medianOf(ttft), 1, 0)} % ` +
+      `(the client's TTFT also holds the request and the first token's sampling and send)`,
+  );
+  print(
+    `  client overhead per request (wall − prompt_ms − predicted_ms): localbench median ` +
+      `${f(medianOf(tool), 2, 0)} ms (min ${f(minOf(tool), 2, 0)}), Python client median ` +
+      `${f(medianOf(py), 2, 0)} ms (min ${f(minOf(py), 2, 0)}); ratio ` +
+      `${(medianOf(tool) / medianOf(py)).toFixed(2)}×`,
+  );
+}
 
 async function main(): Promise<number> {
   const engine = findEngine();
@@ -81,9 +119,18 @@ async function main(): Promise<number> {
     startupTimeoutMs: 30_000,
   });
   const backend = createBackend({ backend: "openai", base_url: server.url, timeout_ms: 60_000 });
+  const python = startPythonClient(server.url);
   const config = builtInDefaults();
   config.inference.max_tokens = MAX_TOKENS;
-  const all: RunMetrics[] = [];
+  const pyBody = (model: string) => ({
+    model,
+    messages: [{ role: "user", content: promptWithNonce(config.prompt, randomNonce()) }],
+    ...samplingOf(config),
+    stream: true,
+    stream_options: { include_usage: true },
+    cache_prompt: false,
+  });
+  const all: Round[] = [];
   try {
     for (const model of engine.manifest.models.map((m) => m.name)) {
       const loaded = await backend.load(model, {
@@ -98,45 +145,31 @@ async function main(): Promise<number> {
         nonce: randomNonce,
         reload: () => Promise.resolve(id),
       };
-      id = (await measureOnce(ctx, id)).instanceId; // warmup
-      const runs: RunMetrics[] = [];
-      for (let i = 0; i < RUNS; i++) runs.push(runMetrics((await measureOnce(ctx, id)).result));
+      id = (await measureOnce(ctx, id)).instanceId; // warm-ups
+      await python.run(pyBody(id));
+      const rounds: Round[] = [];
+      for (let i = 0; i < RUNS; i++) {
+        const tool = runMetrics((await measureOnce(ctx, id)).result);
+        const py = await python.run(pyBody(id));
+        const pyServer = serverMs(py.timings.prompt_ms, py.timings.predicted_ms);
+        const toolServer = serverMs(tool.server_prompt_ms, tool.server_predicted_ms);
+        rounds.push({
+          model,
+          tool,
+          toolOverhead: toolServer === null ? null : tool.total_ms - toolServer,
+          py,
+          pyOverhead: pyServer === null ? null : py.wall_ms - pyServer,
+        });
+      }
       await backend.unload(id);
-      all.push(...runs);
-      print(`\n${model} (${RUNS} runs, up to ${MAX_TOKENS} tokens, ${server.url})`);
-      print(
-        ["run", ...HEAD.slice(1)].map((h, i) => h.padStart(i === 0 ? 3 : i % 3 ? 9 : 7)).join(" "),
-      );
-      runs.forEach((m, i) => print(rowOf(i, m).join(" ")));
+      printRounds(model, rounds);
+      all.push(...rounds);
     }
   } finally {
+    await python.close();
     await backend.close();
   }
-  const overhead = all.map((m) =>
-    m.server_prompt_ms !== null && m.server_predicted_ms !== null
-      ? m.total_ms - m.server_prompt_ms - m.server_predicted_ms
-      : null
-  );
-  print(`\nMedians over ${all.length} runs:`);
-  print(
-    `  decode tok/s: tool ${f(median(all.map((m) => m.tokens_per_sec)), 1, 0)} vs server ${
-      f(median(all.map((m) => m.server_tokens_per_sec)), 1, 0)
-    }; relative difference ${
-      f(median(all.map((m) => rel(m.tokens_per_sec, m.server_tokens_per_sec))), 2, 0)
-    } %`,
-  );
-  print(
-    `  TTFT ms:      tool ${f(median(all.map((m) => m.ttft_ms)), 2, 0)} vs server prompt_ms ${
-      f(median(all.map((m) => m.server_ttft_ms)), 2, 0)
-    }; relative difference ${f(median(all.map((m) => rel(m.ttft_ms, m.server_ttft_ms))), 2, 0)} %`,
-  );
-  print(
-    `  per-request overhead (tool wall time − server prompt+predicted): ${
-      f(median(overhead), 2, 0)
-    } ms (p95 ${
-      f(quantile(overhead.filter((x): x is number => x !== null).sort((a, b) => a - b), 0.95), 2, 0)
-    } ms)`,
-  );
+  summary(all);
   return 0;
 }
 
