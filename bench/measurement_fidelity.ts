@@ -23,7 +23,13 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { measureOnce, promptWithNonce, randomNonce, samplingOf } from "../lib/bench/measure.ts";
+import {
+  loadForMeasuring,
+  measureOnce,
+  promptWithNonce,
+  randomNonce,
+  samplingOf,
+} from "../lib/bench/measure.ts";
 import { type RunMetrics, runMetrics } from "../lib/bench/metrics.ts";
 import { builtInDefaults } from "../lib/config/mod.ts";
 import { explainMissingEngine, findEngine, startLlamaServer } from "../lib/engine/mod.ts";
@@ -133,19 +139,8 @@ async function main(): Promise<number> {
   const all: Round[] = [];
   try {
     for (const model of engine.manifest.models.map((m) => m.name)) {
-      const loaded = await backend.load(model, {
-        context_length: config.context_length,
-        ...config.load,
-      });
-      let id = loaded.instance_id;
-      const ctx = {
-        backend,
-        config,
-        signal: new AbortController().signal,
-        nonce: randomNonce,
-        reload: () => Promise.resolve(id),
-      };
-      id = (await measureOnce(ctx, id)).instanceId; // warm-ups
+      const { id, ctx } = await loadForMeasuring(backend, config, model);
+      await measureOnce(ctx, id); // warm-ups
       await python.run(pyBody(id));
       const rounds: Round[] = [];
       for (let i = 0; i < RUNS; i++) {

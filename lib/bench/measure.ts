@@ -76,3 +76,26 @@ export async function measureOnce(ctx: MeasureContext, instanceId: string): Prom
     return { result: await attempt(id), retried: true, instanceId: id };
   }
 }
+
+/**
+ * Loads `model` and returns its instance id and a context measuring it with fresh nonces, no
+ * abort and no reload (the measurement benchmark and its end-to-end test).
+ */
+export async function loadForMeasuring(
+  backend: Backend,
+  config: Config,
+  model: string,
+): Promise<{ id: string; ctx: MeasureContext }> {
+  const { instance_id: id } = await backend.load(model, {
+    context_length: config.context_length,
+    ...config.load,
+  });
+  const ctx: MeasureContext = {
+    backend,
+    config,
+    signal: new AbortController().signal,
+    nonce: randomNonce,
+    reload: () => Promise.resolve(id),
+  };
+  return { id, ctx };
+}

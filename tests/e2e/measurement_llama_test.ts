@@ -6,7 +6,7 @@
  * (the empty-delta bug made it ten times the server's).
  */
 import assert from "node:assert/strict";
-import { measureOnce, randomNonce } from "../../lib/bench/measure.ts";
+import { loadForMeasuring, measureOnce } from "../../lib/bench/measure.ts";
 import { runMetrics } from "../../lib/bench/metrics.ts";
 import { builtInDefaults } from "../../lib/config/mod.ts";
 import { explainMissingEngine, findEngine, startLlamaServer } from "../../lib/engine/mod.ts";
@@ -26,17 +26,7 @@ Deno.test({
     const deltas: number[] = [];
     try {
       for (const model of engine!.manifest.models.map((m) => m.name)) {
-        const { instance_id: id } = await backend.load(model, {
-          context_length: config.context_length,
-          ...config.load,
-        });
-        const ctx = {
-          backend,
-          config,
-          signal: new AbortController().signal,
-          nonce: randomNonce,
-          reload: () => Promise.resolve(id),
-        };
+        const { id, ctx } = await loadForMeasuring(backend, config, model);
         await measureOnce(ctx, id); // warm-up
         for (let i = 0; i < 6; i++) {
           const m = runMetrics((await measureOnce(ctx, id)).result);

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { decodeSpeed, runMetrics } from "../../../lib/bench/metrics.ts";
 import { consumeRestChat } from "../../../lib/modelserver/lmstudio_rest_stream.ts";
 import { consumeOpenAiChat } from "../../../lib/modelserver/openai_stream.ts";
+import type { ChatResult } from "../../../lib/modelserver/backend.ts";
 import type { SseEvent } from "../../../lib/modelserver/sse.ts";
 
 type Timed = [ms: number, data: unknown, event?: string];
@@ -24,6 +25,17 @@ function replay(events: Timed[], clock: { t: number }): AsyncIterable<SseEvent> 
       };
     }
   })();
+}
+
+type Consumer = (
+  events: AsyncIterable<SseEvent>,
+  ctx: { t0: number; where: string; now: () => number },
+) => Promise<ChatResult>;
+
+/** The consumer's result for the events replayed on a fake clock starting at 0. */
+function consumed(consume: Consumer, events: Timed[]): Promise<ChatResult> {
+  const clock = { t: 0 };
+  return consume(replay(events, clock), { t0: 0, where: "127.0.0.1:1", now: () => clock.t });
 }
 
 interface LlamaRun {
@@ -83,12 +95,7 @@ function llamaStream(o: LlamaRun = {}): { events: Timed[]; serverRate: number } 
 
 async function measureLlama(o: LlamaRun) {
   const { events, serverRate } = llamaStream(o);
-  const clock = { t: 0 };
-  const result = await consumeOpenAiChat(replay(events, clock), {
-    t0: 0,
-    where: "127.0.0.1:1",
-    now: () => clock.t,
-  });
+  const result = await consumed(consumeOpenAiChat, events);
   return { metrics: runMetrics(result), result, serverRate };
 }
 
@@ -121,7 +128,6 @@ Deno.test("bare deltas in mid-stream and tokens read in bursts keep the decode s
 });
 
 Deno.test("OpenAI's role preamble with an empty content is not a token", async () => {
-  const clock = { t: 0 };
   const events: Timed[] = [
     [5, chunk({ role: "assistant", content: "", refusal: null })],
     [40, chunk({ content: "Hello" })],
@@ -131,11 +137,7 @@ Deno.test("OpenAI's role preamble with an empty content is not a token", async (
     [62, { choices: [], usage: { completion_tokens: 3, prompt_tokens: 9 } }],
     [63, "[DONE]"],
   ];
-  const r = await consumeOpenAiChat(replay(events, clock), {
-    t0: 0,
-    where: "x",
-    now: () => clock.t,
-  });
+  const r = await consumed(consumeOpenAiChat, events);
   assert.equal(r.client.ttft_ms, 40);
   assert.equal(r.client.last_token_ms, 60);
   assert.equal(r.client.tokens_out, 3);
@@ -143,7 +145,6 @@ Deno.test("OpenAI's role preamble with an empty content is not a token", async (
 });
 
 Deno.test("LM Studio's REST stream with empty first deltas is measured from its first delta", async () => {
-  const clock = { t: 0 };
   const events: Timed[] = [[3, { type: "chat.start" }, "chat.start"]];
   for (let i = 0; i < 100; i++) {
     events.push([
@@ -159,11 +160,7 @@ Deno.test("LM Studio's REST stream with empty first deltas is measured from its 
       stats: { input_tokens: 9, total_output_tokens: 100, tokens_per_second: 500 },
     },
   }, "chat.end"]);
-  const r = await consumeRestChat(replay(events, clock), {
-    t0: 0,
-    where: "x",
-    now: () => clock.t,
-  });
+  const r = await consumed(consumeRestChat, events);
   assert.equal(r.client.ttft_ms, 20);
   assert.equal(r.client.last_token_ms, 218);
   assert.ok(within(runMetrics(r).tokens_per_sec, 500, 1), `${runMetrics(r).tokens_per_sec}`);
