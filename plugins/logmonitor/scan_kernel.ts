@@ -338,3 +338,21 @@ export class ByteFinder {
 export function lowerAscii(b: number): number {
   return b >= 65 && b <= 90 ? b | 0x20 : b;
 }
+
+const idle: ByteFinder[] = [];
+/** Idle finders kept for reuse (their memory is not given back between searches). */
+export const MAX_IDLE_FINDERS = 2;
+
+/**
+ * A finder with at least `capacity` bytes of haystack, reused when one is idle: searches do not
+ * allocate (and leave for the collector) megabytes of WebAssembly memory each time.
+ */
+export function acquireFinder(capacity: number): ByteFinder {
+  const i = idle.findIndex((f) => f.hay.length >= capacity);
+  return i >= 0 ? idle.splice(i, 1)[0]! : new ByteFinder(capacity);
+}
+
+/** Gives a finder back after its search. */
+export function releaseFinder(finder: ByteFinder): void {
+  if (idle.length < MAX_IDLE_FINDERS) idle.push(finder);
+}

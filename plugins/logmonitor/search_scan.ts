@@ -11,7 +11,7 @@
  */
 import { entryFromLines, MAX_ENTRY_BYTES, startsEntryAt } from "./entries.ts";
 import { type Level, type ParsedLine, parseLine } from "./parse.ts";
-import { ByteFinder } from "./scan_kernel.ts";
+import { acquireFinder, type ByteFinder, releaseFinder } from "./scan_kernel.ts";
 
 /** How candidate lines are found. */
 export type Candidates =
@@ -72,7 +72,22 @@ export async function scanFile(
 ): Promise<ScanResult> {
   const blockSize = options.blockSize ?? 4 * 1024 * 1024;
   const capacity = MAX_ENTRY_BYTES + blockSize;
-  const finder = new ByteFinder(capacity + 1);
+  const finder = acquireFinder(capacity + 1);
+  try {
+    return await scanWith(finder, capacity, file, plan, options);
+  } finally {
+    releaseFinder(finder);
+  }
+}
+
+async function scanWith(
+  finder: ByteFinder,
+  capacity: number,
+  file: Deno.FsFile,
+  plan: ScanPlan,
+  options: ScanOptions,
+): Promise<ScanResult> {
+  const blockSize = options.blockSize ?? 4 * 1024 * 1024;
   const hay = finder.hay;
   const { candidates, levels } = plan;
   if (candidates.kind === "needles") finder.setNeedles(candidates.needles, candidates.fold);
