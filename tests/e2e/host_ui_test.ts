@@ -10,6 +10,8 @@ import { createLogMonitorPlugin } from "../../plugins/logmonitor/mod.ts";
 import { hostUiRoutes } from "../../routes/plugins/mod.ts";
 import { buildWebIslands } from "../../webapp.ts";
 
+const ARTIFACTS = new URL("../../test-artifacts/", import.meta.url);
+
 const line = (level: string, msg: string) =>
   `2024-01-01 12:00:00,000 - ui.test - ${level} - ${msg}\n`;
 
@@ -34,7 +36,10 @@ Deno.test({
     const app = `${host.paths.logDir}/app.log`;
     await Deno.writeTextFile(
       app,
-      line("INFO", "boot") + line("WARNING", "needle in the haystack") + line("INFO", "done"),
+      line("INFO", "boot") + line("WARNING", "needle in the haystack") +
+        line("ERROR", "hook failed") +
+        'Traceback (most recent call last):\n  File "plugin.py", line 3, in run\nValueError: bad\n' +
+        line("INFO", "done"),
     );
     const served = await serveHost(host, { port: 0 });
     await host.users.addUser("viewer", "viewer-pass", ["STATUS", "CONTROL"]);
@@ -65,6 +70,28 @@ Deno.test({
       const results = page.locator("[data-testid=results]");
       await results.filter({ hasText: "needle in the haystack" }).waitFor({ timeout: 10_000 });
       assert.match(await page.locator("[data-testid=total]").innerText(), /Matches 1-1 of 1/);
+
+      assert.equal(await page.locator("[data-testid=regex]").isDisabled(), true);
+      await page.fill("[data-testid=query]", "valueerror");
+      await page.click("[data-testid=search]");
+      await results.filter({ hasText: "ValueError: bad" }).waitFor({ timeout: 10_000 });
+      assert.match(await page.locator("[data-testid=total]").innerText(), /Matches 1-1 of 1/);
+      const row = results.locator("tr").first();
+      assert.equal(await row.locator(".lv").innerText(), "ERROR", "the traceback is in its entry");
+      assert.match(await row.locator(".msg").innerText(), /hook failed\nTraceback/);
+      await Deno.mkdir(ARTIFACTS, { recursive: true });
+      for (const scheme of ["light", "dark"] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        for (const [w, h, tag] of [[1440, 900, "desktop"], [390, 844, "phone"]] as const) {
+          await page.setViewportSize({ width: w, height: h });
+          await page.screenshot({
+            path: new URL(`host_logs_${tag}_${scheme}.png`, ARTIFACTS).pathname,
+            fullPage: true,
+          });
+        }
+      }
+      await page.setViewportSize({ width: 1280, height: 720 });
+      await page.emulateMedia({ colorScheme: "light" });
 
       await page.click("[data-testid=live]");
       await page.locator("[data-testid=live-lines]").filter({ hasText: "done" }).waitFor({
