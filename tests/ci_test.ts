@@ -19,7 +19,14 @@ async function bash(
   cwd: string,
   env: Record<string, string>,
 ): Promise<{ code: number; out: string }> {
-  const r = await new Deno.Command("bash", { args: [file], cwd, env, stdout: "piped" }).output();
+  // A clean environment: the suite itself may run under .ci/run (LOCALBENCH_FAILED_BEFORE set).
+  const r = await new Deno.Command("bash", {
+    args: [file],
+    cwd,
+    env,
+    clearEnv: true,
+    stdout: "piped",
+  }).output();
   return { code: r.code, out: new TextDecoder().decode(r.stdout) };
 }
 
