@@ -149,6 +149,11 @@ export async function createWebApp(options: WebAppOptions = {}): Promise<WebApp>
   }
   await Deno.mkdir(paths.dataDir, { recursive: true });
   const store = ResultsStore.open(paths.database);
+  if (store.interrupted > 0) {
+    logger.info(
+      `${store.interrupted} result(s) left running by an ended process marked interrupted`,
+    );
+  }
   const controller = new BenchmarkController({
     store,
     baseArgs: options.baseArgs ?? [],

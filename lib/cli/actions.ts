@@ -25,7 +25,7 @@ export interface Output {
 
 /** The presets as lines: `name  [readonly|user]  key=value ...`. */
 export async function listPresetsText(paths: Paths): Promise<string> {
-  const { presets, ignored } = await listPresets(paths.presetsDir);
+  const { presets, ignored, broken } = await listPresets(paths.presetsDir);
   const width = Math.max(...presets.map((p) => p.name.length));
   const lines = presets.map((p) => {
     const values = Object.entries(p.values).map(([k, v]) => `${k}=${v}`).join(" ");
@@ -33,6 +33,7 @@ export async function listPresetsText(paths: Paths): Promise<string> {
       values ? `  ${values}` : ""
     }`;
   });
+  for (const b of broken) lines.push(`(unusable: ${b.error})`);
   for (const file of ignored) {
     lines.push(`(ignored ${join(paths.presetsDir, file)}: reserved or invalid name)`);
   }

@@ -14,6 +14,12 @@ import { validateLayer } from "./validate.ts";
 /** The project configuration file, next to this repository's `config/` folder. */
 export const PROJECT_DEFAULTS = new URL("../../config/defaults.json", import.meta.url).pathname;
 
+/** How the messages name the file layers (never by their full path). */
+const LAYER_NAMES = [
+  "the project configuration (config/defaults.json)",
+  "the user configuration (defaults.json)",
+];
+
 /** Where each layer came from, for `--print-config` and warnings. */
 export interface LayerReport {
   source: string;
@@ -39,25 +45,27 @@ export interface LoadConfigOptions {
 
 /**
  * Loads and merges the layers, normalises the ports and returns one typed object.
- * A malformed or mistyped file throws an `AppError` naming the file (and the position or key).
+ * A malformed or mistyped file throws an `AppError` naming the layer and its file name (and the
+ * position or key), never the full path or the content.
  */
 export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadedConfig> {
   let merged = builtInDefaults() as unknown as JsonObject;
   const layers: LayerReport[] = [{ source: "built-in defaults", found: true, unknownKeys: [] }];
   const files = [options.projectFile ?? PROJECT_DEFAULTS, options.userFile ?? null];
-  for (const file of files) {
+  for (const [i, file] of files.entries()) {
     if (!file) continue;
-    const layer = await readJsonFile(file);
+    const what = LAYER_NAMES[i]!;
+    const layer = await readJsonFile(file, what);
     if (layer === undefined) {
       layers.push({ source: file, found: false, unknownKeys: [] });
       continue;
     }
-    const unknownKeys = validateLayer(layer, file);
+    const unknownKeys = validateLayer(layer, what);
     merged = deepMerge(merged, layer as JsonObject);
     layers.push({ source: file, found: true, unknownKeys });
   }
   if (options.overrides) {
-    validateLayer(options.overrides, "command line");
+    validateLayer(options.overrides, "the command line");
     merged = deepMerge(merged, options.overrides);
     layers.push({ source: "command line", found: true, unknownKeys: [] });
   }

@@ -32,4 +32,4 @@ export {
   savePreset,
   validatePresetName,
 } from "./presets.ts";
-export type { Preset, PresetValues } from "./presets.ts";
+export type { BrokenPreset, Preset, PresetValues } from "./presets.ts";

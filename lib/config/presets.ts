@@ -20,6 +20,13 @@ export interface Preset {
   values: PresetValues;
 }
 
+/** A user preset file that cannot be used; only that preset is affected. */
+export interface BrokenPreset {
+  name: string;
+  /** Why, in one sentence naming `presets/<name>.json` (never the full path or the content). */
+  error: string;
+}
+
 /** Read-only presets shipped with the tool. `default` is the configuration as it is. */
 export const BUILT_IN_PRESETS: Readonly<Record<string, Readonly<PresetValues>>> = {
   default: {},
@@ -56,11 +63,25 @@ export function validatePresetName(name: string): void {
   }
 }
 
-/** Normalises a stored preset object: accepts a `{params: {...}}` wrapper and legacy keys. */
+function isBuiltIn(name: string): boolean {
+  return Object.hasOwn(BUILT_IN_PRESETS, name);
+}
+
+/** How messages name a user preset's file. */
+function presetLabel(name: string): string {
+  return `preset '${name}' (presets/${name}.json)`;
+}
+
+/**
+ * Normalises a stored preset object: accepts a `{params: {...}}` wrapper and legacy keys.
+ * `source` names the preset in messages (its name, not its path).
+ */
 export function normalisePresetValues(raw: unknown, source: string): PresetValues {
   const body = isPlainObject(raw) && isPlainObject(raw.params) ? raw.params : raw;
   if (!isPlainObject(body)) {
-    throw new AppError(422, `Invalid preset '${source}': it must be a JSON object`);
+    throw new AppError(422, `Invalid preset '${source}': it must be a JSON object`, {
+      code: "invalid_preset",
+    });
   }
   const out: PresetValues = {};
   for (const [key, value] of Object.entries(body as JsonObject)) {
@@ -69,6 +90,7 @@ export function normalisePresetValues(raw: unknown, source: string): PresetValue
       throw new AppError(
         422,
         `Invalid preset '${source}': '${key}' must be a string, number or boolean`,
+        { code: "invalid_preset" },
       );
     }
     out[LEGACY_KEYS[key] ?? key] = value as string | number | boolean;
@@ -82,13 +104,21 @@ export function presetPath(presetsDir: string, name: string): string {
   return join(presetsDir, `${name}.json`);
 }
 
+/** Reads one user preset file; undefined when it does not exist. */
+async function readUserPreset(presetsDir: string, name: string): Promise<Preset | undefined> {
+  const raw = await readJsonFile(join(presetsDir, `${name}.json`), presetLabel(name));
+  if (raw === undefined) return undefined;
+  return { name, readonly: false, values: normalisePresetValues(raw, name) };
+}
+
 /**
  * Lists presets: `default`, then the other built-ins sorted, then user presets sorted. User files
- * with a built-in name or an invalid name are left out (returned in `ignored`).
+ * with a built-in name or an invalid name are left out (returned in `ignored`); a file that cannot
+ * be read or used is returned in `broken` with its reason and affects no other preset.
  */
 export async function listPresets(
   presetsDir: string,
-): Promise<{ presets: Preset[]; ignored: string[] }> {
+): Promise<{ presets: Preset[]; ignored: string[]; broken: BrokenPreset[] }> {
   const builtIns = Object.keys(BUILT_IN_PRESETS).sort((a, b) =>
     a === "default" ? -1 : b === "default" ? 1 : a.localeCompare(b)
   );
@@ -98,40 +128,40 @@ export async function listPresets(
     values: { ...BUILT_IN_PRESETS[name] },
   }));
   const ignored: string[] = [];
+  const broken: BrokenPreset[] = [];
   const names: string[] = [];
   try {
     for await (const entry of Deno.readDir(presetsDir)) {
       if (!entry.isFile || !entry.name.endsWith(".json")) continue;
       const name = entry.name.slice(0, -5);
-      if (!NAME.test(name) || name in BUILT_IN_PRESETS) ignored.push(entry.name);
+      if (!NAME.test(name) || isBuiltIn(name)) ignored.push(entry.name);
       else names.push(name);
     }
   } catch (err) {
     if (!(err instanceof Deno.errors.NotFound)) throw err;
   }
   for (const name of names.sort()) {
-    const file = join(presetsDir, `${name}.json`);
-    presets.push({
-      name,
-      readonly: false,
-      values: normalisePresetValues(await readJsonFile(file), file),
-    });
+    try {
+      const preset = await readUserPreset(presetsDir, name);
+      if (preset) presets.push(preset);
+    } catch (err) {
+      if (!(err instanceof AppError) || err.status >= 500) throw err;
+      broken.push({ name, error: err.message });
+    }
   }
-  return { presets, ignored };
+  return { presets, ignored, broken };
 }
 
 /** Loads one preset by name; an unknown name is a 400 that lists the known ones. */
 export async function loadPreset(presetsDir: string, name: string): Promise<Preset> {
   validatePresetName(name);
-  const builtIn = BUILT_IN_PRESETS[name];
-  if (builtIn) return { name, readonly: true, values: { ...builtIn } };
-  const file = presetPath(presetsDir, name);
-  const raw = await readJsonFile(file);
-  if (raw === undefined) {
+  if (isBuiltIn(name)) return { name, readonly: true, values: { ...BUILT_IN_PRESETS[name] } };
+  const preset = await readUserPreset(presetsDir, name);
+  if (preset === undefined) {
     const known = (await listPresets(presetsDir)).presets.map((p) => p.name).join(", ");
     throw badRequest(`Unknown preset '${name}': known presets are ${known}`, "unknown_preset");
   }
-  return { name, readonly: false, values: normalisePresetValues(raw, file) };
+  return preset;
 }
 
 /** Saves a user preset atomically (keys sorted); built-in names are refused with a 409. */
@@ -141,7 +171,7 @@ export async function savePreset(
   values: PresetValues,
 ): Promise<void> {
   const file = presetPath(presetsDir, name);
-  if (name in BUILT_IN_PRESETS) {
+  if (isBuiltIn(name)) {
     throw new AppError(409, `Cannot overwrite preset '${name}': it is read-only`, {
       code: "readonly_preset",
     });
@@ -155,7 +185,7 @@ export async function savePreset(
 /** Deletes a user preset; built-ins are refused (409) and a missing preset is a 404. */
 export async function deletePreset(presetsDir: string, name: string): Promise<void> {
   const file = presetPath(presetsDir, name);
-  if (name in BUILT_IN_PRESETS) {
+  if (isBuiltIn(name)) {
     throw new AppError(409, `Cannot delete preset '${name}': it is read-only`, {
       code: "readonly_preset",
     });

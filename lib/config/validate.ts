@@ -49,16 +49,25 @@ const SCHEMA: Record<string, Check> = {
 
 const SECTIONS = new Set(["modelserver", "inference", "load"]);
 
+/** What a wrong value is, without repeating it (files may hold secrets such as the token). */
+function kindOf(value: unknown): string {
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "string") return "a string";
+  if (typeof value === "number") return Number.isInteger(value) ? "an integer" : "a number";
+  if (typeof value === "boolean") return String(value);
+  return typeof value === "object" ? "an object" : typeof value;
+}
+
 /**
- * Checks one layer (a parsed file). Throws `AppError` 422 naming `source` and the key for a value
- * of the wrong type; returns the unknown keys so the caller can warn about them.
+ * Checks one layer (a parsed file). Throws `AppError` 422 naming `source` (a description such as
+ * `the user configuration (defaults.json)`) and the key for a value of the wrong type, saying
+ * what the value is without repeating it; returns the unknown keys so the caller can warn.
  */
 export function validateLayer(layer: unknown, source: string): string[] {
   if (!isPlainObject(layer)) {
-    throw new AppError(
-      422,
-      `Invalid configuration in '${source}': the file must hold a JSON object`,
-    );
+    throw new AppError(422, `Cannot use ${source}: it must hold a JSON object`, {
+      code: "invalid_config",
+    });
   }
   const unknown: string[] = [];
   const visit = (obj: JsonObject, prefix: string) => {
@@ -78,10 +87,10 @@ export function validateLayer(layer: unknown, source: string): string[] {
       if (expected) {
         throw new AppError(
           422,
-          `Invalid configuration in '${source}': '${path}' must be ${expected}: got ${
-            JSON.stringify(value)
-          }`,
-          { code: "invalid_config" },
+          `Cannot use ${source}: '${path}' must be ${expected}: got ${kindOf(value)}`,
+          {
+            code: "invalid_config",
+          },
         );
       }
     }

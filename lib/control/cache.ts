@@ -46,5 +46,5 @@ export async function clearCacheWithBackup(
   for (let i = 1; await exists(file); i++) {
     file = join(dir, `results_${stamp(svc.now())}_${i}.db`);
   }
-  return { deleted_count: clearCache(svc.store.db, file), backup_file: file };
+  return { deleted_count: await clearCache(svc.store.db, file), backup_file: file };
 }

@@ -6,6 +6,7 @@
  */
 import { parseFlags } from "../cli/program.ts";
 import {
+  type BrokenPreset,
   deletePreset,
   listPresets,
   type Preset,
@@ -16,19 +17,32 @@ import {
 import { AppError, badRequest } from "../error.ts";
 import { bodyToArgs } from "./args.ts";
 
-/** Every preset: built-ins first, then the user's. */
+/** Every usable preset: built-ins first, then the user's. */
 export async function presetList(presetsDir: string): Promise<Preset[]> {
   return (await listPresets(presetsDir)).presets;
 }
 
-/** One preset. @throws {AppError} 404 when there is no preset of that name. */
+/** Every usable preset and the user files that cannot be used (each with its reason). */
+export async function presetIndex(
+  presetsDir: string,
+): Promise<{ presets: Preset[]; broken: BrokenPreset[] }> {
+  const { presets, broken } = await listPresets(presetsDir);
+  return { presets, broken };
+}
+
+/**
+ * One preset.
+ *
+ * @throws {AppError} 404 when there is no preset of that name, 422 when its file cannot be used.
+ */
 export async function presetGet(presetsDir: string, name: string): Promise<Preset> {
   validatePresetName(name);
-  const found = (await presetList(presetsDir)).find((p) => p.name === name);
-  if (!found) {
-    throw new AppError(404, `Cannot find preset '${name}'`, { code: "not_found" });
-  }
-  return found;
+  const { presets, broken } = await listPresets(presetsDir);
+  const found = presets.find((p) => p.name === name);
+  if (found) return found;
+  const bad = broken.find((b) => b.name === name);
+  if (bad) throw new AppError(422, bad.error, { code: "invalid_preset" });
+  throw new AppError(404, `Cannot find preset '${name}'`, { code: "not_found" });
 }
 
 /**

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { join, resolve, sep } from "node:path";
+import { basename, join, resolve, sep } from "node:path";
 import { parseJsonText } from "../config/json_file.ts";
 import { AppError, badRequest } from "../error.ts";
 import type { ComparisonSource, MetricDelta, ReportEntry, TrendPoint } from "./model.ts";
@@ -95,7 +95,10 @@ function runSamples(runs: unknown, column: string): number[] {
 
 /** Reads an earlier JSON report (`results` array of this tool's reports). */
 export async function loadPreviousReport(file: string): Promise<PreviousReport> {
-  const data = parseJsonText(await Deno.readTextFile(file), file) as Record<string, unknown>;
+  const data = parseJsonText(
+    await Deno.readTextFile(file),
+    `the report '${basename(file)}'`,
+  ) as Record<string, unknown>;
   const list = Array.isArray(data) ? data : data?.results;
   if (!Array.isArray(list)) {
     throw new AppError(422, `Cannot compare with '${file}': it has no 'results' list`);

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { DatabaseSync, SQLInputValue } from "node:sqlite";
+import { backup, type DatabaseSync, type SQLInputValue } from "node:sqlite";
 import { plain, type Row } from "./rows.ts";
 
 /**
@@ -281,11 +281,15 @@ export function deleteModel(db: DatabaseSync, modelKey: string): number | null {
 }
 
 /**
- * Copies the database to `backupFile` (`VACUUM INTO`), then deletes every model, result and
- * run. Returns the number of results deleted.
+ * Copies the database to `backupFile` with SQLite's online backup, then deletes every model,
+ * result and run. Returns the number of results deleted.
+ *
+ * Not `VACUUM INTO`: it attaches the target database, which Deno refuses (`too many attached
+ * databases - max 0`) unless the process runs with `--allow-all` — the tasks grant named
+ * permissions only.
  */
-export function clearCache(db: DatabaseSync, backupFile: string): number {
-  db.prepare("VACUUM INTO ?").run(backupFile);
+export async function clearCache(db: DatabaseSync, backupFile: string): Promise<number> {
+  await backup(db, backupFile);
   const n = db.prepare("SELECT COUNT(*) AS n FROM results").get() as { n: number };
   db.exec("DELETE FROM models");
   return n.n;

@@ -3,7 +3,7 @@
  *
  * @module
  */
-export { ResultsStore } from "./store.ts";
+export { INTERRUPTED_ERROR, ResultsStore } from "./store.ts";
 export type { ResultRow, StoreOptions } from "./store.ts";
 export type { Cell, ModelRecord, ResultFinish, ResultStart, Row, RunRecord } from "./rows.ts";
 export {

@@ -180,6 +180,7 @@ export const OPTIONAL_COLUMNS: Readonly<Record<string, Readonly<Record<string, s
   },
   results: {
     error: "TEXT",
+    owner: "TEXT",
     prompt: "TEXT",
     context_length: "INTEGER",
     num_runs: "INTEGER",

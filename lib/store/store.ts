@@ -7,6 +7,8 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import { openDatabase, transaction, withColumnRetry } from "./db.ts";
+import { currentOwner, ownerAlive } from "./owner.ts";
+import { SnapshotCache } from "./snapshot.ts";
 import {
   insertRow,
   type ModelRecord,
@@ -38,21 +40,54 @@ const RESULT_SELECT = `SELECT ${RESULT_COLUMNS} FROM results r JOIN models m ON 
 export interface StoreOptions {
   /** Clock for time stamps. @default () => new Date() */
   now?: () => Date;
+  /** This process's owner token, written on the results it starts. @default currentOwner() */
+  owner?: string;
+  /** Whether the owner of a `running` result still runs. @default ownerAlive */
+  ownerAlive?: (owner: string | null) => boolean;
 }
+
+/** The error stored on a result its process left `running` (killed, crashed, powered off). */
+export const INTERRUPTED_ERROR =
+  "Interrupted: the process ended before this result was finished (its completed runs are kept)";
 
 /** The results database. */
 export class ResultsStore {
   readonly db: DatabaseSync;
+  /** Results found `running` at open whose process had ended, now marked interrupted. */
+  readonly interrupted: number;
+  /** JSON answers computed once per state of the database (dashboard reads). */
+  readonly snapshots: SnapshotCache;
   #now: () => Date;
+  #owner: string;
 
-  private constructor(db: DatabaseSync, now: () => Date) {
+  private constructor(db: DatabaseSync, options: StoreOptions) {
     this.db = db;
-    this.#now = now;
+    this.#now = options.now ?? (() => new Date());
+    this.#owner = options.owner ?? currentOwner();
+    this.snapshots = new SnapshotCache(db);
+    this.interrupted = this.#markInterrupted(options.ownerAlive ?? ownerAlive);
   }
 
-  /** Opens (and creates or migrates) the database at `path`; `:memory:` for tests. */
+  /**
+   * Opens (and creates or migrates) the database at `path`; `:memory:` for tests. Results left
+   * `running` by a process that has ended are marked failed with {@linkcode INTERRUPTED_ERROR}.
+   */
   static open(path: string, options: StoreOptions = {}): ResultsStore {
-    return new ResultsStore(openDatabase(path), options.now ?? (() => new Date()));
+    return new ResultsStore(openDatabase(path), options);
+  }
+
+  #markInterrupted(alive: (owner: string | null) => boolean): number {
+    const running = this.db.prepare("SELECT id, owner FROM results WHERE status = 'running'")
+      .all() as { id: number; owner: string | null }[];
+    const gone = running.filter((r) => !alive(r.owner));
+    if (gone.length === 0) return 0;
+    const update = this.db.prepare(
+      "UPDATE results SET status = 'failed', error = ?, finished_at = ? WHERE id = ? AND status = 'running'",
+    );
+    transaction(this.db, () => {
+      for (const r of gone) update.run(INTERRUPTED_ERROR, this.#stamp(), r.id);
+    });
+    return gone.length;
   }
 
   #stamp(): string {
@@ -95,6 +130,7 @@ export class ResultsStore {
       params_hash: start.params_hash,
       backend: start.backend,
       status: "running",
+      owner: this.#owner,
       started_at: this.#stamp(),
       params_json: JSON.stringify(start.params),
       prompt: start.prompt ?? null,

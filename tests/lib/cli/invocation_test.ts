@@ -164,7 +164,10 @@ Deno.test("runCli() exits 1 naming the file when a configuration file is malform
     output: c.output,
   });
   assert.equal(code, 1);
-  assert.match(c.err[0]!, /Cannot parse JSON file '.*defaults\.json' at line 1, column 3/);
+  assert.match(
+    c.err[0]!,
+    /Cannot parse the user configuration \(defaults\.json\) at line 1, column 3/,
+  );
 });
 
 Deno.test("runCli() --print-config prints the merged configuration with the token masked", async () => {

@@ -53,6 +53,7 @@ Deno.test("loadConfig() normalises the ports after merging", async () => {
   assert.equal(config.modelserver.host, "localhost");
 });
 
+// Named by layer and file name: messages reach web responses, so no full path and no content.
 Deno.test("loadConfig() names the file, line and column of malformed JSON", async () => {
   await using t = await tempEnv();
   const user = join(t.configDir, "defaults.json");
@@ -60,7 +61,10 @@ Deno.test("loadConfig() names the file, line and column of malformed JSON", asyn
   const err = await loadConfig({ projectFile: join(t.root, "none.json"), userFile: user })
     .then(() => null, (e) => e);
   assert.ok(err instanceof AppError);
-  assert.match(err.message, new RegExp(`Cannot parse JSON file '${user}' at line 3, column 13`));
+  assert.equal(
+    err.message,
+    "Cannot parse the user configuration (defaults.json) at line 3, column 13: unexpected character",
+  );
 });
 
 Deno.test("loadConfig() names the file and key of a value of the wrong type", async () => {
@@ -70,7 +74,8 @@ Deno.test("loadConfig() names the file and key of a value of the wrong type", as
   await assert.rejects(
     () => loadConfig({ projectFile: join(t.root, "none.json"), userFile: user }),
     (e: Error) =>
-      e.message.includes(user) && e.message.includes("'inference.temperature' must be a number"),
+      e.message ===
+        "Cannot use the user configuration (defaults.json): 'inference.temperature' must be a number: got a string",
   );
 });
 

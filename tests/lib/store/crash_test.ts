@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { ResultsStore } from "../../../lib/store/mod.ts";
+import { INTERRUPTED_ERROR, ResultsStore } from "../../../lib/store/mod.ts";
 import { REPO_ROOT, tempEnv } from "../../_helpers.ts";
 
 Deno.test("a writer killed mid-transaction leaves a consistent database with every completed run", async () => {
@@ -33,7 +33,11 @@ Deno.test("a writer killed mid-transaction leaves a consistent database with eve
   const store = ResultsStore.open(path);
   try {
     const [result] = store.allResults();
-    assert.equal(result?.status, "running", "the uncommitted status change is gone");
+    // The uncommitted status change is gone; the result its killed writer left running is
+    // marked interrupted at this next start.
+    assert.equal(result?.status, "failed");
+    assert.equal(result?.error, INTERRUPTED_ERROR);
+    assert.equal(store.interrupted, 1);
     assert.deepEqual(store.runsOf(result!.id).map((r) => r.run_index), [0, 1, 2]);
   } finally {
     store.close();

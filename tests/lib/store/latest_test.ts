@@ -77,7 +77,7 @@ Deno.test("clearing the cache empties model_latest and the run total", async () 
   try {
     seedHistory(store.db, { runs: 500, variants: 10 });
     compare(store.db);
-    clearCache(store.db, join(t.root, "backup.db"));
+    await clearCache(store.db, join(t.root, "backup.db"));
     compare(store.db);
     assert.equal((store.db.prepare("SELECT runs FROM totals").get() as { runs: number }).runs, 0);
   } finally {

@@ -1,0 +1,41 @@
+/**
+ * Which process owns a `running` result: the process id and its start time (from
+ * `/proc/<pid>/stat`, so a recycled process id is not taken for the old process). At the next
+ * start, a `running` result whose owner is gone was left by a killed process: it is marked as
+ * interrupted, with every run it completed kept.
+ *
+ * @module
+ */
+
+/** Reads `/proc/<pid>/stat`: the process's start time in clock ticks since boot, or null. */
+function startTicks(pid: number): string | null | "unknown" {
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(`/proc/${pid}/stat`);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return null;
+    return "unknown"; // no /proc (another system) or no permission: cannot tell
+  }
+  // Fields after the command name (which may hold spaces) start after the last ')'.
+  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+  return fields[19] ?? "unknown";
+}
+
+/** The owner token of this process (`<pid>:<start ticks>`). */
+export function currentOwner(): string {
+  return `${Deno.pid}:${startTicks(Deno.pid) ?? "unknown"}`;
+}
+
+/**
+ * Whether the process of an owner token still runs. A token this system cannot check (no
+ * `/proc`) counts as alive; a missing token (results written before owners were recorded)
+ * counts as gone.
+ */
+export function ownerAlive(owner: string | null): boolean {
+  if (owner === null) return false;
+  const [pid, start] = owner.split(":");
+  const now = startTicks(Number(pid));
+  if (now === null) return false;
+  if (now === "unknown" || start === "unknown") return true;
+  return now === start;
+}
