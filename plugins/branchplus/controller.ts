@@ -203,10 +203,16 @@ export class BranchController {
     }
     const config = channelConfigOf(s, kind, id);
     const remember = config.mode === "manual" && config.manual_on !== on;
-    const saved = remember ? this.#change(kind, id, (c) => ({ ...c, manual_on: on })) : undefined;
+    // In force before the send (no evaluation can act on the old state); the command itself is
+    // the switch, so the rules are not run for it.
+    const saved = remember
+      ? this.#change(kind, id, (c) => ({ ...c, manual_on: on }), false)
+      : undefined;
     const result = client.send(kind, id, on);
     if (!result.ok) {
-      if (remember) this.#change(kind, id, (c) => ({ ...c, manual_on: config.manual_on }));
+      if (remember) {
+        this.#change(kind, id, (c) => ({ ...c, manual_on: config.manual_on }), false);
+      }
       return result;
     }
     this.#engine.noteUserSwitch(kind, id, on);
@@ -228,11 +234,12 @@ export class BranchController {
     kind: ChannelKind,
     id: number,
     change: (config: ChannelConfig) => ChannelConfig,
+    applyRules = true,
   ): Promise<void> {
     const key = channelKey(kind, id);
     const next = change(channelConfigOf(this.settings(), kind, id));
     this.#unsaved.set(key, next);
-    this.apply("channel config");
+    if (applyRules) this.apply("channel config");
     const write = this.#writes.catch(() => {}).then(async () => {
       try {
         await this.#ctx.settings.update({ channels: [next] });
