@@ -34,12 +34,6 @@ export function logMonitorPermission(_method: string, path: string): Permission 
   return CHANGING.has(path.replace(/\/+$/, "")) ? "CONTROL" : "STATUS";
 }
 
-/** A client-supplied text made safe for one log line: control and line-break characters become spaces. */
-export function oneLine(text: string): string {
-  // deno-lint-ignore no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]/g, " ");
-}
-
 /** Builds the Hono app of the log monitor. */
 export function logMonitorApp(rt: LogMonitorRuntime): Hono {
   const { ctx } = rt;
@@ -65,7 +59,7 @@ export function logMonitorApp(rt: LogMonitorRuntime): Hono {
   app.get("/search", async (c) => {
     const client = clientAddress(c);
     if (!rt.limiter.attempt(client)) {
-      ctx.logger.warn(`[SECURITY] rate_limit_exceeded: client=${oneLine(client)}`);
+      ctx.logger.warn(`[SECURITY] rate_limit_exceeded: client=${client}`);
       c.header(
         "Retry-After",
         String(Math.max(1, Math.ceil(rt.limiter.retryAfterMs(client) / 1000))),
@@ -146,10 +140,11 @@ export function logMonitorApp(rt: LogMonitorRuntime): Hono {
   app.post("/debug/frontend", async (c) => {
     if (!rt.settings().debug_mode) throw new AppError(403, "Debug mode is disabled");
     const body = await readJsonObject(c);
-    const raw = typeof body.message === "string" ? oneLine(body.message).trim() : "";
+    // The host's logger writes it on one line (lib/log.ts sanitizeLogText).
+    const raw = typeof body.message === "string" ? body.message.trim() : "";
     const message = (raw === "" ? "Frontend debug event" : raw).slice(0, 300);
-    const payload = oneLine(JSON.stringify(body.payload ?? null)).slice(0, 2000);
-    ctx.logger.info(`Frontend debug from ${oneLine(clientAddress(c))}: ${message} ${payload}`);
+    const payload = JSON.stringify(body.payload ?? null).slice(0, 2000);
+    ctx.logger.info(`Frontend debug from ${clientAddress(c)}: ${message} ${payload}`);
     return c.json({ status: "logged" });
   });
   app.post("/debug/test-entries", async (c) => {

@@ -50,3 +50,31 @@ Deno.test("/debug/frontend cannot start a new line in the log or raise an alert"
     await t.close();
   }
 });
+
+Deno.test("an ERROR export keeps the traceback of its entry", async () => {
+  const t = await startLogHost({
+    "app.log": logLine("INFO", "ok") + logLine("ERROR", "hook failed") +
+      'Traceback (most recent call last):\n  File "x.py", line 1\nValueError: bad\n' +
+      logLine("INFO", "after"),
+  });
+  try {
+    const found = await (await t.request(`${BASE}/search?file=app.log&levels=ERROR`)).json();
+    assert.equal(found.total, 1);
+    const csv = await t.request(
+      `${BASE}/export`,
+      json("POST", { results: found.results, format: "csv" }),
+    );
+    const body = await csv.text();
+    assert.match(
+      body,
+      /"hook failed\nTraceback \(most recent call last\):\n {2}File ""x.py"", line 1\nValueError: bad"\r\n$/,
+    );
+    const txt = await t.request(
+      `${BASE}/export`,
+      json("POST", { results: found.results, format: "txt" }),
+    );
+    assert.match(await txt.text(), /ERROR - hook failed\nTraceback[^]*ValueError: bad$/);
+  } finally {
+    await t.close();
+  }
+});
