@@ -57,6 +57,9 @@ export class Tailer {
   #unwatch: (() => void) | null = null;
   #busy: Promise<void> | null = null;
   #again = false;
+  /** After a refused reopen: no new try before this time (backs off 1 s, 2 s ... 60 s). */
+  #retryAt = 0;
+  #backoffMs = 0;
   #decoder = new TextDecoder("utf-8", { fatal: false });
 
   constructor(options: TailerOptions) {
@@ -128,16 +131,27 @@ export class Tailer {
     if (await this.#reopen()) await this.#readNew(this.#current!.file);
   }
 
-  /** Opens the name again (checked); false while it is missing or refused. */
+  /**
+   * Opens the name again (checked); false while it is missing or refused. A refusal (a link to
+   * elsewhere, no permission) is reported once and retried with a growing delay, so a refused
+   * name cannot make the tail (and the security log it writes to) spin on every file event.
+   */
   async #reopen(): Promise<boolean> {
     if (this.#cancel === null) return false;
+    const now = this.#opts.clock.now();
+    if (now < this.#retryAt) return false;
     try {
       this.#current = await this.#opts.open();
       this.#offset = 0;
+      this.#backoffMs = 0;
       return true;
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
-      if (err.status !== 404) this.#opts.onError?.(err);
+      if (err.status !== 404) {
+        if (this.#backoffMs === 0) this.#opts.onError?.(err);
+        this.#backoffMs = Math.min(Math.max(1000, this.#backoffMs * 2), 60_000);
+        this.#retryAt = now + this.#backoffMs;
+      }
       return false;
     }
   }

@@ -129,3 +129,23 @@ Deno.test("a tailed file swapped for a link to outside is never streamed", async
     await t.close();
   }
 });
+
+Deno.test("a refused reopen is logged once, not on every change in the folder", async () => {
+  const t = await served();
+  try {
+    const outside = `${t.dir}/secret.log`;
+    await Deno.writeTextFile(outside, "x\n");
+    await t.call("/stream/start", { file: "app.log" });
+    await Deno.remove(`${t.logDir}/app.log`);
+    await Deno.symlink(outside, `${t.logDir}/app.log`);
+    for (let i = 0; i < 20; i++) {
+      await t.append("other.log", "change\n");
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const log = await Deno.readTextFile(`${t.logDir}/host.log`);
+    const warnings = log.split("\n").filter((l) => l.includes("[SECURITY]")).length;
+    assert.ok(warnings >= 1 && warnings <= 2, `${warnings} security warnings`);
+  } finally {
+    await t.close();
+  }
+});
