@@ -105,7 +105,8 @@ Deno.test({
       await page.locator("[data-testid=channel-usb-2][data-state=on]").waitFor({ timeout: 10_000 });
       assert.equal(await usb2.locator("[data-testid=state]").innerText(), "ON");
       assert.equal(await usb2Power.innerText(), "Switch off");
-      assert.equal(channel("usb", 2).manual_on, true);
+      // The hub's broadcast may reach the page before the command's save completes.
+      await until(() => channel("usb", 2).manual_on === true, "usb 2 remembered on");
 
       // A 24 V channel asks first; cancel sends nothing, confirm switches.
       const mx1 = page.locator("[data-testid=channel-mx24v-1]");
