@@ -9,7 +9,7 @@
  * @module
  */
 import type { Clock } from "../../lib/clock.ts";
-import { type ParsedLine, parseLine } from "./parse.ts";
+import { type Level, LEVELS, type ParsedLine, parseLine } from "./parse.ts";
 
 /** How far (in bytes, from the start of its first line) an entry may reach. */
 export const MAX_ENTRY_BYTES = 128 * 1024;
@@ -158,4 +158,45 @@ export function groupLines(lines: string[]): StreamEntry[] {
   const g = new EntryGrouper();
   const out = lines.flatMap((l) => g.push(l, l.length + 1));
   return [...out, ...g.close()];
+}
+
+const LEVEL_WORDS = LEVELS.map((l) => [l, new TextEncoder().encode(l)] as const);
+
+/**
+ * The level of a standard line (`<ts>[,mmm] - logger - LEVEL - message`) read from its bytes
+ * `[start, end)`, or null when the line is not plainly in that form (the caller then parses it).
+ * Only answers when `parseLine` would give the same level.
+ */
+export function quickLevel(bytes: Uint8Array, start: number, end: number): Level | null {
+  if (!startsEntryAt(bytes, start)) return null;
+  let p = start + 19;
+  if (bytes[p] === 44 && isDigits(bytes, p + 1, 3)) p += 4;
+  if (bytes[p] !== 32 || bytes[p + 1] !== 45 || bytes[p + 2] !== 32) return null;
+  const logger = p + 3;
+  let k = logger;
+  while (k < end && bytes[k] !== 45) k++;
+  if (k >= end || k < logger + 2 || bytes[k - 1] !== 32 || bytes[k + 1] !== 32) return null;
+  if (bytes[logger] === 32) return null;
+  const at = k + 2;
+  for (const [level, word] of LEVEL_WORDS) {
+    let i = 0;
+    while (i < word.length && bytes[at + i] === word[i]) i++;
+    if (i < word.length) continue;
+    const m = at + word.length;
+    if (bytes[m] !== 32 || bytes[m + 1] !== 45 || bytes[m + 2] !== 32 || m + 3 >= end) return null;
+    for (let j = m + 3; j < end; j++) {
+      const b = bytes[j]!;
+      if (b === 13 || b === 0xe2 || b === 10) return null; // CR, U+2028/2029 end `.`
+    }
+    return level;
+  }
+  return null;
+}
+
+function isDigits(bytes: Uint8Array, at: number, n: number): boolean {
+  for (let i = 0; i < n; i++) {
+    const b = bytes[at + i];
+    if (b === undefined || b < 48 || b > 57) return false;
+  }
+  return true;
 }

@@ -120,3 +120,45 @@ export function requiredLiteral(
   if (usable.length === 0) return null;
   return usable.reduce((a, b) => (b.length > a.length ? b : a));
 }
+
+/** Splits `pattern` at its top-level `|` (outside groups and classes), or null if malformed. */
+function topLevelBranches(pattern: string): string[] | null {
+  const out: string[] = [];
+  let start = 0;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === "\\") i++;
+    else if (c === "(" || c === "[") {
+      const end = skipBracket(pattern, i);
+      if (end < 0) return null;
+      i = end - 1;
+    } else if (c === "|") {
+      out.push(pattern.slice(start, i));
+      start = i + 1;
+    }
+  }
+  out.push(pattern.slice(start));
+  return out;
+}
+
+/**
+ * Texts of which every match contains at least one: the required literal, or one per branch
+ * of a top-level alternation (also inside one group that is the whole pattern), or null.
+ *
+ * @example
+ * ```ts
+ * import { requiredLiterals } from "./regex_literal.ts";
+ * console.assert(requiredLiterals("(checksum|resend)", true)?.join() === "checksum,resend");
+ * ```
+ */
+export function requiredLiterals(pattern: string, ignoreCase: boolean): string[] | null {
+  const single = requiredLiteral(pattern, ignoreCase);
+  if (single !== null) return [single];
+  let p = pattern;
+  const group = /^\((\?:)?/.exec(p);
+  if (group && skipBracket(p, 0) === p.length) p = p.slice(group[0].length, -1);
+  const branches = topLevelBranches(p);
+  if (!branches || branches.length < 2) return null;
+  const literals = branches.map((b) => requiredLiteral(b, ignoreCase));
+  return literals.every((l) => l !== null) ? literals as string[] : null;
+}

@@ -15,7 +15,7 @@ export const MAX_REGEX_LINE = 8 * 1024;
 /** Regex searches running at once (each holds a worker). */
 export const MAX_REGEX_SEARCHES = 2;
 /** Default time budget of one regex search. */
-export const REGEX_BUDGET_MS = 10_000;
+export const REGEX_BUDGET_MS = 20_000;
 
 /** The worker's code (runs alone: only globals, no imports). */
 function regexWorkerMain(): void {
@@ -24,24 +24,56 @@ function regexWorkerMain(): void {
     postMessage(value: unknown): void;
   };
   let re: RegExp | null = null;
+  let all: RegExp | null = null;
   scope.onmessage = (e) => {
     const m = e.data;
     if (m.type === "init") {
       re = new RegExp(m.pattern, m.flags);
+      // Without lookaround a match inside one line is also a match of the whole text, so the
+      // text is scanned at once and only the lines where a match starts are tested alone.
+      all = /\(\?<?[=!]/.test(m.pattern) ? null : new RegExp(m.pattern, m.flags + "gm");
       return;
     }
     const text: string = m.text;
     const cap: number = m.cap;
     const lines: number[] = [];
-    let start = 0;
-    for (let index = 0;; index++) {
-      let end = text.indexOf("\n", start);
-      if (end < 0) end = text.length;
+    const test = (start: number, end: number) => {
       let line = text.slice(start, Math.min(end, start + cap));
       if (line.endsWith("\r")) line = line.slice(0, -1);
-      if (re!.test(line)) lines.push(index);
-      if (end >= text.length) break;
-      start = end + 1;
+      return re!.test(line);
+    };
+    const lineEnd = (start: number) => {
+      const end = text.indexOf("\n", start);
+      return end < 0 ? text.length : end;
+    };
+    if (all) {
+      let index = 0;
+      let start = 0; // start of line `index`
+      all.lastIndex = 0;
+      for (let hit = all.exec(text); hit; hit = all.exec(text)) {
+        for (
+          let nl = text.indexOf("\n", start);
+          nl >= 0 && nl < hit.index;
+          nl = text.indexOf("\n", start)
+        ) {
+          start = nl + 1;
+          index++;
+        }
+        const end = lineEnd(start);
+        if (test(start, end)) lines.push(index);
+        if (end >= text.length) break;
+        start = end + 1;
+        index++;
+        all.lastIndex = start;
+      }
+    } else {
+      let start = 0;
+      for (let index = 0;; index++) {
+        const end = lineEnd(start);
+        if (test(start, end)) lines.push(index);
+        if (end >= text.length) break;
+        start = end + 1;
+      }
     }
     scope.postMessage({ id: m.id, lines });
   };

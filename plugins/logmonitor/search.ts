@@ -9,7 +9,7 @@
  */
 import { AppError } from "../../lib/error.ts";
 import { type Level, LEVELS, type ParsedLine } from "./parse.ts";
-import { hasCaseVariants, requiredLiteral } from "./regex_literal.ts";
+import { hasCaseVariants, requiredLiterals } from "./regex_literal.ts";
 import { MAX_REGEX_LINE, REGEX_BUDGET_MS, RegexRunner } from "./regex_worker.ts";
 import { type Candidates, scanFile, type ScanOptions } from "./search_scan.ts";
 
@@ -169,16 +169,16 @@ export async function searchFile(
     }
   } else {
     compilePattern(query, caseSensitive);
-    const literal = requiredLiteral(query, !caseSensitive);
+    const literals = requiredLiterals(query, !caseSensitive);
     const open = RegexRunner.open(
       query,
       caseSensitive ? "" : "i",
       options.regexBudgetMs ?? REGEX_BUDGET_MS,
     );
     runner = open;
-    candidates = literal === null ? { kind: "text", match: (text) => open.matchLines(text) } : {
+    candidates = literals === null ? { kind: "text", match: (text) => open.matchLines(text) } : {
       kind: "needles",
-      needles: [encoder.encode(literal)],
+      needles: literals.map((l) => encoder.encode(l)),
       fold: !caseSensitive,
       verify: (lines) => open.matchLines(lines.join("\n")),
     };

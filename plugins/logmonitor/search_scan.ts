@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { entryFromLines, MAX_ENTRY_BYTES, startsEntryAt } from "./entries.ts";
+import { entryFromLines, MAX_ENTRY_BYTES, quickLevel, startsEntryAt } from "./entries.ts";
 import { type Level, type ParsedLine, parseLine } from "./parse.ts";
 import { acquireFinder, type ByteFinder, releaseFinder } from "./scan_kernel.ts";
 
@@ -144,7 +144,10 @@ async function scanWith(
     const s = entryStartOf(q);
     if (base + s === lastEntry) return "next";
     const inPage = count >= plan.offset && count < plan.offset + plan.limit;
-    if (levels && !levels.has(parseLine(decodeLine(hay, s, textEnd(lineAfter(s, end)))).level)) {
+    const level = levels &&
+      (quickLevel(hay, s, textEnd(lineAfter(s, end))) ??
+        parseLine(decodeLine(hay, s, textEnd(lineAfter(s, end)))).level);
+    if (levels && !levels.has(level!)) {
       lastEntry = base + s;
       return "next";
     }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { requiredLiteral } from "../../../plugins/logmonitor/regex_literal.ts";
+import { requiredLiteral, requiredLiterals } from "../../../plugins/logmonitor/regex_literal.ts";
 
 Deno.test("requiredLiteral() finds the longest text every match must contain", () => {
   const cases: [string, boolean, string | null][] = [
@@ -41,5 +41,20 @@ Deno.test("a required literal is really required: every match of random patterns
         assert.ok(s.toLowerCase().includes(lit.toLowerCase()), `${p} on ${s}`);
       }
     }
+  }
+});
+
+Deno.test("requiredLiterals() gives one text per branch of an alternation", () => {
+  const cases: [string, string[] | null][] = [
+    ["timeout after \\d+", ["timeout after "]],
+    ["(checksum|resend)", ["checksum", "resend"]],
+    ["(?:checksum|resend)", ["checksum", "resend"]],
+    ["checksum|resend \\d+", ["checksum", "resend "]],
+    ["(checksum|re)", null],
+    ["(a|bcd)(e|fgh)", null],
+    ["\\d+ms", null],
+  ];
+  for (const [pattern, want] of cases) {
+    assert.deepEqual(requiredLiterals(pattern, true), want, pattern);
   }
 });

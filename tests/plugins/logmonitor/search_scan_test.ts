@@ -82,7 +82,17 @@ Deno.test("searchFile() agrees with the plain reading of the rules on random log
     "zzz-none",
     "e",
   ];
-  const regexes = ["d[iI]sk", "^\\s+File", "crit.*l$", "[0-9]+,123 -", "(a|b)-", "ü.", "°C$"];
+  const regexes = [
+    "d[iI]sk",
+    "^\\s+File",
+    "crit.*l$",
+    "[0-9]+,123 -",
+    "(a|b)-",
+    "ü.",
+    "°C$",
+    "(disk|warn)",
+    "error|Critical x",
+  ];
   try {
     for (let round = 0; round < 250; round++) {
       const text = randomLog(r);
