@@ -65,7 +65,7 @@ interface Round {
 }
 
 const serverMs = (prompt?: number | null, predicted?: number | null) =>
-  prompt != null && predicted != null ? prompt + predicted : null;
+  typeof prompt === "number" && typeof predicted === "number" ? prompt + predicted : null;
 
 function printRounds(model: string, rounds: Round[]): void {
   print(`\n${model} (${rounds.length} rounds, up to ${MAX_TOKENS} tokens)`);
