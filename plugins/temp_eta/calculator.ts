@@ -10,7 +10,8 @@
 import type { HeaterReading } from "../../lib/host/plugin.ts";
 import type { TempEtaSettings } from "./schema.ts";
 import { HeaterHistory } from "./history.ts";
-import { classify } from "./classify.ts";
+import { classify, coolingTargetOf } from "./classify.ts";
+import { SegmentTracker } from "./tracker.ts";
 import type { HeaterStatus } from "./status.ts";
 
 /** A state change of one heater. */
@@ -38,6 +39,8 @@ interface HeaterState {
   /** `heating:<target>` or `off`; a new segment clears the history. */
   segment: string;
   startActual: number;
+  /** The segment's estimator; made at the first compute, remade when its goal changes. */
+  tracker: SegmentTracker | null;
   reading: HeaterReading;
   status?: HeaterStatus;
   publishedAt?: number;
@@ -87,6 +90,7 @@ export class EtaCalculator {
         history: new HeaterHistory(this.#limits()),
         segment,
         startActual: reading.actual,
+        tracker: null,
         reading,
       };
       this.#heaters.set(heater, h);
@@ -95,6 +99,7 @@ export class EtaCalculator {
       h.history.clear();
       h.segment = segment;
       h.startActual = reading.actual;
+      h.tracker = null;
     }
     h.reading = { actual: reading.actual, target };
     h.history.add({ t, actual: reading.actual });
@@ -112,12 +117,29 @@ export class EtaCalculator {
     this.#heaters.clear();
   }
 
+  #tracker(name: string, h: HeaterState): SegmentTracker | null {
+    const target = h.reading.target;
+    const goal = target !== null ? target : coolingTargetOf(name, this.#settings);
+    if (goal === null) return null;
+    const heating = target !== null;
+    if (h.tracker?.target !== goal || h.tracker.heating !== heating) {
+      h.tracker = new SegmentTracker(heating, goal, h.startActual);
+    }
+    return h.tracker;
+  }
+
   /** Computes every heater's status at `nowMs` (wall clock, for the time stamp). */
   compute(nowMs: number): HeaterStatus[] {
     const out: HeaterStatus[] = [];
     for (const name of [...this.#heaters.keys()].sort(compareHeaters)) {
       const h = this.#heaters.get(name)!;
-      const status = classify(name, h.reading, h.history.samples, h.startActual, this.#settings);
+      const status = classify(
+        name,
+        h.reading,
+        h.history.samples,
+        this.#tracker(name, h),
+        this.#settings,
+      );
       out.push({ ...status, timestamp: nowMs / 1000 });
     }
     return out;

@@ -1,11 +1,19 @@
 /**
- * Decides one heater's state, ETA and progress from its reading, history and the settings. Pure.
+ * Decides one heater's state, ETA and progress from its reading, its segment's samples and
+ * estimator, and the settings.
+ *
+ * "Stalled" is judged on the long trend (every sample of the history, up to `history_max_age`),
+ * not on the last seconds: a heater is stalled when that rate towards the goal is below
+ * `min_rate` AND too slow to cover the remaining distance within `max_eta` (or not positive). A
+ * heater creeping over its last degrees at 0.02 °C/s is still arriving; one holding 20 °C short
+ * of its target is not. "Reached" uses the fitted temperature and is latched by the tracker.
  *
  * @module
  */
 import type { HeaterReading } from "../../lib/host/plugin.ts";
 import type { TempEtaSettings } from "./schema.ts";
-import { type Estimate, estimateCooling, estimateHeating, type Sample } from "./estimate.ts";
+import { type Sample, trendOf } from "./estimate.ts";
+import type { SegmentEstimate, SegmentTracker } from "./tracker.ts";
 import type { EtaKind, HeaterStatus } from "./status.ts";
 
 /** The cooling target of a heater: `cooling_target_tool` for every `toolN`, else by name. */
@@ -24,30 +32,47 @@ function progressOf(start: number, actual: number, goal: number): number | null 
 
 type Classified = Omit<HeaterStatus, "timestamp">;
 
+/**
+ * True when the heater is not getting to its goal: the long trend's rate towards it is below
+ * `min_rate` and would need more than `max_eta` for the remaining `distance` (°C).
+ */
+export function isStalled(
+  samples: readonly Sample[],
+  distance: number,
+  sign: 1 | -1,
+  s: Pick<TempEtaSettings, "min_rate" | "max_eta" | "linear_window">,
+): boolean {
+  const long = trendOf(samples);
+  if (!long || long.span < s.linear_window) return false;
+  const toward = sign * long.rate;
+  if (toward >= s.min_rate) return false;
+  return toward <= 0 || distance / toward > s.max_eta;
+}
+
 function fromEstimate(
   base: Omit<Classified, "state" | "eta_seconds" | "rate" | "method">,
   kind: EtaKind,
-  e: Estimate,
+  e: SegmentEstimate,
+  stalled: boolean,
   s: TempEtaSettings,
 ): Classified {
-  const moving = e.rate === null ? null : kind === "heating" ? e.rate : -e.rate;
   const common = { ...base, rate: e.rate, method: null, eta_seconds: null };
-  if (moving === null) return { ...common, state: "calculating" };
-  if (moving < s.min_rate) return { ...common, state: "stalled" };
+  if (e.rate === null) return { ...common, state: "calculating" };
+  if (stalled) return { ...common, state: "stalled" };
   if (e.eta === null || e.eta > s.max_eta) return { ...common, state: "calculating" };
   return { ...common, state: kind, eta_seconds: e.eta, method: e.method };
 }
 
 /**
  * Classifies a heater. A heater with a target > 0 is heating towards it; a heater that is off is
- * cooling towards its cooling target. The threshold is the distance at which the ETA display
- * starts: closer than it, the heater is `at_target` / `cooled_down`.
+ * cooling towards its cooling target. `tracker` is the estimator of the heater's current segment
+ * (its target or cooling target); the threshold is the distance at which the ETA display ends.
  */
 export function classify(
   heater: string,
   reading: HeaterReading,
   samples: readonly Sample[],
-  startActual: number,
+  tracker: SegmentTracker | null,
   s: TempEtaSettings,
 ): Classified {
   const target = reading.target !== null && reading.target > 0 ? reading.target : null;
@@ -61,25 +86,24 @@ export function classify(
     eta_kind: null,
   };
   const nothing = { ...base, eta_seconds: null, rate: null, method: null };
-  const options = {
+  const heating = target !== null;
+  if (heating ? !s.heating_enabled : coolingTarget === null) return { ...nothing, state: "idle" };
+  if (!tracker) return { ...nothing, state: "calculating" };
+  const threshold = heating ? s.heating_threshold : s.cooling_threshold;
+  const e = tracker.estimate(samples, {
     algorithm: s.algorithm,
     linearWindow: s.linear_window,
     exponentialWindow: s.exponential_window,
     maxTau: s.exponential_max_tau,
-  };
-  if (target !== null) {
-    if (!s.heating_enabled) return { ...nothing, state: "idle" };
-    if (target - reading.actual <= s.heating_threshold) return { ...nothing, state: "at_target" };
-    const e = estimateHeating(samples, target, { ...options, threshold: s.heating_threshold });
-    const withKind = { ...base, eta_kind: "heating" as const };
-    const out = fromEstimate(withKind, "heating", e, s);
-    return { ...out, progress: progressOf(startActual, reading.actual, target) };
+    threshold,
+  });
+  if (tracker.arrived(e.now ?? reading.actual, threshold)) {
+    return { ...nothing, state: heating ? "at_target" : "cooled_down" };
   }
-  if (coolingTarget === null) return { ...nothing, state: "idle" };
-  if (reading.actual - coolingTarget <= s.cooling_threshold) {
-    return { ...nothing, state: "cooled_down" };
-  }
-  const e = estimateCooling(samples, coolingTarget, { ...options, threshold: s.cooling_threshold });
-  const out = fromEstimate({ ...base, eta_kind: "cooling" }, "cooling", e, s);
-  return { ...out, progress: progressOf(startActual, reading.actual, coolingTarget) };
+  const kind = heating ? "heating" : "cooling";
+  const sign = heating ? 1 : -1;
+  const distance = sign * (tracker.target - (e.now ?? reading.actual)) - threshold;
+  const stalled = isStalled(samples, distance, sign, s);
+  const out = fromEstimate({ ...base, eta_kind: kind }, kind, e, stalled, s);
+  return { ...out, progress: progressOf(tracker.start, reading.actual, tracker.target) };
 }

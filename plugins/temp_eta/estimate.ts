@@ -1,13 +1,13 @@
 /**
- * ETA maths of one heater, pure: the observed rate (least-squares slope over `linear_window`), the
- * linear ETA, the exponential heating ETA (weighted least-squares fit of ln(target − T) over
- * `exponential_window`, τ capped at `exponential_max_tau`, linear fallback) and Newton cooling
- * (first-order decay towards a fitted ambient, same cap and fallback). "Reached" means within the
- * threshold of the goal, the point where the ETA display ends.
+ * Measuring a heater from its samples, pure: the least-squares trend over a window (rate, fitted
+ * temperature now and at the window's middle, and the rate's noise), the long trend over the whole
+ * history (what "stalled" is judged on), and the exponential algorithm's window fit of the
+ * current state for a given asymptote. Least squares over every sample of a window averages the
+ * sensor's noise and its 0.1 °C steps instead of trusting two end points.
  *
  * @module
  */
-import { fitExponential, fitLine } from "./fit.ts";
+import { fitLine } from "./fit.ts";
 
 /** One temperature sample: time in seconds, actual temperature in °C. */
 export interface Sample {
@@ -18,30 +18,33 @@ export interface Sample {
 /** What the estimators need from the settings. */
 export interface EstimateOptions {
   algorithm: "linear" | "exponential";
-  /** Seconds of samples the linear slope uses. */
+  /** Seconds of samples the straight-line trend uses. */
   linearWindow: number;
   /** Seconds of samples the exponential fit uses. */
   exponentialWindow: number;
-  /** Largest accepted time constant in seconds; larger → linear fallback. */
+  /** Largest accepted time constant of the exponential fit, s; larger → linear. */
   maxTau: number;
   /** Distance to the goal in °C that counts as reached. */
   threshold: number;
 }
 
-/** An estimate: rate in °C/s (signed), ETA in seconds, the method that produced the ETA. */
-export interface Estimate {
-  /** Observed rate; null while there are too few samples. */
-  rate: number | null;
-  /** Seconds until within the threshold of the goal; null when it cannot be estimated. */
-  eta: number | null;
-  method: "linear" | "exponential" | null;
-  /** The fitted time constant of an exponential estimate. */
-  tau?: number;
+/** A straight-line trend over a window. */
+export interface Trend {
+  /** °C/s (negative when falling). */
+  rate: number;
+  /** The fitted temperature at the newest sample. */
+  now: number;
+  /** The fitted temperature at the window's mean time (where the slope is the true rate). */
+  mid: number;
+  /** Variance of `rate` from the residual noise. */
+  variance: number;
+  /** Seconds between the window's first and newest sample. */
+  span: number;
 }
 
-/** Fewest samples and shortest span (s) for a slope; fewest samples and span for a fit. */
-const MIN_LINEAR = { samples: 3, span: 1 };
-const MIN_EXPONENTIAL = { samples: 6, span: 5 };
+/** Fewest samples and shortest span (s) for a trend; fewest samples and span for a fit. */
+export const MIN_LINEAR = { samples: 3, span: 1 } as const;
+export const MIN_EXPONENTIAL = { samples: 6, span: 5 } as const;
 
 /** The samples within `seconds` of the newest one. */
 export function windowOf(samples: readonly Sample[], seconds: number): Sample[] {
@@ -50,104 +53,56 @@ export function windowOf(samples: readonly Sample[], seconds: number): Sample[] 
   return samples.filter((s) => s.t >= last.t - seconds);
 }
 
-function spanOf(samples: readonly Sample[]): number {
+/** Seconds between the first and the newest sample. */
+export function spanOf(samples: readonly Sample[]): number {
   return samples.length < 2 ? 0 : samples[samples.length - 1]!.t - samples[0]!.t;
 }
 
-/** The least-squares trend over the linear window: rate (°C/s) and the fitted temperature now. */
-export function linearTrend(
-  samples: readonly Sample[],
-  window: number,
-): { rate: number; now: number } | null {
-  const w = windowOf(samples, window);
-  if (w.length < MIN_LINEAR.samples || spanOf(w) < MIN_LINEAR.span) return null;
-  const tLast = w[w.length - 1]!.t;
-  const line = fitLine(w.map((s) => s.t - tLast), w.map((s) => s.actual));
-  return line ? { rate: line.slope, now: line.intercept } : null;
+/** The least-squares trend of `samples` (all of them); null with too few or too short. */
+export function trendOf(samples: readonly Sample[]): Trend | null {
+  const span = spanOf(samples);
+  if (samples.length < MIN_LINEAR.samples || span < MIN_LINEAR.span) return null;
+  const tLast = samples[samples.length - 1]!.t;
+  const xs = samples.map((s) => s.t - tLast), ys = samples.map((s) => s.actual);
+  const line = fitLine(xs, ys);
+  if (!line) return null;
+  const n = xs.length, mean = xs.reduce((a, x) => a + x, 0) / n;
+  let sxx = 0, sse = 0;
+  for (let i = 0; i < n; i++) {
+    sxx += (xs[i]! - mean) ** 2;
+    sse += (ys[i]! - line.intercept - line.slope * xs[i]!) ** 2;
+  }
+  // The floor is the 0.1 °C resolution's own noise: a perfectly quiet sensor still steps.
+  const noise = Math.max(sse / Math.max(1, n - 2), 0.1 ** 2 / 12);
+  return {
+    rate: line.slope,
+    now: line.intercept,
+    mid: line.intercept + line.slope * mean,
+    variance: noise / sxx,
+    span,
+  };
 }
 
-function linearEta(distance: number, speed: number): number | null {
-  if (distance <= 0) return 0;
-  return speed > 0 ? distance / speed : null;
-}
-
-/** Exponential approach to `target`: τ and the fitted gap (target − T) now, or null. */
-function heatingFit(samples: readonly Sample[], target: number, o: EstimateOptions) {
-  const w = windowOf(samples, o.exponentialWindow).filter((s) => target - s.actual > 0);
-  if (w.length < MIN_EXPONENTIAL.samples || spanOf(w) < MIN_EXPONENTIAL.span) return null;
-  const tLast = w[w.length - 1]!.t;
-  const gaps = w.map((s) => target - s.actual);
-  // Weights gap² undo the log's stretching of noise near the target.
-  const line = fitLine(w.map((s) => s.t - tLast), gaps.map(Math.log), gaps.map((g) => g * g));
-  if (!line || !(line.slope < 0)) return null;
-  const tau = -1 / line.slope;
-  return tau <= o.maxTau ? { tau, gap: Math.exp(line.intercept) } : null;
+/** The least-squares trend over the last `window` seconds. */
+export function linearTrend(samples: readonly Sample[], window: number): Trend | null {
+  return trendOf(windowOf(samples, window));
 }
 
 /**
- * Estimates the time until a heater is within `threshold` of `target` while heating.
- *
- * @example Constant heating at 2 °C/s
- * ```ts
- * import { estimateHeating } from "./estimate.ts";
- * const samples = Array.from({ length: 21 }, (_, i) => ({ t: i / 2, actual: 20 + i }));
- * const e = estimateHeating(samples, 61, {
- *   algorithm: "linear", linearWindow: 10, exponentialWindow: 30, maxTau: 300, threshold: 1,
- * });
- * console.assert(Math.abs(e.eta! - 10) < 1e-9);
- * ```
+ * The exponential algorithm's view of the current state for an asymptote `a` (oriented `x`, see
+ * `profile.ts`): a weighted least-squares fit of ln(a − x) over the window gives the time constant
+ * τ and the fitted `x` now. Null when the window is too small or τ exceeds `maxTau`.
  */
-export function estimateHeating(
-  samples: readonly Sample[],
-  target: number,
-  o: EstimateOptions,
-): Estimate {
-  const trend = linearTrend(samples, o.linearWindow);
-  if (!trend) return { rate: null, eta: null, method: null };
-  if (o.algorithm === "exponential") {
-    const fit = heatingFit(samples, target, o);
-    if (fit) {
-      const eta = fit.gap <= o.threshold ? 0 : fit.tau * Math.log(fit.gap / o.threshold);
-      return { rate: trend.rate, eta, method: "exponential", tau: fit.tau };
-    }
-  }
-  const eta = linearEta(target - o.threshold - trend.now, trend.rate);
-  return { rate: trend.rate, eta, method: eta === null ? null : "linear" };
-}
-
-/** Newton cooling towards a fitted ambient: τ, ambient and the fitted temperature now, or null. */
-function coolingFit(samples: readonly Sample[], o: EstimateOptions) {
-  const w = windowOf(samples, o.exponentialWindow);
-  if (w.length < MIN_EXPONENTIAL.samples || spanOf(w) < MIN_EXPONENTIAL.span) return null;
-  const tLast = w[w.length - 1]!.t;
-  const fit = fitExponential(w.map((s) => s.t - tLast), w.map((s) => s.actual), 1, o.maxTau);
-  if (!fit || !(fit.amplitude > 0)) return null;
-  // Times are relative to the newest sample, so "now" is t = 0.
-  const now = fit.asymptote + fit.amplitude * Math.exp(fit.t0 / fit.tau);
-  return { tau: fit.tau, ambient: fit.asymptote, now };
-}
-
-/**
- * Estimates the time until a switched-off heater has cooled to within `threshold` of `goal`.
- * The rate is negative while cooling.
- */
-export function estimateCooling(
-  samples: readonly Sample[],
-  goal: number,
-  o: EstimateOptions,
-): Estimate {
-  const trend = linearTrend(samples, o.linearWindow);
-  if (!trend) return { rate: null, eta: null, method: null };
-  const reached = goal + o.threshold;
-  if (o.algorithm === "exponential") {
-    const fit = coolingFit(samples, o);
-    if (fit && fit.ambient < reached) {
-      const eta = fit.now <= reached
-        ? 0
-        : fit.tau * Math.log((fit.now - fit.ambient) / (reached - fit.ambient));
-      return { rate: trend.rate, eta, method: "exponential", tau: fit.tau };
-    }
-  }
-  const eta = linearEta(trend.now - reached, -trend.rate);
-  return { rate: trend.rate, eta, method: eta === null ? null : "linear" };
+export function windowFit(
+  xs: readonly Sample[],
+  a: number,
+  maxTau: number,
+): { x: number; k: number } | null {
+  if (xs.length < MIN_EXPONENTIAL.samples || spanOf(xs) < MIN_EXPONENTIAL.span) return null;
+  const tLast = xs[xs.length - 1]!.t;
+  const gaps = xs.map((s) => Math.max(a - s.actual, 0.05));
+  // Weights gap² undo the log's stretching of noise near the asymptote.
+  const line = fitLine(xs.map((s) => s.t - tLast), gaps.map(Math.log), gaps.map((g) => g * g));
+  if (!line || !(line.slope < 0) || -1 / line.slope > maxTau) return null;
+  return { x: a - Math.exp(line.intercept), k: -line.slope };
 }

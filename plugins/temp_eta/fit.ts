@@ -1,7 +1,5 @@
 /**
- * Least-squares fits used by the ETA estimators: a weighted straight line, and a first-order
- * exponential with a free asymptote `y = a + b·e^(−(t − t0)/τ)` (variable projection: for a given
- * τ the model is linear in a and b, so τ alone is searched). Pure functions, no I/O.
+ * The weighted least-squares straight line the ETA estimators are built on. Pure, no I/O.
  *
  * @module
  */
@@ -41,55 +39,4 @@ export function fitLine(
   if (!(sxx > 1e-12)) return null;
   const slope = sxy / sxx;
   return { slope, intercept: my - slope * mx };
-}
-
-/** A fitted first-order exponential `y = asymptote + amplitude·e^(−(t − t0)/tau)`. */
-export interface ExponentialFit {
-  asymptote: number;
-  amplitude: number;
-  tau: number;
-  t0: number;
-}
-
-function projectAt(ts: readonly number[], ys: readonly number[], t0: number, tau: number) {
-  const xs = ts.map((t) => Math.exp(-(t - t0) / tau));
-  const line = fitLine(xs, ys);
-  if (!line) return null;
-  let sse = 0;
-  for (let i = 0; i < ts.length; i++) sse += (ys[i]! - line.intercept - line.slope * xs[i]!) ** 2;
-  return { asymptote: line.intercept, amplitude: line.slope, sse };
-}
-
-/**
- * Fits `y = a + b·e^(−(t − t0)/τ)` with τ searched in [tauMin, tauMax] (log grid, then golden
- * section). Returns null when the best τ sits on the upper bound (the curve shows too little
- * bend to place its asymptote) or the data cannot be fitted.
- */
-export function fitExponential(
-  ts: readonly number[],
-  ys: readonly number[],
-  tauMin: number,
-  tauMax: number,
-): ExponentialFit | null {
-  if (ts.length < 4 || !(tauMax > tauMin) || !(tauMin > 0)) return null;
-  const t0 = ts[0]!;
-  const cost = (u: number) => projectAt(ts, ys, t0, Math.exp(u))?.sse ?? Infinity;
-  const lo = Math.log(tauMin), hi = Math.log(tauMax), steps = 48;
-  let best = 0, bestCost = Infinity;
-  for (let i = 0; i <= steps; i++) {
-    const c = cost(lo + ((hi - lo) * i) / steps);
-    if (c < bestCost) [best, bestCost] = [i, c];
-  }
-  if (best === steps || !Number.isFinite(bestCost)) return null;
-  let a = lo + ((hi - lo) * Math.max(0, best - 1)) / steps;
-  let b = lo + ((hi - lo) * (best + 1)) / steps;
-  const g = (Math.sqrt(5) - 1) / 2;
-  for (let i = 0; i < 40; i++) {
-    const c = b - g * (b - a), d = a + g * (b - a);
-    if (cost(c) < cost(d)) b = d;
-    else a = c;
-  }
-  const tau = Math.exp((a + b) / 2);
-  const fit = projectAt(ts, ys, t0, tau);
-  return fit ? { asymptote: fit.asymptote, amplitude: fit.amplitude, tau, t0 } : null;
 }

@@ -7,7 +7,10 @@ import type { HeaterStatus } from "../../../plugins/temp_eta/status.ts";
 
 const T0 = 1_700_000_000_000;
 
-/** Feeds `seconds` of readings every 0.5 s from `from` at `rate` °C/s, starting at `start` s. */
+/**
+ * Feeds `seconds` of readings every 0.5 s from `from` at `rate` °C/s, starting at `start` s, and
+ * computes after each one as the service's calculation timer does (the estimator learns then).
+ */
 function feed(
   calc: EtaCalculator,
   heater: string,
@@ -17,6 +20,7 @@ function feed(
   for (let i = 0; i <= o.seconds * 2; i++) {
     t = o.start + i / 2;
     calc.addReading(heater, { actual: o.from + o.rate * (i / 2), target: o.target }, t);
+    calc.compute(T0 + t * 1000);
   }
   return t;
 }
@@ -29,18 +33,27 @@ function only(calc: EtaCalculator, heater: string, now = T0): HeaterStatus {
 
 Deno.test("EtaCalculator reports a heating ETA with rate and progress", () => {
   const calc = new EtaCalculator(validateSettings({}));
-  feed(calc, "tool0", { start: 0, seconds: 10, from: 20, rate: 2, target: 101 });
+  feed(calc, "tool0", { start: 0, seconds: 20, from: 20, rate: 1, target: 101 });
   const s = only(calc, "tool0");
   assert.equal(s.state, "heating");
   assert.equal(s.eta_kind, "heating");
-  assert.ok(Math.abs(s.eta_seconds! - 30) < 1e-6, `eta ${s.eta_seconds}`);
-  assert.ok(Math.abs(s.rate! - 2) < 1e-9);
+  // 60 °C to go at a steady 1 °C/s: no sooner than 60 s, plus braking over the last 10 °C.
+  assert.ok(s.eta_seconds! >= 60 && s.eta_seconds! < 100, `eta ${s.eta_seconds}`);
+  assert.ok(Math.abs(s.rate! - 1) < 1e-9);
   assert.equal(s.target, 101);
   assert.equal(s.actual, 40);
   assert.equal(s.cooling_target, 50);
   assert.ok(Math.abs(s.progress! - (20 / 81) * 100) < 1e-9);
   assert.equal(s.timestamp, T0 / 1000);
   assert.equal(s.method, "linear");
+});
+
+Deno.test("EtaCalculator reports the exponential method once its window holds enough samples", () => {
+  const calc = new EtaCalculator(validateSettings({ algorithm: "exponential" }));
+  feed(calc, "tool0", { start: 0, seconds: 20, from: 20, rate: 2, target: 200 });
+  const s = only(calc, "tool0");
+  assert.equal(s.state, "heating");
+  assert.equal(s.method, "exponential");
 });
 
 Deno.test("EtaCalculator says 'calculating' until it has enough samples", () => {
@@ -52,16 +65,44 @@ Deno.test("EtaCalculator says 'calculating' until it has enough samples", () => 
   assert.equal(s.eta_seconds, null);
 });
 
-Deno.test("EtaCalculator says 'stalled' when the rate is below min_rate", () => {
+Deno.test("EtaCalculator says 'stalled' below min_rate only when too slow for the distance", () => {
+  // 0.004 °C/s with 19 °C to go would take 4750 s, more than max_eta (3600 s): stalled.
   const calc = new EtaCalculator(validateSettings({ min_rate: 0.1 }));
-  feed(calc, "bed", { start: 0, seconds: 10, from: 40, rate: 0.05, target: 60 });
+  feed(calc, "bed", { start: 0, seconds: 20, from: 40, rate: 0.004, target: 60 });
   const s = only(calc, "bed");
   assert.equal(s.state, "stalled");
   assert.equal(s.eta_seconds, null);
-  assert.ok(Math.abs(s.rate! - 0.05) < 1e-9);
-  const lower = new EtaCalculator(validateSettings({ min_rate: 0.01 }));
-  feed(lower, "bed", { start: 0, seconds: 10, from: 40, rate: 0.05, target: 60 });
-  assert.equal(only(lower, "bed").state, "heating");
+  assert.ok(Math.abs(s.rate! - 0.004) < 1e-9);
+  // The same rate with 19 °C to go and max_eta 7200 s is slow, not stuck.
+  const patient = new EtaCalculator(validateSettings({ min_rate: 0.1, max_eta: 7200 }));
+  feed(patient, "bed", { start: 0, seconds: 20, from: 40, rate: 0.004, target: 60 });
+  assert.notEqual(only(patient, "bed").state, "stalled");
+  // 0.05 °C/s (below min_rate) with 19 °C to go arrives in minutes: not stalled either.
+  const creeping = new EtaCalculator(validateSettings({ min_rate: 0.1 }));
+  feed(creeping, "bed", { start: 0, seconds: 20, from: 40, rate: 0.05, target: 60 });
+  assert.equal(only(creeping, "bed").state, "heating");
+  // A heater that stopped rising is stalled however close it is.
+  const flat = new EtaCalculator(validateSettings({}));
+  feed(flat, "bed", { start: 0, seconds: 20, from: 55, rate: 0, target: 60 });
+  assert.equal(only(flat, "bed").state, "stalled");
+});
+
+Deno.test("EtaCalculator latches at_target so sensor noise cannot flip it back to heating", () => {
+  const calc = new EtaCalculator(validateSettings({ heating_threshold: 1 }));
+  const t = feed(calc, "tool0", { start: 0, seconds: 10, from: 205, rate: 0.45, target: 210 });
+  assert.equal(only(calc, "tool0").state, "at_target");
+  // Readings dip to 1.6 °C short (noise, a PID swing): still at_target, until 2 °C short.
+  let time = t;
+  for (const actual of [208.4, 208.9, 208.5, 208.6]) {
+    time += 0.5;
+    calc.addReading("tool0", { actual, target: 210 }, time);
+    assert.equal(only(calc, "tool0").state, "at_target", `at ${actual}`);
+  }
+  for (let i = 0; i < 20; i++) {
+    time += 0.5;
+    calc.addReading("tool0", { actual: 205, target: 210 }, time);
+  }
+  assert.notEqual(only(calc, "tool0").state, "at_target");
 });
 
 Deno.test("EtaCalculator says 'calculating' when the ETA exceeds max_eta", () => {
@@ -79,14 +120,19 @@ Deno.test("EtaCalculator says 'at_target' within heating_threshold of the target
 
 Deno.test("EtaCalculator estimates cooling towards the heater's cooling target when off", () => {
   const calc = new EtaCalculator(validateSettings({}));
-  feed(calc, "bed", { start: 0, seconds: 10, from: 100, rate: -0.5, target: 0 });
+  // Newton's law: 100 °C towards a 22 °C room with τ 200 s; reached at 41 °C.
+  let t = 0;
+  for (; t <= 40; t += 0.5) {
+    calc.addReading("bed", { actual: 22 + 78 * Math.exp(-t / 200), target: 0 }, t);
+    calc.compute(T0 + t * 1000);
+  }
   const s = only(calc, "bed");
   assert.equal(s.state, "cooling");
   assert.equal(s.eta_kind, "cooling");
   assert.equal(s.target, null);
   assert.equal(s.cooling_target, 40);
-  // 95 °C now, reached at 41 °C: 54 °C at 0.5 °C/s.
-  assert.ok(Math.abs(s.eta_seconds! - 108) < 1e-6, `eta ${s.eta_seconds}`);
+  const truth = 200 * Math.log(78 / 19) - 40;
+  assert.ok(Math.abs(s.eta_seconds! - truth) / truth < 0.1, `eta ${s.eta_seconds} vs ${truth}`);
   assert.ok(s.rate! < 0);
 });
 
@@ -110,7 +156,7 @@ Deno.test("EtaCalculator is idle for a direction that is disabled", () => {
 
 Deno.test("EtaCalculator clears a heater's history when its target changes", () => {
   const calc = new EtaCalculator(validateSettings({}));
-  const t = feed(calc, "tool0", { start: 0, seconds: 10, from: 20, rate: 2, target: 200 });
+  const t = feed(calc, "tool0", { start: 0, seconds: 20, from: 20, rate: 2, target: 200 });
   assert.equal(only(calc, "tool0").state, "heating");
   calc.addReading("tool0", { actual: 41, target: 220 }, t + 0.5);
   assert.equal(only(calc, "tool0").state, "calculating");
@@ -129,14 +175,16 @@ Deno.test("EtaCalculator.tick() throttles publication per heater and publishes c
   const calc = new EtaCalculator(
     validateSettings({ update_interval: 1, calculation_interval: 0.5 }),
   );
-  feed(calc, "tool0", { start: 0, seconds: 10, from: 20, rate: 2, target: 200 });
-  feed(calc, "bed", { start: 0, seconds: 10, from: 20, rate: 1, target: 60 });
+  feed(calc, "tool0", { start: 0, seconds: 20, from: 20, rate: 2, target: 200 });
+  feed(calc, "bed", { start: 0, seconds: 17.5, from: 41, rate: 1, target: 60 });
   const names = (now: number) => calc.tick(now).due.map((s) => s.heater);
+  assert.deepEqual(calc.statuses(), []);
+  assert.deepEqual(calc.compute(T0).map((s) => s.state), ["heating", "heating"]);
   assert.deepEqual(names(T0), ["tool0", "bed"]);
   assert.deepEqual(names(T0 + 500), []);
   assert.deepEqual(names(T0 + 1000), ["tool0", "bed"]);
   // The bed reaches its target: its change is published at once, the tool waits its turn.
-  calc.addReading("bed", { actual: 59.5, target: 60 }, 10.5);
+  calc.addReading("bed", { actual: 59.5, target: 60 }, 18);
   const r = calc.tick(T0 + 1500);
   assert.deepEqual(r.due.map((s) => s.heater), ["bed"]);
   assert.deepEqual(r.changes.map((c) => [c.heater, c.previous_state, c.state, c.previous_kind]), [

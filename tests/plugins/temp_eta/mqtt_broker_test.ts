@@ -182,7 +182,7 @@ Deno.test({
     const service = new TempEtaService(f.ctx);
     service.start();
     await waitFor(() => service.status().mqtt_connected, "service connection");
-    for (let i = 1; i <= 10; i++) {
+    for (let i = 1; i <= 40; i++) {
       f.printer.emit(f.printer.time + 500, {
         tool0: { actual: 20 + i, target: 200 },
         bed: { actual: 20 + i / 4, target: 60 },

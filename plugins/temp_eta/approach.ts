@@ -1,0 +1,131 @@
+/**
+ * The ETA model: a heater approaches an asymptote like a first-order system,
+ * `rate = k · (asymptote − x)`, and the asymptote is not known. Candidates are weighed by how well
+ * a first-order line through each fits the segment's rate profile, against a prior:
+ *
+ * - heating: half the prior sits on "the asymptote is the target" (a controller holding the
+ *   target, e.g. the virtual printer), half on a full-power asymptote above it, log-normal around
+ *   1.6 times the rise from the segment's start (heaters are sized well above their working
+ *   temperature; this covers ×0.6 … ×4.4);
+ * - cooling: the asymptote is the room, log-normal around 1.3 times the fall to the cooling
+ *   target (it lies below the goal);
+ * - a heater still moving is assumed to get there: candidates short of the goal are left out
+ *   (whether it is stuck is decided elsewhere, on the long trend).
+ *
+ * When heating and the candidate heads above the target, the heater is assumed to brake over the
+ * last 10 °C (Marlin's `PID_FUNCTIONAL_RANGE`; Klipper's PID saturates about as far out): from the
+ * band's edge it approaches the target like a first-order curve starting at the rate it had
+ * there, 1.2 times slower (calibrated on the PID hot end of the tests; a PID brakes harder than a
+ * plain first-order curve). The ETA is the weighted median over the candidates. Pure functions,
+ * everything in the oriented `x` of {@linkcode RateProfile}.
+ *
+ * @module
+ */
+import type { RateProfile } from "./profile.ts";
+
+/** Where the heater is and where it goes, oriented (see `profile.ts`). */
+export interface ApproachInput {
+  /** Fitted temperature now. */
+  x: number;
+  /** Temperature at the segment's start. */
+  start: number;
+  /** The target (heating) or cooling target. */
+  target: number;
+  /** "Reached": within the threshold of the target, `target − threshold`. */
+  goal: number;
+  heating: boolean;
+}
+
+/** A window fit of the current state for a given asymptote (the exponential algorithm). */
+export type CurrentFit = (asymptote: number) => { x: number; k: number } | null;
+
+/** Width of the braking band before a heating target, °C (at least twice the threshold). */
+export const BRAKING_BAND = 10;
+/** How much slower than a first-order curve a braking controller approaches. */
+export const BRAKING_SLOWDOWN = 1.2;
+
+const PRIOR_AT_TARGET = 0.5;
+const GRID = 24;
+
+interface Candidate {
+  asymptote: number;
+  prior: number;
+}
+
+function candidates(i: ApproachInput): Candidate[] {
+  const rise = i.target - i.start;
+  const center = i.heating ? 1.6 : 1.3;
+  const spread = i.heating ? 1 - PRIOR_AT_TARGET : 1;
+  const out: Candidate[] = i.heating ? [{ asymptote: i.target, prior: PRIOR_AT_TARGET }] : [];
+  for (let n = 0; n < GRID; n++) {
+    const z = -2.5 + (5 * n) / (GRID - 1);
+    const asymptote = i.start + center * Math.exp(0.5 * z) * Math.max(rise, 1);
+    if (asymptote <= Math.max(i.target, i.goal) + 0.1) continue;
+    out.push({ asymptote, prior: (spread * Math.exp(-z * z / 2)) / GRID });
+  }
+  return out;
+}
+
+/** Seconds along `rate = k·(a − x)` from `from` to `to` (Infinity when `to` is not below `a`). */
+function travel(from: number, to: number, a: number, k: number): number {
+  if (to <= from) return 0;
+  if (to >= a) return Infinity;
+  return Math.log((a - from) / (a - to)) / k;
+}
+
+/**
+ * Seconds until `goal` for one candidate: along the first-order curve, and for heating with the
+ * braking band before the target.
+ */
+export function etaAlong(
+  x: number,
+  asymptote: number,
+  k: number,
+  i: Pick<ApproachInput, "target" | "goal" | "heating">,
+): number {
+  if (!(k > 0)) return Infinity;
+  if (x >= i.goal) return 0;
+  if (!i.heating) return travel(x, i.goal, asymptote, k);
+  const threshold = i.target - i.goal;
+  const band = Math.max(BRAKING_BAND, 2 * threshold);
+  const edge = i.target - band;
+  const braking = (gap: number, rate: number) => (gap / rate) * Math.log(gap / threshold);
+  if (x < edge) {
+    const slowdown = asymptote > i.target + 0.5 ? BRAKING_SLOWDOWN : 1;
+    return travel(x, edge, asymptote, k) + slowdown * braking(band, k * (asymptote - edge));
+  }
+  return braking(i.target - x, k * (asymptote - x));
+}
+
+/**
+ * The ETA in seconds (weighted median over the candidates), or null when the profile is empty
+ * or most of the weight says "never".
+ */
+export function approachEta(
+  profile: RateProfile,
+  input: ApproachInput,
+  current?: CurrentFit,
+): number | null {
+  const sigma2 = Math.max(profile.variance, 1e-12);
+  const scored: Array<{ eta: number; logWeight: number }> = [];
+  for (const c of candidates(input)) {
+    const fit = profile.fitThrough(c.asymptote);
+    if (!fit) continue;
+    const own = current?.(c.asymptote) ?? null;
+    const eta = own
+      ? etaAlong(own.x, c.asymptote, fit.k, input)
+      : etaAlong(input.x, c.asymptote, fit.k, input);
+    scored.push({ eta, logWeight: Math.log(c.prior) - fit.sse / (2 * sigma2) });
+  }
+  if (scored.length === 0) return null;
+  const top = Math.max(...scored.map((s) => s.logWeight));
+  const weighted = scored.map((s) => ({ eta: s.eta, w: Math.exp(s.logWeight - top) }))
+    .sort((a, b) => a.eta - b.eta);
+  const half = weighted.reduce((sum, s) => sum + s.w, 0) / 2;
+  let seen = 0;
+  for (const s of weighted) {
+    seen += s.w;
+    if (seen >= half) return Number.isFinite(s.eta) ? s.eta : null;
+  }
+  return null;
+}

@@ -1,0 +1,166 @@
+/**
+ * Simulated heaters for the ETA tests and `bench/eta_accuracy.ts`, deliberately not the model the
+ * estimators fit: a first-order heater, a hot end under a Marlin-style PID (full power outside a
+ * 10 °C band, a lagging sensor, overshoot), and a weak bed with a slow second thermal mass (a long
+ * tail). Each is read through a sensor with seeded Gaussian noise and 0.1 °C resolution.
+ * Integration is explicit Euler at 50 ms, plenty for time constants of seconds and more.
+ *
+ * @module
+ */
+
+/** A simulated heater: its true temperature, advanced in steps. */
+export interface SimHeater {
+  readonly name: string;
+  readonly target: number;
+  /** The true (noise-free) temperature, °C. */
+  readonly temperature: number;
+  /** Advances the heater by `seconds`. */
+  step(seconds: number): void;
+}
+
+const DT = 0.05;
+const AMBIENT = 22;
+
+function integrate(seconds: number, f: (dt: number) => void): void {
+  for (let left = seconds; left > 1e-9; left -= DT) f(Math.min(DT, left));
+}
+
+/** A first-order heater moving towards its target with time constant `tau` (the virtual printer). */
+export function firstOrderHeater(name: string, target: number, tau: number): SimHeater {
+  let t = AMBIENT;
+  return {
+    name,
+    target,
+    get temperature() {
+      return t;
+    },
+    step: (seconds) => integrate(seconds, (dt) => (t += ((target - t) * dt) / tau)),
+  };
+}
+
+/**
+ * A hot end under a Marlin-style PID: the block (time constant 120 s; full power would take it
+ * to about 400 °C) is read by a sensor lagging 3 s behind it. Full power until 10 °C below the
+ * target, then PID on a 0..1 output (Kp 0.05 /°C, Ki 0.01 /(°C·s), Kd 0.3 s/°C, the integral
+ * starting inside the band). It accelerates for ~15 s, stalls briefly in the band, then
+ * overshoots ~3 °C: 22 → 209 °C in about 95 s.
+ */
+export function pidHotend(name = "tool0", target = 210): SimHeater {
+  let block = AMBIENT, sensor = AMBIENT, integral = 0, last = AMBIENT;
+  const power = (400 - AMBIENT) / 120, loss = 1 / 120, lag = 3;
+  const output = (dt: number) => {
+    const error = target - sensor;
+    if (error > 10) return 1;
+    integral = Math.min(100, Math.max(0, integral + error * dt));
+    const derivative = (sensor - last) / dt;
+    return Math.min(1, Math.max(0, 0.05 * error + 0.01 * integral - 0.3 * derivative));
+  };
+  return {
+    name,
+    target,
+    get temperature() {
+      return sensor;
+    },
+    step: (seconds) =>
+      integrate(seconds, (dt) => {
+        const u = output(dt);
+        last = sensor;
+        block += (power * u - loss * (block - AMBIENT)) * dt;
+        sensor += ((block - sensor) * dt) / lag;
+      }),
+  };
+}
+
+/**
+ * A bed with a long tail: the plate (where the sensor sits) heats a slow mass under it (glass,
+ * frame), so its rate falls fast at first; full power until 10 °C below the target, then P+I
+ * (Kp 0.15 /°C, Ki `ki` /(°C·s)). With the default Ki 0.001 the proportional part droops a few
+ * degrees short and the integral creeps over the last ones: 22 → 79 °C takes about 5 minutes, the
+ * last 2 °C 1.5 of them. Ki 0.002 brings it in at a steady rate instead (3.5 minutes) — the same
+ * curve for the first 140 s, so no estimator can tell the two apart before then.
+ */
+export function longTailBed(name = "bed", target = 80, ki = 0.001): SimHeater {
+  let plate = AMBIENT, mass = AMBIENT, integral = 0;
+  const output = (dt: number) => {
+    const error = target - plate;
+    if (error > 10) return 1;
+    integral = Math.max(0, integral + error * dt);
+    return Math.min(1, Math.max(0, 0.15 * error + ki * integral));
+  };
+  return {
+    name,
+    target,
+    get temperature() {
+      return plate;
+    },
+    step: (seconds) =>
+      integrate(seconds, (dt) => {
+        const u = output(dt);
+        const flow = 0.02 * (plate - mass);
+        plate += (u - flow - 0.005 * (plate - AMBIENT)) * dt;
+        mass += (0.006 * (plate - mass) - 0.002 * (mass - AMBIENT)) * dt;
+      }),
+  };
+}
+
+/**
+ * An underpowered bed: the same plate and mass at 70 % of the power, switched fully on until
+ * the target (bang-bang). Full power only just reaches ~92 °C, so towards an 80 °C target the
+ * rate never falls to zero but stays low for minutes (22 → 79 °C in about 9 minutes).
+ */
+export function weakBed(name = "bed", target = 80): SimHeater {
+  let plate = AMBIENT, mass = AMBIENT;
+  return {
+    name,
+    target,
+    get temperature() {
+      return plate;
+    },
+    step: (seconds) =>
+      integrate(seconds, (dt) => {
+        const u = plate < target ? 0.7 : 0;
+        const flow = 0.02 * (plate - mass);
+        plate += (u - flow - 0.005 * (plate - AMBIENT)) * dt;
+        mass += (0.006 * (plate - mass) - 0.002 * (mass - AMBIENT)) * dt;
+      }),
+  };
+}
+
+/** A deterministic standard normal source (Box–Muller over a 32-bit LCG). */
+export function gaussian(seed: number): () => number {
+  let state = seed >>> 0;
+  const uniform = () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return (state + 1) / 4294967297;
+  };
+  return () => Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform());
+}
+
+/** A sensor reading of `heater` with noise `sigma` (°C), rounded to `resolution`. */
+export function sensor(heater: SimHeater, seed: number, sigma = 0.3, resolution = 0.1) {
+  const n = gaussian(seed);
+  return (): number => Math.round((heater.temperature + sigma * n()) / resolution) * resolution;
+}
+
+/**
+ * A bed converging on its target with two time constants: `share1` of the rise with `tau1`, the
+ * rest with the slow `tau2` — a tail that does not show in the first minutes at all.
+ */
+export function twoTauBed(
+  name = "bed",
+  target = 80,
+  tau1 = 50,
+  tau2 = 250,
+  share1 = 0.8,
+): SimHeater {
+  let t = 0;
+  const rise = target - AMBIENT;
+  return {
+    name,
+    target,
+    get temperature() {
+      return target - rise * (share1 * Math.exp(-t / tau1) + (1 - share1) * Math.exp(-t / tau2));
+    },
+    step: (seconds) => void (t += seconds),
+  };
+}
