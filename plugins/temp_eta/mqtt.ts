@@ -1,10 +1,15 @@
 /**
  * MQTT publishing of the heaters' ETAs. Each status goes to `{prefix}/{heater}` (the DECISIONS.md
  * payload) and each state change to `{prefix}/{heater}/state_change`, with `mqtt_qos` and
- * `mqtt_retain`. The connection never blocks the host: connecting runs in the background, a
- * message published while disconnected is dropped (and counted), a lost or refused connection is
- * retried with exponential backoff on the injected clock, and a settings change that touches the
- * connection reconnects at once. The client comes from an injectable factory (npm `mqtt` by default).
+ * `mqtt_retain`. The connection never blocks the host: connecting runs in the background, a lost
+ * or refused connection is retried with exponential backoff on the injected clock, and a settings
+ * change that touches the connection reconnects at once. The client comes from an injectable
+ * factory (npm `mqtt` by default).
+ *
+ * While the broker is away, messages with QoS ≥ 1 wait in a bounded queue and go out in order
+ * when it is back (a message in flight at the loss is sent again: at least once); QoS 0 messages
+ * are dropped. Both counts are in the status. The loss is logged once (warning) and the recovery
+ * once (with the queued and dropped counts), however many retries and messages lie between.
  *
  * @module
  */
@@ -15,6 +20,7 @@ import type { TempEtaSettings } from "./schema.ts";
 import { type HeaterStatus, mqttPayload } from "./status.ts";
 import { clientOptions, connectionOf, mqttClientFactory } from "./mqtt_client.ts";
 import type { MqttClientFactory, MqttClientLike, MqttConnection } from "./mqtt_client.ts";
+import { type OutboundMessage, OutboundQueue, QUEUE_LIMIT } from "./mqtt_queue.ts";
 
 /** What `GET /api/plugin/temp_eta` reports of MQTT. */
 export interface MqttStatus {
@@ -22,7 +28,11 @@ export interface MqttStatus {
   connected: boolean;
   broker: string | null;
   last_error: string | null;
+  /** Messages acknowledged (QoS ≥ 1) or handed to the socket (QoS 0). */
   published: number;
+  /** Messages waiting for the broker to come back (QoS ≥ 1). */
+  queued: number;
+  /** Messages given up on: QoS 0 while away, or beyond the queue's limit. */
   dropped: number;
 }
 
@@ -51,8 +61,13 @@ export class MqttPublisher {
   #cancelRetry: (() => void) | null = null;
   #lastError: string | null = null;
   #published = 0;
-  #dropped = 0;
+  #queue = new OutboundQueue();
   #lastState = new Map<string, string>();
+  /** Since when (ms) the broker is away: set at the first failure or loss, cleared on connect. */
+  #awaySince: number | null = null;
+  /** Dropped count when the outage began, for the recovery line. */
+  #droppedBefore = 0;
+  #everConnected = false;
 
   constructor(options: MqttPublisherOptions) {
     this.#o = {
@@ -72,26 +87,20 @@ export class MqttPublisher {
     this.#connection = next;
     this.#attempt = 0;
     this.#lastError = null;
+    this.#awaySince = null;
+    this.#everConnected = false;
+    this.#queue.discard();
     this.#drop();
     if (next) this.#connect();
   }
 
-  /** Publishes a heater's status (and its state change); dropped while not connected. */
+  /** Publishes a heater's status (and its state change); held or dropped while away. */
   publish(status: HeaterStatus): void {
     const s = this.#settings;
     if (!s?.mqtt_enabled || !this.#connection) return;
-    const client = this.#client;
-    if (!client?.connected) {
-      this.#dropped++;
-      return;
-    }
-    const options = { qos: s.mqtt_qos, retain: s.mqtt_retain };
     const base = `${s.mqtt_topic_prefix}/${status.heater}`;
-    const done = (err?: Error) => {
-      if (err) this.#lastError = messageOf(err);
-      else this.#published++;
-    };
-    client.publish(base, JSON.stringify(mqttPayload(status)), options, done);
+    const options = { qos: s.mqtt_qos, retain: s.mqtt_retain };
+    this.#send({ topic: base, payload: JSON.stringify(mqttPayload(status)), ...options });
     const previous = this.#lastState.get(status.heater);
     this.#lastState.set(status.heater, status.state);
     if (previous !== undefined && previous !== status.state) {
@@ -103,8 +112,25 @@ export class MqttPublisher {
         actual: status.actual,
         target: status.target,
       };
-      client.publish(`${base}/state_change`, JSON.stringify(change), options, done);
+      this.#send({ topic: `${base}/state_change`, payload: JSON.stringify(change), ...options });
     }
+  }
+
+  #send(m: OutboundMessage): void {
+    const client = this.#client;
+    if (!client?.connected) {
+      this.#queue.hold(m);
+      return;
+    }
+    client.publish(m.topic, m.payload, { qos: m.qos, retain: m.retain }, (err?: Error) => {
+      if (!err) {
+        this.#published++;
+        return;
+      }
+      this.#lastError = messageOf(err);
+      // A QoS ≥ 1 message the broker never acknowledged goes out again after the reconnect.
+      if (m.qos > 0 && this.#connection) this.#queue.retry(m);
+    });
   }
 
   /** The connection state for the status route. */
@@ -116,7 +142,8 @@ export class MqttPublisher {
       broker: c ? c.url : null,
       last_error: this.#lastError,
       published: this.#published,
-      dropped: this.#dropped,
+      queued: this.#queue.size,
+      dropped: this.#queue.dropped,
     };
   }
 
@@ -146,7 +173,6 @@ export class MqttPublisher {
   #connect(): void {
     const generation = this.#generation;
     const connection = this.#connection!;
-    const { logger } = this.#o;
     const ca = connection.caPath === null
       ? Promise.resolve(connection.caText)
       : this.#o.readTextFile(connection.caPath);
@@ -158,23 +184,60 @@ export class MqttPublisher {
         if (generation !== this.#generation) return;
         this.#attempt = 0;
         this.#lastError = null;
-        logger.info(`MQTT connected to ${connection.url}`);
+        this.#onConnected(connection.url);
       });
       client.on("error", (err: Error) => {
         if (generation === this.#generation) this.#lastError = messageOf(err);
       });
-      client.on("close", () => this.#scheduleRetry(generation));
+      client.on("close", () => {
+        if (generation !== this.#generation) return;
+        this.#onAway(connection.url);
+        this.#scheduleRetry(generation);
+      });
     }).catch((err) => {
       this.#lastError = `Cannot read 'mqtt_ca_cert': ${messageOf(err)}`;
+      this.#onAway(connection.url);
       this.#scheduleRetry(generation);
     });
+  }
+
+  /** The first failure of an outage (or of the first connection) is logged; retries are not. */
+  #onAway(url: string): void {
+    if (this.#awaySince !== null) return;
+    this.#awaySince = this.#o.clock.now();
+    this.#droppedBefore = this.#queue.dropped;
+    const reason = this.#lastError ?? "connection closed";
+    const held = this.#settings?.mqtt_qos
+      ? `messages are queued (up to ${QUEUE_LIMIT})`
+      : "QoS 0 messages are dropped";
+    this.#o.logger.warn(
+      this.#everConnected
+        ? `MQTT connection to ${url} lost (${reason}); reconnecting, ${held}`
+        : `MQTT cannot connect to ${url} (${reason}); retrying, ${held}`,
+    );
+  }
+
+  #onConnected(url: string): void {
+    const queued = this.#queue.drain();
+    for (const m of queued) this.#send(m);
+    if (this.#awaySince === null) {
+      this.#o.logger.info(`MQTT connected to ${url}`);
+    } else {
+      const seconds = Math.round((this.#o.clock.now() - this.#awaySince) / 1000);
+      const dropped = this.#queue.dropped - this.#droppedBefore;
+      this.#o.logger.info(
+        `MQTT connection to ${url} ${this.#everConnected ? "restored" : "established"} after ` +
+          `${seconds} s; ${queued.length} queued messages sent, ${dropped} dropped`,
+      );
+    }
+    this.#awaySince = null;
+    this.#everConnected = true;
   }
 
   #scheduleRetry(generation: number): void {
     if (generation !== this.#generation || this.#cancelRetry || !this.#connection) return;
     const delay = Math.min(this.#o.backoffMaxMs, this.#o.backoffInitialMs * 2 ** this.#attempt);
     this.#attempt++;
-    this.#o.logger.debug(`MQTT reconnect in ${delay} ms (${this.#lastError ?? "closed"})`);
     this.#cancelRetry = this.#o.clock.setTimeout(() => {
       this.#cancelRetry = null;
       if (generation !== this.#generation) return;

@@ -124,12 +124,21 @@ export class FakeMqttClient implements MqttClientLike {
     this.#fire("close");
   }
 
+  /** The error the next publish reports instead of an acknowledgement (once). */
+  failNextPublish: Error | null = null;
+
   publish(
     topic: string,
     message: string,
     options: { qos: 0 | 1 | 2; retain: boolean },
     callback: (err?: Error) => void,
   ): unknown {
+    const err = this.failNextPublish;
+    this.failNextPublish = null;
+    if (err) {
+      callback(err);
+      return this;
+    }
     this.published.push({ topic, payload: JSON.parse(message), ...options });
     callback();
     return this;

@@ -21,21 +21,47 @@ export interface SimHeater {
 const DT = 0.05;
 const AMBIENT = 22;
 
-function integrate(seconds: number, f: (dt: number) => void): void {
-  for (let left = seconds; left > 1e-9; left -= DT) f(Math.min(DT, left));
+/** A heater from its sensor reading and its Euler step of `dt` seconds. */
+function simHeater(
+  name: string,
+  target: number,
+  read: () => number,
+  advance: (dt: number) => void,
+): SimHeater {
+  return {
+    name,
+    target,
+    get temperature() {
+      return read();
+    },
+    step: (seconds) => {
+      for (let left = seconds; left > 1e-9; left -= DT) advance(Math.min(DT, left));
+    },
+  };
 }
 
 /** A first-order heater moving towards its target with time constant `tau` (the virtual printer). */
 export function firstOrderHeater(name: string, target: number, tau: number): SimHeater {
   let t = AMBIENT;
-  return {
-    name,
-    target,
-    get temperature() {
-      return t;
-    },
-    step: (seconds) => integrate(seconds, (dt) => (t += ((target - t) * dt) / tau)),
-  };
+  return simHeater(name, target, () => t, (dt) => (t += ((target - t) * dt) / tau));
+}
+
+/**
+ * A bed plate (where the sensor sits) over a slow mass (glass, frame) that draws heat from it;
+ * `power(plate, dt)` is the heater's output, 1 = full power.
+ */
+function plateAndMass(
+  name: string,
+  target: number,
+  power: (plate: number, dt: number) => number,
+): SimHeater {
+  let plate = AMBIENT, mass = AMBIENT;
+  return simHeater(name, target, () => plate, (dt) => {
+    const u = power(plate, dt);
+    const flow = 0.02 * (plate - mass);
+    plate += (u - flow - 0.005 * (plate - AMBIENT)) * dt;
+    mass += (0.006 * (plate - mass) - 0.002 * (mass - AMBIENT)) * dt;
+  });
 }
 
 /**
@@ -55,20 +81,12 @@ export function pidHotend(name = "tool0", target = 210): SimHeater {
     const derivative = (sensor - last) / dt;
     return Math.min(1, Math.max(0, 0.05 * error + 0.01 * integral - 0.3 * derivative));
   };
-  return {
-    name,
-    target,
-    get temperature() {
-      return sensor;
-    },
-    step: (seconds) =>
-      integrate(seconds, (dt) => {
-        const u = output(dt);
-        last = sensor;
-        block += (power * u - loss * (block - AMBIENT)) * dt;
-        sensor += ((block - sensor) * dt) / lag;
-      }),
-  };
+  return simHeater(name, target, () => sensor, (dt) => {
+    const u = output(dt);
+    last = sensor;
+    block += (power * u - loss * (block - AMBIENT)) * dt;
+    sensor += ((block - sensor) * dt) / lag;
+  });
 }
 
 /**
@@ -80,27 +98,13 @@ export function pidHotend(name = "tool0", target = 210): SimHeater {
  * curve for the first 140 s, so no estimator can tell the two apart before then.
  */
 export function longTailBed(name = "bed", target = 80, ki = 0.001): SimHeater {
-  let plate = AMBIENT, mass = AMBIENT, integral = 0;
-  const output = (dt: number) => {
+  let integral = 0;
+  return plateAndMass(name, target, (plate, dt) => {
     const error = target - plate;
     if (error > 10) return 1;
     integral = Math.max(0, integral + error * dt);
     return Math.min(1, Math.max(0, 0.15 * error + ki * integral));
-  };
-  return {
-    name,
-    target,
-    get temperature() {
-      return plate;
-    },
-    step: (seconds) =>
-      integrate(seconds, (dt) => {
-        const u = output(dt);
-        const flow = 0.02 * (plate - mass);
-        plate += (u - flow - 0.005 * (plate - AMBIENT)) * dt;
-        mass += (0.006 * (plate - mass) - 0.002 * (mass - AMBIENT)) * dt;
-      }),
-  };
+  });
 }
 
 /**
@@ -109,21 +113,7 @@ export function longTailBed(name = "bed", target = 80, ki = 0.001): SimHeater {
  * rate never falls to zero but stays low for minutes (22 → 79 °C in about 9 minutes).
  */
 export function weakBed(name = "bed", target = 80): SimHeater {
-  let plate = AMBIENT, mass = AMBIENT;
-  return {
-    name,
-    target,
-    get temperature() {
-      return plate;
-    },
-    step: (seconds) =>
-      integrate(seconds, (dt) => {
-        const u = plate < target ? 0.7 : 0;
-        const flow = 0.02 * (plate - mass);
-        plate += (u - flow - 0.005 * (plate - AMBIENT)) * dt;
-        mass += (0.006 * (plate - mass) - 0.002 * (mass - AMBIENT)) * dt;
-      }),
-  };
+  return plateAndMass(name, target, (plate) => (plate < target ? 0.7 : 0));
 }
 
 /** A deterministic standard normal source (Box–Muller over a 32-bit LCG). */

@@ -28,6 +28,8 @@ export interface Broker {
 
 /** Options of {@linkcode startMosquitto}. */
 export interface BrokerOptions {
+  /** Keep sessions and their queued messages across a restart (saved on stop). */
+  persistence?: boolean;
   auth?: { username: string; password: string };
   tls?: boolean;
 }
@@ -78,7 +80,9 @@ export async function startMosquitto(options: BrokerOptions = {}): Promise<Broke
   const port = freePort();
   const lines = [
     `listener ${port} 127.0.0.1`,
-    "persistence false",
+    ...(options.persistence
+      ? ["persistence true", `persistence_location ${dir}/`]
+      : ["persistence false"]),
     `log_dest file ${join(dir, "mosquitto.log")}`,
     "log_type all",
     "user root",
@@ -139,17 +143,25 @@ export interface Received {
   retain: boolean;
 }
 
-/** Subscribes to `topic` (QoS 2) and collects messages; close it with `await using`. */
+/**
+ * Subscribes to `topic` (QoS 2) and collects messages; close it with `await using`. The handler is
+ * in place before the connection is, so a persistent session's stored messages (`clean: false`),
+ * which arrive right after it, are collected too.
+ */
 export async function subscribe(
   url: string,
   topic: string,
   options: mqtt.IClientOptions = {},
 ): Promise<{ messages: Received[]; [Symbol.asyncDispose](): Promise<void> }> {
-  const client = await mqtt.connectAsync(url, { reconnectPeriod: 0, ...options });
+  const client = mqtt.connect(url, { reconnectPeriod: 0, ...options });
   const messages: Received[] = [];
   // deno-fmt-ignore
   client.on("message", (t, payload, packet) => {
     messages.push({ topic: t, payload: JSON.parse(payload.toString()), qos: packet.qos, retain: packet.retain });
+  });
+  await new Promise<void>((resolve, reject) => {
+    client.once("connect", () => resolve());
+    client.once("error", reject);
   });
   await client.subscribeAsync(topic, { qos: 2 });
   return {

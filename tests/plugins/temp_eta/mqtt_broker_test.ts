@@ -8,7 +8,8 @@ import { MqttPublisher } from "../../../plugins/temp_eta/mqtt.ts";
 import { validateSettings } from "../../../plugins/temp_eta/settings.ts";
 import type { HeaterStatus } from "../../../plugins/temp_eta/status.ts";
 import { TempEtaService } from "../../../plugins/temp_eta/service.ts";
-import { fakeContext } from "./fakes.ts";
+import { apiApp } from "../../../plugins/temp_eta/routes.ts";
+import { type FakeContext, fakeContext } from "./fakes.ts";
 import { startMosquitto, subscribe, waitFor } from "./mosquitto.ts";
 
 const logger = createLogger("test", { sink: () => {} });
@@ -196,5 +197,137 @@ Deno.test({
     assert.equal(lastTool.payload.state, "heating");
     await service.stop();
     assert.equal(service.status().mqtt_connected, false);
+  },
+});
+
+/** Heats tool0 and the bed for `seconds` (readings and computes every 500 ms). */
+function heat(f: FakeContext, seconds: number, from: number) {
+  for (let i = 1; i <= seconds * 2; i++) {
+    const t = from + i / 2;
+    f.printer.emit(f.printer.time + 500, {
+      tool0: { actual: 20 + 2 * t, target: 200 },
+      bed: { actual: 20 + t / 2, target: 60 },
+    });
+    f.clock.advance(500);
+  }
+}
+
+/** Lets the publisher retry on its (manual) clock until `done`, with real time for the sockets. */
+async function retryUntil(f: FakeContext, done: () => boolean, what: string) {
+  for (let i = 0; i < 100 && !done(); i++) {
+    f.clock.advance(1000);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.ok(done(), `timed out waiting for ${what}`);
+}
+
+const mqttLines = (f: FakeContext) =>
+  f.logs.filter((l) => l.includes("MQTT")).map((l) => l.replace(/^.* - (\w+) - /, "$1 "));
+
+Deno.test({
+  name:
+    "the service logs a lost broker once and its return once, and delivers what it queued meanwhile (QoS 1)",
+  ...opts,
+  fn: async () => {
+    await using broker = await startMosquitto({ persistence: true });
+    const url = `mqtt://127.0.0.1:${broker.port}`;
+    // A persistent QoS subscription that goes away: the broker keeps its messages across restarts.
+    const session = { clientId: "temp-eta-test-listener", clean: false };
+    await (await subscribe(url, "localbench/temp_eta/#", session))[Symbol.asyncDispose]();
+    const f = fakeContext({
+      mqtt_enabled: true,
+      mqtt_broker: "127.0.0.1",
+      mqtt_port: broker.port,
+      mqtt_qos: 1,
+    });
+    const service = new TempEtaService(f.ctx, { backoffInitialMs: 1000, backoffMaxMs: 2000 });
+    service.start();
+    await waitFor(() => service.status().mqtt_connected, "connection");
+    heat(f, 5, 0);
+    await waitFor(() => service.status().mqtt.published >= 10, "publications acknowledged");
+    const before = service.status().mqtt.published;
+
+    await broker.stop();
+    await waitFor(() => !service.status().mqtt_connected, "the loss noticed");
+    const lostAt = f.clock.now() / 1000;
+    // Ten seconds of readings while the broker is away, and several failed retries.
+    heat(f, 10, 5);
+    for (let i = 0; i < 5; i++) {
+      f.clock.advance(2000);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const queued = service.status().mqtt.queued;
+    assert.ok(queued >= 20, `queued ${queued}`);
+    assert.equal(service.status().mqtt.dropped, 0);
+
+    await broker.restart();
+    await retryUntil(f, () => service.status().mqtt_connected, "the reconnection");
+    const backAt = f.clock.now() / 1000;
+    await waitFor(() => service.status().mqtt.queued === 0, "the queue sent");
+    await waitFor(
+      () => service.status().mqtt.published >= before + queued,
+      "the queued messages acknowledged",
+    );
+    const body = await (await apiApp(service).request("/")).json();
+    assert.equal(body.mqtt.queued, 0);
+    assert.equal(body.mqtt.dropped, 0);
+    const lines = mqttLines(f);
+    assert.equal(lines.length, 3, lines.join("\n"));
+    assert.match(lines[0]!, /^INFO MQTT connected to mqtt:\/\/127\.0\.0\.1:\d+$/);
+    assert.match(
+      lines[1]!,
+      /^WARNING MQTT connection to .* lost \(.*\); reconnecting, messages are queued/,
+    );
+    const restored =
+      /^INFO MQTT connection to .* restored after \d+ s; (\d+) queued messages sent, 0 dropped$/
+        .exec(lines[2]!);
+    assert.ok(restored, lines[2]!);
+    const sent = Number(restored[1]);
+    assert.ok(sent >= queued, `sent ${sent} of at least ${queued}`);
+
+    // The listener comes back and finds every message of the outage, in order.
+    await using back = await subscribe(url, "localbench/temp_eta/#", session);
+    const during = () =>
+      back.messages.filter((m) => {
+        const t = m.payload.timestamp as number | undefined;
+        return t !== undefined && t > lostAt && t < backAt;
+      });
+    await waitFor(() => during().length >= sent, `${sent} messages of the outage`, 15_000);
+    const stamps = back.messages.filter((m) => m.topic === "localbench/temp_eta/tool0")
+      .map((m) => m.payload.timestamp as number);
+    assert.deepEqual(stamps, [...stamps].sort((a, b) => a - b), "in order");
+    await service.stop();
+  },
+});
+
+Deno.test({
+  name: "with QoS 0 the service drops what it publishes while the broker is away and counts it",
+  ...opts,
+  fn: async () => {
+    await using broker = await startMosquitto();
+    const f = fakeContext({ mqtt_enabled: true, mqtt_broker: "127.0.0.1", mqtt_port: broker.port });
+    const service = new TempEtaService(f.ctx, { backoffInitialMs: 1000, backoffMaxMs: 2000 });
+    service.start();
+    await waitFor(() => service.status().mqtt_connected, "connection");
+    await broker.stop();
+    await waitFor(() => !service.status().mqtt_connected, "the loss noticed");
+    heat(f, 5, 0);
+    const dropped = service.status().mqtt.dropped;
+    assert.ok(dropped >= 10, `dropped ${dropped}`);
+    const body = await (await apiApp(service).request("/")).json();
+    assert.deepEqual([body.mqtt.queued, body.mqtt.dropped], [0, dropped]);
+    await broker.restart();
+    await retryUntil(f, () => service.status().mqtt_connected, "the reconnection");
+    const lines = mqttLines(f);
+    assert.equal(lines.length, 3, lines.join("\n"));
+    assert.match(lines[1]!, /lost \(.*\); reconnecting, QoS 0 messages are dropped$/);
+    // Ticks went on while it retried: the line counts every drop of the outage.
+    const total = service.status().mqtt.dropped;
+    assert.ok(total >= dropped);
+    assert.match(
+      lines[2]!,
+      new RegExp(`restored after \\d+ s; 0 queued messages sent, ${total} dropped$`),
+    );
+    await service.stop();
   },
 });
