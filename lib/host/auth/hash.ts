@@ -8,9 +8,13 @@ import { createHash, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 
 const SCRYPT = { N: 16384, r: 8, p: 1, keyLen: 32 } as const;
 
-/** A new random API key: 32 random bytes, base64url (43 characters). */
+/**
+ * A new random API key: `lb_` and 32 random bytes in base64url (46 characters). The prefix keeps a
+ * key from starting with `-`, which a command line would read as an option (`apikey revoke KEY`),
+ * and makes a leaked key easy to recognise.
+ */
 export function generateApiKey(): string {
-  return randomBytes(32).toString("base64url");
+  return `lb_${randomBytes(32).toString("base64url")}`;
 }
 
 /** The stored form of an API key: hex SHA-256. */

@@ -34,12 +34,14 @@ Deno.test("apikey create prints the new key alone and apikey revoke removes it",
     await run(["user", "add", "bob", "--permissions", "STATUS"], cfg, "pw");
     const out = await run(["apikey", "create", "--user", "bob"], cfg);
     assert.equal(out.length, 1);
-    assert.match(out[0]!, /^[A-Za-z0-9_-]{43}$/);
+    assert.match(out[0]!, /^lb_[A-Za-z0-9_-]{43}$/);
     const users = new UserStore(new ConfigFile(cfg));
     assert.equal((await users.verifyKey(out[0]!))?.user, "bob");
     await run(["apikey", "revoke", out[0]!], cfg);
     assert.equal(await users.verifyKey(out[0]!), null);
     await assert.rejects(run(["apikey", "revoke", out[0]!], cfg), /no such key/);
+    // An older key may start with "-": after "--" it is a key, not an option.
+    await assert.rejects(run(["apikey", "revoke", "--", "-2abc"], cfg), /no such key/);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
