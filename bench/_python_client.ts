@@ -24,6 +24,7 @@ for line in sys.stdin:
         delta = (chunk.get("choices") or [{}])[0].get("delta", {})
         if delta.get("content") is not None and "role" not in delta:
             now = time.perf_counter(); first = first or now; last = now; events += 1
+    resp.read()  # the end of the body: the connection is ready for the next request
     wall = (time.perf_counter() - t0) * 1000
     print(json.dumps({"wall_ms": wall, "ttft_ms": (first - t0) * 1000 if first else None,
                       "events": events, "timings": timings}), flush=True)
