@@ -38,7 +38,9 @@ const perSec = (count: number | null, ms: number | null): number | null =>
  * Decode speed of one inference: the first token ends the prefill, so the decode phase produces
  * the other `tokens − 1` between the first and the last event carrying a token (what llama.cpp's
  * `predicted_per_second` measures on the server). The count is the server's where it reports one,
- * else the client's count of token events; the times are the client's. Empty deltas count as token
+ * else the client's count of token events; the times are the client's, taken when the network
+ * read that brought an event returned. Tokens read together with the first one (the client was
+ * late) were made before that time, so they leave the count too. Empty deltas count as token
  * events, so a stream whose first tokens decode to no text still starts the clock at the first
  * token. Without the last event's time (a backend that does not report it) or with one token,
  * it falls back to tokens ÷ (total − TTFT).
@@ -47,8 +49,9 @@ export function decodeSpeed(tokensOut: number | null, client: ChatResult["client
   const first = client.ttft_ms;
   if (first === null) return null;
   const last = client.last_token_ms ?? null;
-  if (tokensOut !== null && tokensOut >= 2 && last !== null && last > first) {
-    return perSec(tokensOut - 1, last - first);
+  const atFirst = Math.max(1, client.first_read_tokens ?? 1);
+  if (tokensOut !== null && tokensOut > atFirst && last !== null && last > first) {
+    return perSec(tokensOut - atFirst, last - first);
   }
   return perSec(tokensOut, client.total_ms - first);
 }

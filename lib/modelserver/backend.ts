@@ -109,6 +109,8 @@ export interface ClientTimings {
   ttft_ms: number | null;
   /** Time of the last event carrying a token; absent when a backend does not report it. */
   last_token_ms?: number | null;
+  /** Events carrying tokens that arrived in the same network read as the first one. */
+  first_read_tokens?: number;
   /** Time until the stream ended. */
   total_ms: number;
   /** Count of the events carrying tokens. */

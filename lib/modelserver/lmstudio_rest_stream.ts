@@ -51,6 +51,7 @@ export async function consumeRestChat(
   const now = ctx.now ?? (() => performance.now());
   let ttft: number | null = null;
   let last: number | null = null;
+  let firstRead = 0;
   let deltas = 0;
   let loadSeconds: number | null = null;
   let error: { message: string; code?: string } | null = null;
@@ -61,8 +62,9 @@ export async function consumeRestChat(
     const type = typeof data.type === "string" ? data.type : ev.event;
     if (type === "message.delta" || type === "reasoning.delta") {
       const content = typeof data.content === "string" ? data.content : "";
-      const t = now() - ctx.t0;
+      const t = (ev.readAt ?? now()) - ctx.t0;
       if (ttft === null) ttft = t;
+      if (t === ttft) firstRead++;
       last = t;
       deltas++;
       if (type === "message.delta") {
@@ -99,7 +101,13 @@ export async function consumeRestChat(
   return {
     text,
     stats,
-    client: { ttft_ms: ttft, last_token_ms: last, total_ms: totalMs, tokens_out: deltas },
+    client: {
+      ttft_ms: ttft,
+      last_token_ms: last,
+      first_read_tokens: firstRead,
+      total_ms: totalMs,
+      tokens_out: deltas,
+    },
     response_id: end.response_id ?? null,
   };
 }

@@ -84,6 +84,7 @@ export async function consumeOpenAiChat(
   let text = "";
   let ttft: number | null = null;
   let last: number | null = null;
+  let firstRead = 0;
   let deltas = 0;
   let usage: Chunk["usage"] = null;
   let timings: LlamaCppTimings | null = null;
@@ -112,8 +113,9 @@ export async function consumeOpenAiChat(
     const choice = chunk.choices?.[0];
     if (choice?.finish_reason) finish = choice.finish_reason;
     if (carriesToken(choice)) {
-      const t = now() - ctx.t0;
+      const t = (ev.readAt ?? now()) - ctx.t0;
       if (ttft === null) ttft = t;
+      if (t === ttft) firstRead++;
       last = t;
       deltas++;
       if (choice?.delta?.content) {
@@ -128,7 +130,13 @@ export async function consumeOpenAiChat(
   return {
     text,
     stats: statsFromOpenAi(usage, timings, finish, deltas),
-    client: { ttft_ms: ttft, last_token_ms: last, total_ms: now() - ctx.t0, tokens_out: deltas },
+    client: {
+      ttft_ms: ttft,
+      last_token_ms: last,
+      first_read_tokens: firstRead,
+      total_ms: now() - ctx.t0,
+      tokens_out: deltas,
+    },
     response_id: null,
   };
 }

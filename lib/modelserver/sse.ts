@@ -14,6 +14,11 @@ export interface SseEvent {
   data: string;
   /** The `id:` field, null when absent. */
   id: string | null;
+  /**
+   * `performance.now()` of the network read that completed the event (set by {@linkcode readSse}):
+   * events that came in one read share it.
+   */
+  readAt?: number;
 }
 
 /**
@@ -148,7 +153,11 @@ export async function* readSse(
         break;
       }
       onActivity?.();
-      yield* parser.push(decoder.decode(value, { stream: true }));
+      const readAt = performance.now();
+      for (const ev of parser.push(decoder.decode(value, { stream: true }))) {
+        ev.readAt = readAt;
+        yield ev;
+      }
     }
     yield* parser.push(decoder.decode());
     yield* parser.end();

@@ -127,6 +127,23 @@ Deno.test("bare deltas in mid-stream and tokens read in bursts keep the decode s
   }
 });
 
+Deno.test("tokens that came in the same read as the first one leave the count: a late first read does not inflate the speed", async () => {
+  // The client was 20 ms late for the first token: tokens 0..20 arrive in one read at 34 ms.
+  const { events, serverRate } = llamaStream({});
+  const late = events.map(([ms, data, event]): Timed =>
+    ms < 34 && typeof data === "object" && (data as { choices?: unknown[] }).choices?.length
+      ? [34, data, event]
+      : [ms, data, event]
+  );
+  const result = await consumed(consumeOpenAiChat, late);
+  assert.equal(result.client.ttft_ms, 34);
+  assert.equal(result.client.first_read_tokens, 21);
+  const m = runMetrics(result);
+  assert.ok(within(m.tokens_per_sec, serverRate, 1), `${m.tokens_per_sec}`);
+  // Counted from the first token alone: 255 tokens over 235 ms, 8.5% too fast.
+  assert.ok(!within(decodeSpeed(256, { ...result.client, first_read_tokens: 1 }), serverRate, 5));
+});
+
 Deno.test("OpenAI's role preamble with an empty content is not a token", async () => {
   const events: Timed[] = [
     [5, chunk({ role: "assistant", content: "", refusal: null })],

@@ -108,3 +108,21 @@ Deno.test("readSse() reads a real fetch body chunk by chunk", async () => {
   for await (const e of readSse(res.body!)) data.push(e.data);
   assert.deepEqual(data, Array.from({ length: 50 }, (_, i) => String(i)));
 });
+
+Deno.test("readSse() stamps the events of one network read with that read's time", async () => {
+  const enc = new TextEncoder();
+  const chunks = ["data: a\n\ndata: b\n\n", "data: c\n\n"];
+  const body = new ReadableStream<Uint8Array>({
+    async pull(c) {
+      await new Promise((r) => setTimeout(r, 5));
+      const next = chunks.shift();
+      if (next === undefined) c.close();
+      else c.enqueue(enc.encode(next));
+    },
+  });
+  const events: SseEvent[] = [];
+  for await (const e of readSse(body)) events.push(e);
+  assert.deepEqual(events.map((e) => e.data), ["a", "b", "c"]);
+  assert.equal(events[0]!.readAt, events[1]!.readAt);
+  assert.ok(events[2]!.readAt! > events[1]!.readAt!);
+});
