@@ -17,8 +17,15 @@ fi
 
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
-deno test --allow-all "$@" 2>&1 | tee "$log"
+# A hung test must not eat CI's time: the suite gets LOCALBENCH_TEST_TIMEOUT seconds (default 50
+# minutes; a full run takes about 10) and the file that was running is named.
+limit="${LOCALBENCH_TEST_TIMEOUT:-3000}"
+timeout --kill-after=30 "$limit" deno test --allow-all "$@" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
+if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+  echo >&2
+  echo "tests: the suite did not finish within ${limit} s; last file started: $(grep -E '^running [0-9]+ tests? from' "$log" | tail -n 1)" >&2
+fi
 
 line="$(grep -E '^(ok|FAILED) \| [0-9]+ passed' "$log" | tail -n 1)"
 passed="$(sed -nE 's/.*\| ([0-9]+) passed.*/\1/p' <<<"$line")"
