@@ -24,7 +24,7 @@ timeout --kill-after=30 "$limit" deno test --allow-all "$@" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
   echo >&2
-  echo "tests: the suite did not finish within ${limit} s; last file started: $(grep -E '^running [0-9]+ tests? from' "$log" | tail -n 1)" >&2
+  echo "test.sh: the suite did not finish within ${limit} s; last file started: $(grep -E '^running [0-9]+ tests? from' "$log" | tail -n 1)" >&2
 fi
 
 line="$(grep -E '^(ok|FAILED) \| [0-9]+ passed' "$log" | tail -n 1)"
