@@ -13,6 +13,10 @@ if (import.meta.main) {
       benchmark: async (inv, output) => {
         // Loaded when a command needs them: --help, --list-presets, --list-cache... start without
         // the engine, the model-server clients and the exporters (tests/cli_startup_test.ts).
+        if (inv.options.action === "list-models") {
+          const { runListModels } = await import("./lib/bench/mod.ts");
+          return await runListModels(inv, output);
+        }
         const { prepareReports, runExportOnly } = await import("./lib/reports/mod.ts");
         if (inv.options.action === "export-only") return await runExportOnly(inv, output);
         const reports = await prepareReports(inv); // checks --compare-with before measuring

@@ -29,7 +29,7 @@ export function formToBody(flags: FlagView[], values: FormValues): Record<string
     const v = values[f.long];
     if (v === undefined || v === "" || v === false) continue;
     if (f.kind === "bool") body[f.key] = f.value ?? true;
-    else if (f.kind === "list") {
+    else if (f.kind === "list" || f.kind === "ints" || f.kind === "floats") {
       body[f.key] = String(v).split(",").map((s) => s.trim()).filter(Boolean);
     } else body[f.key] = String(v).trim();
   }

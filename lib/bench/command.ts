@@ -32,7 +32,7 @@ export interface CommandHooks {
   after?: (
     inv: RunInvocation,
     summary: JobSummary,
-  ) => Promise<{ lines: string[]; failed: boolean }>;
+  ) => Promise<{ lines: string[]; failed: boolean; json?: string }>;
   /** Extra event consumers (e.g. a log file). */
   sinks?: EventSink[];
 }
@@ -94,10 +94,13 @@ export async function runBenchmarkCommand(
     const rows = summary.tested.map((key) => store.findCached(key, summary.paramsHash)).filter((
       r,
     ) => r !== null);
-    if (rows.length > 0) output.out(resultsTable(rows));
+    // With --json the results document is standard output's only content.
+    const say = options.json ? output.err : output.out;
+    if (rows.length > 0) say(resultsTable(rows));
     const nothing = summary.outcome === "failed" && summary.tested.length === 0;
     const after = nothing ? null : await hooks.after?.(inv, summary);
-    for (const line of after?.lines ?? []) output.out(line);
+    for (const line of after?.lines ?? []) say(line);
+    if (options.json && after?.json !== undefined) output.out(after.json.trimEnd());
     if (summary.outcome === "stopped") return 130;
     if (summary.outcome === "failed") {
       throw new AppError(500, summary.error ?? "the benchmark failed");

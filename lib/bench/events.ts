@@ -42,7 +42,13 @@ export type BenchEvent =
     runs: number;
     skipped: string[];
   }
-  | { type: "model_skip"; key: string; reason: string }
+  | {
+    type: "model_skip";
+    key: string;
+    reason: string;
+    /** The filter's field is unknown for this model (said in the normal output). */
+    unknown?: boolean;
+  }
   | { type: "model_start"; key: string; index: number; total: number }
   | { type: "model_loaded"; key: string; load_time_ms: number | null }
   | { type: "warmup_done"; key: string; ms: number }

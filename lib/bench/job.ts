@@ -15,7 +15,8 @@ import { measuredParams, paramsHash } from "./cache_key.ts";
 import { isAbort, type JobControl } from "./control.ts";
 import { discoverTargets } from "./discovery.ts";
 import type { EventSink } from "./events.ts";
-import { applyFilters, smallest } from "./filters.ts";
+import { applyFilters, type Dropped, smallest } from "./filters.ts";
+import { noteSensors, optionWarnings, type SensorState } from "./honesty.ts";
 import { randomNonce } from "./measure.ts";
 import { runModel } from "./model_run.ts";
 import type { Profiler } from "./profiler_types.ts";
@@ -50,7 +51,7 @@ export function selectTargets(
   all: Target[],
   options: RunOptions,
   cached: (t: Target) => boolean,
-): { run: Target[]; skipped: { key: string; reason: string }[] } {
+): { run: Target[]; skipped: Dropped[] } {
   const { kept, dropped } = applyFilters(all, options.filters);
   const skipped = [...dropped];
   let candidates = kept;
@@ -90,6 +91,9 @@ export async function runJob(
     paramsHash: hash,
   };
   try {
+    for (const message of optionWarnings(config, options, backend.kind)) {
+      emit({ type: "log", level: "warn", message });
+    }
     const all = await discoverTargets(backend, deps.lms ?? null);
     requireMatches(all, options, backend.describe());
     const { run, skipped } = selectTargets(
@@ -109,7 +113,11 @@ export async function runJob(
       runs: config.num_runs,
       skipped: summary.skipped,
     });
-    for (const s of skipped) emit({ type: "model_skip", key: s.key, reason: s.reason });
+    for (const s of skipped) {
+      emit({ type: "model_skip", key: s.key, reason: s.reason, unknown: s.unknown ?? false });
+    }
+    const sensors = limitSensors(deps.profiler ?? null, options, emit);
+    const llamacpp = backend.kind === "openai" && (await backend.outputControl?.()) === "exact";
     for (const [i, target] of run.entries()) {
       if (deps.control.signal.aborted) break;
       const status = await runModel(target, {
@@ -124,6 +132,8 @@ export async function runJob(
         paramsHash: hash,
         params: params as unknown as Record<string, unknown>,
         resultMeta: deps.resultMeta ?? {},
+        sensors,
+        llamacpp,
       }, { index: i + 1, total: run.length });
       if (status === "stopped") break;
       (status === "ok" ? summary.tested : summary.failed).push(target.key);
@@ -175,17 +185,42 @@ function requireMatches(all: Target[], options: RunOptions, server: string): voi
       },
     );
   }
-  if (applyFilters(all, options.filters).kept.length > 0) return;
+  const { kept, dropped } = applyFilters(all, options.filters);
+  if (kept.length > 0) return;
   const names = all.map((t) => shortModelName(t.key));
   const shown = names.slice(0, 8).join(", ") + (names.length > 8 ? `, … (${names.length})` : "");
+  const unknown = dropped.filter((d) => d.unknown);
+  const why = unknown.length
+    ? `; for ${unknown.length} of them the filter's field is unknown (${
+      unknown[0]!.reason.replace(/, so .*$/, "")
+    }): leave that filter out, or use --include-models`
+    : "; check the names or loosen the filters";
   throw new AppError(
     404,
     `No model of ${server} matches ${filtersText(options.filters) || "the filters"}: it has ` +
-      `${shown}; check the names or loosen the filters`,
+      `${shown}${why}`,
     { code: "unknown_model" },
   );
 }
 
+/**
+ * Which profiling limits can act: the sample the command line took before the job tells whether
+ * the GPU sensors exist (without one, the first wait before a run tells; see runModel); a limit
+ * that cannot act is said once.
+ */
+function limitSensors(
+  profiler: Profiler | null,
+  options: RunOptions,
+  emit: EventSink,
+): SensorState {
+  const state: SensorState = { known: false, temp: false, power: false };
+  if (!profiler || (options.max_temp === null && options.max_power === null)) {
+    return { known: true, temp: false, power: false };
+  }
+  const sample = profiler.latest();
+  if (sample !== null) noteSensors(state, sample, options, emit);
+  return state;
+}
 async function requireParallel(backend: Backend, emit: EventSink): Promise<void> {
   const version = await backend.version();
   if (version === null) {

@@ -5,8 +5,8 @@
  * @module
  */
 import type { ChatResult } from "../modelserver/backend.ts";
-import { AGGREGATED_METRICS, type Row } from "../store/mod.ts";
-import { summarize, summaryColumns } from "./stats.ts";
+import { AGGREGATED_METRICS, LATENCY_PERCENTILES, type Row } from "../store/mod.ts";
+import { quantile, summarize, summaryColumns } from "./stats.ts";
 
 /** The store columns of one measured run. */
 export interface RunMetrics {
@@ -29,6 +29,10 @@ export interface RunMetrics {
   server_prompt_ms: number | null;
   server_predicted_ms: number | null;
   stop_reason: string | null;
+  /** Time per output token: 1000 ÷ decode speed (ms). */
+  tpot_ms: number | null;
+  /** Inter-token latencies: the gaps between the events carrying tokens (JSON array, ms). */
+  itl_json: string | null;
 }
 
 const perSec = (count: number | null, ms: number | null): number | null =>
@@ -56,18 +60,40 @@ export function decodeSpeed(tokensOut: number | null, client: ChatResult["client
   return perSec(tokensOut, client.total_ms - first);
 }
 
+/** The gaps between consecutive token events (ms), rounded to 0.01 ms. */
+export function interTokenGaps(times: readonly number[] | undefined): number[] {
+  const gaps: number[] = [];
+  for (let i = 1; i < (times?.length ?? 0); i++) {
+    gaps.push(Math.round((times![i]! - times![i - 1]!) * 100) / 100);
+  }
+  return gaps;
+}
+
+/** The inter-token gaps stored with a run, or none. */
+export function gapsOf(run: { itl_json?: unknown }): number[] {
+  if (typeof run.itl_json !== "string") return [];
+  try {
+    const v = JSON.parse(run.itl_json);
+    return Array.isArray(v) ? v.filter((x): x is number => typeof x === "number") : [];
+  } catch {
+    return [];
+  }
+}
+
 /** Computes the metrics of one inference. */
 export function runMetrics(r: ChatResult): RunMetrics {
   const tokensOut = r.stats.tokens_out > 0 ? r.stats.tokens_out : r.client.tokens_out;
   const tokensIn = r.stats.tokens_in > 0 ? r.stats.tokens_in : null;
   const ttft = r.client.ttft_ms;
   const total = r.client.total_ms;
+  const decode = decodeSpeed(tokensOut, r.client);
+  const gaps = interTokenGaps(r.client.token_times_ms);
   return {
     tokens_in: tokensIn,
     tokens_out: tokensOut,
     ttft_ms: ttft,
     total_ms: total,
-    tokens_per_sec: decodeSpeed(tokensOut, r.client),
+    tokens_per_sec: decode,
     e2e_tokens_per_sec: perSec(tokensOut, total),
     prefill_tokens_per_sec: perSec(tokensIn, ttft),
     server_ttft_ms: r.stats.time_to_first_token_ms,
@@ -76,11 +102,25 @@ export function runMetrics(r: ChatResult): RunMetrics {
     server_prompt_ms: r.stats.prompt_ms ?? null,
     server_predicted_ms: r.stats.predicted_ms ?? null,
     stop_reason: r.stats.stop_reason ?? null,
+    tpot_ms: decode === null ? null : 1000 / decode,
+    itl_json: gaps.length ? JSON.stringify(gaps) : null,
   };
 }
 
-/** The run metrics aggregated per model: the store's aggregated columns. */
-const AGGREGATED = AGGREGATED_METRICS as readonly (keyof RunMetrics & string)[];
+/** The run metrics aggregated per model: the store's aggregated columns (ITL pooled apart). */
+const AGGREGATED = AGGREGATED_METRICS.filter((m) => m !== "itl_ms") as readonly (
+  & keyof RunMetrics
+  & string
+)[];
+
+/** The latency percentile columns (`<metric>_p90`, `<metric>_p99`) of the given samples. */
+export function percentileColumns(metric: string, values: readonly (number | null)[]): Row {
+  const sorted = values.filter((v): v is number => typeof v === "number" && Number.isFinite(v))
+    .sort((a, b) => a - b);
+  const out: Row = {};
+  for (const [suffix, q] of LATENCY_PERCENTILES) out[`${metric}_${suffix}`] = quantile(sorted, q);
+  return out;
+}
 
 /** Aggregate store columns over the successful runs of a model. */
 export function aggregateRuns(
@@ -94,6 +134,12 @@ export function aggregateRuns(
       out,
       summaryColumns(metric, summarize(runs.map((r) => r[metric] as number | null))),
     );
+  }
+  const gaps = runs.flatMap((r) => gapsOf(r));
+  Object.assign(out, summaryColumns("itl_ms", summarize(gaps)));
+  Object.assign(out, percentileColumns("itl_ms", gaps));
+  for (const metric of ["ttft_ms", "tpot_ms", "total_ms"] as const) {
+    Object.assign(out, percentileColumns(metric, runs.map((r) => r[metric])));
   }
   const mean = out.tokens_per_sec_mean as number | null;
   out.tokens_in = summarize(runs.map((r) => r.tokens_in)).mean;

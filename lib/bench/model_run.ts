@@ -9,6 +9,7 @@ import { AppError, messageOf } from "../error.ts";
 import { isConnectionRefused } from "../modelserver/errors.ts";
 import { isAbort } from "./control.ts";
 import { waitForLimits } from "./limits.ts";
+import { noteSensors } from "./honesty.ts";
 import { aggregateRuns } from "./metrics.ts";
 import { type ModelRunContext, ModelSession, type ModelStatus } from "./model_session.ts";
 import { aggregateParallel } from "./parallel.ts";
@@ -37,6 +38,11 @@ export async function runModel(
         const waited = await waitForLimits(profiler, options, control.signal);
         throttleWait += waited.seconds;
         if (waited.warning) s.warnings.push(waited.warning);
+        const sample = profiler.latest();
+        if (sample && ctx.sensors && !ctx.sensors.known) {
+          noteSensors(ctx.sensors, sample, options, emit);
+          s.refreshApplied();
+        }
       }
       await s.measuredRun(i);
     }

@@ -7,7 +7,7 @@
 import type { Config } from "../config/mod.ts";
 import type { RunOptions } from "../cli/options.ts";
 import { messageOf } from "../error.ts";
-import type { Backend, LoadOptions } from "../modelserver/backend.ts";
+import type { Backend, LoadOptions, ServerConfig } from "../modelserver/backend.ts";
 import type { ResultsStore, Row } from "../store/mod.ts";
 import { isAbort, type JobControl } from "./control.ts";
 import type { EventSink, ModelFigures } from "./events.ts";
@@ -15,6 +15,8 @@ import { type MeasureContext, measureOnce } from "./measure.ts";
 import { type RunMetrics, runMetrics } from "./metrics.ts";
 import { type ParallelRound, parallelRound } from "./parallel.ts";
 import type { Profiler } from "./profiler_types.ts";
+import { type AppliedParams, appliedParams } from "./applied.ts";
+import type { SensorState } from "./honesty.ts";
 import { modelRecordOf, refreshTarget, type Target } from "./target.ts";
 
 /** What the sequence needs from the job. */
@@ -31,6 +33,10 @@ export interface ModelRunContext {
   params: Record<string, unknown>;
   /** Extra columns stored with the result (versions, system information). */
   resultMeta: Row;
+  /** Whether `--max-temp` / `--max-power` can act (profiling on and a sensor present). */
+  sensors?: SensorState;
+  /** The server is llama.cpp's (it applies every sampling value of a request). */
+  llamacpp?: boolean;
 }
 
 /** How a model's benchmark ended. */
@@ -61,7 +67,10 @@ export class ModelSession {
   readonly rounds: ParallelRound[] = [];
   failedRuns = 0;
   readonly warnings: string[] = [];
+  /** Every load and sampling value as requested and as applied (after the load). */
+  applied: AppliedParams | null = null;
   readonly #load: LoadOptions;
+  #server: ServerConfig | null = null;
   readonly #measure: MeasureContext;
 
   constructor(target: Target, ctx: ModelRunContext) {
@@ -109,6 +118,39 @@ export class ModelSession {
       this.target = refreshed;
       this.ctx.store.upsertModel(modelRecordOf(refreshed));
     }
+    await this.#readApplied();
+  }
+
+  /** Reads back what the server runs with and records it beside what was requested. */
+  async #readApplied(): Promise<void> {
+    this.#server = await this.ctx.backend.serverConfig?.(this.key, this.instanceId!).catch(
+      (err) => {
+        if (isAbort(err)) throw err;
+        this.#log("info", `${this.key}: cannot read the applied load values: ${messageOf(err)}`);
+        return null;
+      },
+    ) ?? null;
+    this.refreshApplied();
+  }
+
+  /** Computes the applied values again (the sensors become known at the first limit wait). */
+  refreshApplied(): void {
+    const { backend, config, options, sensors } = this.ctx;
+    const server = this.#server;
+    this.applied = appliedParams({
+      config,
+      backend: backend.kind,
+      n_parallel: options.n_parallel,
+      unified_kv_cache: options.unified_kv_cache,
+      llamacpp: this.ctx.llamacpp ?? false,
+      server,
+      limits: {
+        max_temp: options.max_temp,
+        max_power: options.max_power,
+        temp_active: options.enable_profiling && (sensors?.temp ?? false),
+        power_active: options.enable_profiling && (sensors?.power ?? false),
+      },
+    });
   }
 
   /** The warmup run (not stored); returns its duration in ms. */
@@ -201,6 +243,7 @@ export class ModelSession {
       aggregates: {
         ...this.ctx.resultMeta,
         ...extra,
+        ...(this.applied ? { applied_json: JSON.stringify(this.applied) } : {}),
         runs_ok: runsOk,
         runs_failed: this.failedRuns,
       },

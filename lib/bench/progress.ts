@@ -56,6 +56,9 @@ export function createProgress(
   let current = "";
   let live = false;
   let shownStatus = "";
+  /** Skip lines shown, and the ones held back after the first ten. */
+  let skipsShown = 0;
+  let skipsHidden = 0;
   const line = (text: string) => {
     if (live) out.write("\r\x1b[2K");
     live = false;
@@ -85,6 +88,10 @@ export function createProgress(
     return formatDuration((now() - started) / runsDone * (total - runsDone));
   };
   const consume = (e: BenchEvent): void => {
+    if (e.type !== "model_skip" && skipsHidden > 0) {
+      line(`  … and ${skipsHidden} more skipped (--list-models shows each with its reason)`);
+      skipsHidden = 0;
+    }
     switch (e.type) {
       case "job_start":
         models = e.models.length;
@@ -96,9 +103,12 @@ export function createProgress(
         );
         break;
       case "model_skip":
-        if (options.debug || e.reason.startsWith("cached")) {
+        // Every skip is said (no silent exclusion); past ten, a count stands for the rest,
+        // except those whose filter field the server did not report.
+        if (options.debug || e.unknown || skipsShown < 10) {
           line(`  skip ${shortModelName(e.key)}: ${e.reason}`);
-        }
+          skipsShown++;
+        } else skipsHidden++;
         break;
       case "model_start":
         modelIndex = e.index;

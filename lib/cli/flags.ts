@@ -1,15 +1,32 @@
 /**
  * The benchmark's command-line arguments as one table: the 49 of the seed (45 named there plus
  * `--debug`, `--no-flash-attention`, `--no-mmap` and `--help`) and our additions (`--backend`,
- * `--base-url`, `--request-timeout`, `--print-config`). The parser and the help text are generated from it.
+ * `--base-url`, `--request-timeout`, `--print-config`, the workload and load-curve arguments,
+ * `--list-models`, `--json`). The parser and the help text are generated from it.
  *
  * @module
  */
 import { MODEL_FLAGS } from "./flags_model.ts";
 import { RUN_FLAGS } from "./flags_run.ts";
+import { OUTPUT_FLAGS, WORKLOAD_FLAGS } from "./flags_workload.ts";
 
 /** Value kinds. */
-export type FlagKind = "bool" | "int" | "float" | "string" | "list" | "choice" | "regex" | "url";
+export type FlagKind =
+  | "bool"
+  | "int"
+  | "float"
+  | "string"
+  | "list"
+  | "ints"
+  | "floats"
+  | "choice"
+  | "regex"
+  | "url";
+
+/** Whether a kind takes a comma-separated list. */
+export function isListKind(kind: FlagKind): boolean {
+  return kind === "list" || kind === "ints" || kind === "floats";
+}
 
 /** Help categories, in the seed's order. */
 export const CATEGORIES = [
@@ -22,6 +39,7 @@ export const CATEGORIES = [
   "Load",
   "REST",
   "Comparison",
+  "Workload",
   "Backend",
   "Other",
 ] as const;
@@ -53,8 +71,16 @@ export interface FlagSpec {
   aliases?: string[];
 }
 
+/** The workload arguments whose measurement is implemented (the rest follow). */
+const LANDED_WORKLOAD: ReadonlySet<string> = new Set<string>([]);
+
 /** Every argument, in help order. */
-export const FLAGS: readonly FlagSpec[] = [...RUN_FLAGS, ...MODEL_FLAGS];
+export const FLAGS: readonly FlagSpec[] = [
+  ...RUN_FLAGS,
+  ...MODEL_FLAGS,
+  ...WORKLOAD_FLAGS.filter((f) => LANDED_WORKLOAD.has(f.long)),
+  ...OUTPUT_FLAGS,
+];
 
 /** Our additions to the seed's arguments. */
 export const ADDED_FLAGS: readonly string[] = [
@@ -62,6 +88,8 @@ export const ADDED_FLAGS: readonly string[] = [
   "base-url",
   "request-timeout",
   "print-config",
+  ...WORKLOAD_FLAGS.map((f) => f.long),
+  ...OUTPUT_FLAGS.map((f) => f.long),
 ];
 
 /** The flags of the seed's 49 (everything but our additions), `--help` included. */

@@ -29,7 +29,27 @@ export type Action =
   | "print-config"
   | "list-cache"
   | "export-cache"
-  | "export-only";
+  | "export-only"
+  | "list-models";
+
+/** Controlled workload and load curve (`--prompt-tokens`, `--concurrency`, ...). */
+export interface WorkloadOptions {
+  /** Exact prompt lengths in tokens; empty: the configured prompt as it is. */
+  prompt_tokens: number[];
+  /** Output lengths in tokens; empty: up to `max_tokens`, as the model chooses. */
+  gen_tokens: number[];
+  /** Concurrency levels of the load curve; empty: none. */
+  concurrency: number[];
+  /** Request rates (per second, Poisson arrivals) of the load curve; empty: none. */
+  request_rate: number[];
+  /** Requests per load level. */
+  requests: number;
+  /** Seed of the Poisson arrivals. */
+  seed: number;
+  /** Goodput targets in ms, null when not set. */
+  slo_ttft_ms: number | null;
+  slo_tpot_ms: number | null;
+}
 
 /** Every option of a run that is not configuration. */
 export interface RunOptions {
@@ -51,6 +71,26 @@ export interface RunOptions {
   /** `--request-timeout` in seconds; null: the defaults (60 s first byte, 300 s after). */
   request_timeout?: number | null;
   debug: boolean;
+  /** `--json`: the results document on standard output. */
+  json?: boolean;
+  /** Controlled workload and load curve. */
+  workload?: WorkloadOptions;
+  /** Flag keys given on the command line or by a preset (to warn only about what was asked). */
+  given?: string[];
+}
+
+/** The workload of run options (all off when absent). */
+export function workloadOf(options: Pick<RunOptions, "workload">): WorkloadOptions {
+  return options.workload ?? {
+    prompt_tokens: [],
+    gen_tokens: [],
+    concurrency: [],
+    request_rate: [],
+    requests: 16,
+    seed: 42,
+    slo_ttft_ms: null,
+    slo_tpot_ms: null,
+  };
 }
 
 /** Flag key → configuration path. */
@@ -123,6 +163,8 @@ export function flagsToRunOptions(flags: Flags): RunOptions {
     ? "export-cache"
     : flags.export_only
     ? "export-only"
+    : flags.list_models
+    ? "list-models"
     : "benchmark";
   return {
     action,
@@ -152,5 +194,17 @@ export function flagsToRunOptions(flags: Flags): RunOptions {
     rank_by: pick(flags, "rank_by", "speed"),
     request_timeout: pick(flags, "request_timeout", null),
     debug: pick(flags, "debug", false),
+    json: pick(flags, "json", false),
+    workload: {
+      prompt_tokens: pick(flags, "prompt_tokens", []),
+      gen_tokens: pick(flags, "gen_tokens", []),
+      concurrency: pick(flags, "concurrency", []),
+      request_rate: pick(flags, "request_rate", []),
+      requests: pick(flags, "requests", 16),
+      seed: pick(flags, "seed", 42),
+      slo_ttft_ms: pick(flags, "slo_ttft", null),
+      slo_tpot_ms: pick(flags, "slo_tpot", null),
+    },
+    given: Object.keys(flags),
   };
 }

@@ -16,6 +16,8 @@ const NOT_IN_PRESETS = new Set([
   "export_cache",
   "export_only",
   "print_config",
+  "list_models",
+  "json",
   "api_token",
 ]);
 

@@ -9,7 +9,7 @@ import { badRequest } from "../error.ts";
 import { CATEGORIES, FLAGS, type FlagSpec } from "./flags.ts";
 
 /** Parsed flags: only the values given on the command line (or by a preset), by key. */
-export type Flags = Record<string, string | number | boolean | string[]>;
+export type Flags = Record<string, string | number | boolean | string[] | number[]>;
 
 /** Result of {@linkcode parseFlags}. */
 export type ParseResult = { help: string } | { flags: Flags; positionals: string[] };
@@ -21,9 +21,10 @@ function describeRange(spec: FlagSpec): string {
 }
 
 function numberParser(spec: FlagSpec): (raw: string) => number {
+  const integer = spec.kind === "int" || spec.kind === "ints";
   return (raw) => {
     const text = raw.trim();
-    const ok = spec.kind === "int"
+    const ok = integer
       ? /^[+-]?\d+$/.test(text)
       : /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text);
     const value = Number(text);
@@ -31,7 +32,7 @@ function numberParser(spec: FlagSpec): (raw: string) => number {
       (spec.exclusiveMin ? value > spec.min : value >= spec.min);
     const high = spec.max === undefined || value <= spec.max;
     if (!ok || !Number.isFinite(value) || !low || !high) {
-      const kind = spec.kind === "int" ? "an integer" : "a number";
+      const kind = integer ? "an integer" : "a number";
       const range = describeRange(spec);
       throw new InvalidArgumentError(`Must be ${kind}${range ? ` ${range}` : ""}.`);
     }
@@ -44,6 +45,25 @@ function valueParser(spec: FlagSpec): ((raw: string) => unknown) | null {
     case "int":
     case "float":
       return numberParser(spec);
+    case "ints":
+    case "floats": {
+      const one = numberParser(spec);
+      return (raw) => {
+        const items = raw.split(",").map((s) => s.trim()).filter(Boolean);
+        if (items.length === 0) throw new InvalidArgumentError("Must list at least one value.");
+        if (items.length > 32) throw new InvalidArgumentError("Must list at most 32 values.");
+        const values = items.map((item) => {
+          try {
+            return one(item);
+          } catch (err) {
+            throw new InvalidArgumentError(
+              `'${item}': ${(err as Error).message.replace(/\.$/, "")} (each value).`,
+            );
+          }
+        });
+        return [...new Set(values)];
+      };
+    }
     case "list":
       return (raw) => {
         const items = raw.split(",").map((s) => s.trim()).filter(Boolean);

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { FLAGS, type FlagSpec } from "../cli/flags.ts";
+import { FLAGS, type FlagSpec, isListKind } from "../cli/flags.ts";
 import { badRequest } from "../error.ts";
 
 /** Flags that are actions of the command line, not benchmark settings. */
@@ -16,6 +16,8 @@ const NOT_FROM_WEB = new Set([
   "export_cache",
   "export_only",
   "print_config",
+  "list_models",
+  "json",
 ]);
 
 /** The flags the dashboard form offers, in table order (actions left out). */
@@ -58,7 +60,11 @@ export function bodyToArgs(body: Record<string, unknown>): string[] {
       continue;
     }
     if (Array.isArray(value)) {
-      if (spec.kind !== "list" || !value.every((v) => typeof v === "string")) {
+      const items = spec.kind === "list" ? "string" : "number";
+      if (
+        !isListKind(spec.kind) ||
+        !value.every((v) => typeof v === items || (typeof v === "string" && items === "number"))
+      ) {
         throw badRequest(`Argument '${key}' must be a single value, not a list`);
       }
       if (value.length > 0) args.push(`--${spec.long}`, value.join(","));

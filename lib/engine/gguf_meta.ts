@@ -6,37 +6,9 @@
  *
  * @module
  */
+import { GgufCursor, GgufType } from "../modelserver/gguf_header.ts";
 
-/** GGUF metadata value types. */
-export const GgufType = {
-  U8: 0,
-  I8: 1,
-  U16: 2,
-  I16: 3,
-  U32: 4,
-  I32: 5,
-  F32: 6,
-  Bool: 7,
-  String: 8,
-  Array: 9,
-  U64: 10,
-  I64: 11,
-  F64: 12,
-} as const;
-
-const SCALAR_BYTES: Record<number, number> = {
-  0: 1,
-  1: 1,
-  2: 2,
-  3: 2,
-  4: 4,
-  5: 4,
-  6: 4,
-  7: 1,
-  10: 8,
-  11: 8,
-  12: 8,
-};
+export { GgufType } from "../modelserver/gguf_header.ts";
 
 /** Where a key's value sits in the file. */
 export interface GgufValueRef {
@@ -54,62 +26,13 @@ export interface GgufValueRef {
  * @throws {TypeError} when the bytes are not GGUF or end inside the metadata
  */
 export function findGgufKey(bytes: Uint8Array, key: string): GgufValueRef | null {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const decoder = new TextDecoder();
-  let pos = 0;
-  const need = (n: number) => {
-    if (pos + n > bytes.length) {
-      throw new TypeError("Cannot read GGUF metadata: the data ends too early");
-    }
-  };
-  const u32 = () => (need(4), pos += 4, view.getUint32(pos - 4, true));
-  const u64 = () => (need(8), pos += 8, Number(view.getBigUint64(pos - 8, true)));
-  const str = () => {
-    const len = u64();
-    need(len);
-    pos += len;
-    return decoder.decode(bytes.subarray(pos - len, pos));
-  };
-  const skipValue = (type: number) => {
-    if (type === GgufType.String) str();
-    else if (type === GgufType.Array) {
-      const itemType = u32();
-      const count = u64();
-      if (itemType === GgufType.String || itemType === GgufType.Array) {
-        for (let i = 0; i < count; i++) skipValue(itemType);
-      } else {
-        const size = SCALAR_BYTES[itemType];
-        if (size === undefined) {
-          throw new TypeError(`Cannot read GGUF metadata: unknown type ${itemType}`);
-        }
-        need(size * count);
-        pos += size * count;
-      }
-    } else {
-      const size = SCALAR_BYTES[type];
-      if (size === undefined) {
-        throw new TypeError(`Cannot read GGUF metadata: unknown type ${type}`);
-      }
-      need(size);
-      pos += size;
-    }
-  };
-  need(4);
-  if (decoder.decode(bytes.subarray(0, 4)) !== "GGUF") {
-    throw new TypeError("Cannot read GGUF: bad magic");
-  }
-  pos = 4;
-  const version = u32();
-  if (version < 2 || version > 3) {
-    throw new TypeError(`Cannot read GGUF: unsupported version ${version}`);
-  }
-  u64(); // tensor count
-  const kvCount = u64();
-  for (let i = 0; i < kvCount; i++) {
-    const name = str();
-    const type = u32();
-    if (name === key) return { type, offset: pos };
-    skipValue(type);
+  const c = new GgufCursor(bytes);
+  const { kvs } = c.header();
+  for (let i = 0; i < kvs; i++) {
+    const name = c.str();
+    const type = c.u32();
+    if (name === key) return { type, offset: c.pos };
+    c.value(type);
   }
   return null;
 }

@@ -85,6 +85,11 @@ export interface ChatRequest {
   onToken?: (delta: string, tMs: number) => void;
   /** Ask the server not to reuse its prompt cache where it can (llama.cpp `cache_prompt:false`). */
   noCache?: boolean;
+  /**
+   * Generate exactly `max_tokens` tokens (no stop at the end-of-sequence token) where the server
+   * can (see {@linkcode Backend.outputControl}); elsewhere `max_tokens` stays a maximum.
+   */
+  exact_output?: boolean;
 }
 
 /** Server-reported statistics of one inference, in the seed's names. */
@@ -115,6 +120,8 @@ export interface ClientTimings {
   total_ms: number;
   /** Count of the events carrying tokens. */
   tokens_out: number | null;
+  /** Client time of every event carrying a token, in order (the inter-token gaps). */
+  token_times_ms?: number[];
 }
 
 /** The result of {@linkcode Backend.chat}. */
@@ -162,6 +169,29 @@ export interface LoadResult {
   load_time_ms: number | null;
 }
 
+/**
+ * Load values a server reports for a loaded model (read back after the load), in the engine's
+ * names; a value the server does not report is absent.
+ */
+export interface ServerConfig {
+  context_length?: number;
+  n_batch?: number;
+  n_threads?: number;
+  n_gpu_layers?: number;
+  flash_attention?: boolean;
+  kv_cache_quant?: string;
+  use_mmap?: boolean;
+  use_mlock?: boolean;
+  rope_freq_base?: number;
+  rope_freq_scale?: number;
+  /** Requests the server runs at once for this model (slots). */
+  parallel?: number;
+  /** Per-slot context (llama.cpp), when it differs from the whole context. */
+  context_per_slot?: number;
+  /** Where the server reads this from, for reports (e.g. `/props`, `load_config`). */
+  source?: string;
+}
+
 /** A model server, seen by the engine. */
 export interface Backend {
   readonly kind: BackendKind;
@@ -177,6 +207,19 @@ export interface Backend {
   unload(instanceId: string): Promise<void>;
   /** Streams one inference. */
   chat(req: ChatRequest): Promise<ChatResult>;
+  /**
+   * How the server's output length can be controlled: `exact` when it can be told to ignore the
+   * end-of-sequence token (llama.cpp `ignore_eos`), else `max` (max_tokens is only a maximum).
+   */
+  outputControl?(): Promise<"exact" | "max">;
+  /**
+   * The exact number of prompt tokens the server processes for these messages (its chat template
+   * and tokenizer: llama.cpp `/apply-template` + `/tokenize`, the SDK's `applyPromptTemplate` +
+   * `countTokens`); null when the server offers no tokenizer.
+   */
+  promptTokens?(model: string, messages: ChatMessage[]): Promise<number | null>;
+  /** The load values the server reports for a loaded model, null when it reports none. */
+  serverConfig?(key: string, instanceId: string): Promise<ServerConfig | null>;
   /** Downloads a model (LM Studio REST only). */
   download?(key: string, opts?: DownloadOptions): Promise<DownloadStatus>;
   /** Releases sockets. */

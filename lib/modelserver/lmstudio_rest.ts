@@ -21,6 +21,7 @@ import type {
   LoadOptions,
   LoadResult,
   ModelInfo,
+  ServerConfig,
 } from "./backend.ts";
 import { type EphemeralMcp, toRestInput } from "./content.ts";
 import { secondsText } from "./errors.ts";
@@ -63,6 +64,8 @@ export class LmStudioRestClient implements Backend {
   readonly #versionProbe: () => Promise<string | null>;
   #stateful: boolean;
   #lastResponseId: string | null = null;
+  /** `load_config` echoed by each load, by instance id (the values that applied). */
+  readonly #loadConfigs = new Map<string, Record<string, unknown>>();
 
   constructor(options: RestClientOptions) {
     this.#http = new HttpTransport(options);
@@ -137,6 +140,9 @@ export class LmStudioRestClient implements Backend {
       // LM Studio answers a load once the model is in memory: allow the long wait.
       { firstByteMs: this.#http.timeoutMs, ...(opts.signal ? { signal: opts.signal } : {}) },
     );
+    if (res?.load_config && typeof res.load_config === "object") {
+      this.#loadConfigs.set(res.instance_id ?? key, res.load_config);
+    }
     return {
       instance_id: res?.instance_id ?? key,
       load_time_ms: typeof res?.load_time_seconds === "number"
@@ -145,7 +151,31 @@ export class LmStudioRestClient implements Backend {
     };
   }
 
+  /**
+   * The values an instance runs with: the `load_config` its load echoed, completed by its entry
+   * in `GET /api/v1/models` (`loaded_instances[].config`, which also tells the parallel slots).
+   */
+  async serverConfig(_key: string, instanceId: string): Promise<ServerConfig | null> {
+    const body = await this.#http.json<{ models?: RestModel[] }>(
+      "GET",
+      "/api/v1/models",
+      undefined,
+      "list models",
+    );
+    const listed = (body?.models ?? []).flatMap((m) => m.loaded_instances ?? [])
+      .find((i) => i.id === instanceId)?.config ?? {};
+    const cfg = { ...listed, ...(this.#loadConfigs.get(instanceId) ?? {}) };
+    const out: ServerConfig = {};
+    if (typeof cfg.context_length === "number") out.context_length = cfg.context_length;
+    if (typeof cfg.eval_batch_size === "number") out.n_batch = cfg.eval_batch_size;
+    if (typeof cfg.flash_attention === "boolean") out.flash_attention = cfg.flash_attention;
+    if (typeof cfg.parallel === "number") out.parallel = cfg.parallel;
+    if (Object.keys(out).length === 0) return null;
+    return { ...out, source: "load_config and loaded_instances" };
+  }
+
   async unload(instanceId: string): Promise<void> {
+    this.#loadConfigs.delete(instanceId);
     await this.#http.json(
       "POST",
       "/api/v1/models/unload",

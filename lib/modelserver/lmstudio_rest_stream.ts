@@ -53,6 +53,7 @@ export async function consumeRestChat(
   let last: number | null = null;
   let firstRead = 0;
   let deltas = 0;
+  const times: number[] = [];
   let loadSeconds: number | null = null;
   let error: { message: string; code?: string } | null = null;
   let end: RestChatResult | null = null;
@@ -67,6 +68,7 @@ export async function consumeRestChat(
       if (t === ttft) firstRead++;
       last = t;
       deltas++;
+      times.push(t);
       if (type === "message.delta") {
         text += content;
         ctx.onToken?.(content, t);
@@ -107,6 +109,7 @@ export async function consumeRestChat(
       first_read_tokens: firstRead,
       total_ms: totalMs,
       tokens_out: deltas,
+      token_times_ms: times,
     },
     response_id: end.response_id ?? null,
   };

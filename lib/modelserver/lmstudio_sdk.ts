@@ -13,11 +13,13 @@ import { AppError, messageOf, Status } from "../error.ts";
 import { createLogger, type Logger } from "../log.ts";
 import type {
   Backend,
+  ChatMessage,
   ChatRequest,
   ChatResult,
   LoadOptions,
   LoadResult,
   ModelInfo,
+  ServerConfig,
 } from "./backend.ts";
 import {
   authError,
@@ -219,6 +221,24 @@ export class LmStudioSdkClient implements Backend {
     return { instance_id: model.identifier, load_time_ms: performance.now() - t0 };
   }
 
+  /** The context length the instance runs with (the SDK's load config). */
+  async serverConfig(_key: string, instanceId: string): Promise<ServerConfig | null> {
+    const ctx = await this.#call(
+      `read the load config of '${instanceId}'`,
+      (c) => c.llm.createDynamicHandle({ identifier: instanceId }).getContextLength(),
+    );
+    return typeof ctx === "number" ? { context_length: ctx, source: "SDK load config" } : null;
+  }
+
+  /** Exact prompt tokens: LM Studio renders the chat template and counts its tokens. */
+  promptTokens(model: string, messages: ChatMessage[]): Promise<number | null> {
+    return this.#call(`count the prompt tokens of '${model}'`, async (c) => {
+      const handle = c.llm.createDynamicHandle({ identifier: model });
+      const formatted = await handle.applyPromptTemplate(messages);
+      return await handle.countTokens(formatted);
+    });
+  }
+
   async unload(instanceId: string): Promise<void> {
     await this.#call(`unload '${instanceId}'`, (c) => c.llm.unload(instanceId));
     this.#threads.delete(instanceId);
@@ -237,6 +257,7 @@ export class LmStudioSdkClient implements Backend {
     let last: number | null = null;
     let text = "";
     let deltas = 0;
+    const times: number[] = [];
     try {
       const handle = sdk.llm.createDynamicHandle({ identifier: req.model });
       const threads = this.#threads.get(req.model);
@@ -260,6 +281,7 @@ export class LmStudioSdkClient implements Backend {
             if (ttft === null) ttft = t;
             last = t;
             deltas++;
+            times.push(t);
             text += fragment.content;
             req.onToken?.(fragment.content, t);
           }
@@ -280,6 +302,7 @@ export class LmStudioSdkClient implements Backend {
           last_token_ms: last,
           total_ms: performance.now() - t0,
           tokens_out: deltas,
+          token_times_ms: times,
         },
         response_id: null,
       };

@@ -12,17 +12,29 @@
 
 import type {
   Backend,
+  ChatMessage,
   ChatRequest,
   ChatResult,
   LoadOptions,
   LoadResult,
   ModelInfo,
+  ServerConfig,
 } from "./backend.ts";
 import { AppError } from "../error.ts";
+import { readGgufInfo } from "./gguf_header.ts";
 import { HttpTransport, type HttpTransportOptions } from "./http.ts";
+import {
+  type LlamaProps,
+  modelPathOfArgs,
+  serverConfigFromArgs,
+  serverConfigFromProps,
+} from "./llamacpp_info.ts";
 import { consumeOpenAiChat } from "./openai_stream.ts";
 import { modelFromOpenAi, type OpenAiModel } from "./openai_models.ts";
 import { readSse } from "./sse.ts";
+
+/** Host names of this machine: a model file a server there names can be read here. */
+const LOCAL_HOSTS = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/;
 
 /** Longest wait for the llama.cpp router to finish loading or unloading a model. */
 const ROUTER_WAIT_MS = 120_000;
@@ -42,34 +54,56 @@ export class OpenAiClient implements Backend {
   readonly #http: HttpTransport;
   /** Whether `/models/load` exists (null until tried). */
   #router: boolean | null = null;
+  /** `/props` of the server (null: none; undefined: not asked yet). */
+  #props: LlamaProps | null | undefined = undefined;
+  /** Whether the server runs on this machine (its model files can be read here). */
+  readonly #local: boolean;
 
   constructor(options: OpenAiClientOptions) {
     this.#http = new HttpTransport({
       ...options,
       baseUrl: options.baseUrl.replace(/\/v1\/?$/, ""),
     });
+    this.#local = LOCAL_HOSTS.test(new URL(this.#http.base).hostname);
   }
 
   describe(): string {
     return `OpenAI-compatible server at ${this.#http.base}`;
   }
 
-  /** llama.cpp's `GET /props` `build_info` (e.g. `b6500-de3ff81`), else null. */
-  async version(): Promise<string | null> {
+  /** `GET /props` (llama.cpp), with `?model=` for a model of the router; null elsewhere. */
+  async #readProps(model?: string): Promise<LlamaProps | null> {
     try {
-      const props = await this.#http.json<{ build_info?: unknown }>(
-        "GET",
-        "/props",
-        undefined,
-        "read the server version",
-      );
-      return typeof props?.build_info === "string" ? props.build_info : null;
+      const path = model === undefined ? "/props" : `/props?model=${encodeURIComponent(model)}`;
+      return await this.#http.json<LlamaProps>("GET", path, undefined, "read the server's props");
     } catch (err) {
       if (err instanceof AppError && (err.code === "unreachable" || err.code === "timeout")) {
         throw err;
       }
       return null;
     }
+  }
+
+  /** The server's own `/props`, asked once. */
+  async #serverProps(): Promise<LlamaProps | null> {
+    if (this.#props === undefined) this.#props = await this.#readProps();
+    return this.#props;
+  }
+
+  /** Whether the server is llama.cpp's (its `/props` carries `build_info`). */
+  async isLlamaCpp(): Promise<boolean> {
+    return typeof (await this.#serverProps())?.build_info === "string";
+  }
+
+  /** llama.cpp's `GET /props` `build_info` (e.g. `b6500-de3ff81`), else null. */
+  async version(): Promise<string | null> {
+    const props = await this.#serverProps();
+    return typeof props?.build_info === "string" ? props.build_info : null;
+  }
+
+  /** llama.cpp takes `ignore_eos`; other servers only a maximum. */
+  async outputControl(): Promise<"exact" | "max"> {
+    return (await this.isLlamaCpp()) ? "exact" : "max";
   }
 
   async listModels(): Promise<ModelInfo[]> {
@@ -79,7 +113,65 @@ export class OpenAiClient implements Backend {
       undefined,
       "list models",
     );
-    return (body?.data ?? []).map(modelFromOpenAi);
+    const data = body?.data ?? [];
+    return await Promise.all(data.map(async (m) => modelFromOpenAi(m, await this.#gguf(m, data))));
+  }
+
+  /**
+   * The header of a model's GGUF file when the server is on this machine: the router names it in
+   * the model's command line; a single-model server in `/props` (`model_path`).
+   */
+  async #gguf(m: OpenAiModel, all: OpenAiModel[]) {
+    if (!this.#local) return null;
+    let path = modelPathOfArgs(m.status?.args);
+    if (path === null && all.length === 1 && m.status === undefined) {
+      const props = await this.#serverProps();
+      path = typeof props?.model_path === "string" ? props.model_path : null;
+    }
+    return path === null ? null : await readGgufInfo(path);
+  }
+
+  /**
+   * What the server runs a loaded model with: the router's command line for it and its `/props`
+   * (slots, per-slot context), or the single server's `/props`.
+   */
+  async serverConfig(key: string): Promise<ServerConfig | null> {
+    if (!(await this.isLlamaCpp())) return null;
+    let fromArgs: ServerConfig = {};
+    let props: LlamaProps | null;
+    if (this.#router) {
+      const body = await this.#http.json<{ data?: OpenAiModel[] }>(
+        "GET",
+        "/v1/models",
+        undefined,
+        "list models",
+      );
+      const args = body?.data?.find((m) => m.id === key)?.status?.args;
+      if (args) fromArgs = serverConfigFromArgs(args);
+      props = await this.#readProps(key);
+    } else props = await this.#serverProps();
+    const config = { ...serverConfigFromProps(props), ...fromArgs };
+    if (Object.keys(config).length === 0) return null;
+    return { ...config, source: this.#router ? "router arguments and /props" : "/props" };
+  }
+
+  /** Exact prompt tokens through llama.cpp's `/apply-template` and `/tokenize`; null elsewhere. */
+  async promptTokens(model: string, messages: ChatMessage[]): Promise<number | null> {
+    if (!(await this.isLlamaCpp())) return null;
+    const rendered = await this.#http.json<{ prompt?: unknown }>(
+      "POST",
+      "/apply-template",
+      { model, messages },
+      "apply the chat template",
+    );
+    if (typeof rendered?.prompt !== "string") return null;
+    const tokens = await this.#http.json<{ tokens?: unknown[] }>(
+      "POST",
+      "/tokenize",
+      { model, content: rendered.prompt, add_special: true },
+      "tokenize the prompt",
+    );
+    return Array.isArray(tokens?.tokens) ? tokens.tokens.length : null;
   }
 
   /**
@@ -180,6 +272,7 @@ export class OpenAiClient implements Backend {
       stream_options: { include_usage: true },
     };
     if (req.noCache) body.cache_prompt = false;
+    if (req.exact_output && (await this.isLlamaCpp())) body.ignore_eos = true;
     const what = `chat with '${req.model}'`;
     const t0 = performance.now();
     const { response, watchdog } = await this.#http.send(

@@ -5,11 +5,13 @@
  * @module
  */
 import type { ModelInfo } from "./backend.ts";
+import type { GgufModelInfo } from "./gguf_header.ts";
 
 /** One `GET /v1/models` entry (llama.cpp fields optional). */
 export interface OpenAiModel {
   id: string;
-  status?: { value?: string };
+  /** llama.cpp router: the model's state and the command line of its server. */
+  status?: { value?: string; args?: string[] };
   meta?: {
     n_params?: number;
     size?: number;
@@ -35,20 +37,29 @@ export function quantizationOfFtype(ftype: string | undefined): string | null {
   return `${m[1]!.toUpperCase()}${size}`;
 }
 
-/** Maps an entry to the engine's model info. */
-export function modelFromOpenAi(m: OpenAiModel): ModelInfo {
+/**
+ * Maps an entry to the engine's model info; `gguf` (the header of the model's file, read when the
+ * server is local) gives architecture, parameters, context and file type before any load.
+ */
+export function modelFromOpenAi(
+  m: OpenAiModel,
+  gguf: (GgufModelInfo & { size_bytes: number }) | null = null,
+): ModelInfo {
   const meta = m.meta ?? {};
+  const params = typeof meta.n_params === "number" ? meta.n_params : gguf?.params;
   return {
     key: m.id,
     base_key: m.id,
     display_name: m.id,
     type: /embed/i.test(m.id) ? "embedding" : "llm",
-    architecture: null,
-    quantization: quantizationOfFtype(meta.ftype),
-    params_string: typeof meta.n_params === "number" ? paramsText(meta.n_params) : null,
-    size_bytes: typeof meta.size === "number" ? meta.size : null,
-    max_context_length: typeof meta.n_ctx_train === "number" ? meta.n_ctx_train : null,
-    format: meta.ftype ? "gguf" : null,
+    architecture: gguf?.architecture ?? null,
+    quantization: quantizationOfFtype(meta.ftype) ?? gguf?.quantization ?? null,
+    params_string: gguf?.size_label ?? (params !== undefined ? paramsText(params) : null),
+    size_bytes: gguf?.size_bytes ?? (typeof meta.size === "number" ? meta.size : null),
+    max_context_length: typeof meta.n_ctx_train === "number"
+      ? meta.n_ctx_train
+      : gguf?.context_length ?? null,
+    format: meta.ftype || gguf ? "gguf" : null,
     capabilities: { vision: false, trained_for_tool_use: false },
     loaded_instances: m.status?.value === "loaded" ? [m.id] : [],
   };

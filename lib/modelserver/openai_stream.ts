@@ -86,6 +86,7 @@ export async function consumeOpenAiChat(
   let last: number | null = null;
   let firstRead = 0;
   let deltas = 0;
+  const times: number[] = [];
   let usage: Chunk["usage"] = null;
   let timings: LlamaCppTimings | null = null;
   let finish: string | null = null;
@@ -118,6 +119,7 @@ export async function consumeOpenAiChat(
       if (t === ttft) firstRead++;
       last = t;
       deltas++;
+      times.push(t);
       if (choice?.delta?.content) {
         text += choice.delta.content;
         ctx.onToken?.(choice.delta.content, t);
@@ -136,6 +138,7 @@ export async function consumeOpenAiChat(
       first_read_tokens: firstRead,
       total_ms: now() - ctx.t0,
       tokens_out: deltas,
+      token_times_ms: times,
     },
     response_id: null,
   };

@@ -13,6 +13,7 @@ import { benchmarkEntries, buildReport, exportEntries } from "./build.ts";
 import { loadPreviousReport, type PreviousReport, resolveCompareFile } from "./compare.ts";
 import type { ReportEntry } from "./model.ts";
 import { outcomeLines, type WriteOptions, writeReports } from "./write.ts";
+import { renderJson } from "./json.ts";
 
 type RunInvocation = Extract<Invocation, { kind: "run" }>;
 
@@ -46,7 +47,7 @@ async function write(
   previous: PreviousReport | null,
   source: "benchmark" | "export-only",
   options: ReportCommandOptions,
-): Promise<{ lines: string[]; failed: boolean }> {
+): Promise<AfterOutcome> {
   const data = await buildReport(entries, {
     source,
     options: inv.options,
@@ -62,13 +63,19 @@ async function write(
       `Compared with ${previous.source.file}: ${matched} of ${entries.length} variant(s) found`,
     );
   }
-  return { lines, failed: outcome.errors.length > 0 };
+  return {
+    lines,
+    failed: outcome.errors.length > 0,
+    ...(inv.options.json ? { json: renderJson(data) } : {}),
+  };
 }
 
 /** What the after-benchmark step printed, and whether a report could not be written. */
 export interface AfterOutcome {
   lines: string[];
   failed: boolean;
+  /** The results document, with `--json`. */
+  json?: string;
 }
 
 /**
@@ -84,19 +91,32 @@ export async function prepareReports(
   return {
     after: async (inv, summary) => {
       if (summary.tested.length === 0) {
+        const empty = inv.options.json
+          ? {
+            json: renderJson(
+              await buildReport([], {
+                source: "benchmark",
+                options: inv.options,
+                resultsDir: inv.paths.resultsDir,
+                now: options.now,
+              }),
+            ),
+          }
+          : {};
         return {
           lines: [
             ...notes,
             "No new results, so no report was written (--export-only reports the stored results)",
           ],
           failed: false,
+          ...empty,
         };
       }
       const store = await openStore(inv.paths);
       try {
         const entries = benchmarkEntries(store, summary.tested, summary.paramsHash);
-        const { lines, failed } = await write(inv, entries, previous, "benchmark", options);
-        return { lines: [...notes, ...lines], failed };
+        const written = await write(inv, entries, previous, "benchmark", options);
+        return { ...written, lines: [...notes, ...written.lines] };
       } finally {
         store.close();
       }
@@ -119,8 +139,9 @@ export async function runExportOnly(
       throw new AppError(404, "Cannot export: no stored results match the filters");
     }
     for (const n of notes) output.err(n);
-    const { lines, failed } = await write(inv, entries, previous, "export-only", options);
-    for (const line of lines) output.out(line);
+    const { lines, failed, json } = await write(inv, entries, previous, "export-only", options);
+    for (const line of lines) (json === undefined ? output.out : output.err)(line);
+    if (json !== undefined) output.out(json.trimEnd());
     return failed ? 1 : 0;
   } finally {
     store.close();

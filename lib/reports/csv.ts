@@ -7,6 +7,7 @@
 import { SERIES } from "../bench/profiler_types.ts";
 import { AGGREGATED_METRICS, STAT_SUFFIXES } from "../store/schema.ts";
 import { type ReportData, type ReportEntry, sizeGb } from "./model.ts";
+import { notAppliedNames } from "../bench/applied.ts";
 
 /** The CSV columns, in order (README "Reports" lists them). */
 export const CSV_COLUMNS: readonly string[] = [
@@ -52,6 +53,7 @@ export const CSV_COLUMNS: readonly string[] = [
   "ttft_delta_pct",
   "ttft_p_value",
   "ttft_significant",
+  "not_applied",
   "warnings",
 ];
 
@@ -81,6 +83,8 @@ function valueOf(e: ReportEntry, column: string): unknown {
       return e.comparison?.ttft?.p_value;
     case "ttft_significant":
       return e.comparison?.ttft?.significant;
+    case "not_applied":
+      return e.applied ? notAppliedNames(e.applied).join("; ") || null : null;
     case "warnings":
       return e.warnings.length ? e.warnings.join("; ") : null;
     default:

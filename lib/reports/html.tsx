@@ -14,6 +14,7 @@ import { acrossModels, bestPerQuantization, recommendations, reportSummary } fro
 import { displayName, num, type ReportData, type ReportEntry, sizeGb } from "./model.ts";
 import { shortModelName } from "../shared/model_name.ts";
 import { flattenParams, parameterSets } from "./parameters.ts";
+import { type AppliedRow, appliedRows } from "./applied.ts";
 import { rankEntries } from "./rank.ts";
 import { HARDWARE_LABELS, hasProfiling, profiled } from "./profiling.ts";
 import { REPORT_CSS, REPORT_SCRIPT } from "./html_assets.ts";
@@ -122,6 +123,36 @@ function KeyValues(props: { pairs: [string, string][] }) {
   );
 }
 
+/** Requested and applied values; those that did not apply are marked. */
+function AppliedTable(props: { rows: AppliedRow[] }) {
+  if (props.rows.length === 0) return null;
+  return (
+    <div class="scroll">
+      <table id="applied-table">
+        <thead>
+          <tr>
+            <th>Value</th>
+            <th>Requested</th>
+            <th>Applied (read back where the server reports it)</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.rows.map((r) => (
+            <tr key={r.name} class={r.not_applied ? "not-applied" : ""}>
+              <th>{r.name}</th>
+              <td>{r.requested}</td>
+              <td>
+                {r.applied}
+                {r.not_applied && <b class="warn">not applied{r.note ? `: ${r.note}` : ""}</b>}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 function Report(props: { data: ReportData }) {
   const { data } = props;
   const s = reportSummary(data.entries);
@@ -204,6 +235,7 @@ function Report(props: { data: ReportData }) {
         <ul class="recs">{recommendations(data.entries).map((r) => <li key={r}>{r}</li>)}</ul>
       </Section>
       <Section id="parameters" title="Parameters (the values used)">
+        <AppliedTable rows={appliedRows(data.entries)} />
         {parameterSets(data.entries).map((set) => (
           <div key={set.params_hash}>
             <p class="muted">

@@ -14,6 +14,7 @@ main { max-width: 1200px; margin: 0 auto; padding: 24px; }
 h1 { margin: 0 0 4px; font-size: 26px; }
 h2 { margin: 32px 0 12px; font-size: 19px; border-bottom: 2px solid var(--line); padding-bottom: 4px; }
 .muted { color: var(--muted); }
+.warn { color: #b45309; }
 .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(170px, 1fr)); gap: 12px; }
 .card { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 12px; }
 .card b { display: block; font-size: 17px; margin-top: 2px; overflow-wrap: anywhere; }

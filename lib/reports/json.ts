@@ -8,11 +8,12 @@
 import { reportSummary } from "./insights.ts";
 import { type ReportData, type ReportEntry, sizeGb } from "./model.ts";
 import { parameterSets } from "./parameters.ts";
+import { notAppliedNames } from "../bench/applied.ts";
 
 /** Schema name of the JSON report. */
 export const REPORT_SCHEMA = "localbench.report/1";
 
-const PARSED = new Set(["params_json", "system_json", "warnings_json"]);
+const PARSED = new Set(["params_json", "system_json", "warnings_json", "applied_json"]);
 
 /** The JSON object of one model variant. */
 export function entryJson(e: ReportEntry): Record<string, unknown> {
@@ -25,6 +26,8 @@ export function entryJson(e: ReportEntry): Record<string, unknown> {
     params: e.params,
     system: e.system,
     warnings: e.warnings,
+    applied: e.applied,
+    not_applied: e.applied ? notAppliedNames(e.applied) : [],
     comparison: e.comparison,
     runs: e.runs,
   };

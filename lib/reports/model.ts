@@ -6,6 +6,7 @@
  * @module
  */
 import type { ResultRow, ResultsStore, Row } from "../store/mod.ts";
+import type { AppliedParams } from "../bench/applied.ts";
 import { shortModelName } from "../shared/model_name.ts";
 
 /** Change of one metric against an earlier report. */
@@ -43,6 +44,8 @@ export interface ReportEntry {
   /** System information stored with the result, or null. */
   system: Record<string, unknown> | null;
   warnings: string[];
+  /** Every load and sampling value as requested and as applied; null for older results. */
+  applied: AppliedParams | null;
   /** Set when `--compare-with` found this variant in the earlier report. */
   comparison: EntryComparison | null;
 }
@@ -108,6 +111,7 @@ export function entryOf(store: ResultsStore, row: ResultRow): ReportEntry {
     params: parseObject(row.params_json) ?? {},
     system: parseObject(row.system_json),
     warnings: parseList(row.warnings_json),
+    applied: parseObject(row.applied_json) as AppliedParams | null,
     comparison: null,
   };
 }

@@ -12,6 +12,7 @@ import { deltaCell, deltaText, fixed, when, yesNo } from "./format.ts";
 import { acrossModels, bestPerQuantization, recommendations, reportSummary } from "./insights.ts";
 import { displayName, num, type ReportData, type ReportEntry, sizeGb } from "./model.ts";
 import { flattenParams, parameterSets } from "./parameters.ts";
+import { appliedRows, appliedText } from "./applied.ts";
 import { type PdfColumn, PdfWriter } from "./pdf_layout.ts";
 import { HARDWARE_LABELS, hasProfiling, profiled } from "./profiling.ts";
 import { rankEntries, RANKINGS } from "./rank.ts";
@@ -90,6 +91,11 @@ function summarySection(w: PdfWriter, data: ReportData): void {
 
 function parametersSection(w: PdfWriter, data: ReportData): void {
   w.heading("Parameters (the values used, command-line overrides included)");
+  const applied = appliedRows(data.entries);
+  if (applied.length) {
+    w.paragraph("Requested → applied (read back where the server reports it):", true);
+    w.keyValues(applied.map((r) => [r.name, appliedText(r)]));
+  }
   for (const set of parameterSets(data.entries)) {
     w.paragraph(
       `Parameter set ${set.params_hash} · backend ${set.backend} · ${

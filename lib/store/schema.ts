@@ -163,7 +163,18 @@ export const AGGREGATED_METRICS = [
   "total_ms",
   "server_tokens_per_sec",
   "server_ttft_ms",
+  "tpot_ms", // time per output token, 1000 ÷ decode tokens/s
+  "itl_ms", // inter-token latency: every gap between token events, pooled over the runs
 ];
+
+/** Percentiles stored beside the median for the latency metrics. */
+export const LATENCY_PERCENTILES: readonly (readonly [string, number])[] = [
+  ["p90", 0.9],
+  ["p99", 0.99],
+];
+
+/** Metrics whose p90 and p99 are stored (`<metric>_p90`, `<metric>_p99`). */
+export const LATENCY_METRICS = ["ttft_ms", "tpot_ms", "itl_ms", "total_ms"];
 
 const HARDWARE = ["temp_c", "power_w", "gpu_vram_gb", "gtt_gb", "cpu_percent", "ram_gb"];
 
@@ -199,12 +210,16 @@ export const OPTIONAL_COLUMNS: Readonly<Record<string, Readonly<Record<string, s
     parallel_latency_ms_p95: "REAL",
     throttle_wait_s: "REAL",
     warnings_json: "TEXT",
+    applied_json: "TEXT",
     gpu_type: "TEXT",
     server_version: "TEXT",
     app_version: "TEXT",
     system_json: "TEXT",
     ...Object.fromEntries(
       AGGREGATED_METRICS.flatMap((m) => STAT_SUFFIXES.map((s) => [`${m}_${s}`, "REAL"])),
+    ),
+    ...Object.fromEntries(
+      LATENCY_METRICS.flatMap((m) => LATENCY_PERCENTILES.map(([s]) => [`${m}_${s}`, "REAL"])),
     ),
     ...Object.fromEntries(
       HARDWARE.flatMap((h) => ["min", "max", "mean"].map((s) => [`${h}_${s}`, "REAL"])),
@@ -229,5 +244,7 @@ export const OPTIONAL_COLUMNS: Readonly<Record<string, Readonly<Record<string, s
     server_predicted_ms: "REAL",
     stop_reason: "TEXT",
     vram_mb: "REAL",
+    tpot_ms: "REAL",
+    itl_json: "TEXT",
   },
 };

@@ -102,3 +102,58 @@ Deno.test({
     assert.match(r.stderr, /--base-url/);
   },
 });
+
+Deno.test({
+  name:
+    "on the real llama-server the GGUF headers answer the filters, and values the server runs with are read back",
+  ignore: !engine,
+  sanitizeResources: false,
+  async fn() {
+    await using env = await tempEnv();
+    await using server = await startLlamaServer({ ctxSize: 2048, parallel: 2, modelsMax: 2 });
+    const list = await cli(
+      ["--arch", "llama", "--min-context", "4096", "--list-models"],
+      env,
+      server,
+    );
+    assert.equal(list.code, 0, list.stderr);
+    assert.match(list.stdout, /2 model\(s\) to benchmark, 0 skipped/);
+    assert.match(list.stdout, /^\s+tiny-a\s+f32\s+llama\s+4\.2M\s+0\.02 GB\s+4096$/m);
+    const none = await cli(["--arch", "qwen3", "--list-models"], env, server);
+    assert.match(none.stdout, /skip: architecture llama not in --arch/);
+
+    const r = await cli(
+      [
+        "--runs",
+        "1",
+        "--n-parallel",
+        "1",
+        "--include-models",
+        "^tiny-a$",
+        "--context",
+        "100000",
+        "--kv-cache-quant",
+        "q8_0",
+        "--json",
+      ],
+      env,
+      server,
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(
+      r.stderr,
+      /OpenAI-compatible server .* cannot set context_length=100000, kv_cache_quant=q8_0/,
+    );
+    const entry = JSON.parse(r.stdout).results[0];
+    assert.equal(entry.architecture, "llama");
+    assert.deepEqual(entry.applied.context_length, {
+      requested: 100000,
+      applied: 2048,
+      status: "not_applied",
+      note: "an OpenAI-compatible server takes its load settings on its own command line",
+    });
+    assert.equal(entry.applied["load.n_threads"].applied, 2, "from the router's arguments");
+    assert.equal(entry.applied["inference.temperature"].status, "applied");
+    assert.ok(entry.not_applied.includes("load.kv_cache_quant"));
+  },
+});

@@ -19,8 +19,8 @@ Deno.test("every measured parameter changes the hash", () => {
     (c) => (c.inference.temperature = 0.2),
     (c) => (c.inference.max_tokens = 128),
     (c) => (c.load.n_batch = 256),
-    (c) => (c.load.kv_cache_quant = "q8_0"),
     (c) => (c.load.flash_attention = false),
+    (c) => (c.load.n_gpu_layers = 0),
   ];
   const seen = new Set([base]);
   for (const change of changes) {
@@ -52,4 +52,62 @@ Deno.test("the SDK backend has no parallel rounds, so --n-parallel does not chan
     measuredParams(builtInDefaults(), "sdk", { n_parallel: 1, unified_kv_cache: true }),
   );
   assert.equal(a, b);
+});
+
+Deno.test("a load value the backend cannot set does not change its hash", () => {
+  const changed = builtInDefaults();
+  changed.load.kv_cache_quant = "q8_0";
+  changed.load.use_mlock = true;
+  for (const kind of ["rest", "openai"] as const) {
+    assert.equal(
+      paramsHash(measuredParams(changed, kind, run)),
+      paramsHash(measuredParams(builtInDefaults(), kind, run)),
+      kind,
+    );
+  }
+  assert.notEqual(
+    paramsHash(measuredParams(changed, "sdk", run)),
+    paramsHash(measuredParams(builtInDefaults(), "sdk", run)),
+    "the SDK sets both",
+  );
+  const context = builtInDefaults();
+  context.context_length = 100_000;
+  assert.equal(
+    paramsHash(measuredParams(context, "openai", run)),
+    paramsHash(measuredParams(builtInDefaults(), "openai", run)),
+    "llama-server takes its context on its own command line",
+  );
+});
+
+Deno.test("--unified-kv-cache, which no backend can set, never changes the hash", () => {
+  for (const kind of ["sdk", "rest", "openai"] as const) {
+    assert.equal(
+      paramsHash(measuredParams(builtInDefaults(), kind, { ...run, unified_kv_cache: true })),
+      paramsHash(measuredParams(builtInDefaults(), kind, run)),
+    );
+  }
+});
+
+Deno.test("the hash of a run without a workload is the one earlier versions stored", () => {
+  // SDK mode (the default) keeps its cache across this change: the same key as before.
+  assert.equal(paramsHash(measuredParams(builtInDefaults(), "sdk", run)), "5723d6877ab9118b");
+});
+
+Deno.test("a controlled workload and a load curve change the hash", () => {
+  const base = paramsHash(measuredParams(builtInDefaults(), "rest", run));
+  const w = {
+    prompt_tokens: [128],
+    gen_tokens: [],
+    concurrency: [],
+    request_rate: [],
+    requests: 16,
+    seed: 42,
+    slo_ttft_ms: null,
+    slo_tpot_ms: null,
+  };
+  const a = paramsHash(measuredParams(builtInDefaults(), "rest", { ...run, workload: w }));
+  const b = paramsHash(
+    measuredParams(builtInDefaults(), "rest", { ...run, workload: { ...w, concurrency: [1, 2] } }),
+  );
+  assert.equal(new Set([base, a, b]).size, 3);
 });

@@ -55,7 +55,10 @@ Deno.test("each filter keeps matching targets and says why the others were dropp
   );
   const ctx = applyFilters(TARGETS, filters({ filters: { min_context: 8192 } }));
   assert.deepEqual(keys(ctx.kept), ["a/vision@q4_k_m", "a/tools@q8_0"]);
-  assert.match(ctx.dropped.find((d) => d.key === "b/unknown")!.reason, /unknown below/);
+  assert.match(
+    ctx.dropped.find((d) => d.key === "b/unknown")!.reason,
+    /maximum context unknown: the server does not report it before loading/,
+  );
   const size = applyFilters(TARGETS, filters({ filters: { max_size: 4 } }));
   assert.deepEqual(keys(size.kept), ["a/tools@q8_0", "b/small@q4_k_m"], "unknown sizes are out");
   assert.deepEqual(

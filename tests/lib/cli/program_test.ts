@@ -30,6 +30,8 @@ const SAMPLES: Record<string, [string[], unknown]> = {
   float: [["0.5"], 0.5],
   string: [["some text"], "some text"],
   list: [["a, b,c"], ["a", "b", "c"]],
+  ints: [["128, 512,128"], [128, 512]],
+  floats: [["0.5,2"], [0.5, 2]],
   regex: [["qwen|phi"], "qwen|phi"],
   url: [["http://127.0.0.1:8080/"], "http://127.0.0.1:8080"],
 };

@@ -105,6 +105,11 @@ function run(speed: number, ttft: number): RunMetrics {
     server_prompt_ms: ttft - 10,
     server_predicted_ms: total - ttft,
     stop_reason: "length",
+    tpot_ms: 1000 / speed,
+    // Gaps around 1000/speed ms with one slow token: a tail for the percentiles.
+    itl_json: JSON.stringify(
+      Array.from({ length: out - 1 }, (_, i) => (i === 60 ? 5 : 1) * 1000 / speed),
+    ),
   };
 }
 

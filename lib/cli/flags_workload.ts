@@ -1,0 +1,115 @@
+/**
+ * Arguments of controlled workloads and load curves (our additions): exact prompt and output
+ * lengths, concurrency and request-rate sweeps with latency targets, and the machine-readable
+ * outputs (`--json`, `--list-models`).
+ *
+ * @module
+ */
+import type { FlagSpec } from "./flags.ts";
+
+const f = (spec: FlagSpec): FlagSpec => spec;
+
+/** Workload, Load curve and output arguments. */
+export const WORKLOAD_FLAGS: readonly FlagSpec[] = [
+  f({
+    long: "prompt-tokens",
+    key: "prompt_tokens",
+    kind: "ints",
+    min: 1,
+    category: "Workload",
+    arg: "n[,n…]",
+    description:
+      "prompt of exactly n tokens (tokenised by the server where it can, else calibrated); several values make a grid",
+  }),
+  f({
+    long: "gen-tokens",
+    key: "gen_tokens",
+    kind: "ints",
+    min: 1,
+    category: "Workload",
+    arg: "n[,n…]",
+    description:
+      "generate exactly n tokens where the server can force it (llama.cpp ignore_eos), else at most n; several values make a grid",
+  }),
+  f({
+    long: "concurrency",
+    key: "concurrency",
+    kind: "ints",
+    min: 1,
+    category: "Workload",
+    arg: "n[,n…]",
+    description: "load curve: keep n requests in flight, for each level (REST/OpenAI)",
+  }),
+  f({
+    long: "request-rate",
+    key: "request_rate",
+    kind: "floats",
+    min: 0,
+    exclusiveMin: true,
+    category: "Workload",
+    arg: "r[,r…]",
+    description: "load curve: r requests per second, Poisson arrivals (seeded), for each rate",
+  }),
+  f({
+    long: "requests",
+    key: "requests",
+    kind: "int",
+    min: 1,
+    max: 100_000,
+    category: "Workload",
+    arg: "n",
+    fallback: 16,
+    description: "requests per load level",
+  }),
+  f({
+    long: "seed",
+    key: "seed",
+    kind: "int",
+    min: 0,
+    max: 4_294_967_295,
+    category: "Workload",
+    arg: "n",
+    fallback: 42,
+    description: "seed of the Poisson arrivals",
+  }),
+  f({
+    long: "slo-ttft",
+    key: "slo_ttft",
+    kind: "float",
+    min: 0,
+    exclusiveMin: true,
+    category: "Workload",
+    arg: "ms",
+    description: "goodput target: time to first token at most this",
+  }),
+  f({
+    long: "slo-tpot",
+    key: "slo_tpot",
+    kind: "float",
+    min: 0,
+    exclusiveMin: true,
+    category: "Workload",
+    arg: "ms",
+    description: "goodput target: time per output token at most this",
+  }),
+];
+
+/** Output arguments (our additions), shown under "Other". */
+export const OUTPUT_FLAGS: readonly FlagSpec[] = [
+  f({
+    long: "list-models",
+    key: "list_models",
+    kind: "bool",
+    category: "Other",
+    description:
+      "list what would be benchmarked after the filters (and why the rest is skipped), then exit",
+  }),
+  f({
+    long: "json",
+    key: "json",
+    kind: "bool",
+    category: "Other",
+    description:
+      "print the results document (the JSON report) on standard output; progress stays on standard error",
+  }),
+];

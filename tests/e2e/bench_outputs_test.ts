@@ -1,0 +1,127 @@
+/**
+ * The machine-readable outputs and the honest parts of the command line against the LM Studio
+ * double: `--json` (the results document alone on standard output), `--list-models` (what would
+ * be benchmarked, every skip with its reason), filters on fields the server does not report, and
+ * load values the backend cannot apply marked in every report.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { runDeno, type TempEnv, tempEnv } from "../_helpers.ts";
+import { startLmStudioDouble } from "../doubles/lmstudio_server.ts";
+
+async function cli(args: string[], env: TempEnv) {
+  return await runDeno(["run", "-A", "cli.ts", ...args], { env: env.vars });
+}
+
+Deno.test("--json prints the results document alone on standard output", async () => {
+  await using env = await tempEnv();
+  const d = await startLmStudioDouble({ port: 0 });
+  try {
+    const args = [
+      "--backend",
+      "rest",
+      "--base-url",
+      d.url,
+      "--runs",
+      "2",
+      "--n-parallel",
+      "1",
+      "--include-models",
+      "qwen3-4b@q4",
+      "--kv-cache-quant",
+      "q8_0",
+      "--json",
+    ];
+    const r = await cli(args, env);
+    assert.equal(r.code, 0, r.stderr);
+    const doc = JSON.parse(r.stdout);
+    assert.equal(doc.schema, "localbench.report/1");
+    assert.equal(doc.results.length, 1);
+    const entry = doc.results[0];
+    assert.equal(entry.model_key, "qwen/qwen3-4b@q4_k_m");
+    assert.equal(entry.runs.length, 2);
+    assert.equal(entry.applied["load.kv_cache_quant"].status, "not_applied");
+    assert.ok(entry.not_applied.includes("load.kv_cache_quant"));
+    assert.match(r.stderr, /Benchmarking 1 model/, "progress on standard error");
+    assert.match(r.stderr, /^Model\s+Quant\s+tok\/s/m, "the table too");
+    assert.match(r.stderr, /Report \(JSON\): /);
+    assert.match(r.stderr, /REST v1 API cannot set kv_cache_quant=q8_0/);
+
+    // The written reports mark the value too.
+    const files = [...Deno.readDirSync(join(env.dataDir, "results"))].map((f) => f.name);
+    const csv = Deno.readTextFileSync(
+      join(env.dataDir, "results", files.find((f) => f.endsWith(".csv"))!),
+    );
+    const [head, row] = csv.split("\r\n");
+    const col = head!.split(",").indexOf("not_applied");
+    assert.ok(col > 0);
+    assert.match(row!, /load\.kv_cache_quant/);
+    const html = Deno.readTextFileSync(
+      join(env.dataDir, "results", files.find((f) => f.endsWith(".html"))!),
+    );
+    assert.match(html, /id="applied-table"/);
+    assert.match(
+      html,
+      /kv_cache_quant<\/th><td>q8_0<\/td><td>server&#39;s own \(not reported\)<b class="warn"> not applied: LM Studio/,
+    );
+
+    // Nothing new to measure: still one JSON document, with no results.
+    const again = await cli(args, env);
+    assert.equal(again.code, 0, again.stderr);
+    assert.deepEqual(JSON.parse(again.stdout).results, []);
+  } finally {
+    await d.close();
+  }
+});
+
+Deno.test("--list-models lists what would be benchmarked and why each other model is not", async () => {
+  await using env = await tempEnv();
+  const d = await startLmStudioDouble({ port: 0 });
+  try {
+    const base = ["--backend", "rest", "--base-url", d.url];
+    const r = await cli([...base, "--quants", "q4_k_m", "--limit", "1", "--list-models"], env);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /: 1 model\(s\) to benchmark, \d+ skipped/);
+    assert.match(r.stdout, /skip: quantization q8_0 not in --quants/);
+    assert.match(r.stdout, /skip: --limit/);
+    assert.equal(
+      d.state.requests.filter((q) => q.path.includes("/load") || q.path.includes("/chat")).length,
+      0,
+      "nothing was loaded or run",
+    );
+    const j = await cli([...base, "--quants", "q4_k_m", "--list-models", "--json"], env);
+    assert.equal(j.code, 0, j.stderr);
+    const doc = JSON.parse(j.stdout);
+    assert.ok(doc.models.length >= 4);
+    for (const m of doc.models) {
+      assert.ok(["benchmark", "skip"].includes(m.action));
+      assert.equal(m.reason === null, m.action === "benchmark");
+    }
+  } finally {
+    await d.close();
+  }
+});
+
+Deno.test("a filter on a field the server does not report says so instead of skipping silently", async () => {
+  await using env = await tempEnv();
+  const d = await startLmStudioDouble({ port: 0 });
+  try {
+    // LM Studio's OpenAI-compatible /v1 reports only model ids: no architecture.
+    const base = ["--backend", "openai", "--base-url", d.url, "--arch", "qwen3"];
+    const list = await cli([...base, "--list-models"], env);
+    assert.equal(list.code, 0, list.stderr);
+    assert.match(list.stdout, /0 model\(s\) to benchmark/);
+    assert.match(
+      list.stdout,
+      /skip: architecture unknown: the server does not report it before loading .*, so --arch leaves it out/,
+    );
+    const r = await cli([...base, "--runs", "1"], env);
+    assert.equal(r.code, 1);
+    assert.match(
+      r.stderr,
+      /No model of OpenAI-compatible server at .* matches --arch qwen3: .*for \d+ of them the filter's field is unknown \(architecture unknown: the server does not report it before loading/,
+    );
+  } finally {
+    await d.close();
+  }
+});
