@@ -17,7 +17,7 @@ import { type JobSummary, runJob } from "./job.ts";
 import { createProfiler } from "./profiler.ts";
 import type { Profiler } from "./profiler_types.ts";
 import { createProgress } from "./progress.ts";
-import { resultsTable } from "./table.ts";
+import { latencyTable, resultsTable } from "./table.ts";
 
 type RunInvocation = Extract<Invocation, { kind: "run" }>;
 
@@ -96,7 +96,7 @@ export async function runBenchmarkCommand(
     ) => r !== null);
     // With --json the results document is standard output's only content.
     const say = options.json ? output.err : output.out;
-    if (rows.length > 0) say(resultsTable(rows));
+    if (rows.length > 0) say(`${resultsTable(rows)}\n\n${latencyTable(rows)}`);
     const nothing = summary.outcome === "failed" && summary.tested.length === 0;
     const after = nothing ? null : await hooks.after?.(inv, summary);
     for (const line of after?.lines ?? []) say(line);

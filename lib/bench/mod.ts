@@ -26,7 +26,7 @@ export type { HardwareSummary, Profiler } from "./profiler_types.ts";
 export { bar, createProgress, formatDuration } from "./progress.ts";
 export { quantile, summarize, summaryColumns, tCritical } from "./stats.ts";
 export type { Summary } from "./stats.ts";
-export { resultsTable } from "./table.ts";
+export { latencyTable, resultsTable } from "./table.ts";
 export { paramsBillions, quantizationOfKey, sizeGiB, targetOf } from "./target.ts";
 export type { Target } from "./target.ts";
 export { runBenchmarkCommand } from "./command.ts";

@@ -5,7 +5,12 @@
  * @module
  */
 import { SERIES } from "../bench/profiler_types.ts";
-import { AGGREGATED_METRICS, STAT_SUFFIXES } from "../store/schema.ts";
+import {
+  AGGREGATED_METRICS,
+  LATENCY_METRICS,
+  LATENCY_PERCENTILES,
+  STAT_SUFFIXES,
+} from "../store/schema.ts";
 import { type ReportData, type ReportEntry, sizeGb } from "./model.ts";
 import { notAppliedNames } from "../bench/applied.ts";
 
@@ -31,6 +36,7 @@ export const CSV_COLUMNS: readonly string[] = [
   "tokens_in",
   "tokens_out",
   ...AGGREGATED_METRICS.flatMap((m) => STAT_SUFFIXES.map((s) => `${m}_${s}`)),
+  ...LATENCY_METRICS.flatMap((m) => LATENCY_PERCENTILES.map(([s]) => `${m}_${s}`)),
   "tokens_per_sec_per_gb",
   "tokens_per_sec_per_billion_params",
   "vram_mb",

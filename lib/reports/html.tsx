@@ -15,6 +15,7 @@ import { displayName, num, type ReportData, type ReportEntry, sizeGb } from "./m
 import { shortModelName } from "../shared/model_name.ts";
 import { flattenParams, parameterSets } from "./parameters.ts";
 import { type AppliedRow, appliedRows } from "./applied.ts";
+import { hasLatency, latencyColumns, msText } from "./serving.ts";
 import { rankEntries } from "./rank.ts";
 import { HARDWARE_LABELS, hasProfiling, profiled } from "./profiling.ts";
 import { REPORT_CSS, REPORT_SCRIPT } from "./html_assets.ts";
@@ -198,6 +199,26 @@ function Report(props: { data: ReportData }) {
       <Section id="results" title="Results (click a column to sort)">
         <Table id="results-table" cols={resultColumns(data)} rows={ranked} />
       </Section>
+      {hasLatency(data.entries) && (
+        <Section id="latency" title="Latency distributions (ms)">
+          <Table
+            id="latency-table"
+            rows={ranked}
+            cols={[
+              { head: "Model", value: displayName },
+              ...latencyColumns().map(([head, column]): Col => ({
+                head,
+                value: (e) => msText(num(e, column)),
+                sort: (e) => num(e, column),
+              })),
+            ]}
+          />
+          <p class="muted">
+            TTFT: request sent → first token event. TPOT: 1000 ÷ decode tokens/s. ITL: the gaps
+            between token events, pooled over the runs. Latency: request sent → end of the stream.
+          </p>
+        </Section>
+      )}
       {data.compare && (
         <Section id="comparison" title={`Comparison with report ${data.compare.report_id}`}>
           <KeyValues

@@ -29,6 +29,7 @@ export function entryJson(e: ReportEntry): Record<string, unknown> {
     applied: e.applied,
     not_applied: e.applied ? notAppliedNames(e.applied) : [],
     comparison: e.comparison,
+    // Stored runs as they are: `itl_json` holds each run's inter-token gaps (ms) as JSON text.
     runs: e.runs,
   };
 }

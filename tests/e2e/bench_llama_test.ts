@@ -155,5 +155,10 @@ Deno.test({
     assert.equal(entry.applied["load.n_threads"].applied, 2, "from the router's arguments");
     assert.equal(entry.applied["inference.temperature"].status, "applied");
     assert.ok(entry.not_applied.includes("load.kv_cache_quant"));
+    // The latency distributions of the real server's stream.
+    assert.ok(entry.itl_ms_p99 >= entry.itl_ms_median && entry.itl_ms_median > 0);
+    assert.ok(entry.tpot_ms_mean > 0 && entry.ttft_ms_p90 > 0);
+    assert.equal(JSON.parse(entry.runs[0].itl_json).length, entry.runs[0].tokens_out - 1);
+    assert.match(r.stderr, /^tiny-a\s+f32(\s+\d+\.\d\d){12}$/m, "the latency table");
   },
 });

@@ -44,6 +44,13 @@ Deno.test("--json prints the results document alone on standard output", async (
     assert.ok(entry.not_applied.includes("load.kv_cache_quant"));
     assert.match(r.stderr, /Benchmarking 1 model/, "progress on standard error");
     assert.match(r.stderr, /^Model\s+Quant\s+tok\/s/m, "the table too");
+    assert.match(r.stderr, /^Latency \(ms\)\s+Quant\s+TTFT mean\s+TTFT p50\s+TTFT p90\s+TTFT p99/m);
+    for (const m of ["ttft_ms", "tpot_ms", "itl_ms", "total_ms"]) {
+      for (const s of ["mean", "median", "p90", "p99"]) {
+        assert.equal(typeof entry[`${m}_${s}`], "number", `${m}_${s} in the JSON`);
+      }
+    }
+    assert.ok(JSON.parse(entry.runs[0].itl_json).length > 0, "each run's gaps");
     assert.match(r.stderr, /Report \(JSON\): /);
     assert.match(r.stderr, /REST v1 API cannot set kv_cache_quant=q8_0/);
 
@@ -60,9 +67,11 @@ Deno.test("--json prints the results document alone on standard output", async (
       join(env.dataDir, "results", files.find((f) => f.endsWith(".html"))!),
     );
     assert.match(html, /id="applied-table"/);
+    assert.match(html, /id="latency-table"/);
+    assert.match(head!, /,itl_ms_mean,.*,ttft_ms_p90,ttft_ms_p99,tpot_ms_p90/);
     assert.match(
       html,
-      /kv_cache_quant<\/th><td>q8_0<\/td><td>server&#39;s own \(not reported\)<b class="warn"> not applied: LM Studio/,
+      /kv_cache_quant<\/th><td>q8_0<\/td><td>server's own \(not reported\)<b class="warn">not applied: LM Studio/,
     );
 
     // Nothing new to measure: still one JSON document, with no results.

@@ -71,6 +71,8 @@ Deno.test({
         const s of [
           "Statistics per model",
           "95% CI",
+          "Latency distributions (ms)",
+          "TPOT",
           "Best per quantization",
           "Recommendations",
           "Hardware profiling",
