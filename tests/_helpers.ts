@@ -80,3 +80,17 @@ const SYSTEM_DIRS = "/usr/local/sbin:/usr/sbin:/sbin:/usr/local/bin:/usr/bin:/bi
 export function systemProgram(name: string, path = Deno.env.get("PATH") ?? ""): string {
   return findOnPath(name, `${path}:${SYSTEM_DIRS}`) ?? name;
 }
+
+/** Polls `check` every 10 ms until it returns a truthy value or `timeoutMs` passes. */
+export async function waitFor<T>(
+  check: () => T | Promise<T>,
+  timeoutMs = 5000,
+): Promise<Exclude<T, false | null | undefined | 0 | "">> {
+  const end = Date.now() + timeoutMs;
+  while (true) {
+    const v = await check();
+    if (v) return v as Exclude<T, false | null | undefined | 0 | "">;
+    if (Date.now() > end) throw new Error(`waitFor: timed out after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

@@ -61,19 +61,7 @@ export function json(method: string, body: unknown, headers: HeadersInit = {}): 
   };
 }
 
-/** Polls `check` every 10 ms until it returns a truthy value or `timeoutMs` passes. */
-export async function waitFor<T>(
-  check: () => T | Promise<T>,
-  timeoutMs = 5000,
-): Promise<Exclude<T, false | null | undefined | 0 | "">> {
-  const end = Date.now() + timeoutMs;
-  while (true) {
-    const v = await check();
-    if (v) return v as Exclude<T, false | null | undefined | 0 | "">;
-    if (Date.now() > end) throw new Error(`waitFor: timed out after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+export { waitFor } from "../../_helpers.ts";
 
 /** A WebSocket client collecting parsed messages. */
 export interface WsClient {

@@ -3,6 +3,7 @@ import { AppError } from "../../../lib/error.ts";
 import { type MenuModel, parseTrayArgs, runTray, type TrayDeps } from "../../../lib/tray/mod.ts";
 import { FakeTray } from "./_fakes.ts";
 import { startFakeDashboard } from "./_fake_dashboard.ts";
+import { waitFor } from "../../_helpers.ts";
 
 function deps(env: Record<string, string>, factoryResult: () => Promise<FakeTray>) {
   const out: string[] = [];
@@ -63,12 +64,11 @@ Deno.test("runTray() drives a live dashboard with its token until Quit", async (
   const tray = new FakeTray();
   const { d, shown } = deps({ LOCALBENCH_DASHBOARD_TOKEN: "t0k" }, () => Promise.resolve(tray));
   const exit = runTray(["--url", dash.url], d);
-  await new Promise((r) => setTimeout(r, 100));
+  await waitFor(() => shown.length > 0);
   assert.equal(shown[0]!.icon, "green");
   tray.click("pause");
-  await new Promise((r) => setTimeout(r, 100));
+  await waitFor(() => tray.last?.icon === "yellow");
   assert.equal(dash.status, "paused");
-  assert.equal(tray.last!.icon, "yellow");
   tray.click("quit");
   assert.equal(await exit, 0);
   await dash.shutdown;
@@ -85,7 +85,7 @@ Deno.test("runTray() shows red for an unreachable dashboard", async () => {
   const tray = new FakeTray();
   const { d, shown } = deps({}, () => Promise.resolve(tray));
   const exit = runTray(["--url", url], d);
-  await new Promise((r) => setTimeout(r, 50));
+  await waitFor(() => shown.length > 0);
   assert.equal(shown[0]!.icon, "red");
   tray.click("quit");
   assert.equal(await exit, 0);
