@@ -52,7 +52,15 @@ export type BenchEvent =
   | { type: "model_start"; key: string; index: number; total: number }
   | { type: "model_loaded"; key: string; load_time_ms: number | null }
   | { type: "warmup_done"; key: string; ms: number }
-  | { type: "run_start"; key: string; run: number; runs: number; parallel: number }
+  | {
+    type: "run_start";
+    key: string;
+    run: number;
+    runs: number;
+    parallel: number;
+    /** The grid cell of a controlled workload (`pp128 tg32`). */
+    cell?: string;
+  }
   | { type: "tokens"; key: string; run: number; text: string }
   | {
     type: "run_end";

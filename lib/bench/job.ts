@@ -19,6 +19,8 @@ import { applyFilters, type Dropped, smallest } from "./filters.ts";
 import { noteSensors, optionWarnings, type SensorState } from "./honesty.ts";
 import { randomNonce } from "./measure.ts";
 import { runModel } from "./model_run.ts";
+import { cellsOf } from "./workload.ts";
+import { workloadOf } from "../cli/options.ts";
 import type { Profiler } from "./profiler_types.ts";
 import type { Target } from "./target.ts";
 import { shortModelName } from "../shared/model_name.ts";
@@ -105,12 +107,25 @@ export async function runJob(
     if (run.length > 0 && backend.kind === "rest" && options.n_parallel > 1) {
       await requireParallel(backend, emit);
     }
+    const workload = workloadOf(options);
+    if (
+      run.length > 0 && workload.gen_tokens.length && (await backend.outputControl?.()) !== "exact"
+    ) {
+      emit({
+        type: "log",
+        level: "warn",
+        message:
+          `${backend.describe()} cannot force the output length, so --gen-tokens is a maximum ` +
+          "there: runs that stop earlier are reported with their real length (llama.cpp forces " +
+          "it with ignore_eos)",
+      });
+    }
     emit({
       type: "job_start",
       backend: backend.kind,
       server: backend.describe(),
       models: run.map((t) => t.key),
-      runs: config.num_runs,
+      runs: config.num_runs * cellsOf(workload).length,
       skipped: summary.skipped,
     });
     for (const s of skipped) {

@@ -54,16 +54,34 @@ export interface Measured {
   instanceId: string;
 }
 
+/** What a controlled workload changes in one request. */
+export interface RequestShape {
+  /** The whole user message (nonce included), instead of the configured prompt. */
+  content?: string;
+  /** Output tokens asked for, instead of `max_tokens`. */
+  max_tokens?: number;
+  /** Generate exactly `max_tokens` where the server can. */
+  exact_output?: boolean;
+}
+
 /**
  * Runs one inference on `instanceId`. When it fails with `Model unloaded`, reloads the model and
  * repeats it once; a second failure is thrown.
  */
-export async function measureOnce(ctx: MeasureContext, instanceId: string): Promise<Measured> {
+export async function measureOnce(
+  ctx: MeasureContext,
+  instanceId: string,
+  shape: RequestShape = {},
+): Promise<Measured> {
+  const content = shape.content ?? promptWithNonce(ctx.config.prompt, ctx.nonce());
+  const sampling = samplingOf(ctx.config);
   const attempt = (id: string) =>
     ctx.backend.chat({
       model: id,
-      messages: [{ role: "user", content: promptWithNonce(ctx.config.prompt, ctx.nonce()) }],
-      ...samplingOf(ctx.config),
+      messages: [{ role: "user", content }],
+      ...sampling,
+      ...(shape.max_tokens !== undefined ? { max_tokens: shape.max_tokens } : {}),
+      ...(shape.exact_output ? { exact_output: true } : {}),
       signal: ctx.signal,
       noCache: true,
       onToken: ctx.onToken ? (delta) => ctx.onToken!(delta) : undefined,

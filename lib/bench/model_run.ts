@@ -13,6 +13,8 @@ import { noteSensors } from "./honesty.ts";
 import { aggregateRuns } from "./metrics.ts";
 import { type ModelRunContext, ModelSession, type ModelStatus } from "./model_session.ts";
 import { aggregateParallel } from "./parallel.ts";
+import { gridRows } from "./workload.ts";
+import { workloadOf } from "../cli/options.ts";
 import { paramsBillions, sizeGiB, type Target } from "./target.ts";
 
 export { loadOptionsOf } from "./model_session.ts";
@@ -32,7 +34,13 @@ export async function runModel(
     const warmupMs = await s.warmup();
     profiler?.start((sample) => emit({ type: "hardware", sample }));
     let throttleWait = 0;
-    for (let i = 0; i < config.num_runs; i++) {
+    const plan = await s.prepareWorkload();
+    const workload = workloadOf(options);
+    const controlled = workload.prompt_tokens.length > 0 || workload.gen_tokens.length > 0;
+    const steps = plan.cells.flatMap((cell) =>
+      Array.from({ length: config.num_runs }, () => controlled ? cell : undefined)
+    );
+    for (const [i, cell] of steps.entries()) {
       await control.checkpoint();
       if (profiler) {
         const waited = await waitForLimits(profiler, options, control.signal);
@@ -44,7 +52,7 @@ export async function runModel(
           s.refreshApplied();
         }
       }
-      await s.measuredRun(i);
+      await s.measuredRun(i, cell, steps.length);
     }
     for (let i = 0; s.parallel && i < config.num_runs; i++) {
       await control.checkpoint();
@@ -56,6 +64,12 @@ export async function runModel(
     if (s.runs.length === 0) {
       return s.finish("failed", "every measured run failed", { warnings_json: warnings });
     }
+    if (controlled) {
+      ctx.store.addGridCells(
+        s.resultId,
+        gridRows(plan.cells, s.cellRuns, plan.outputControl === "exact"),
+      );
+    }
     return s.finish("ok", null, {
       ...aggregateRuns(s.runs, sizeGiB(s.target), paramsBillions(s.target)),
       ...(s.rounds.length ? aggregateParallel(s.rounds) : {}),
@@ -65,6 +79,7 @@ export async function runModel(
       warmup_ms: warmupMs,
       throttle_wait_s: throttleWait,
       warnings_json: warnings,
+      workload_json: controlled ? JSON.stringify(plan.summary()) : null,
     });
   } catch (err) {
     if (profiler) await profiler.stop();

@@ -11,7 +11,9 @@ import type { Backend, LoadOptions, ServerConfig } from "../modelserver/backend.
 import type { ResultsStore, Row } from "../store/mod.ts";
 import { isAbort, type JobControl } from "./control.ts";
 import type { EventSink, ModelFigures } from "./events.ts";
-import { type MeasureContext, measureOnce } from "./measure.ts";
+import { type MeasureContext, measureOnce, samplingOf } from "./measure.ts";
+import { type Cell, cellLabel, type CellRun, WorkloadPlan } from "./workload.ts";
+import { workloadOf } from "../cli/options.ts";
 import { type RunMetrics, runMetrics } from "./metrics.ts";
 import { type ParallelRound, parallelRound } from "./parallel.ts";
 import type { Profiler } from "./profiler_types.ts";
@@ -64,6 +66,10 @@ export class ModelSession {
   instanceId: string | null = null;
   loadTimeMs: number | null = null;
   readonly runs: RunMetrics[] = [];
+  /** The measured runs with their grid cell (controlled workloads). */
+  readonly cellRuns: CellRun[] = [];
+  /** The controlled workload, prepared after the warmup. */
+  plan: WorkloadPlan | null = null;
   readonly rounds: ParallelRound[] = [];
   failedRuns = 0;
   readonly warnings: string[] = [];
@@ -167,21 +173,64 @@ export class ModelSession {
     return ms;
   }
 
-  /** Measured run `index` (0-based): stored whether it succeeds or fails. */
-  async measuredRun(index: number): Promise<void> {
+  /** Prepares the controlled workload (the server's tokenizer, or calibration probes). */
+  async prepareWorkload(): Promise<WorkloadPlan> {
+    const { backend, config, options } = this.ctx;
+    this.plan = await WorkloadPlan.prepare(
+      backend,
+      this.instanceId!,
+      workloadOf(options),
+      { ...samplingOf(config), signal: this.ctx.control.signal },
+    );
+    if (this.plan.method === "calibrated") {
+      this.#log(
+        "info",
+        `${this.key}: the server has no tokenizer endpoint, so prompt lengths are calibrated ` +
+          "with probe requests and reported as approximate",
+      );
+    }
+    return this.plan;
+  }
+
+  /**
+   * Measured run `index` (0-based over every cell) of `total`, of `cell` when a workload is set:
+   * stored whether it succeeds or fails.
+   */
+  async measuredRun(index: number, cell?: Cell, total?: number): Promise<void> {
     const { emit, store, config } = this.ctx;
     const run = index + 1;
-    const runs = config.num_runs;
-    emit({ type: "run_start", key: this.key, run, runs, parallel: 1 });
+    const runs = total ?? config.num_runs;
+    emit({
+      type: "run_start",
+      key: this.key,
+      run,
+      runs,
+      parallel: 1,
+      ...(cell ? { cell: cellLabel(cell) } : {}),
+    });
+    const target: Record<string, number | null> = cell
+      ? { prompt_tokens_target: cell.prompt_tokens, gen_tokens_target: cell.gen_tokens }
+      : {};
     try {
+      const request = cell && this.plan
+        ? await this.plan.request(cell, this.ctx.nonce())
+        : { shape: {}, prompt_exact: false };
       const m = await measureOnce(
         { ...this.#measure, onToken: (text) => emit({ type: "tokens", key: this.key, run, text }) },
         this.instanceId!,
+        request.shape,
       );
       this.instanceId = m.instanceId;
       const metrics = runMetrics(m.result);
       this.runs.push(metrics);
-      store.addRun(this.resultId, { run_index: index, ...metrics, retried: m.retried ? 1 : 0 });
+      if (cell) this.cellRuns.push({ cell, metrics, prompt_exact: request.prompt_exact });
+      store.addRun(this.resultId, {
+        run_index: index,
+        ...metrics,
+        ...target,
+        ...(cell?.prompt_tokens ? { prompt_exact: request.prompt_exact ? 1 : 0 } : {}),
+        retried: m.retried ? 1 : 0,
+      });
       const { tokens_per_sec, ttft_ms, tokens_out, total_ms } = metrics;
       emit({
         type: "run_end",
@@ -197,7 +246,13 @@ export class ModelSession {
       if (isAbort(err)) throw err;
       this.failedRuns++;
       const error = messageOf(err);
-      store.addRun(this.resultId, { run_index: index, status: "failed", error, total_ms: 0 });
+      store.addRun(this.resultId, {
+        run_index: index,
+        status: "failed",
+        error,
+        total_ms: 0,
+        ...target,
+      });
       emit({
         type: "run_end",
         key: this.key,

@@ -128,7 +128,7 @@ export function createProgress(
       case "run_start":
         status(
           `[${modelIndex}/${models}] ${current} ${bar(e.run - 1, e.runs)} run ${e.run}/${e.runs}` +
-            `${e.parallel > 1 ? ` ×${e.parallel}` : ""}  last ${
+            `${e.cell ? ` ${e.cell}` : ""}${e.parallel > 1 ? ` ×${e.parallel}` : ""}  last ${
               fmt(lastSpeed)
             } tok/s  ETA ${eta()}`,
         );

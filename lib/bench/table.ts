@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { ResultRow } from "../store/mod.ts";
+import type { ResultRow, Row } from "../store/mod.ts";
 import { shortModelName } from "../shared/model_name.ts";
 
 const num = (v: unknown, digits: number) => (typeof v === "number" ? v.toFixed(digits) : "-");
@@ -71,5 +71,46 @@ export function resultsTable(rows: ResultRow[]): string {
       `${r.runs_ok ?? 0}${r.runs_failed ? `+${r.runs_failed} failed` : ""}`,
     ];
   });
+  return aligned(head, body, 2);
+}
+
+const pm = (mean: unknown, std: unknown, digits: number) =>
+  typeof mean !== "number"
+    ? "-"
+    : `${mean.toFixed(digits)} ± ${typeof std === "number" ? std.toFixed(digits) : "-"}`;
+
+/** A cell's measured length: the target when exact, else `≈mean` (prompt) or `≤target` (output). */
+export function lengthText(
+  target: unknown,
+  mean: unknown,
+  exact: unknown,
+  bound: "≈" | "≤",
+): string {
+  if (typeof target !== "number") return typeof mean === "number" ? mean.toFixed(0) : "-";
+  if (exact === 1) return String(target);
+  const m = typeof mean === "number" ? mean.toFixed(1) : "?";
+  return bound === "≈" ? `≈${m}` : `≤${target} (${m})`;
+}
+
+/**
+ * The llama-bench-style grid of a controlled workload: per model and cell, prefill (pp) and
+ * decode (tg) tokens/s ± standard deviation, the lengths reached and the runs.
+ */
+export function gridTable(models: { row: ResultRow; grid: Row[] }[]): string {
+  const head = ["Grid", "test", "pp tok/s", "tg tok/s", "prompt", "output", "runs"];
+  const body = models.flatMap(({ row, grid }) =>
+    grid.map((c) => [
+      shortModelName(row.model_name),
+      [
+        c.prompt_tokens !== null ? `pp${c.prompt_tokens}` : null,
+        c.gen_tokens !== null ? `tg${c.gen_tokens}` : null,
+      ].filter(Boolean).join(" "),
+      pm(c.pp_tps_mean, c.pp_tps_std, 1),
+      pm(c.tg_tps_mean, c.tg_tps_std, 2),
+      lengthText(c.prompt_tokens, c.prompt_tokens_mean, c.prompt_exact, "≈"),
+      lengthText(c.gen_tokens, c.gen_tokens_mean, c.gen_exact, "≤"),
+      String(c.runs ?? "-"),
+    ])
+  );
   return aligned(head, body, 2);
 }

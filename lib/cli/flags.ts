@@ -72,7 +72,7 @@ export interface FlagSpec {
 }
 
 /** The workload arguments whose measurement is implemented (the rest follow). */
-const LANDED_WORKLOAD: ReadonlySet<string> = new Set<string>([]);
+const LANDED_WORKLOAD: ReadonlySet<string> = new Set<string>(["prompt-tokens", "gen-tokens"]);
 
 /** Every argument, in help order. */
 export const FLAGS: readonly FlagSpec[] = [

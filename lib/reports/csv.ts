@@ -13,6 +13,7 @@ import {
 } from "../store/schema.ts";
 import { type ReportData, type ReportEntry, sizeGb } from "./model.ts";
 import { notAppliedNames } from "../bench/applied.ts";
+import { gridText } from "./serving.ts";
 
 /** The CSV columns, in order (README "Reports" lists them). */
 export const CSV_COLUMNS: readonly string[] = [
@@ -60,6 +61,7 @@ export const CSV_COLUMNS: readonly string[] = [
   "ttft_p_value",
   "ttft_significant",
   "not_applied",
+  "grid",
   "warnings",
 ];
 
@@ -89,6 +91,8 @@ function valueOf(e: ReportEntry, column: string): unknown {
       return e.comparison?.ttft?.p_value;
     case "ttft_significant":
       return e.comparison?.ttft?.significant;
+    case "grid":
+      return gridText(e);
     case "not_applied":
       return e.applied ? notAppliedNames(e.applied).join("; ") || null : null;
     case "warnings":

@@ -15,7 +15,7 @@ import { displayName, num, type ReportData, type ReportEntry, sizeGb } from "./m
 import { shortModelName } from "../shared/model_name.ts";
 import { flattenParams, parameterSets } from "./parameters.ts";
 import { type AppliedRow, appliedRows } from "./applied.ts";
-import { hasLatency, latencyColumns, msText } from "./serving.ts";
+import { GRID_HEADS, gridCells, hasLatency, latencyColumns, msText } from "./serving.ts";
 import { rankEntries } from "./rank.ts";
 import { HARDWARE_LABELS, hasProfiling, profiled } from "./profiling.ts";
 import { REPORT_CSS, REPORT_SCRIPT } from "./html_assets.ts";
@@ -216,6 +216,34 @@ function Report(props: { data: ReportData }) {
           <p class="muted">
             TTFT: request sent → first token event. TPOT: 1000 ÷ decode tokens/s. ITL: the gaps
             between token events, pooled over the runs. Latency: request sent → end of the stream.
+          </p>
+        </Section>
+      )}
+      {data.entries.some((e) => e.grid.length > 0) && (
+        <Section id="grid" title="Controlled workload: pp and tg tokens/s ± std">
+          <div class="scroll">
+            <table id="grid-table">
+              <thead>
+                <tr>
+                  <th>Model</th>
+                  {GRID_HEADS.map((h) => <th key={h}>{h}</th>)}
+                </tr>
+              </thead>
+              <tbody>
+                {data.entries.flatMap((e) =>
+                  e.grid.map((c) => (
+                    <tr key={`${e.row.id}-${c.id}`}>
+                      <td>{displayName(e)}</td>
+                      {gridCells(c).map((v, i) => <td key={i} class={i ? "n" : ""}>{v}</td>)}
+                    </tr>
+                  ))
+                )}
+              </tbody>
+            </table>
+          </div>
+          <p class="muted">
+            Prompt tokens: the target when the server's tokenizer confirmed it, ≈ the mean reached
+            when calibrated. Output tokens: the target when the server forced it, else ≤ target.
           </p>
         </Section>
       )}

@@ -13,7 +13,13 @@ import { notAppliedNames } from "../bench/applied.ts";
 /** Schema name of the JSON report. */
 export const REPORT_SCHEMA = "localbench.report/1";
 
-const PARSED = new Set(["params_json", "system_json", "warnings_json", "applied_json"]);
+const PARSED = new Set([
+  "params_json",
+  "system_json",
+  "warnings_json",
+  "applied_json",
+  "workload_json",
+]);
 
 /** The JSON object of one model variant. */
 export function entryJson(e: ReportEntry): Record<string, unknown> {
@@ -27,6 +33,9 @@ export function entryJson(e: ReportEntry): Record<string, unknown> {
     system: e.system,
     warnings: e.warnings,
     applied: e.applied,
+    workload: e.workload,
+    grid: e.grid.map(({ id: _, result_id: __, ...cell }) => cell),
+    load_curve: e.load_curve.map(({ id: _, result_id: __, ...level }) => level),
     not_applied: e.applied ? notAppliedNames(e.applied) : [],
     comparison: e.comparison,
     // Stored runs as they are: `itl_json` holds each run's inter-token gaps (ms) as JSON text.

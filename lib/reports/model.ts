@@ -46,6 +46,12 @@ export interface ReportEntry {
   warnings: string[];
   /** Every load and sampling value as requested and as applied; null for older results. */
   applied: AppliedParams | null;
+  /** The controlled workload's grid (store `grid_cells`), empty without one. */
+  grid: Row[];
+  /** The load curve (store `load_levels`), empty without one. */
+  load_curve: Row[];
+  /** How the workload's lengths were reached (`results.workload_json`), null without one. */
+  workload: Record<string, unknown> | null;
   /** Set when `--compare-with` found this variant in the earlier report. */
   comparison: EntryComparison | null;
 }
@@ -112,6 +118,9 @@ export function entryOf(store: ResultsStore, row: ResultRow): ReportEntry {
     system: parseObject(row.system_json),
     warnings: parseList(row.warnings_json),
     applied: parseObject(row.applied_json) as AppliedParams | null,
+    grid: store.gridOf(row.id),
+    load_curve: store.loadLevelsOf(row.id),
+    workload: parseObject(row.workload_json),
     comparison: null,
   };
 }

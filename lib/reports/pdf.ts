@@ -13,7 +13,7 @@ import { acrossModels, bestPerQuantization, recommendations, reportSummary } fro
 import { displayName, num, type ReportData, type ReportEntry, sizeGb } from "./model.ts";
 import { flattenParams, parameterSets } from "./parameters.ts";
 import { appliedRows, appliedText } from "./applied.ts";
-import { latencySection } from "./pdf_serving.ts";
+import { gridSection, latencySection } from "./pdf_serving.ts";
 import { type PdfColumn, PdfWriter } from "./pdf_layout.ts";
 import { HARDWARE_LABELS, hasProfiling, profiled } from "./profiling.ts";
 import { rankEntries, RANKINGS } from "./rank.ts";
@@ -250,6 +250,7 @@ export async function renderPdf(data: ReportData): Promise<Uint8Array> {
   chartsSection(w, data);
   statisticsSection(w, data, ranked);
   latencySection(w, data, ranked);
+  gridSection(w, data);
   comparisonSection(w, data, ranked);
   adviceSection(w, data);
   profilingSection(w, data);

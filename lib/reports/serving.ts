@@ -4,6 +4,8 @@
  *
  * @module
  */
+import { lengthText } from "../bench/table.ts";
+import type { Row } from "../store/mod.ts";
 import { fixed } from "./format.ts";
 import { num, type ReportEntry } from "./model.ts";
 
@@ -40,4 +42,43 @@ export function hasLatency(entries: readonly ReportEntry[]): boolean {
 /** A latency cell (ms, two decimals below 10 ms, one above). */
 export function msText(v: number | null): string {
   return v === null ? "–" : fixed(v, v < 10 ? 2 : 1);
+}
+
+const pm = (mean: unknown, std: unknown, digits: number) =>
+  typeof mean !== "number"
+    ? "–"
+    : `${fixed(mean, digits)} ± ${typeof std === "number" ? fixed(std, digits) : "–"}`;
+
+/** One grid cell as report cells: test, pp ± std, tg ± std, prompt, output, runs. */
+export function gridCells(c: Row): string[] {
+  return [
+    [
+      c.prompt_tokens !== null ? `pp${c.prompt_tokens}` : null,
+      c.gen_tokens !== null ? `tg${c.gen_tokens}` : null,
+    ].filter(Boolean).join(" "),
+    pm(c.pp_tps_mean, c.pp_tps_std, 1),
+    pm(c.tg_tps_mean, c.tg_tps_std, 2),
+    lengthText(c.prompt_tokens, c.prompt_tokens_mean, c.prompt_exact, "≈"),
+    lengthText(c.gen_tokens, c.gen_tokens_mean, c.gen_exact, "≤"),
+    String(c.runs ?? "–"),
+  ];
+}
+
+/** The heads of {@linkcode gridCells}. */
+export const GRID_HEADS = [
+  "Test",
+  "pp tok/s",
+  "tg tok/s",
+  "Prompt tokens",
+  "Output tokens",
+  "Runs",
+];
+
+/** The grid of an entry as one CSV text: `pp128 tg32: pp 1234.5 ± 12.3, tg 98.70 ± 1.20; …`. */
+export function gridText(e: ReportEntry): string | null {
+  if (e.grid.length === 0) return null;
+  return e.grid.map((c) => {
+    const [test, pp, tg, prompt, output] = gridCells(c);
+    return `${test}: pp ${pp}, tg ${tg} (prompt ${prompt}, output ${output})`;
+  }).join("; ");
 }

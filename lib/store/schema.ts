@@ -136,6 +136,63 @@ export const MIGRATIONS: readonly Migration[] = [
       "model_latest and totals tables, kept current by triggers in the writing transaction",
     sql: LATEST_TABLES_SQL,
   },
+  {
+    version: 5,
+    description:
+      "grid_cells (controlled workloads: pp/tg per prompt and output length) and load_levels " +
+      "(load curves: one row per concurrency level or request rate)",
+    sql: `
+      CREATE TABLE grid_cells (
+        id INTEGER PRIMARY KEY,
+        result_id INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,
+        prompt_tokens INTEGER,
+        gen_tokens INTEGER,
+        runs INTEGER NOT NULL,
+        prompt_tokens_mean REAL,
+        gen_tokens_mean REAL,
+        prompt_exact INTEGER NOT NULL DEFAULT 0,
+        gen_exact INTEGER NOT NULL DEFAULT 0,
+        pp_tps_mean REAL,
+        pp_tps_std REAL,
+        tg_tps_mean REAL,
+        tg_tps_std REAL,
+        ttft_ms_mean REAL,
+        ttft_ms_p99 REAL,
+        tpot_ms_mean REAL,
+        tpot_ms_p99 REAL,
+        server_pp_tps_mean REAL,
+        server_tg_tps_mean REAL
+      );
+      CREATE INDEX idx_grid_cells_result ON grid_cells (result_id);
+      CREATE TABLE load_levels (
+        id INTEGER PRIMARY KEY,
+        result_id INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,
+        mode TEXT NOT NULL CHECK (mode IN ('concurrency', 'rate')),
+        level REAL NOT NULL,
+        requests INTEGER NOT NULL,
+        ok INTEGER NOT NULL,
+        failed INTEGER NOT NULL,
+        duration_ms REAL NOT NULL,
+        output_tokens_per_sec REAL,
+        requests_per_sec REAL,
+        goodput_rps REAL,
+        slo_met INTEGER,
+        latency_ms_p50 REAL,
+        latency_ms_p90 REAL,
+        latency_ms_p99 REAL,
+        ttft_ms_p50 REAL,
+        ttft_ms_p90 REAL,
+        ttft_ms_p99 REAL,
+        tpot_ms_p50 REAL,
+        tpot_ms_p90 REAL,
+        tpot_ms_p99 REAL,
+        itl_ms_p50 REAL,
+        itl_ms_p99 REAL,
+        knee INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE INDEX idx_load_levels_result ON load_levels (result_id);
+    `,
+  },
 ];
 
 /** The schema version this code writes. */
@@ -211,6 +268,8 @@ export const OPTIONAL_COLUMNS: Readonly<Record<string, Readonly<Record<string, s
     throttle_wait_s: "REAL",
     warnings_json: "TEXT",
     applied_json: "TEXT",
+    workload_json: "TEXT",
+    runs_excluded: "INTEGER",
     gpu_type: "TEXT",
     server_version: "TEXT",
     app_version: "TEXT",
@@ -246,5 +305,10 @@ export const OPTIONAL_COLUMNS: Readonly<Record<string, Readonly<Record<string, s
     vram_mb: "REAL",
     tpot_ms: "REAL",
     itl_json: "TEXT",
+    prompt_tokens_target: "INTEGER",
+    gen_tokens_target: "INTEGER",
+    prompt_exact: "INTEGER",
+    load_mode: "TEXT",
+    load_level: "REAL",
   },
 };

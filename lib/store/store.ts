@@ -197,6 +197,36 @@ export class ResultsStore {
       .all(resultId).map((r) => plain<Row>(r));
   }
 
+  /** Stores the cells of a controlled workload's grid (one transaction). */
+  addGridCells(resultId: number, cells: Row[]): void {
+    this.#addRows("grid_cells", resultId, cells);
+  }
+
+  /** The grid cells of a result, in the order stored. */
+  gridOf(resultId: number): Row[] {
+    return this.db.prepare("SELECT * FROM grid_cells WHERE result_id = ? ORDER BY id")
+      .all(resultId).map((r) => plain<Row>(r));
+  }
+
+  /** Stores the levels of a load curve (one transaction). */
+  addLoadLevels(resultId: number, levels: Row[]): void {
+    this.#addRows("load_levels", resultId, levels);
+  }
+
+  /** The load curve of a result: concurrency levels first, then rates, each ascending. */
+  loadLevelsOf(resultId: number): Row[] {
+    return this.db.prepare(
+      "SELECT * FROM load_levels WHERE result_id = ? ORDER BY mode, level, id",
+    ).all(resultId).map((r) => plain<Row>(r));
+  }
+
+  #addRows(table: string, resultId: number, rows: Row[]): void {
+    if (rows.length === 0) return;
+    transaction(this.db, () => {
+      for (const row of rows) insertRow(this.db, table, { ...row, result_id: resultId });
+    });
+  }
+
   /** Closes the database. */
   close(): void {
     if (this.db.isOpen) this.db.close();

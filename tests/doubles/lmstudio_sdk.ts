@@ -7,6 +7,7 @@
  */
 
 import { pause } from "./_lmstudio_http.ts";
+import { countTokens } from "./_lmstudio_gen.ts";
 import {
   loadConfigFromStack,
   sdkInstanceInfo,
@@ -54,6 +55,13 @@ function findInstance(state: DoubleState, specifier: unknown): Instance | undefi
   return state.instances.get(id) ?? state.instancesOf(id)[0];
 }
 
+/** The text of a chat history (messages joined by line breaks). */
+function historyText(history: unknown): string {
+  const messages =
+    (history as { messages?: { content?: { type: string; text?: string }[] }[] })?.messages ?? [];
+  return messages.map((m) => (m.content ?? []).map((c) => c.text ?? "").join("")).join("\n");
+}
+
 function rpc(state: DoubleState, ns: string, endpoint: string, param: unknown): unknown {
   const p = (param ?? {}) as Record<string, unknown>;
   const domain = ns === "embedding" ? "embedding" : "llm";
@@ -80,6 +88,20 @@ function rpc(state: DoubleState, ns: string, endpoint: string, param: unknown): 
       if (inst === undefined) throw new Error("No loaded model satisfies the query");
       return sdkLoadConfig(inst);
     }
+    case "llm/applyPromptTemplate": {
+      // The double's chat template is the messages' text itself, which is also what the
+      // prediction counts as its prompt (promptTokensCount): counts agree as on the real server.
+      if (findInstance(state, p.specifier) === undefined) {
+        throw new Error("No loaded model satisfies the query");
+      }
+      return { formatted: historyText(p.history) };
+    }
+    case "llm/countTokens":
+      return { tokenCount: countTokens(String(p.inputString ?? "")) };
+    case "llm/tokenize":
+      return {
+        tokens: Array.from({ length: countTokens(String(p.inputString ?? "")) }, (_, i) => i),
+      };
     case "llm/unloadModel":
     case "embedding/unloadModel":
       state.unload(String(p.identifier));
@@ -118,11 +140,7 @@ async function predictChannel(
   drop: () => void,
 ) {
   const inst = findInstance(state, p.modelSpecifier);
-  const messages =
-    (p.history as { messages?: { content?: { type: string; text?: string }[] }[] })?.messages ?? [];
-  const prompt = messages.map((m) => (m.content ?? []).map((c) => c.text ?? "").join("")).join(
-    "\n",
-  );
+  const prompt = historyText(p.history);
   const max = stackFields(p.predictionConfigStack).get("llm.prediction.maxPredictedTokens") as
     | { checked?: boolean; value?: number }
     | undefined;

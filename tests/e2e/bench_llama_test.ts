@@ -162,3 +162,54 @@ Deno.test({
     assert.match(r.stderr, /^tiny-a\s+f32(\s+\d+\.\d\d){12}$/m, "the latency table");
   },
 });
+
+Deno.test({
+  name:
+    "on the real llama-server --prompt-tokens and --gen-tokens give exact lengths and a pp/tg grid",
+  ignore: !engine,
+  sanitizeResources: false,
+  async fn() {
+    await using env = await tempEnv();
+    await using server = await startLlamaServer({ ctxSize: 2048, parallel: 1, modelsMax: 1 });
+    const r = await cli(
+      [
+        "--runs",
+        "2",
+        "--n-parallel",
+        "1",
+        "--include-models",
+        "^tiny-a$",
+        "--prompt-tokens",
+        "64,300",
+        "--gen-tokens",
+        "24",
+        "--json",
+      ],
+      env,
+      server,
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.doesNotMatch(r.stderr, /cannot force the output length/, "llama.cpp forces it");
+    assert.match(r.stderr, /^Grid\s+test\s+pp tok\/s\s+tg tok\/s\s+prompt\s+output\s+runs$/m);
+    assert.match(
+      r.stderr,
+      /^tiny-a\s+pp64 tg24\s+[\d.]+ ± [\d.]+\s+[\d.]+ ± [\d.]+\s+64\s+24\s+2$/m,
+    );
+    assert.match(r.stderr, /^tiny-a\s+pp300 tg24\s+.*\s+300\s+24\s+2$/m);
+    const entry = JSON.parse(r.stdout).results[0];
+    assert.equal(entry.workload.prompt_tokens_method, "tokenizer");
+    assert.equal(entry.workload.output_length, "forced (ignore_eos)");
+    for (const run of entry.runs.filter((x: { parallel: number }) => x.parallel === 1)) {
+      assert.equal(run.tokens_in, run.prompt_tokens_target, "the server processed exactly N");
+      assert.equal(run.tokens_out, 24, "and generated exactly 24");
+      assert.equal(run.prompt_exact, 1);
+    }
+    assert.deepEqual(
+      entry.grid.map((
+        c: Record<string, unknown>,
+      ) => [c.prompt_tokens, c.prompt_exact, c.gen_exact]),
+      [[64, 1, 1], [300, 1, 1]],
+    );
+    for (const c of entry.grid) assert.ok(c.pp_tps_mean > 0 && c.tg_tps_std !== null);
+  },
+});

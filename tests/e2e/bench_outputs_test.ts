@@ -134,3 +134,52 @@ Deno.test("a filter on a field the server does not report says so instead of ski
     await d.close();
   }
 });
+
+Deno.test("--prompt-tokens and --gen-tokens on LM Studio REST: calibrated, not forced, and said so", async () => {
+  await using env = await tempEnv();
+  const d = await startLmStudioDouble({ port: 0 });
+  try {
+    const r = await cli(
+      [
+        "--backend",
+        "rest",
+        "--base-url",
+        d.url,
+        "--runs",
+        "2",
+        "--n-parallel",
+        "1",
+        "--include-models",
+        "qwen3-4b@q4",
+        "--prompt-tokens",
+        "200",
+        "--gen-tokens",
+        "10,20",
+      ],
+      env,
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /cannot force the output length, so --gen-tokens is a maximum/);
+    assert.match(r.stdout, /^qwen\/qwen3-4b\s+pp200 tg10\s+.*\s+≈200\.0\s+≤10 \(10\.0\)\s+2$/m);
+    assert.match(r.stdout, /^qwen\/qwen3-4b\s+pp200 tg20\s+/m);
+    const files = [...Deno.readDirSync(join(env.dataDir, "results"))].map((f) => f.name);
+    const read = (ext: string) =>
+      Deno.readTextFileSync(join(env.dataDir, "results", files.find((f) => f.endsWith(ext))!));
+    assert.match(read(".html"), /id="grid-table"/);
+    assert.match(
+      read(".csv"),
+      /pp200 tg10: pp [\d.]+ ± [\d.]+, tg [\d.]+ ± [\d.]+ \(prompt ≈200\.0/,
+    );
+    const json = JSON.parse(read(".json"));
+    assert.equal(json.results[0].grid.length, 2);
+    assert.equal(json.results[0].workload.prompt_tokens_method, "calibrated");
+    const pdf = join(env.dataDir, "results", files.find((f) => f.endsWith(".pdf"))!);
+    const text = await new Deno.Command("pdftotext", { args: [pdf, "-"], stdout: "piped" })
+      .output();
+    const pdfText = new TextDecoder().decode(text.stdout);
+    assert.match(pdfText, /Controlled workload: prefill \(pp\) and decode \(tg\)/);
+    assert.match(pdfText, /Latency distributions \(ms\)/);
+  } finally {
+    await d.close();
+  }
+});

@@ -111,3 +111,44 @@ Deno.test("a database of schema 3 gets model_latest and the totals filled from i
     store.close();
   }
 });
+
+Deno.test("a database of schema 4 gains the grid and load-curve tables and keeps its history", async () => {
+  await using t = await tempEnv();
+  const path = join(t.root, "v4.db");
+  const old = new DatabaseSync(path);
+  for (const m of MIGRATIONS.filter((m) => m.version <= 4)) old.exec(m.sql);
+  old.exec("PRAGMA user_version = 4");
+  ensureColumns(old);
+  seedHistory(old, { runs: 300, variants: 5 });
+  const before = (old.prepare("SELECT COUNT(*) AS n FROM runs").get() as { n: number }).n;
+  old.close();
+
+  const store = ResultsStore.open(path);
+  try {
+    assert.equal(
+      (store.db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version,
+      5,
+    );
+    compare(store.db);
+    assert.equal(
+      (store.db.prepare("SELECT COUNT(*) AS n FROM runs").get() as { n: number }).n,
+      before,
+    );
+    const id = (store.db.prepare("SELECT MAX(id) AS id FROM results").get() as { id: number }).id;
+    store.addGridCells(id, [{ prompt_tokens: 128, gen_tokens: 32, runs: 3, pp_tps_mean: 900 }]);
+    store.addLoadLevels(id, [
+      { mode: "concurrency", level: 2, requests: 8, ok: 8, failed: 0, duration_ms: 1000 },
+      { mode: "concurrency", level: 1, requests: 8, ok: 8, failed: 0, duration_ms: 2000 },
+    ]);
+    assert.deepEqual(store.gridOf(id).map((c) => c.pp_tps_mean), [900]);
+    assert.deepEqual(store.loadLevelsOf(id).map((l) => l.level), [1, 2]);
+    store.db.prepare("DELETE FROM results WHERE id = ?").run(id);
+    assert.equal(store.gridOf(id).length + store.loadLevelsOf(id).length, 0, "cascaded");
+    const triggers = (store.db.prepare(
+      "SELECT name FROM sqlite_schema WHERE type = 'trigger' ORDER BY name",
+    ).all() as { name: string }[]).map((r) => r.name);
+    assert.deepEqual(triggers, [...LATEST_TRIGGERS].sort());
+  } finally {
+    store.close();
+  }
+});

@@ -1,0 +1,192 @@
+/**
+ * Controlled workloads: the grid of prompt and output lengths (`--prompt-tokens`,
+ * `--gen-tokens`), how each length is reached on this server, and the llama-bench-style figures
+ * per cell: prefill (pp) and decode (tg) tokens/s ± standard deviation.
+ *
+ * @module
+ */
+import type { WorkloadOptions } from "../cli/options.ts";
+import type { Backend, ChatRequest } from "../modelserver/backend.ts";
+import type { Row } from "../store/mod.ts";
+import type { RequestShape } from "./measure.ts";
+import type { RunMetrics } from "./metrics.ts";
+import { type CountMethod, PromptBuilder, type TokenCounter } from "./prompt_builder.ts";
+import { quantile, summarize } from "./stats.ts";
+
+/** One cell of the grid; null lengths mean "as configured" (the prompt, up to max_tokens). */
+export interface Cell {
+  prompt_tokens: number | null;
+  gen_tokens: number | null;
+}
+
+/** The cells of a workload, prompt lengths outer; one default cell without a workload. */
+export function cellsOf(w: WorkloadOptions): Cell[] {
+  const prompts = w.prompt_tokens.length ? w.prompt_tokens : [null];
+  const gens = w.gen_tokens.length ? w.gen_tokens : [null];
+  return prompts.flatMap((p) => gens.map((g) => ({ prompt_tokens: p, gen_tokens: g })));
+}
+
+/** `pp128 tg32`, `pp128`, `tg32` or `default`. */
+export function cellLabel(c: Cell): string {
+  const parts = [
+    c.prompt_tokens !== null ? `pp${c.prompt_tokens}` : null,
+    c.gen_tokens !== null ? `tg${c.gen_tokens}` : null,
+  ].filter((x) => x !== null);
+  return parts.length ? parts.join(" ") : "default";
+}
+
+/**
+ * How prompt lengths are counted on this backend: the server's tokenizer when it has one (exact),
+ * else one-token probe requests whose prompt tokens the server reports (calibrated).
+ */
+export async function promptCounter(
+  backend: Backend,
+  model: string,
+  sampling: Omit<ChatRequest, "model" | "messages">,
+): Promise<{ method: CountMethod; count: TokenCounter }> {
+  const messages = (content: string) => [{ role: "user" as const, content }];
+  if (backend.promptTokens && (await backend.promptTokens(model, messages("probe"))) !== null) {
+    return { method: "tokenizer", count: (c) => backend.promptTokens!(model, messages(c)) };
+  }
+  return {
+    method: "calibrated",
+    count: async (c) => {
+      const r = await backend.chat({ ...sampling, model, messages: messages(c), max_tokens: 1 });
+      return r.stats.tokens_in > 0 ? r.stats.tokens_in : null;
+    },
+  };
+}
+
+/** The builders of a model's prompt lengths (one per length). */
+export function promptBuilders(
+  cells: Cell[],
+  method: CountMethod,
+  count: TokenCounter,
+): Map<number, PromptBuilder> {
+  const out = new Map<number, PromptBuilder>();
+  for (const c of cells) {
+    if (c.prompt_tokens !== null && !out.has(c.prompt_tokens)) {
+      out.set(c.prompt_tokens, new PromptBuilder(c.prompt_tokens, method, count));
+    }
+  }
+  return out;
+}
+
+/** A measured run of a cell. */
+export interface CellRun {
+  cell: Cell;
+  metrics: RunMetrics;
+  /** The prompt's length was confirmed by the server's tokenizer. */
+  prompt_exact: boolean;
+}
+
+const round = (v: number | null, digits = 3) =>
+  v === null ? null : Math.round(v * 10 ** digits) / 10 ** digits;
+
+/** The grid rows of a model (store `grid_cells`), one per cell that has runs. */
+export function gridRows(cells: Cell[], runs: CellRun[], outputExact: boolean): Row[] {
+  const rows: Row[] = [];
+  for (const cell of cells) {
+    const mine = runs.filter((r) => r.cell === cell);
+    if (mine.length === 0) continue;
+    const m = mine.map((r) => r.metrics);
+    const pp = summarize(m.map((r) => r.prefill_tokens_per_sec));
+    const tg = summarize(m.map((r) => r.tokens_per_sec));
+    const ttft = m.map((r) => r.ttft_ms).filter((v): v is number => v !== null).sort((a, b) =>
+      a - b
+    );
+    const tpot = m.map((r) => r.tpot_ms).filter((v): v is number => v !== null).sort((a, b) =>
+      a - b
+    );
+    const serverPp = summarize(
+      m.map((r) =>
+        r.server_prompt_ms && r.tokens_in ? r.tokens_in / (r.server_prompt_ms / 1000) : null
+      ),
+    );
+    rows.push({
+      prompt_tokens: cell.prompt_tokens,
+      gen_tokens: cell.gen_tokens,
+      runs: mine.length,
+      prompt_tokens_mean: round(summarize(m.map((r) => r.tokens_in)).mean),
+      gen_tokens_mean: round(summarize(m.map((r) => r.tokens_out)).mean),
+      prompt_exact: cell.prompt_tokens !== null && mine.every((r) => r.prompt_exact) ? 1 : 0,
+      gen_exact: cell.gen_tokens !== null && outputExact &&
+          m.every((r) => r.tokens_out === cell.gen_tokens)
+        ? 1
+        : 0,
+      pp_tps_mean: pp.mean,
+      pp_tps_std: pp.std,
+      tg_tps_mean: tg.mean,
+      tg_tps_std: tg.std,
+      ttft_ms_mean: summarize(ttft).mean,
+      ttft_ms_p99: quantile(ttft, 0.99),
+      tpot_ms_mean: summarize(tpot).mean,
+      tpot_ms_p99: quantile(tpot, 0.99),
+      server_pp_tps_mean: serverPp.mean,
+      server_tg_tps_mean: summarize(m.map((r) => r.server_tokens_per_sec)).mean,
+    });
+  }
+  return rows;
+}
+
+/** A model's workload: its cells, how prompt lengths are counted and output lengths forced. */
+export class WorkloadPlan {
+  readonly cells: Cell[];
+  readonly method: CountMethod | null;
+  readonly outputControl: "exact" | "max";
+  readonly #builders: Map<number, PromptBuilder>;
+
+  private constructor(
+    cells: Cell[],
+    method: CountMethod | null,
+    outputControl: "exact" | "max",
+    builders: Map<number, PromptBuilder>,
+  ) {
+    this.cells = cells;
+    this.method = method;
+    this.outputControl = outputControl;
+    this.#builders = builders;
+  }
+
+  /** Prepares the workload of a loaded model (asks the server for its tokenizer). */
+  static async prepare(
+    backend: Backend,
+    instanceId: string,
+    workload: WorkloadOptions,
+    sampling: Omit<ChatRequest, "model" | "messages">,
+  ): Promise<WorkloadPlan> {
+    const cells = cellsOf(workload);
+    const control = workload.gen_tokens.length ? (await backend.outputControl?.()) ?? "max" : "max";
+    if (!workload.prompt_tokens.length) return new WorkloadPlan(cells, null, control, new Map());
+    const { method, count } = await promptCounter(backend, instanceId, sampling);
+    return new WorkloadPlan(cells, method, control, promptBuilders(cells, method, count));
+  }
+
+  /** The request of one run of `cell`, with a fresh nonce. */
+  async request(
+    cell: Cell,
+    nonce: string,
+  ): Promise<{ shape: RequestShape; prompt_exact: boolean }> {
+    const shape: RequestShape = {};
+    let exact = false;
+    if (cell.prompt_tokens !== null) {
+      const built = await this.#builders.get(cell.prompt_tokens)!.build(nonce);
+      shape.content = built.content;
+      exact = built.exact;
+    }
+    if (cell.gen_tokens !== null) {
+      shape.max_tokens = cell.gen_tokens;
+      shape.exact_output = this.outputControl === "exact";
+    }
+    return { shape, prompt_exact: exact };
+  }
+
+  /** What reports say about the workload (`results.workload_json`). */
+  summary(): Record<string, unknown> {
+    return {
+      cells: this.cells.map(cellLabel),
+      prompt_tokens_method: this.method,
+      output_length: this.outputControl === "exact" ? "forced (ignore_eos)" : "maximum",
+    };
+  }
+}

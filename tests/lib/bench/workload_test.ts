@@ -1,0 +1,111 @@
+import assert from "node:assert/strict";
+import { workloadOf } from "../../../lib/cli/options.ts";
+import { fillerText, PromptBuilder } from "../../../lib/bench/prompt_builder.ts";
+import { cellLabel, cellsOf } from "../../../lib/bench/workload.ts";
+import { gridTable } from "../../../lib/bench/table.ts";
+import { AppError } from "../../../lib/error.ts";
+import type { ResultRow } from "../../../lib/store/mod.ts";
+import { bench, ofType, testConfig, testOptions } from "./_harness.ts";
+
+/** A tokenizer of the test: 5 template tokens, 1 per word, 2 for every "about". */
+const counter = (calls: string[]) => (content: string) => {
+  calls.push(content);
+  const words = content.split(" ").slice(1);
+  return Promise.resolve(5 + 1 + words.reduce((n, w) => n + (w === "about" ? 2 : 1), 0));
+};
+
+Deno.test("PromptBuilder finds the exact length with the server's count and reuses it", async () => {
+  const calls: string[] = [];
+  const b = new PromptBuilder(200, "tokenizer", counter(calls));
+  const first = await b.build("aaaa1111");
+  assert.equal(first.tokens, 200);
+  assert.equal(first.exact, true);
+  assert.ok(first.content.startsWith("[aaaa1111] the of and"));
+  const before = calls.length;
+  const second = await b.build("bbbb2222");
+  assert.equal(second.tokens, 200);
+  assert.ok(calls.length - before <= 2, "the next prompt starts from the word count found");
+});
+
+Deno.test("PromptBuilder refuses a length shorter than the template and nonce", async () => {
+  const b = new PromptBuilder(3, "tokenizer", counter([]));
+  await assert.rejects(
+    () => b.build("n"),
+    (e: unknown) => e instanceof AppError && /--prompt-tokens 7 or more/.test(e.message),
+  );
+});
+
+Deno.test("a calibrated PromptBuilder probes once per length, then reuses the word count", async () => {
+  const calls: string[] = [];
+  const b = new PromptBuilder(120, "calibrated", counter(calls));
+  const first = await b.build("x");
+  assert.equal(first.tokens, 120);
+  assert.equal(first.exact, false, "calibrated lengths are approximate");
+  const probes = calls.length;
+  const next = await b.build("y");
+  assert.equal(calls.length, probes, "no more probes");
+  assert.equal(next.content, fillerText("y", next.content.split(" ").length - 1));
+});
+
+Deno.test("the grid is every prompt length with every output length", () => {
+  const cells = cellsOf({ ...workloadOf({}), prompt_tokens: [128, 512], gen_tokens: [32] });
+  assert.deepEqual(cells.map(cellLabel), ["pp128 tg32", "pp512 tg32"]);
+  assert.deepEqual(cellsOf(workloadOf({})).map(cellLabel), ["default"]);
+  const table = gridTable([{
+    row: { model_name: "org/m", id: 1 } as unknown as ResultRow,
+    grid: [{
+      prompt_tokens: 128,
+      gen_tokens: 32,
+      runs: 3,
+      prompt_tokens_mean: 130.3,
+      prompt_exact: 0,
+      gen_tokens_mean: 28,
+      gen_exact: 0,
+      pp_tps_mean: 1000,
+      pp_tps_std: 12.5,
+      tg_tps_mean: 50,
+      tg_tps_std: 1.25,
+    }],
+  }]);
+  assert.match(
+    table,
+    /^org\/m\s+pp128 tg32\s+1000\.0 ± 12\.5\s+50\.00 ± 1\.25\s+≈130\.3\s+≤32 \(28\.0\)\s+3$/m,
+  );
+});
+
+for (const kind of ["sdk", "rest"] as const) {
+  Deno.test(`a ${kind} benchmark with --prompt-tokens and --gen-tokens measures every cell`, async () => {
+    await using b = await bench();
+    const workload = { ...workloadOf({}), prompt_tokens: [100, 300], gen_tokens: [12] };
+    const { summary, events } = await b.run(
+      kind,
+      testOptions({ workload, filters: { include_models: "qwen3-4b" } }),
+      { config: { ...testConfig(b.double.port), num_runs: 2 } },
+    );
+    assert.equal(summary.outcome, "completed");
+    const warnings = ofType(events, "log").map((e) => e.message);
+    assert.equal(
+      warnings.filter((w) => /cannot force the output length, so --gen-tokens is a maximum/.test(w))
+        .length,
+      1,
+      "LM Studio cannot force the length: said once",
+    );
+    assert.equal(ofType(events, "job_start")[0]!.runs, 4, "2 cells × 2 runs");
+    const row = b.store.allResults().at(-1)!;
+    const runs = b.store.runsOf(row.id);
+    assert.deepEqual(runs.map((r) => r.prompt_tokens_target), [100, 100, 300, 300]);
+    assert.deepEqual(runs.map((r) => r.tokens_in), [100, 100, 300, 300], "the server's counts");
+    const grid = b.store.gridOf(row.id);
+    assert.deepEqual(grid.map((c) => [c.prompt_tokens, c.gen_tokens, c.runs]), [
+      [100, 12, 2],
+      [300, 12, 2],
+    ]);
+    // The SDK counts with LM Studio's tokenizer (exact); REST v1 has none (calibrated).
+    assert.deepEqual(grid.map((c) => c.prompt_exact), kind === "sdk" ? [1, 1] : [0, 0]);
+    assert.deepEqual(grid.map((c) => c.gen_exact), [0, 0], "not forced");
+    for (const c of grid) assert.ok((c.pp_tps_mean as number) > 0 && (c.tg_tps_mean as number) > 0);
+    const workloadJson = JSON.parse(String(row.workload_json));
+    assert.equal(workloadJson.prompt_tokens_method, kind === "sdk" ? "tokenizer" : "calibrated");
+    assert.equal(workloadJson.output_length, "maximum");
+  });
+}
