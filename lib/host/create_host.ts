@@ -21,7 +21,13 @@ import { UserStore } from "./auth/users.ts";
 import { ConfigFile, type ConfigFs } from "./config_file.ts";
 import { fileSink, HOST_LOG_NAME } from "./host_log.ts";
 import { type HostPaths, resolveHostPaths } from "./paths.ts";
-import type { Permission, PluginContext, PluginDescriptor, ShutdownInfo } from "./plugin.ts";
+import type {
+  Permission,
+  PluginContext,
+  PluginDescriptor,
+  PluginInstance,
+  ShutdownInfo,
+} from "./plugin.ts";
 import { defaultPermissionFor } from "./permissions.ts";
 import { printerRoutes } from "./printer/routes.ts";
 import { VirtualPrinter } from "./printer/virtual_printer.ts";
@@ -94,16 +100,18 @@ export interface Host {
   logger: Logger;
   /** The context handed to a plugin. */
   contextOf(id: string): PluginContext;
+  /** The instance the host holds for a hosted plugin (what its `create(ctx)` returned). */
+  instanceOf<I extends PluginInstance>(plugin: PluginDescriptor<I> | string): I;
   /**
-   * Loads settings, creates the admin key at first start, starts the printer and runs every
-   * plugin's `onStartup`. Returns the admin key when one was just generated (print it once).
+   * Loads settings, creates the admin key at first start, starts the printer and starts every
+   * plugin (`start`). Returns the admin key when one was just generated (print it once).
    */
   start(): Promise<{ adminKey: string | null }>;
-  /** Runs every plugin's `onAfterStartup` (call once the server listens). */
+  /** Tells every plugin the server listens (`ready`). */
   ready(): Promise<void>;
   /**
-   * Runs every plugin's `onShutdown`, stops the printer and closes the log. `planned` marks a
-   * restart of the host: plugins keep their outputs as they are (no failsafe).
+   * Stops every plugin (`stop`), the printer and the log. `planned` marks a restart of the
+   * host: plugins keep their outputs as they are (no failsafe).
    */
   stop(info?: ShutdownInfo): Promise<void>;
 }
@@ -170,6 +178,9 @@ export function createHost(options: HostOptions): Host {
     });
   }
 
+  const instances = new Map<string, PluginInstance>();
+  for (const p of options.plugins) instances.set(p.id, p.create?.(contexts.get(p.id)!) ?? {});
+
   const app = new Hono();
   app.onError(errorHandler({ logger }));
   app.notFound(notFoundHandler);
@@ -211,7 +222,7 @@ export function createHost(options: HostOptions): Host {
       plugins: options.plugins.map((p) => ({ id: p.id, name: p.name, version: p.version })),
     }));
   for (const p of options.plugins) {
-    for (const r of p.routes?.(contexts.get(p.id)!) ?? []) {
+    for (const r of instances.get(p.id)!.routes ?? []) {
       const guarded = new Hono();
       guarded.use("*", async (c, next) => {
         const method = c.req.method.toUpperCase();
@@ -229,19 +240,20 @@ export function createHost(options: HostOptions): Host {
   }
 
   const each = async (
-    hook: "onStartup" | "onAfterStartup" | "onShutdown",
+    hook: "start" | "ready" | "stop",
     info: ShutdownInfo = { planned: false },
   ) => {
     for (const p of options.plugins) {
-      const fn = p[hook];
-      if (!fn) continue;
-      if (hook === "onShutdown") {
-        try {
-          await p.onShutdown!(contexts.get(p.id)!, info);
-        } catch (err) {
-          logger.error(`Shutdown of plugin ${p.id} failed: ${err}`);
-        }
-      } else await fn.call(p, contexts.get(p.id)!);
+      const instance = instances.get(p.id)!;
+      if (hook !== "stop") {
+        await instance[hook]?.();
+        continue;
+      }
+      try {
+        await instance.stop?.(info);
+      } catch (err) {
+        logger.error(`Shutdown of plugin ${p.id} failed: ${err}`);
+      }
     }
   };
 
@@ -260,6 +272,12 @@ export function createHost(options: HostOptions): Host {
       if (!ctx) throw new TypeError(`Unknown plugin '${id}'`);
       return ctx;
     },
+    instanceOf<I extends PluginInstance>(plugin: PluginDescriptor<I> | string): I {
+      const id = typeof plugin === "string" ? plugin : plugin.id;
+      const instance = instances.get(id);
+      if (!instance) throw new TypeError(`Unknown plugin '${id}'`);
+      return instance as I;
+    },
     async start() {
       for (
         const dir of [
@@ -275,13 +293,13 @@ export function createHost(options: HostOptions): Host {
       const adminKey = await users.ensureAdmin();
       if (adminKey) logger.info("No users yet: created user 'admin' and an admin API key");
       printer.start();
-      await each("onStartup");
+      await each("start");
       logger.info(`Plugin host started with ${options.plugins.length} plugin(s)`);
       return { adminKey };
     },
-    ready: () => each("onAfterStartup"),
+    ready: () => each("ready"),
     async stop(info) {
-      await each("onShutdown", info);
+      await each("stop", info);
       if (info?.planned) await handover.save();
       push.closeAll();
       printer.stop();

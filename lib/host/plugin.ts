@@ -1,7 +1,9 @@
 /**
  * The plugin contract of the plugin host. A plugin lives in `plugins/<id>/` and its `mod.ts`
- * exports a named `plugin` of type {@linkcode PluginDescriptor}. The host passes every service
- * explicitly through a {@linkcode PluginContext}; plugins never import each other.
+ * exports a named `plugin` of type {@linkcode PluginDescriptor}: what the plugin is (id,
+ * settings, scope) and `create(ctx)`, which the host calls once per run with every service in a
+ * {@linkcode PluginContext} and which returns the {@linkcode PluginInstance} the host holds
+ * (routes, start, stop). Plugins never import each other.
  *
  * @module
  */
@@ -96,8 +98,8 @@ export interface PluginContext {
    */
   resumed?: boolean;
   /**
-   * State carried across a planned restart: set it in `onShutdown` when `info.planned`, read it
-   * in `onStartup` when {@linkcode resumed} (a JSON value; undefined otherwise).
+   * State carried across a planned restart: set it in `stop` when `info.planned`, read it
+   * in `start` when {@linkcode resumed} (a JSON value; undefined otherwise).
    */
   handover?: Handover;
   /**
@@ -148,8 +150,23 @@ export interface PluginRoutes {
   permissionFor?(method: string, path: string): Permission | undefined;
 }
 
-/** What `plugins/<id>/mod.ts` exports as `plugin`. */
-export interface PluginDescriptor {
+/**
+ * One run of a plugin, created by {@linkcode PluginDescriptor.create} and held by the host: its
+ * routes (mounted when the host is built) and its lifecycle.
+ */
+export interface PluginInstance {
+  /** Route tables the host mounts under their bases, behind authentication. */
+  routes?: PluginRoutes[];
+  /** Called before the server listens (settings loaded, printer started). */
+  start?(): void | Promise<void>;
+  /** Called once the server listens ("startup complete"). */
+  ready?(): void | Promise<void>;
+  /** Called on shutdown; must release timers, sockets and files. */
+  stop?(info: ShutdownInfo): void | Promise<void>;
+}
+
+/** What `plugins/<id>/mod.ts` exports as `plugin`; `I` is the type of its instance. */
+export interface PluginDescriptor<I extends PluginInstance = PluginInstance> {
   id: string;
   name: string;
   version: string;
@@ -171,14 +188,11 @@ export interface PluginDescriptor {
   migrateSettings?(stored: Settings, fromVersion: number): Settings;
   /** Setting keys never returned by `GET /api/settings` (secrets). */
   restrictedSettings?: string[];
-  /** Builds the plugin's routes once the context exists. */
-  routes?(ctx: PluginContext): PluginRoutes[];
-  /** Called before the server listens. */
-  onStartup?(ctx: PluginContext): void | Promise<void>;
-  /** Called once the server listens ("startup complete"). */
-  onAfterStartup?(ctx: PluginContext): void | Promise<void>;
-  /** Called on shutdown; must release timers, sockets and files. */
-  onShutdown?(ctx: PluginContext, info?: ShutdownInfo): void | Promise<void>;
+  /**
+   * Creates the plugin's instance for one run of the host (the host calls it once, when it is
+   * built, and keeps the instance). A plugin without routes or work of its own may leave it out.
+   */
+  create?(ctx: PluginContext): I;
   /**
    * Environment variables the plugin reads (e.g. `TEMP_ETA_ALGORITHM`). The permission-scoped
    * host passes only these (and its own) to the process and into `ctx.env`.

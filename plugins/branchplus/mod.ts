@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { PluginContext, PluginDescriptor } from "../../lib/host/plugin.ts";
+import type { PluginDescriptor, PluginInstance } from "../../lib/host/plugin.ts";
 import { BranchController } from "./controller.ts";
 import { branchRoutes } from "./routes.ts";
 import { systemClock } from "../../lib/clock.ts";
@@ -23,20 +23,13 @@ export type { BranchStatus } from "./controller.ts";
 export { API_BASE } from "./routes.ts";
 export type { BranchSettings } from "./settings.ts";
 
-const controllers = new WeakMap<PluginContext, BranchController>();
-
-/** The controller of a plugin context, created on first use. */
-export function controllerFor(ctx: PluginContext): BranchController {
-  let controller = controllers.get(ctx);
-  if (!controller) {
-    controller = new BranchController(ctx);
-    controllers.set(ctx, controller);
-  }
-  return controller;
+/** One run of the plugin: its controller, routes and lifecycle. */
+export interface BranchInstance extends PluginInstance {
+  controller: BranchController;
 }
 
 /** The plugin descriptor the host loads. */
-export const plugin: PluginDescriptor = {
+export const plugin: PluginDescriptor<BranchInstance> = {
   id: "branchplus",
   name: "Branch power controller",
   version: "0.1.0",
@@ -58,10 +51,13 @@ export const plugin: PluginDescriptor = {
         path: String(args.path),
       }, { clock: systemClock }),
   },
-  routes: (ctx) => branchRoutes(() => controllerFor(ctx)),
-  onStartup: (ctx) => controllerFor(ctx).start({ resumed: ctx.resumed }),
-  async onShutdown(ctx, info) {
-    await controllerFor(ctx).stop({ planned: info?.planned });
-    controllers.delete(ctx);
+  create(ctx) {
+    const controller = new BranchController(ctx);
+    return {
+      controller,
+      routes: branchRoutes(() => controller),
+      start: () => controller.start({ resumed: ctx.resumed }),
+      stop: (info) => controller.stop({ planned: info.planned }),
+    };
   },
 };

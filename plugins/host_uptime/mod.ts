@@ -38,7 +38,7 @@ export function createUptimePlugin(options: UptimePluginOptions = {}): PluginDes
     settingsVersion: 1,
     settingsDefaults: { ...UPTIME_DEFAULTS },
     validateSettings: validateUptimeSettings,
-    routes(ctx: PluginContext) {
+    create(ctx: PluginContext) {
       const startedAt = options.startedAt ?? ctx.clock.now();
       let lastDebug = -Infinity;
       const app = new Hono();
@@ -58,7 +58,7 @@ export function createUptimePlugin(options: UptimePluginOptions = {}): PluginDes
         }
         return c.json(payload);
       });
-      return [{ base: "/api/plugin/host_uptime", app }];
+      return { routes: [{ base: "/api/plugin/host_uptime", app }] };
     },
   };
 }

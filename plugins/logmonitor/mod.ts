@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { PluginContext, PluginDescriptor } from "../../lib/host/plugin.ts";
+import type { PluginContext, PluginDescriptor, PluginInstance } from "../../lib/host/plugin.ts";
 import { logMonitorApp, logMonitorPermission } from "./routes.ts";
 import { createRuntime, type LogMonitorOptions, type LogMonitorRuntime } from "./runtime.ts";
 import { LOGMONITOR_DEFAULTS, validateLogMonitorSettings } from "./settings.ts";
@@ -20,23 +20,15 @@ export {
 } from "./settings.ts";
 export type { LogMonitorOptions, LogMonitorRuntime } from "./runtime.ts";
 
-/**
- * Creates the log monitor descriptor. `runtimes` gives tests access to the runtime of a
- * context.
- */
+/** One run of the plugin: its runtime (streams, alerts, search), routes and lifecycle. */
+export interface LogMonitorInstance extends PluginInstance {
+  runtime: LogMonitorRuntime;
+}
+
+/** Creates the log monitor descriptor (tests pass poll timings and file system doubles). */
 export function createLogMonitorPlugin(
   options: LogMonitorOptions = {},
-): PluginDescriptor & { runtimeOf(ctx: PluginContext): LogMonitorRuntime } {
-  const runtimes = new Map<PluginContext, LogMonitorRuntime>();
-  const runtimeOf = (ctx: PluginContext) => {
-    let rt = runtimes.get(ctx);
-    if (!rt) {
-      rt = createRuntime(ctx, options);
-      runtimes.set(ctx, rt);
-    }
-    return rt;
-  };
-  const unsubscribes = new Map<PluginContext, () => void>();
+): PluginDescriptor<LogMonitorInstance> {
   return {
     id: "logmonitor",
     name: "Log Monitor",
@@ -44,49 +36,47 @@ export function createLogMonitorPlugin(
     settingsVersion: 1,
     settingsDefaults: structuredClone(LOGMONITOR_DEFAULTS) as unknown as Record<string, unknown>,
     validateSettings: validateLogMonitorSettings,
-    runtimeOf,
-    routes: (ctx) => [{
-      base: "/plugin/logmonitor",
-      app: logMonitorApp(runtimeOf(ctx)),
-      permissionFor: logMonitorPermission,
-    }],
-    async onStartup(ctx) {
-      const rt = runtimeOf(ctx);
-      await rt.alerts.rebuild();
-      if (ctx.resumed) await resume(ctx, rt);
-      unsubscribes.set(
-        ctx,
-        ctx.settings.onChange(() => {
-          rt.alerts.rebuild().catch((err) =>
-            ctx.logger.error(`Alert monitor rebuild failed: ${err}`)
-          );
-        }),
-      );
-      if (rt.settings().auto_start_streaming) {
-        await rt.streams.startSingle(rt.settings().default_log_file).catch((err) =>
-          ctx.logger.info(
-            `Auto-start streaming skipped: ${err instanceof Error ? err.message : err}`,
-          )
-        );
-      }
-    },
-    async onShutdown(ctx, info) {
-      const rt = runtimes.get(ctx);
-      unsubscribes.get(ctx)?.();
-      unsubscribes.delete(ctx);
-      if (!rt) return;
-      if (info?.planned) {
-        // A planned restart: the next run carries on with the same streams and alerts.
-        ctx.handover?.set({
-          single: rt.streams.activeSingle(),
-          multi: rt.streams.activeMulti(),
-          alerts: rt.alerts.snapshot(),
-        });
-      }
-      await rt.streams.stopAll();
-      await rt.alerts.stop();
-      rt.feed?.close();
-      runtimes.delete(ctx);
+    create(ctx) {
+      const rt = createRuntime(ctx, options);
+      let unsubscribe = () => {};
+      return {
+        runtime: rt,
+        routes: [{
+          base: "/plugin/logmonitor",
+          app: logMonitorApp(rt),
+          permissionFor: logMonitorPermission,
+        }],
+        async start() {
+          await rt.alerts.rebuild();
+          if (ctx.resumed) await resume(ctx, rt);
+          unsubscribe = ctx.settings.onChange(() => {
+            rt.alerts.rebuild().catch((err) =>
+              ctx.logger.error(`Alert monitor rebuild failed: ${err}`)
+            );
+          });
+          if (rt.settings().auto_start_streaming) {
+            await rt.streams.startSingle(rt.settings().default_log_file).catch((err) =>
+              ctx.logger.info(
+                `Auto-start streaming skipped: ${err instanceof Error ? err.message : err}`,
+              )
+            );
+          }
+        },
+        async stop(info) {
+          unsubscribe();
+          if (info.planned) {
+            // A planned restart: the next run carries on with the same streams and alerts.
+            ctx.handover?.set({
+              single: rt.streams.activeSingle(),
+              multi: rt.streams.activeMulti(),
+              alerts: rt.alerts.snapshot(),
+            });
+          }
+          await rt.streams.stopAll();
+          await rt.alerts.stop();
+          rt.feed?.close();
+        },
+      };
     },
   };
 }
@@ -111,4 +101,4 @@ async function resume(ctx: PluginContext, rt: LogMonitorRuntime): Promise<void> 
 }
 
 /** The log monitor as registered by the host. */
-export const plugin: PluginDescriptor = createLogMonitorPlugin();
+export const plugin: PluginDescriptor<LogMonitorInstance> = createLogMonitorPlugin();

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { PluginContext, PluginDescriptor } from "../../lib/host/plugin.ts";
+import type { PluginDescriptor, PluginInstance } from "../../lib/host/plugin.ts";
 import { ENV_VARS } from "./env.ts";
 import { migrateSettings } from "./migrate.ts";
 import { connectionOf } from "./mqtt_client.ts";
@@ -20,20 +20,15 @@ export type { TempEtaSettings } from "./schema.ts";
 /** The plugin id. */
 export const PLUGIN_ID = "temp_eta";
 
-/**
- * Builds the descriptor; tests pass an MQTT client factory or backoff timings. One service runs
- * per plugin context (the host passes the same context object to every hook).
- */
-export function createTempEtaPlugin(options: ServiceOptions = {}): PluginDescriptor {
-  const services = new WeakMap<PluginContext, TempEtaService>();
-  const serviceOf = (ctx: PluginContext): TempEtaService => {
-    let service = services.get(ctx);
-    if (!service) {
-      service = new TempEtaService(ctx, options);
-      services.set(ctx, service);
-    }
-    return service;
-  };
+/** One run of the plugin: its service, routes and lifecycle. */
+export interface TempEtaInstance extends PluginInstance {
+  service: TempEtaService;
+}
+
+/** Builds the descriptor; tests pass an MQTT client factory or backoff timings. */
+export function createTempEtaPlugin(
+  options: ServiceOptions = {},
+): PluginDescriptor<TempEtaInstance> {
   return {
     id: PLUGIN_ID,
     name: "Temperature ETA",
@@ -52,14 +47,17 @@ export function createTempEtaPlugin(options: ServiceOptions = {}): PluginDescrip
       const { caPath } = connectionOf(validateSettings(settings));
       return settings.mqtt_enabled === true && caPath !== null ? [caPath] : [];
     },
-    routes: (ctx) => routesOf(serviceOf(ctx)),
-    onStartup: (ctx) => serviceOf(ctx).start(),
-    onShutdown: async (ctx) => {
-      await services.get(ctx)?.stop();
-      services.delete(ctx);
+    create(ctx) {
+      const service = new TempEtaService(ctx, options);
+      return {
+        service,
+        routes: routesOf(service),
+        start: () => service.start(),
+        stop: () => service.stop(),
+      };
     },
   };
 }
 
 /** The descriptor the host loads. */
-export const plugin: PluginDescriptor = createTempEtaPlugin();
+export const plugin: PluginDescriptor<TempEtaInstance> = createTempEtaPlugin();

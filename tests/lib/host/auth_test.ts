@@ -10,14 +10,19 @@ const probe: PluginDescriptor = {
   settingsVersion: 1,
   settingsDefaults: { n: 1 },
   validateSettings: (s) => s,
-  routes: () => [{
-    base: "/api/plugin/probe",
-    app: new Hono().get("/", (c) => c.json({ ok: true })).post("/", (c) => c.json({ done: true })),
-  }, {
-    base: "/plugin/probe",
-    app: new Hono().post("/settingsy", (c) => c.json({ ok: true })),
-    permissions: { POST: "SETTINGS" },
-  }],
+  create: () => ({
+    routes: [{
+      base: "/api/plugin/probe",
+      app: new Hono().get("/", (c) => c.json({ ok: true })).post(
+        "/",
+        (c) => c.json({ done: true }),
+      ),
+    }, {
+      base: "/plugin/probe",
+      app: new Hono().post("/settingsy", (c) => c.json({ ok: true })),
+      permissions: { POST: "SETTINGS" },
+    }],
+  }),
 };
 
 /** Every route of the host core and the probe plugin. */

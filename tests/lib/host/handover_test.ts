@@ -16,12 +16,14 @@ function carrier(seen: unknown[]): PluginDescriptor {
     settingsVersion: 1,
     settingsDefaults: {},
     validateSettings: (s) => s,
-    onStartup: (ctx: PluginContext) => {
-      seen.push(ctx.resumed ? ctx.handover?.get() : "fresh");
-    },
-    onShutdown: (ctx: PluginContext, info) => {
-      if (info?.planned) ctx.handover?.set({ streams: ["app.log"], count: 3 });
-    },
+    create: (ctx: PluginContext) => ({
+      start: () => {
+        seen.push(ctx.resumed ? ctx.handover?.get() : "fresh");
+      },
+      stop: (info) => {
+        if (info.planned) ctx.handover?.set({ streams: ["app.log"], count: 3 });
+      },
+    }),
   };
 }
 

@@ -11,8 +11,12 @@ const pusher: PluginDescriptor = {
   settingsVersion: 1,
   settingsDefaults: {},
   validateSettings: (s) => s,
-  onStartup(ctx) {
-    captured = ctx;
+  create(ctx) {
+    return {
+      start() {
+        captured = ctx;
+      },
+    };
   },
 };
 

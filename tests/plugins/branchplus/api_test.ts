@@ -8,7 +8,7 @@ const allOff = { "1": 0, "2": 0, "3": 0, "4": 0, "5": 0 };
 
 Deno.test("the descriptor guards reads with STATUS and commands with CONTROL", () => {
   const { ctx } = fakeContext();
-  const routes = plugin.routes!(ctx);
+  const routes = plugin.create!(ctx).routes!;
   assert.equal(routes.length, 1);
   assert.equal(routes[0]!.base, "/api/plugin/branchplus");
   assert.deepEqual(routes[0]!.permissions, { GET: "STATUS", POST: "CONTROL" });

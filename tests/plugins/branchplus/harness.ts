@@ -11,7 +11,7 @@ import {
   BranchController,
   type BranchControllerOptions,
 } from "../../../plugins/branchplus/controller.ts";
-import { controllerFor, plugin } from "../../../plugins/branchplus/mod.ts";
+import { plugin } from "../../../plugins/branchplus/mod.ts";
 import { API_BASE, branchRoutes } from "../../../plugins/branchplus/routes.ts";
 import { type HubSimulator, startHubSimulator } from "../../doubles/hub_sim.ts";
 import { type FakeContext, fakeContext, waitFor } from "./fakes.ts";
@@ -47,7 +47,8 @@ export async function startPlugin(options: StartPluginOptions = {}): Promise<Plu
   const direct = options.controllerOptions
     ? new BranchController(fake.ctx, options.controllerOptions)
     : undefined;
-  const routes = direct ? branchRoutes(() => direct) : plugin.routes!(fake.ctx);
+  const instance = direct ? null : plugin.create!(fake.ctx);
+  const routes = instance ? instance.routes! : branchRoutes(() => direct!);
   const app = new Hono();
   app.onError((err, c) => {
     if (err instanceof AppError) {
@@ -57,8 +58,8 @@ export async function startPlugin(options: StartPluginOptions = {}): Promise<Plu
   });
   for (const r of routes) app.route(r.base, r.app);
   if (direct) direct.start();
-  else await plugin.onStartup!(fake.ctx);
-  const controller = direct ?? controllerFor(fake.ctx);
+  else await instance!.start!();
+  const controller = direct ?? instance!.controller;
   const run: PluginRun = {
     ...fake,
     sim,
@@ -80,7 +81,7 @@ export async function startPlugin(options: StartPluginOptions = {}): Promise<Plu
       ),
     stop: async () => {
       if (direct) await direct.stop();
-      else await plugin.onShutdown!(fake.ctx);
+      else await instance!.stop!({ planned: false });
       await sim.close();
     },
   };

@@ -168,10 +168,13 @@ Deno.test("the descriptor declares id, version 2 settings, secrets, env and netw
   assert.equal(plugin.validateSettings({}).algorithm, "linear");
   assert.equal(plugin.migrateSettings!({ threshold_start: 2 }, 1).heating_threshold, 2);
   const f = fakeContext();
-  const routes = plugin.routes!(f.ctx);
-  assert.deepEqual(routes.map((r) => r.base), ["/api/plugin/temp_eta", "/plugin/temp_eta/static"]);
-  await plugin.onStartup!(f.ctx);
+  const instance = plugin.create!(f.ctx);
+  assert.deepEqual(instance.routes!.map((r) => r.base), [
+    "/api/plugin/temp_eta",
+    "/plugin/temp_eta/static",
+  ]);
+  await instance.start!();
   assert.deepEqual(f.clock.pendingDelays(), [500, 5000]);
-  await plugin.onShutdown!(f.ctx);
+  await instance.stop!({ planned: false });
   assert.deepEqual(f.clock.pendingDelays(), []);
 });
