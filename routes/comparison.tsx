@@ -1,6 +1,7 @@
 /**
  * Comparison: pick a model, see its history (speed, TTFT and generation time per finished
- * result) as trend charts with min, max, mean and the trend direction.
+ * result) as trend charts with min, max, mean and the trend direction, and its newest load
+ * curves (output tokens/s by concurrency and by request rate).
  *
  * @module
  */
@@ -13,6 +14,8 @@ import { type DashboardEnv, servicesOf } from "../lib/control/services.ts";
 import type { PageProps } from "../lib/http/fw_routes.ts";
 import type { Row } from "../lib/store/mod.ts";
 import { comparableModels, type ModelHistory, modelHistory } from "../lib/store/dashboard.ts";
+import { type LoadCurve, loadCurves } from "../lib/store/load_curves.ts";
+import LoadCurveCard from "../components/LoadCurveCard.tsx";
 
 /** Page metadata. */
 export const meta = { title: "Comparison" };
@@ -21,6 +24,7 @@ interface ComparisonData {
   models: Row[];
   selected: string | null;
   history: ModelHistory | null;
+  curves: LoadCurve[];
 }
 
 /** Loads the model list and the selected model's history (`?model=`). */
@@ -28,7 +32,12 @@ export function data(c: Context<DashboardEnv>): ComparisonData {
   const db = servicesOf(c).store.db;
   const models = comparableModels(db);
   const selected = c.req.query("model") ?? (models[0]?.model_name as string | undefined) ?? null;
-  return { models, selected, history: selected ? modelHistory(db, selected) : null };
+  return {
+    models,
+    selected,
+    history: selected ? modelHistory(db, selected) : null,
+    curves: selected ? loadCurves(db, selected) : [],
+  };
 }
 
 /** The Comparison view. */
@@ -82,6 +91,7 @@ export default function Comparison({ data: d }: PageProps<ComparisonData>) {
             {line("chart-ttft", "Time to first token", "ttft", "ms")}
             {line("chart-gen", "Generation time", "gen_time", "ms")}
           </section>
+          <LoadCurveCard curves={d.curves} />
         </>
       )}
     </>

@@ -17,7 +17,7 @@ import { type JobSummary, runJob } from "./job.ts";
 import { createProfiler } from "./profiler.ts";
 import type { Profiler } from "./profiler_types.ts";
 import { createProgress } from "./progress.ts";
-import { gridTable, latencyTable, resultsTable } from "./table.ts";
+import { gridTable, latencyTable, loadTable, resultsTable } from "./table.ts";
 
 type RunInvocation = Extract<Invocation, { kind: "run" }>;
 
@@ -100,6 +100,9 @@ export async function runBenchmarkCommand(
     const grids = rows.map((row) => ({ row, grid: store.gridOf(row.id) }))
       .filter((g) => g.grid.length > 0);
     if (grids.length > 0) say(`\n${gridTable(grids)}`);
+    const curves = rows.map((row) => ({ row, levels: store.loadLevelsOf(row.id) }))
+      .filter((c) => c.levels.length > 0);
+    if (curves.length > 0) say(`\n${loadTable(curves)}`);
     const nothing = summary.outcome === "failed" && summary.tested.length === 0;
     const after = nothing ? null : await hooks.after?.(inv, summary);
     for (const line of after?.lines ?? []) say(line);

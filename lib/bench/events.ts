@@ -79,6 +79,21 @@ export type BenchEvent =
     error: string | null;
     figures: ModelFigures | null;
   }
+  | {
+    type: "load_level";
+    key: string;
+    mode: "concurrency" | "rate";
+    level: number;
+    /** Null at the start of the level; the level's figures at its end. */
+    figures: {
+      requests: number;
+      ok: number;
+      output_tokens_per_sec: number | null;
+      requests_per_sec: number | null;
+      goodput_rps: number | null;
+      latency_ms_p99: number | null;
+    } | null;
+  }
   | { type: "hardware"; sample: HardwareSample }
   | { type: "log"; level: "debug" | "info" | "warn" | "error"; message: string }
   | {

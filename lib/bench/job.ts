@@ -104,7 +104,9 @@ export async function runJob(
       (t) => store.findCached(t.key, hash) !== null,
     );
     summary.skipped = skipped.map((s) => s.key);
-    if (run.length > 0 && backend.kind === "rest" && options.n_parallel > 1) {
+    const loadCurve = workloadOf(options).concurrency.some((c) => c > 1) ||
+      workloadOf(options).request_rate.length > 0;
+    if (run.length > 0 && backend.kind === "rest" && (options.n_parallel > 1 || loadCurve)) {
       await requireParallel(backend, emit);
     }
     const workload = workloadOf(options);

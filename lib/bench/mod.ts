@@ -26,7 +26,16 @@ export type { HardwareSummary, Profiler } from "./profiler_types.ts";
 export { bar, createProgress, formatDuration } from "./progress.ts";
 export { quantile, summarize, summaryColumns, tCritical } from "./stats.ts";
 export type { Summary } from "./stats.ts";
-export { gridTable, latencyTable, lengthText, resultsTable } from "./table.ts";
+export { gridTable, latencyTable, lengthText, loadTable, resultsTable } from "./table.ts";
+export {
+  levelRow,
+  markKnee,
+  meetsSlo,
+  poissonGaps,
+  runConcurrency,
+  runRate,
+} from "./load_curve.ts";
+export type { LoadMode, LoadRequest, Slo } from "./load_curve.ts";
 export { cellLabel, cellsOf, gridRows, WorkloadPlan } from "./workload.ts";
 export type { Cell, CellRun } from "./workload.ts";
 export { fillerText, PromptBuilder } from "./prompt_builder.ts";

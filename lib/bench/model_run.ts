@@ -14,6 +14,7 @@ import { aggregateRuns } from "./metrics.ts";
 import { type ModelRunContext, ModelSession, type ModelStatus } from "./model_session.ts";
 import { aggregateParallel } from "./parallel.ts";
 import { gridRows } from "./workload.ts";
+import { runLoadCurve } from "./model_load.ts";
 import { workloadOf } from "../cli/options.ts";
 import { paramsBillions, sizeGiB, type Target } from "./target.ts";
 
@@ -58,6 +59,7 @@ export async function runModel(
       await control.checkpoint();
       await s.parallelRound(i);
     }
+    if (workload.concurrency.length || workload.request_rate.length) await runLoadCurve(s);
     const hardware = profiler ? await profiler.stop() : {};
     const vram = profiler ? await profiler.vramUsedMb() : null;
     const warnings = s.warnings.length ? JSON.stringify(s.warnings) : null;

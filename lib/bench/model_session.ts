@@ -11,7 +11,13 @@ import type { Backend, LoadOptions, ServerConfig } from "../modelserver/backend.
 import type { ResultsStore, Row } from "../store/mod.ts";
 import { isAbort, type JobControl } from "./control.ts";
 import type { EventSink, ModelFigures } from "./events.ts";
-import { type MeasureContext, measureOnce, samplingOf } from "./measure.ts";
+import {
+  type MeasureContext,
+  type Measured,
+  measureOnce,
+  type RequestShape,
+  samplingOf,
+} from "./measure.ts";
 import { type Cell, cellLabel, type CellRun, WorkloadPlan } from "./workload.ts";
 import { workloadOf } from "../cli/options.ts";
 import { type RunMetrics, runMetrics } from "./metrics.ts";
@@ -281,6 +287,11 @@ export class ModelSession {
       })
     );
     for (const f of round.failures) this.warnings.push(`parallel request failed: ${f}`);
+  }
+
+  /** One request of this model with the given shape (the reload retry included). */
+  request(shape: RequestShape): Promise<Measured> {
+    return measureOnce(this.#measure, this.instanceId!, shape);
   }
 
   /** Stores how the model ended and emits `model_end`. */

@@ -168,6 +168,20 @@ export function createProgress(
             : `  ✗ ${shortModelName(e.key)}: ${e.status}${e.error ? ` — ${e.error}` : ""}`,
         );
         break;
+      case "load_level": {
+        const what = e.mode === "concurrency" ? `concurrency ${e.level}` : `${e.level} req/s`;
+        if (e.figures === null) {
+          status(`[${modelIndex}/${models}] ${current}: load curve, ${what}`);
+          break;
+        }
+        const f = e.figures;
+        line(
+          `  load ${what}: ${f.ok}/${f.requests} ok, ${fmt(f.output_tokens_per_sec)} tok/s out, ` +
+            `${fmt(f.requests_per_sec, 2)} req/s, latency p99 ${fmt(f.latency_ms_p99, 0)} ms` +
+            (f.goodput_rps === null ? "" : `, goodput ${fmt(f.goodput_rps, 2)} req/s`),
+        );
+        break;
+      }
       case "log":
         if (options.debug || e.level === "warn" || e.level === "error") {
           line(`  ${e.level}: ${e.message}`);

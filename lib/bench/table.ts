@@ -114,3 +114,42 @@ export function gridTable(models: { row: ResultRow; grid: Row[] }[]): string {
   );
   return aligned(head, body, 2);
 }
+
+/** The load curves: per model and level, throughput, goodput, latency percentiles and the knee. */
+export function loadTable(models: { row: ResultRow; levels: Row[] }[]): string {
+  const head = [
+    "Load curve",
+    "level",
+    "ok",
+    "out tok/s",
+    "req/s",
+    "goodput/s",
+    "latency p50",
+    "p90",
+    "p99",
+    "TTFT p50",
+    "p99",
+    "TPOT p50",
+    "p99",
+    "knee",
+  ];
+  const body = models.flatMap(({ row, levels }) =>
+    levels.map((l) => [
+      shortModelName(row.model_name),
+      l.mode === "concurrency" ? `c=${l.level}` : `${l.level}/s`,
+      `${l.ok}/${l.requests}`,
+      num(l.output_tokens_per_sec, 1),
+      num(l.requests_per_sec, 2),
+      num(l.goodput_rps, 2),
+      num(l.latency_ms_p50, 0),
+      num(l.latency_ms_p90, 0),
+      num(l.latency_ms_p99, 0),
+      num(l.ttft_ms_p50, 1),
+      num(l.ttft_ms_p99, 1),
+      num(l.tpot_ms_p50, 2),
+      num(l.tpot_ms_p99, 2),
+      l.knee === 1 ? "◀ knee" : "",
+    ])
+  );
+  return aligned(head, body, 2).split("\n").map((l) => l.trimEnd()).join("\n");
+}

@@ -72,7 +72,16 @@ export interface FlagSpec {
 }
 
 /** The workload arguments whose measurement is implemented (the rest follow). */
-const LANDED_WORKLOAD: ReadonlySet<string> = new Set<string>(["prompt-tokens", "gen-tokens"]);
+const LANDED_WORKLOAD: ReadonlySet<string> = new Set<string>([
+  "prompt-tokens",
+  "gen-tokens",
+  "concurrency",
+  "request-rate",
+  "requests",
+  "seed",
+  "slo-ttft",
+  "slo-tpot",
+]);
 
 /** Every argument, in help order. */
 export const FLAGS: readonly FlagSpec[] = [

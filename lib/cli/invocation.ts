@@ -5,6 +5,7 @@
  * @module
  */
 import {
+  backendOf,
   type Config,
   deepMerge,
   type EnvReader,
@@ -16,7 +17,7 @@ import {
   processEnv,
   resolvePaths,
 } from "../config/mod.ts";
-import { AppError } from "../error.ts";
+import { AppError, badRequest } from "../error.ts";
 import { configPathOf, flagsToOverrides, flagsToRunOptions, type RunOptions } from "./options.ts";
 import { type Flags, parseFlags } from "./program.ts";
 import { presetToArgs } from "./presets_args.ts";
@@ -113,6 +114,21 @@ export async function resolveInvocation(
   const config = deepMerge(base.config, overrides);
   config.modelserver.ports = normalisePorts(config.modelserver.ports);
   const runOptions = flagsToRunOptions(flags);
+  const w = runOptions.workload;
+  if (backendOf(config) === "sdk" && w && (w.concurrency.length || w.request_rate.length)) {
+    throw badRequest(
+      "A load curve (--concurrency, --request-rate) sends concurrent requests, which SDK mode " +
+        "does not: add --use-rest-api (LM Studio) or --backend openai --base-url URL",
+    );
+  }
+  if (
+    w && (w.slo_ttft_ms !== null || w.slo_tpot_ms !== null) && !w.concurrency.length &&
+    !w.request_rate.length
+  ) {
+    throw badRequest(
+      "--slo-ttft and --slo-tpot set the goodput of a load curve: add --concurrency or --request-rate",
+    );
+  }
   if (runOptions.dev_mode) config.num_runs = 1;
   const layers = [...base.layers, { source: "command line", found: true, unknownKeys: [] }];
   return { kind: "run", config, options: runOptions, layers, paths, presetArgs };

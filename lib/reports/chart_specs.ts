@@ -132,6 +132,47 @@ function trendSpec(data: ReportData): ChartSpec | null {
   };
 }
 
+/** The load curves of the entries for one mode: output tokens/s per level, one line per model. */
+function loadCurveSpec(data: ReportData, mode: "concurrency" | "rate"): ChartSpec | null {
+  const withCurve = data.entries.filter((e) => e.load_curve.some((l) => l.mode === mode));
+  if (withCurve.length === 0) return null;
+  const levels = [
+    ...new Set(
+      withCurve.flatMap((e) => e.load_curve.filter((l) => l.mode === mode).map((l) => l.level)),
+    ),
+  ].sort((a, b) => (a as number) - (b as number));
+  const title = mode === "concurrency"
+    ? "Load curve: output tokens/s by concurrency"
+    : "Load curve: output tokens/s by request rate";
+  return {
+    id: `load-${mode}`,
+    title,
+    config: {
+      type: "line",
+      data: {
+        labels: levels.map(String),
+        datasets: withCurve.map((e, i) => ({
+          label: displayName(e),
+          data: levels.map((lv) =>
+            (e.load_curve.find((l) => l.mode === mode && l.level === lv)
+              ?.output_tokens_per_sec as number | null | undefined) ?? null
+          ),
+          borderColor: PALETTE[i % PALETTE.length],
+          backgroundColor: PALETTE[i % PALETTE.length],
+          spanGaps: true,
+        })),
+      },
+      options: {
+        plugins: { title: { display: true, text: title } },
+        scales: {
+          x: axis(mode === "concurrency" ? "Requests in flight" : "Requests per second offered"),
+          y: axis("Output tokens/s (all requests)", { beginAtZero: true }),
+        },
+      },
+    },
+  };
+}
+
 /** The charts of a report: top-10 speed, speed vs. size, efficiency and (with a comparison) the trend. */
 export function chartSpecs(data: ReportData): ChartSpec[] {
   const specs = [
@@ -154,5 +195,7 @@ export function chartSpecs(data: ReportData): ChartSpec[] {
     ),
   ];
   const trend = data.compare ? trendSpec(data) : null;
-  return trend ? [...specs, trend] : specs;
+  const curves = [loadCurveSpec(data, "concurrency"), loadCurveSpec(data, "rate")]
+    .filter((c): c is ChartSpec => c !== null);
+  return [...specs, ...(trend ? [trend] : []), ...curves];
 }

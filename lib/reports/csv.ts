@@ -13,7 +13,7 @@ import {
 } from "../store/schema.ts";
 import { type ReportData, type ReportEntry, sizeGb } from "./model.ts";
 import { notAppliedNames } from "../bench/applied.ts";
-import { gridText } from "./serving.ts";
+import { gridText, loadText } from "./serving.ts";
 
 /** The CSV columns, in order (README "Reports" lists them). */
 export const CSV_COLUMNS: readonly string[] = [
@@ -62,6 +62,7 @@ export const CSV_COLUMNS: readonly string[] = [
   "ttft_significant",
   "not_applied",
   "grid",
+  "load_curve",
   "warnings",
 ];
 
@@ -93,6 +94,8 @@ function valueOf(e: ReportEntry, column: string): unknown {
       return e.comparison?.ttft?.significant;
     case "grid":
       return gridText(e);
+    case "load_curve":
+      return loadText(e);
     case "not_applied":
       return e.applied ? notAppliedNames(e.applied).join("; ") || null : null;
     case "warnings":

@@ -15,7 +15,15 @@ import { displayName, num, type ReportData, type ReportEntry, sizeGb } from "./m
 import { shortModelName } from "../shared/model_name.ts";
 import { flattenParams, parameterSets } from "./parameters.ts";
 import { type AppliedRow, appliedRows } from "./applied.ts";
-import { GRID_HEADS, gridCells, hasLatency, latencyColumns, msText } from "./serving.ts";
+import {
+  GRID_HEADS,
+  gridCells,
+  hasLatency,
+  latencyColumns,
+  LOAD_HEADS,
+  loadCells,
+  msText,
+} from "./serving.ts";
 import { rankEntries } from "./rank.ts";
 import { HARDWARE_LABELS, hasProfiling, profiled } from "./profiling.ts";
 import { REPORT_CSS, REPORT_SCRIPT } from "./html_assets.ts";
@@ -244,6 +252,34 @@ function Report(props: { data: ReportData }) {
           <p class="muted">
             Prompt tokens: the target when the server's tokenizer confirmed it, ≈ the mean reached
             when calibrated. Output tokens: the target when the server forced it, else ≤ target.
+          </p>
+        </Section>
+      )}
+      {data.entries.some((e) => e.load_curve.length > 0) && (
+        <Section id="load-curve" title="Load curves (the charts above draw them)">
+          <div class="scroll">
+            <table id="load-table">
+              <thead>
+                <tr>
+                  <th>Model</th>
+                  {LOAD_HEADS.map((h) => <th key={h}>{h}</th>)}
+                </tr>
+              </thead>
+              <tbody>
+                {data.entries.flatMap((e) =>
+                  e.load_curve.map((l) => (
+                    <tr key={`${e.row.id}-${l.id}`}>
+                      <td>{displayName(e)}</td>
+                      {loadCells(l).map((v, i) => <td key={i} class={i ? "n" : ""}>{v}</td>)}
+                    </tr>
+                  ))
+                )}
+              </tbody>
+            </table>
+          </div>
+          <p class="muted">
+            Output tok/s: every output token of the level ÷ its duration. Goodput: requests meeting
+            the latency targets ÷ duration. Knee: the first level whose next adds less than 10 %.
           </p>
         </Section>
       )}

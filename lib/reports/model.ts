@@ -149,7 +149,9 @@ export function displayName(entry: ReportEntry): string {
 
 /** The successful sequential runs' values of a run column (the samples of the t-test). */
 export function samplesOf(runs: readonly Row[], column: string): number[] {
-  return runs.filter((r) => (r.status ?? "ok") === "ok" && (r.parallel ?? 1) === 1)
+  return runs.filter((r) =>
+    (r.status ?? "ok") === "ok" && (r.parallel ?? 1) === 1 && (r.load_mode ?? null) === null
+  )
     .map((r) => r[column])
     .filter((v): v is number => typeof v === "number" && Number.isFinite(v));
 }

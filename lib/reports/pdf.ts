@@ -13,7 +13,7 @@ import { acrossModels, bestPerQuantization, recommendations, reportSummary } fro
 import { displayName, num, type ReportData, type ReportEntry, sizeGb } from "./model.ts";
 import { flattenParams, parameterSets } from "./parameters.ts";
 import { appliedRows, appliedText } from "./applied.ts";
-import { gridSection, latencySection } from "./pdf_serving.ts";
+import { gridSection, latencySection, loadSection } from "./pdf_serving.ts";
 import { type PdfColumn, PdfWriter } from "./pdf_layout.ts";
 import { HARDWARE_LABELS, hasProfiling, profiled } from "./profiling.ts";
 import { rankEntries, RANKINGS } from "./rank.ts";
@@ -117,14 +117,22 @@ function chartsSection(w: PdfWriter, data: ReportData): void {
   const gap = 14;
   const cw = (w.width - gap) / 2;
   const ch = cw * 0.56;
-  const top = w.doc.y;
-  for (const [i, spec] of specs.entries()) {
-    const x = w.doc.page.margins.left + (i % 2) * (cw + gap);
-    const y = top + Math.floor(i / 2) * (ch + gap);
+  // Four charts a page (two rows of two); the load curves may add a page.
+  let top = w.doc.y;
+  let onPage = 0;
+  for (const spec of specs) {
+    if (onPage === 4) {
+      w.newPage();
+      top = w.doc.y;
+      onPage = 0;
+    }
+    const x = w.doc.page.margins.left + (onPage % 2) * (cw + gap);
+    const y = top + Math.floor(onPage / 2) * (ch + gap);
     drawChart(w.doc, spec, { x, y, width: cw, height: ch });
+    onPage++;
   }
   w.doc.x = w.doc.page.margins.left;
-  w.doc.y = top + Math.ceil(specs.length / 2) * (ch + gap);
+  w.doc.y = top + Math.ceil(onPage / 2) * (ch + gap);
 }
 
 function statisticsSection(w: PdfWriter, data: ReportData, ranked: E[]): void {
@@ -251,6 +259,7 @@ export async function renderPdf(data: ReportData): Promise<Uint8Array> {
   statisticsSection(w, data, ranked);
   latencySection(w, data, ranked);
   gridSection(w, data);
+  loadSection(w, data);
   comparisonSection(w, data, ranked);
   adviceSection(w, data);
   profilingSection(w, data);

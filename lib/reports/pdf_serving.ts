@@ -11,6 +11,8 @@ import {
   hasLatency,
   LATENCY_ROWS,
   LATENCY_STATS,
+  LOAD_HEADS,
+  loadCells,
   msText,
 } from "./serving.ts";
 
@@ -58,6 +60,31 @@ export function gridSection(w: PdfWriter, data: ReportData): void {
     "Prompt tokens: the target when the server's tokenizer confirmed it, ≈ the mean reached when " +
       "calibrated. Output tokens: the target when the server forced it (llama.cpp ignore_eos), " +
       "else ≤ target (mean reached).",
+    true,
+  );
+}
+
+/** The load curves: per model and level, throughput, goodput, latency percentiles, the knee. */
+export function loadSection(w: PdfWriter, data: ReportData): void {
+  const rows = data.entries.flatMap((e) => e.load_curve.map((l) => ({ e, l })));
+  if (rows.length === 0) return;
+  w.heading("Load curves: throughput and latency by concurrency and request rate");
+  const widths = [82, 40, 62, 46, 62, 102, 80, 80, 36];
+  type R = (typeof rows)[number];
+  w.table([
+    { head: "Model", width: 150, value: (r: R) => displayName(r.e) },
+    ...LOAD_HEADS.map((head, i): PdfColumn<R> => ({
+      head,
+      width: widths[i]!,
+      align: i === 0 ? "left" : "right",
+      value: (r) => loadCells(r.l)[i]!,
+    })),
+  ], rows);
+  w.paragraph(
+    "Output tok/s: all output tokens of the level ÷ its duration (first request sent → last " +
+      "stream ended). Goodput: requests meeting every latency target given (--slo-ttft, " +
+      "--slo-tpot) ÷ duration. Knee: the first level whose next level adds less than 10 % " +
+      "throughput. Rates are Poisson arrivals (seeded).",
     true,
   );
 }

@@ -82,3 +82,43 @@ export function gridText(e: ReportEntry): string | null {
     return `${test}: pp ${pp}, tg ${tg} (prompt ${prompt}, output ${output})`;
   }).join("; ");
 }
+
+/** One load level as report cells (see {@linkcode LOAD_HEADS}). */
+export function loadCells(l: Row): string[] {
+  const n = (v: unknown, digits: number) => (typeof v === "number" ? fixed(v, digits) : "–");
+  return [
+    l.mode === "concurrency" ? `concurrency ${l.level}` : `${l.level} req/s`,
+    `${l.ok}/${l.requests}`,
+    n(l.output_tokens_per_sec, 1),
+    n(l.requests_per_sec, 2),
+    n(l.goodput_rps, 2),
+    `${n(l.latency_ms_p50, 0)} / ${n(l.latency_ms_p90, 0)} / ${n(l.latency_ms_p99, 0)}`,
+    `${n(l.ttft_ms_p50, 1)} / ${n(l.ttft_ms_p99, 1)}`,
+    `${n(l.tpot_ms_p50, 2)} / ${n(l.tpot_ms_p99, 2)}`,
+    l.knee === 1 ? "knee" : "",
+  ];
+}
+
+/** The heads of {@linkcode loadCells}. */
+export const LOAD_HEADS = [
+  "Level",
+  "OK",
+  "Output tok/s",
+  "Req/s",
+  "Goodput req/s",
+  "Latency p50/p90/p99 ms",
+  "TTFT p50/p99 ms",
+  "TPOT p50/p99 ms",
+  "Knee",
+];
+
+/** The load curve of an entry as one CSV text: `c=1: 123.4 tok/s, 3.21 req/s, p99 456 ms; …`. */
+export function loadText(e: ReportEntry): string | null {
+  if (e.load_curve.length === 0) return null;
+  return e.load_curve.map((l) => {
+    const c = loadCells(l);
+    return `${c[0]}: ${c[2]} tok/s, ${c[3]} req/s, goodput ${c[4]}, latency p99 ${
+      typeof l.latency_ms_p99 === "number" ? fixed(l.latency_ms_p99, 0) : "–"
+    } ms${l.knee === 1 ? " (knee)" : ""}`;
+  }).join("; ");
+}

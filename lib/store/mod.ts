@@ -24,3 +24,5 @@ export {
   STAT_SUFFIXES,
 } from "./schema.ts";
 export { cacheListing, exportCache } from "./export.ts";
+export { loadCurves } from "./load_curves.ts";
+export type { LoadCurve } from "./load_curves.ts";

@@ -213,3 +213,55 @@ Deno.test({
     for (const c of entry.grid) assert.ok(c.pp_tps_mean > 0 && c.tg_tps_std !== null);
   },
 });
+
+Deno.test({
+  name: "on the real llama-server a load curve by concurrency and by request rate finds its knee",
+  ignore: !engine,
+  sanitizeResources: false,
+  async fn() {
+    await using env = await tempEnv();
+    // One slot: the server runs one request at a time, so more in flight cannot add throughput.
+    await using server = await startLlamaServer({ ctxSize: 2048, parallel: 1, modelsMax: 1 });
+    const r = await cli(
+      [
+        "--runs",
+        "1",
+        "--n-parallel",
+        "1",
+        "--include-models",
+        "^tiny-a$",
+        "--gen-tokens",
+        "32",
+        "--concurrency",
+        "1,4",
+        "--request-rate",
+        "50",
+        "--requests",
+        "8",
+        "--slo-ttft",
+        "60000",
+        "--json",
+      ],
+      env,
+      server,
+    );
+    assert.equal(r.code, 0, r.stderr);
+    const entry = JSON.parse(r.stdout).results[0];
+    const levels = entry.load_curve;
+    assert.deepEqual(levels.map((l: Record<string, unknown>) => [l.mode, l.level, l.ok]), [
+      ["concurrency", 1, 8],
+      ["concurrency", 4, 8],
+      ["rate", 50, 8],
+    ]);
+    for (const l of levels) {
+      assert.ok(l.output_tokens_per_sec > 0 && l.latency_ms_p99 >= l.latency_ms_p50);
+      assert.equal(l.slo_met, 8);
+    }
+    // With one slot, four in flight wait in the server's queue: latency grows, throughput not.
+    assert.ok(levels[1].latency_ms_p50 > levels[0].latency_ms_p50);
+    assert.equal(levels[0].knee, 1, "the knee at concurrency 1");
+    const loadRuns = entry.runs.filter((x: { load_mode: string | null }) => x.load_mode !== null);
+    assert.equal(loadRuns.length, 24);
+    assert.ok(loadRuns.every((x: { tokens_out: number }) => x.tokens_out === 32), "forced length");
+  },
+});

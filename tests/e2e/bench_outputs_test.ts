@@ -183,3 +183,70 @@ Deno.test("--prompt-tokens and --gen-tokens on LM Studio REST: calibrated, not f
     await d.close();
   }
 });
+
+Deno.test("a load curve against an OpenAI-compatible server given by --base-url", async () => {
+  await using env = await tempEnv();
+  const d = await startLmStudioDouble({ port: 0, tokenDelayMs: 1 });
+  try {
+    const r = await cli(
+      [
+        "--backend",
+        "openai",
+        "--base-url",
+        `${d.url}/v1`,
+        "--runs",
+        "1",
+        "--n-parallel",
+        "1",
+        "--include-models",
+        "qwen3-4b",
+        "--concurrency",
+        "1,2",
+        "--request-rate",
+        "30",
+        "--requests",
+        "4",
+        "--slo-ttft",
+        "5000",
+        "--slo-tpot",
+        "1000",
+        "--json",
+      ],
+      env,
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(
+      r.stderr,
+      /load concurrency 2: 4\/4 ok, [\d.]+ tok\/s out, [\d.]+ req\/s, latency p99 \d+ ms, goodput [\d.]+ req\/s/,
+    );
+    assert.match(r.stderr, /^Load curve\s+level\s+ok\s+out tok\/s\s+req\/s\s+goodput\/s/m);
+    assert.match(r.stderr, /^qwen\/qwen3-4b\s+30\/s\s+4\/4\s/m);
+    const entry = JSON.parse(r.stdout).results[0];
+    assert.deepEqual(
+      entry.load_curve.map((l: Record<string, unknown>) => [l.mode, l.level, l.ok, l.slo_met]),
+      [["concurrency", 1, 4, 4], ["concurrency", 2, 4, 4], ["rate", 30, 4, 4]],
+    );
+    assert.ok(entry.load_curve.every((l: { goodput_rps: number }) => l.goodput_rps > 0));
+    const chats = d.state.requests.filter((q) => q.path === "/v1/chat/completions");
+    assert.equal(chats.length, 1 + 1 + 12, "warmup, one run, 3 levels × 4 requests");
+    const files = [...Deno.readDirSync(join(env.dataDir, "results"))].map((f) => f.name);
+    const html = Deno.readTextFileSync(
+      join(env.dataDir, "results", files.find((f) => f.endsWith(".html"))!),
+    );
+    assert.match(html, /id="load-table"/);
+    assert.match(html, /"id":"load-concurrency"/);
+    assert.match(html, /"id":"load-rate"/);
+  } finally {
+    await d.close();
+  }
+});
+
+Deno.test("load curves need concurrent requests: SDK mode and goodput targets alone are refused", async () => {
+  await using env = await tempEnv();
+  const sdk = await cli(["--concurrency", "1,2"], env);
+  assert.equal(sdk.code, 2);
+  assert.match(sdk.stderr, /SDK mode\s+does not: add --use-rest-api/);
+  const slo = await cli(["--use-rest-api", "--slo-ttft", "200"], env);
+  assert.equal(slo.code, 2);
+  assert.match(slo.stderr, /--slo-ttft and --slo-tpot set the goodput of a load curve/);
+});

@@ -1,11 +1,13 @@
 /**
  * `GET /api/comparison/{model_name}`: the history and trend of one model (`model_name` or a
- * variant's `model_key`; names containing `/` work). 404 when it has no finished result.
+ * variant's `model_key`; names containing `/` work), with each variant's newest load curve
+ * (`load_curves`). 404 when it has no finished result.
  */
 import type { Context } from "hono";
 import { type DashboardEnv, servicesOf } from "../../../lib/control/services.ts";
 import { AppError } from "../../../lib/error.ts";
 import { modelHistory } from "../../../lib/store/dashboard.ts";
+import { loadCurves } from "../../../lib/store/load_curves.ts";
 
 /** Route handlers. */
 export const handler = {
@@ -13,6 +15,6 @@ export const handler = {
     const name = c.req.param("name") ?? "";
     const history = modelHistory(servicesOf(c).store.db, name);
     if (!history) throw new AppError(404, `Cannot find results of model '${name}'`);
-    return c.json(history);
+    return c.json({ ...history, load_curves: loadCurves(servicesOf(c).store.db, name) });
   },
 };

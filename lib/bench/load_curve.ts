@@ -1,0 +1,182 @@
+/**
+ * Load curves (`--concurrency`, `--request-rate`): for each level a fixed number of requests,
+ * either with N always in flight (a closed loop) or arriving at R per second as a seeded Poisson
+ * process (an open loop); per level the aggregate output tokens/s, requests/s, goodput under the
+ * latency targets (`--slo-ttft`, `--slo-tpot`) and the percentiles of request latency, TTFT, TPOT
+ * and ITL; and the knee, the level after which more load no longer raises throughput.
+ *
+ * @module
+ */
+import { sleep } from "../clock.ts";
+import { createRandom } from "../engine/prng.ts";
+import type { Row } from "../store/mod.ts";
+import type { Measured } from "./measure.ts";
+import { gapsOf, type RunMetrics, runMetrics } from "./metrics.ts";
+import { quantile } from "./stats.ts";
+
+/** The two ways of loading a server. */
+export type LoadMode = "concurrency" | "rate";
+
+/** The outcome of one request of a level. */
+export interface LoadRequest {
+  /** Client time the request was sent and its stream ended (ms, performance.now()). */
+  start: number;
+  end: number;
+  metrics: RunMetrics | null;
+  error: string | null;
+}
+
+/** Latency targets (ms); null = no target. */
+export interface Slo {
+  ttft_ms: number | null;
+  tpot_ms: number | null;
+}
+
+/** Whether a request meets every latency target given. */
+export function meetsSlo(m: RunMetrics, slo: Slo): boolean {
+  if (slo.ttft_ms !== null && (m.ttft_ms === null || m.ttft_ms > slo.ttft_ms)) return false;
+  if (slo.tpot_ms !== null && (m.tpot_ms === null || m.tpot_ms > slo.tpot_ms)) return false;
+  return true;
+}
+
+/** Seconds between arrivals of a Poisson process of `rate` per second: `−ln(U) ÷ rate`. */
+export function poissonGaps(rate: number, n: number, seed: number): number[] {
+  const random = createRandom(seed);
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) out.push(-Math.log(1 - random.next()) / rate);
+  return out;
+}
+
+const sorted = (xs: (number | null)[]) =>
+  xs.filter((v): v is number => typeof v === "number" && Number.isFinite(v)).sort((a, b) => a - b);
+
+/** The store row of one level (`load_levels`, without the knee). */
+export function levelRow(mode: LoadMode, level: number, reqs: LoadRequest[], slo: Slo): Row {
+  const ok = reqs.filter((r) => r.metrics !== null).map((r) => r.metrics!);
+  const first = Math.min(...reqs.map((r) => r.start));
+  const last = Math.max(...reqs.map((r) => r.end));
+  const durationMs = reqs.length ? Math.max(0, last - first) : 0;
+  const seconds = durationMs / 1000;
+  const tokens = ok.reduce((a, m) => a + (m.tokens_out ?? 0), 0);
+  const latency = sorted(ok.map((m) => m.total_ms));
+  const ttft = sorted(ok.map((m) => m.ttft_ms));
+  const tpot = sorted(ok.map((m) => m.tpot_ms));
+  const itl = sorted(ok.flatMap((m) => gapsOf(m)));
+  const sloSet = slo.ttft_ms !== null || slo.tpot_ms !== null;
+  const met = ok.filter((m) => meetsSlo(m, slo)).length;
+  return {
+    mode,
+    level,
+    requests: reqs.length,
+    ok: ok.length,
+    failed: reqs.length - ok.length,
+    duration_ms: durationMs,
+    output_tokens_per_sec: seconds > 0 ? tokens / seconds : null,
+    requests_per_sec: seconds > 0 ? ok.length / seconds : null,
+    goodput_rps: sloSet && seconds > 0 ? met / seconds : null,
+    slo_met: sloSet ? met : null,
+    latency_ms_p50: quantile(latency, 0.5),
+    latency_ms_p90: quantile(latency, 0.9),
+    latency_ms_p99: quantile(latency, 0.99),
+    ttft_ms_p50: quantile(ttft, 0.5),
+    ttft_ms_p90: quantile(ttft, 0.9),
+    ttft_ms_p99: quantile(ttft, 0.99),
+    tpot_ms_p50: quantile(tpot, 0.5),
+    tpot_ms_p90: quantile(tpot, 0.9),
+    tpot_ms_p99: quantile(tpot, 0.99),
+    itl_ms_p50: quantile(itl, 0.5),
+    itl_ms_p99: quantile(itl, 0.99),
+    knee: 0,
+  };
+}
+
+/** Throughput that the next level must beat by this factor to count as still growing. */
+export const KNEE_GAIN = 1.1;
+
+/**
+ * Marks the knee of each mode's curve: the first level (ascending) whose next level raises the
+ * output tokens/s by less than 10 % (or lowers it). A curve that grows to its last level has no
+ * knee within the levels tested.
+ */
+export function markKnee(rows: Row[]): Row[] {
+  for (const mode of ["concurrency", "rate"]) {
+    const curve = rows.filter((r) => r.mode === mode)
+      .sort((a, b) => (a.level as number) - (b.level as number));
+    for (let i = 0; i + 1 < curve.length; i++) {
+      const here = curve[i]!.output_tokens_per_sec as number | null;
+      const next = curve[i + 1]!.output_tokens_per_sec as number | null;
+      if (here !== null && (next === null || next < here * KNEE_GAIN)) {
+        curve[i]!.knee = 1;
+        break;
+      }
+    }
+  }
+  return rows;
+}
+
+/** Sends one request; the caller's measure function (nonce, prompt, reload retry). */
+export type SendRequest = () => Promise<Measured>;
+
+async function timed(send: SendRequest): Promise<LoadRequest> {
+  const start = performance.now();
+  try {
+    const m = await send();
+    return { start, end: performance.now(), metrics: runMetrics(m.result), error: null };
+  } catch (err) {
+    if (err instanceof DOMException && err.name === "AbortError") throw err;
+    return {
+      start,
+      end: performance.now(),
+      metrics: null,
+      error: err instanceof Error ? err.message : String(err),
+    };
+  }
+}
+
+/** `requests` requests with `concurrency` in flight at every moment (a closed loop). */
+export async function runConcurrency(
+  send: SendRequest,
+  concurrency: number,
+  requests: number,
+  signal: AbortSignal,
+): Promise<LoadRequest[]> {
+  const out: LoadRequest[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < requests) {
+      signal.throwIfAborted();
+      next++;
+      out.push(await timed(send));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, requests) }, worker));
+  return out;
+}
+
+/** Most requests of an open loop in flight at once (a server that stops answering). */
+export const MAX_IN_FLIGHT = 512;
+
+/** `requests` requests arriving as a Poisson process of `rate` per second (an open loop). */
+export async function runRate(
+  send: SendRequest,
+  rate: number,
+  requests: number,
+  seed: number,
+  signal: AbortSignal,
+): Promise<LoadRequest[]> {
+  const gaps = poissonGaps(rate, requests, seed);
+  const t0 = performance.now();
+  const pending: Promise<LoadRequest>[] = [];
+  let at = 0;
+  let inFlight = 0;
+  for (const gap of gaps) {
+    at += gap * 1000;
+    const wait = t0 + at - performance.now();
+    if (wait > 0) await sleep(wait, signal);
+    while (inFlight >= MAX_IN_FLIGHT) await sleep(5, signal);
+    signal.throwIfAborted();
+    inFlight++;
+    pending.push(timed(send).finally(() => inFlight--));
+  }
+  return await Promise.all(pending);
+}

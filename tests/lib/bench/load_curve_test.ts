@@ -1,0 +1,170 @@
+import assert from "node:assert/strict";
+import {
+  levelRow,
+  type LoadRequest,
+  markKnee,
+  poissonGaps,
+  runConcurrency,
+  runRate,
+} from "../../../lib/bench/load_curve.ts";
+import type { Measured } from "../../../lib/bench/measure.ts";
+import { runMetrics } from "../../../lib/bench/metrics.ts";
+import type { ChatResult } from "../../../lib/modelserver/backend.ts";
+import { workloadOf } from "../../../lib/cli/options.ts";
+import { samplesOf } from "../../../lib/reports/model.ts";
+import { bench, ofType, testOptions } from "./_harness.ts";
+
+function chat(ttft: number, tokens: number, gap: number): ChatResult {
+  const times = Array.from({ length: tokens }, (_, i) => ttft + i * gap);
+  return {
+    text: "x",
+    stats: {
+      tokens_in: 10,
+      tokens_out: tokens,
+      time_to_first_token_ms: null,
+      total_time_ms: null,
+      tokens_per_second: null,
+    },
+    client: {
+      ttft_ms: ttft,
+      last_token_ms: times.at(-1)!,
+      total_ms: times.at(-1)! + 1,
+      tokens_out: tokens,
+      token_times_ms: times,
+    },
+    response_id: null,
+  };
+}
+
+const req = (start: number, end: number, ttft: number, gap: number): LoadRequest => ({
+  start,
+  end,
+  metrics: runMetrics(chat(ttft, 11, gap)),
+  error: null,
+});
+
+Deno.test("poissonGaps() is seeded and its mean is 1 ÷ rate", () => {
+  assert.deepEqual(poissonGaps(4, 5, 7), poissonGaps(4, 5, 7));
+  assert.notDeepEqual(poissonGaps(4, 5, 7), poissonGaps(4, 5, 8));
+  const gaps = poissonGaps(4, 4000, 1);
+  const mean = gaps.reduce((a, b) => a + b, 0) / gaps.length;
+  assert.ok(Math.abs(mean - 0.25) < 0.02, `mean ${mean}`);
+  assert.ok(gaps.every((g) => g > 0));
+});
+
+Deno.test("a level's throughput, goodput and percentiles", () => {
+  const reqs = [
+    req(0, 500, 50, 10),
+    req(0, 1000, 300, 10),
+    req(500, 1000, 50, 40),
+    { start: 100, end: 200, metrics: null, error: "boom" },
+  ];
+  const row = levelRow("concurrency", 2, reqs, { ttft_ms: 100, tpot_ms: 20 });
+  assert.equal(row.duration_ms, 1000);
+  assert.equal(row.ok, 3);
+  assert.equal(row.failed, 1);
+  assert.equal(row.output_tokens_per_sec, 33, "3 × 11 tokens in 1 s");
+  assert.equal(row.requests_per_sec, 3);
+  assert.equal(row.slo_met, 1, "one has TTFT 300 > 100, one TPOT 40 > 20");
+  assert.equal(row.goodput_rps, 1);
+  assert.equal(row.ttft_ms_p50, 50);
+  assert.ok((row.ttft_ms_p99 as number) > 290);
+  assert.equal(row.itl_ms_p50, 10);
+  const noSlo = levelRow("rate", 5, reqs, { ttft_ms: null, tpot_ms: null });
+  assert.equal(noSlo.goodput_rps, null, "no target, no goodput");
+});
+
+Deno.test("the knee is the first level whose next adds less than 10 %", () => {
+  const rows = [1, 2, 4, 8].map((level, i) => ({
+    mode: "concurrency",
+    level,
+    output_tokens_per_sec: [100, 190, 200, 150][i]!,
+    knee: 0,
+  }));
+  markKnee(rows);
+  assert.deepEqual(rows.map((r) => r.knee), [0, 1, 0, 0]);
+  const growing = [1, 2].map((level) => ({
+    mode: "rate",
+    level,
+    output_tokens_per_sec: level * 100,
+    knee: 0,
+  }));
+  markKnee(growing);
+  assert.deepEqual(growing.map((r) => r.knee), [0, 0], "no knee within the levels tested");
+});
+
+function fakeSend(ms: number) {
+  let active = 0;
+  let most = 0;
+  const send = async (): Promise<Measured> => {
+    active++;
+    most = Math.max(most, active);
+    await new Promise((r) => setTimeout(r, ms));
+    active--;
+    return { result: chat(1, 3, 1), retried: false, instanceId: "m" };
+  };
+  return { send, most: () => most };
+}
+
+Deno.test("runConcurrency() keeps exactly N requests in flight", async () => {
+  const f = fakeSend(15);
+  const out = await runConcurrency(f.send, 3, 9, new AbortController().signal);
+  assert.equal(out.length, 9);
+  assert.equal(f.most(), 3);
+});
+
+Deno.test("runRate() sends at the Poisson times, whatever is in flight", async () => {
+  const f = fakeSend(60);
+  const t0 = performance.now();
+  const out = await runRate(f.send, 200, 10, 3, new AbortController().signal);
+  const starts = out.map((r) => r.start - t0).sort((a, b) => a - b);
+  const expected = poissonGaps(200, 10, 3).reduce<number[]>(
+    (acc, g) => [...acc, (acc.at(-1) ?? 0) + g * 1000],
+    [],
+  );
+  for (const [i, s] of starts.entries()) {
+    assert.ok(s >= expected[i]! - 1, `request ${i} sent at ${s} ms, due at ${expected[i]} ms`);
+  }
+  assert.ok(f.most() >= 2, "an open loop does not wait for answers");
+});
+
+Deno.test("a REST benchmark with a load curve stores every level and request", async () => {
+  await using b = await bench({ tokenDelayMs: 1 });
+  const workload = {
+    ...workloadOf({}),
+    concurrency: [1, 3],
+    request_rate: [40],
+    requests: 6,
+    slo_ttft_ms: 10_000,
+  };
+  const { summary, events } = await b.run(
+    "rest",
+    testOptions({ workload, filters: { include_models: "qwen/qwen3-4b@q4_k_m" } }),
+  );
+  assert.equal(summary.outcome, "completed");
+  assert.ok(b.double.state.maxActiveChats >= 3, "three streams at once at concurrency 3");
+  const row = b.store.allResults()[0]!;
+  const levels = b.store.loadLevelsOf(row.id);
+  assert.deepEqual(levels.map((l) => [l.mode, l.level, l.requests, l.ok]), [
+    ["concurrency", 1, 6, 6],
+    ["concurrency", 3, 6, 6],
+    ["rate", 40, 6, 6],
+  ]);
+  for (const l of levels) {
+    assert.ok((l.output_tokens_per_sec as number) > 0);
+    assert.equal(l.slo_met, 6);
+    assert.ok((l.latency_ms_p99 as number) >= (l.latency_ms_p50 as number));
+  }
+  const runs = b.store.runsOf(row.id);
+  assert.equal(runs.filter((r) => r.load_mode === "concurrency").length, 12);
+  assert.equal(runs.filter((r) => r.load_mode === "rate").length, 6);
+  assert.equal(runs.filter((r) => r.load_mode === null).length, 2, "the sequential runs apart");
+  assert.deepEqual(
+    samplesOf(runs, "tokens_per_sec").length,
+    2,
+    "comparisons use the measured runs only",
+  );
+  assert.equal(row.runs_ok, 2, "load requests are not measured runs");
+  const ends = ofType(events, "load_level").filter((e) => e.figures !== null);
+  assert.equal(ends.length, 3);
+});
