@@ -30,6 +30,8 @@ export interface ModelFigures {
   ttft_ms_mean: number | null;
   runs_ok: number;
   runs_failed: number;
+  /** Runs left out of the statistics (a reload during them). */
+  runs_excluded?: number;
 }
 
 /** Every event a job emits. */
@@ -71,6 +73,8 @@ export type BenchEvent =
     error: string | null;
     retried: boolean;
     figures: RunFigures | null;
+    /** Why the run is left out of the statistics (the model was loaded during it). */
+    excluded?: string;
   }
   | {
     type: "model_end";

@@ -64,7 +64,10 @@ export async function runModel(
     const vram = profiler ? await profiler.vramUsedMb() : null;
     const warnings = s.warnings.length ? JSON.stringify(s.warnings) : null;
     if (s.runs.length === 0) {
-      return s.finish("failed", "every measured run failed", { warnings_json: warnings });
+      const why = s.excludedRuns > 0 && s.failedRuns === 0
+        ? "every measured run was left out: the model was loaded during each"
+        : "every measured run failed";
+      return s.finish("failed", why, { warnings_json: warnings });
     }
     if (controlled) {
       ctx.store.addGridCells(

@@ -25,6 +25,7 @@ import { type ParallelRound, parallelRound } from "./parallel.ts";
 import type { Profiler } from "./profiler_types.ts";
 import { type AppliedParams, appliedParams } from "./applied.ts";
 import type { SensorState } from "./honesty.ts";
+import { ReloadWatch, ttftContext } from "./reload.ts";
 import { modelRecordOf, refreshTarget, type Target } from "./target.ts";
 
 /** What the sequence needs from the job. */
@@ -82,6 +83,9 @@ export class ModelSession {
   /** Every load and sampling value as requested and as applied (after the load). */
   applied: AppliedParams | null = null;
   readonly #load: LoadOptions;
+  readonly #watch: ReloadWatch;
+  /** Runs left out of the statistics because the model was loaded during them. */
+  excludedRuns = 0;
   #server: ServerConfig | null = null;
   readonly #measure: MeasureContext;
 
@@ -102,6 +106,7 @@ export class ModelSession {
       num_runs: config.num_runs,
       n_parallel: this.parallel ? options.n_parallel : 1,
     });
+    this.#watch = new ReloadWatch(backend, this.key);
     this.#measure = {
       backend,
       config,
@@ -110,6 +115,8 @@ export class ModelSession {
       reload: async () => {
         this.#log("warn", `${this.key}: model unloaded, reloading and repeating the run once`);
         this.instanceId = (await backend.load(this.key, this.#load)).instance_id;
+        // Our own reload happens before the repeated run: its time is not the run's.
+        await this.#watch.baseline(this.instanceId);
         return this.instanceId;
       },
     };
@@ -176,6 +183,7 @@ export class ModelSession {
     }
     const ms = performance.now() - started;
     this.ctx.emit({ type: "warmup_done", key: this.key, ms });
+    await this.#watch.baseline(this.instanceId!);
     return ms;
   }
 
@@ -228,13 +236,25 @@ export class ModelSession {
       );
       this.instanceId = m.instanceId;
       const metrics = runMetrics(m.result);
-      this.runs.push(metrics);
-      if (cell) this.cellRuns.push({ cell, metrics, prompt_exact: request.prompt_exact });
+      const reload = await this.#watch.check(this.instanceId!, m.result);
+      const excluded = reload === null
+        ? null
+        : `excluded from the statistics: ${reload}${
+          ttftContext(metrics.ttft_ms, this.runs.map((r) => r.ttft_ms))
+        }`;
+      if (excluded === null) {
+        this.runs.push(metrics);
+        if (cell) this.cellRuns.push({ cell, metrics, prompt_exact: request.prompt_exact });
+      } else {
+        this.excludedRuns++;
+        this.warnings.push(`run ${run} ${excluded}`);
+      }
       store.addRun(this.resultId, {
         run_index: index,
         ...metrics,
         ...target,
         ...(cell?.prompt_tokens ? { prompt_exact: request.prompt_exact ? 1 : 0 } : {}),
+        ...(excluded === null ? {} : { status: "excluded", error: excluded }),
         retried: m.retried ? 1 : 0,
       });
       const { tokens_per_sec, ttft_ms, tokens_out, total_ms } = metrics;
@@ -247,6 +267,7 @@ export class ModelSession {
         error: null,
         retried: m.retried,
         figures: { tokens_per_sec, ttft_ms, tokens_out, total_ms },
+        ...(excluded === null ? {} : { excluded }),
       });
     } catch (err) {
       if (isAbort(err)) throw err;
@@ -302,6 +323,7 @@ export class ModelSession {
       ttft_ms_mean: (extra.ttft_ms_mean as number | null) ?? null,
       runs_ok: runsOk,
       runs_failed: this.failedRuns,
+      runs_excluded: this.excludedRuns,
     };
     this.ctx.store.finishResult(this.resultId, {
       status,
@@ -312,6 +334,7 @@ export class ModelSession {
         ...(this.applied ? { applied_json: JSON.stringify(this.applied) } : {}),
         runs_ok: runsOk,
         runs_failed: this.failedRuns,
+        runs_excluded: this.excludedRuns,
       },
     });
     this.ctx.emit({ type: "model_end", key: this.key, status, error, figures });

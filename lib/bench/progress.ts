@@ -138,7 +138,9 @@ export function createProgress(
           runsDone++;
           lastSpeed = e.figures?.tokens_per_sec ?? null;
         }
-        if (!out.tty || !e.ok) {
+        if (e.excluded) {
+          line(`  run ${e.run}/${e.runs} ${e.excluded}`);
+        } else if (!out.tty || !e.ok) {
           line(
             e.ok
               ? `  run ${e.run}/${e.runs}: ${fmt(lastSpeed)} tok/s, TTFT ${
@@ -164,6 +166,10 @@ export function createProgress(
             } tok/s, TTFT ${fmt(e.figures?.ttft_ms_mean, 0)} ms` +
               ` (${e.figures?.runs_ok ?? 0} run(s)${
                 e.figures?.runs_failed ? `, ${e.figures.runs_failed} failed` : ""
+              }${
+                e.figures?.runs_excluded
+                  ? `, ${e.figures.runs_excluded} excluded: the model was reloaded`
+                  : ""
               })`
             : `  ✗ ${shortModelName(e.key)}: ${e.status}${e.error ? ` — ${e.error}` : ""}`,
         );

@@ -218,6 +218,12 @@ export interface Backend {
    * `countTokens`); null when the server offers no tokenizer.
    */
   promptTokens?(model: string, messages: ChatMessage[]): Promise<number | null>;
+  /**
+   * An identity of the model's current load (it changes when the server loads the model again,
+   * e.g. llama.cpp's router respawning a killed model server on another port); null when the
+   * server does not tell.
+   */
+  loadMarker?(key: string, instanceId: string): Promise<string | null>;
   /** The load values the server reports for a loaded model, null when it reports none. */
   serverConfig?(key: string, instanceId: string): Promise<ServerConfig | null>;
   /** Downloads a model (LM Studio REST only). */

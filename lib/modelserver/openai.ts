@@ -24,6 +24,7 @@ import { AppError } from "../error.ts";
 import { readGgufInfo } from "./gguf_header.ts";
 import { HttpTransport, type HttpTransportOptions } from "./http.ts";
 import {
+  argValue,
   type LlamaProps,
   modelPathOfArgs,
   serverConfigFromArgs,
@@ -153,6 +154,23 @@ export class OpenAiClient implements Backend {
     const config = { ...serverConfigFromProps(props), ...fromArgs };
     if (Object.keys(config).length === 0) return null;
     return { ...config, source: this.#router ? "router arguments and /props" : "/props" };
+  }
+
+  /**
+   * The router's state of the model and the port of its model server (`loaded|41234`): a model
+   * server killed and started again by the router has another port. Null without a router.
+   */
+  async loadMarker(key: string): Promise<string | null> {
+    if (!this.#router) return null;
+    const body = await this.#http.json<{ data?: OpenAiModel[] }>(
+      "GET",
+      "/v1/models",
+      undefined,
+      "list models",
+    );
+    const status = body?.data?.find((m) => m.id === key)?.status;
+    if (!status) return null;
+    return `${status.value ?? "?"}|${argValue(status.args ?? [], ["--port"]) ?? "?"}`;
   }
 
   /** Exact prompt tokens through llama.cpp's `/apply-template` and `/tokenize`; null elsewhere. */

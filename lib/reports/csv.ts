@@ -34,6 +34,7 @@ export const CSV_COLUMNS: readonly string[] = [
   "num_runs",
   "runs_ok",
   "runs_failed",
+  "runs_excluded",
   "tokens_in",
   "tokens_out",
   ...AGGREGATED_METRICS.flatMap((m) => STAT_SUFFIXES.map((s) => `${m}_${s}`)),
