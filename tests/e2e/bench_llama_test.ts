@@ -259,7 +259,10 @@ Deno.test({
     }
     // With one slot, four in flight wait in the server's queue: latency grows, throughput not.
     assert.ok(levels[1].latency_ms_p50 > levels[0].latency_ms_p50);
-    assert.equal(levels[0].knee, 1, "the knee at concurrency 1");
+    // The knee follows the rule on the measured figures (which level it is depends on the machine).
+    const c = levels.filter((l: { mode: string }) => l.mode === "concurrency");
+    const stalls = c[1].output_tokens_per_sec < 1.1 * c[0].output_tokens_per_sec;
+    assert.deepEqual(c.map((l: { knee: number }) => l.knee), stalls ? [1, 0] : [0, 0]);
     const loadRuns = entry.runs.filter((x: { load_mode: string | null }) => x.load_mode !== null);
     assert.equal(loadRuns.length, 24);
     assert.ok(loadRuns.every((x: { tokens_out: number }) => x.tokens_out === 32), "forced length");
