@@ -26,7 +26,8 @@ for line in sys.stdin:
             now = time.perf_counter(); first = first or now; last = now; events += 1
     resp.read()  # the end of the body: the connection is ready for the next request
     wall = (time.perf_counter() - t0) * 1000
-    print(json.dumps({"wall_ms": wall, "ttft_ms": (first - t0) * 1000 if first else None,
+    ms = lambda t: (t - t0) * 1000 if t else None
+    print(json.dumps({"wall_ms": wall, "ttft_ms": ms(first), "last_ms": ms(last),
                       "events": events, "timings": timings}), flush=True)
 `;
 
@@ -34,6 +35,7 @@ for line in sys.stdin:
 export interface PythonRun {
   wall_ms: number;
   ttft_ms: number | null;
+  last_ms: number | null;
   events: number;
   timings: { prompt_ms?: number; predicted_ms?: number; predicted_per_second?: number };
 }

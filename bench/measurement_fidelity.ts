@@ -59,6 +59,8 @@ const f = (n: number | null, digits = 1, width = 9) =>
 interface Round {
   model: string;
   tool: RunMetrics;
+  /** The tool's time of its last token event. */
+  toolLast: number | null;
   toolOverhead: number | null;
   py: PythonRun;
   pyOverhead: number | null;
@@ -105,6 +107,20 @@ function summary(all: Round[]): void {
     `  TTFT vs server prompt_ms: median |Δ| ${f(medianOf(ttft), 1, 0)} % ` +
       `(the client's TTFT also holds the request and the first token's sampling and send)`,
   );
+  // Where the overhead is: before the first token (request, server-side set-up, first read) and
+  // after the last one (closing chunks, end of the body).
+  const head = (ttft: number | null, prompt?: number | null) =>
+    ttft === null || prompt == null ? null : ttft - prompt;
+  const tail = (total: number, last?: number | null) => (last == null ? null : total - last);
+  print(
+    `  before the first token (TTFT − prompt_ms): localbench median ${
+      f(medianOf(nums(all.map((r) => head(r.tool.ttft_ms, r.tool.server_prompt_ms)))), 2, 0)
+    } ms, Python ${
+      f(medianOf(nums(all.map((r) => head(r.py.ttft_ms, r.py.timings.prompt_ms)))), 2, 0)
+    } ms; after the last token: localbench ${
+      f(medianOf(nums(all.map((r) => tail(r.tool.total_ms, r.toolLast)))), 2, 0)
+    } ms, Python ${f(medianOf(nums(all.map((r) => tail(r.py.wall_ms, r.py.last_ms)))), 2, 0)} ms`,
+  );
   print(
     `  client overhead per request (wall − prompt_ms − predicted_ms): localbench median ` +
       `${f(medianOf(tool), 2, 0)} ms (min ${f(minOf(tool), 2, 0)}), Python client median ` +
@@ -144,13 +160,15 @@ async function main(): Promise<number> {
       await python.run(pyBody(id));
       const rounds: Round[] = [];
       for (let i = 0; i < RUNS; i++) {
-        const tool = runMetrics((await measureOnce(ctx, id)).result);
+        const { result } = await measureOnce(ctx, id);
+        const tool = runMetrics(result);
         const py = await python.run(pyBody(id));
         const pyServer = serverMs(py.timings.prompt_ms, py.timings.predicted_ms);
         const toolServer = serverMs(tool.server_prompt_ms, tool.server_predicted_ms);
         rounds.push({
           model,
           tool,
+          toolLast: result.client.last_token_ms ?? null,
           toolOverhead: toolServer === null ? null : tool.total_ms - toolServer,
           py,
           pyOverhead: pyServer === null ? null : py.wall_ms - pyServer,
