@@ -54,6 +54,8 @@ export function resultsTable(rows: ResultRow[]): string {
     "prefill tok/s",
     "e2e tok/s",
     "tok/s/GB",
+    "load s",
+    "warmup s",
     "Runs",
   ];
   const body = rows.map((r) => {
@@ -68,6 +70,8 @@ export function resultsTable(rows: ResultRow[]): string {
       num(r.prefill_tokens_per_sec_mean, 1),
       num(r.e2e_tokens_per_sec_mean, 2),
       num(r.tokens_per_sec_per_gb, 2),
+      typeof r.load_time_ms === "number" ? num(r.load_time_ms / 1000, 2) : "-",
+      typeof r.warmup_ms === "number" ? num(r.warmup_ms / 1000, 2) : "-",
       `${r.runs_ok ?? 0}${r.runs_failed ? `+${r.runs_failed} failed` : ""}`,
     ];
   });

@@ -5,28 +5,20 @@
  *
  * @module
  */
-import type { ComponentChildren } from "preact";
 import { renderToString } from "preact-render-to-string";
 import { chartJsBrowserSource } from "./assets.ts";
 import { chartSpecs } from "./chart_specs.ts";
 import { deltaCell, deltaText, fixed, when, yesNo } from "./format.ts";
 import { acrossModels, bestPerQuantization, recommendations, reportSummary } from "./insights.ts";
-import { displayName, num, type ReportData, type ReportEntry, sizeGb } from "./model.ts";
+import { displayName, num, type ReportData, sizeGb } from "./model.ts";
 import { shortModelName } from "../shared/model_name.ts";
 import { flattenParams, parameterSets } from "./parameters.ts";
-import { type AppliedRow, appliedRows } from "./applied.ts";
-import {
-  GRID_HEADS,
-  gridCells,
-  hasLatency,
-  latencyColumns,
-  LOAD_HEADS,
-  loadCells,
-  msText,
-} from "./serving.ts";
+import { appliedRows } from "./applied.ts";
 import { rankEntries } from "./rank.ts";
 import { HARDWARE_LABELS, hasProfiling, profiled } from "./profiling.ts";
 import { REPORT_CSS, REPORT_SCRIPT } from "./html_assets.ts";
+import { type Col, Section, Table } from "./html_parts.tsx";
+import { AppliedTable, ServingSections } from "./html_serving.tsx";
 
 const CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; " +
   "img-src data:; connect-src 'none'";
@@ -45,16 +37,7 @@ function Card(props: { label: string; value: string }) {
   );
 }
 
-function Section(props: { id: string; title: string; children: ComponentChildren }) {
-  return (
-    <section id={props.id}>
-      <h2>{props.title}</h2>
-      {props.children}
-    </section>
-  );
-}
-
-type Col = { head: string; value: (e: ReportEntry) => string; sort?: (e: ReportEntry) => unknown };
+const msToS = (ms: number | null) => (ms === null ? null : ms / 1000);
 
 function numCol(head: string, column: string, digits = 1): Col {
   return { head, value: (e) => fixed(num(e, column), digits), sort: (e) => num(e, column) };
@@ -77,6 +60,16 @@ function resultColumns(data: ReportData): Col[] {
     numCol("Prefill tok/s", "prefill_tokens_per_sec_mean", 0),
     numCol("Tok/s per GB", "tokens_per_sec_per_gb", 2),
     numCol("VRAM (MB)", "vram_mb", 0),
+    {
+      head: "Load (s)",
+      value: (e) => fixed(msToS(num(e, "load_time_ms")), 2),
+      sort: (e) => num(e, "load_time_ms"),
+    },
+    {
+      head: "Warmup (s)",
+      value: (e) => fixed(msToS(num(e, "warmup_ms")), 2),
+      sort: (e) => num(e, "warmup_ms"),
+    },
     numCol("Runs", "runs_ok", 0),
   ];
   if (data.compare) {
@@ -89,32 +82,6 @@ function resultColumns(data: ReportData): Col[] {
   return cols;
 }
 
-function Table(props: { cols: Col[]; rows: ReportEntry[]; id: string }) {
-  return (
-    <div class="scroll">
-      <table class="sortable" id={props.id}>
-        <thead>
-          <tr>{props.cols.map((c) => <th key={c.head} class={c.sort ? "n" : ""}>{c.head}</th>)}</tr>
-        </thead>
-        <tbody>
-          {props.rows.map((e) => (
-            <tr key={e.row.id}>
-              {props.cols.map((c) => {
-                const v = c.sort ? c.sort(e) : c.value(e);
-                return (
-                  <td key={c.head} class={c.sort ? "n" : ""} data-v={v === null ? "" : String(v)}>
-                    {c.value(e)}
-                  </td>
-                );
-              })}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
 function KeyValues(props: { pairs: [string, string][] }) {
   return (
     <div class="scroll">
@@ -124,36 +91,6 @@ function KeyValues(props: { pairs: [string, string][] }) {
             <tr key={k}>
               <th>{k}</th>
               <td style="white-space: pre-wrap">{v}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
-/** Requested and applied values; those that did not apply are marked. */
-function AppliedTable(props: { rows: AppliedRow[] }) {
-  if (props.rows.length === 0) return null;
-  return (
-    <div class="scroll">
-      <table id="applied-table">
-        <thead>
-          <tr>
-            <th>Value</th>
-            <th>Requested</th>
-            <th>Applied (read back where the server reports it)</th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.rows.map((r) => (
-            <tr key={r.name} class={r.not_applied ? "not-applied" : ""}>
-              <th>{r.name}</th>
-              <td>{r.requested}</td>
-              <td>
-                {r.applied}
-                {r.not_applied && <b class="warn">not applied{r.note ? `: ${r.note}` : ""}</b>}
-              </td>
             </tr>
           ))}
         </tbody>
@@ -207,82 +144,7 @@ function Report(props: { data: ReportData }) {
       <Section id="results" title="Results (click a column to sort)">
         <Table id="results-table" cols={resultColumns(data)} rows={ranked} />
       </Section>
-      {hasLatency(data.entries) && (
-        <Section id="latency" title="Latency distributions (ms)">
-          <Table
-            id="latency-table"
-            rows={ranked}
-            cols={[
-              { head: "Model", value: displayName },
-              ...latencyColumns().map(([head, column]): Col => ({
-                head,
-                value: (e) => msText(num(e, column)),
-                sort: (e) => num(e, column),
-              })),
-            ]}
-          />
-          <p class="muted">
-            TTFT: request sent → first token event. TPOT: 1000 ÷ decode tokens/s. ITL: the gaps
-            between token events, pooled over the runs. Latency: request sent → end of the stream.
-          </p>
-        </Section>
-      )}
-      {data.entries.some((e) => e.grid.length > 0) && (
-        <Section id="grid" title="Controlled workload: pp and tg tokens/s ± std">
-          <div class="scroll">
-            <table id="grid-table">
-              <thead>
-                <tr>
-                  <th>Model</th>
-                  {GRID_HEADS.map((h) => <th key={h}>{h}</th>)}
-                </tr>
-              </thead>
-              <tbody>
-                {data.entries.flatMap((e) =>
-                  e.grid.map((c) => (
-                    <tr key={`${e.row.id}-${c.id}`}>
-                      <td>{displayName(e)}</td>
-                      {gridCells(c).map((v, i) => <td key={i} class={i ? "n" : ""}>{v}</td>)}
-                    </tr>
-                  ))
-                )}
-              </tbody>
-            </table>
-          </div>
-          <p class="muted">
-            Prompt tokens: the target when the server's tokenizer confirmed it, ≈ the mean reached
-            when calibrated. Output tokens: the target when the server forced it, else ≤ target.
-          </p>
-        </Section>
-      )}
-      {data.entries.some((e) => e.load_curve.length > 0) && (
-        <Section id="load-curve" title="Load curves (the charts above draw them)">
-          <div class="scroll">
-            <table id="load-table">
-              <thead>
-                <tr>
-                  <th>Model</th>
-                  {LOAD_HEADS.map((h) => <th key={h}>{h}</th>)}
-                </tr>
-              </thead>
-              <tbody>
-                {data.entries.flatMap((e) =>
-                  e.load_curve.map((l) => (
-                    <tr key={`${e.row.id}-${l.id}`}>
-                      <td>{displayName(e)}</td>
-                      {loadCells(l).map((v, i) => <td key={i} class={i ? "n" : ""}>{v}</td>)}
-                    </tr>
-                  ))
-                )}
-              </tbody>
-            </table>
-          </div>
-          <p class="muted">
-            Output tok/s: every output token of the level ÷ its duration. Goodput: requests meeting
-            the latency targets ÷ duration. Knee: the first level whose next adds less than 10 %.
-          </p>
-        </Section>
-      )}
+      <ServingSections data={data} ranked={ranked} />
       {data.compare && (
         <Section id="comparison" title={`Comparison with report ${data.compare.report_id}`}>
           <KeyValues

@@ -16,8 +16,30 @@ import {
   msText,
 } from "./serving.ts";
 
+const seconds = (e: ReportEntry, column: string) => {
+  const ms = num(e, column);
+  return ms === null ? "–" : (ms / 1000).toFixed(2);
+};
+
+/** Load and warmup times per model, and the runs left out because of a reload. */
+export function loadTimesSection(w: PdfWriter, ranked: ReportEntry[]): void {
+  w.heading("Load and warmup");
+  w.table([
+    { head: "Model", width: 300, value: displayName },
+    { head: "Load (s)", width: 80, align: "right", value: (e) => seconds(e, "load_time_ms") },
+    { head: "Warmup (s)", width: 80, align: "right", value: (e) => seconds(e, "warmup_ms") },
+    {
+      head: "Runs excluded (reload)",
+      width: 120,
+      align: "right",
+      value: (e) => String(num(e, "runs_excluded") ?? 0),
+    },
+  ], ranked);
+}
+
 /** TTFT, TPOT, ITL and request latency as mean, p50, p90 and p99 per model. */
 export function latencySection(w: PdfWriter, data: ReportData, ranked: ReportEntry[]): void {
+  loadTimesSection(w, ranked);
   if (!hasLatency(data.entries)) return;
   w.heading("Latency distributions (ms): TTFT, time per output token, inter-token, request");
   for (const [label, metric] of LATENCY_ROWS) {

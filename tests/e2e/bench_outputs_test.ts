@@ -43,7 +43,16 @@ Deno.test("--json prints the results document alone on standard output", async (
     assert.equal(entry.applied["load.kv_cache_quant"].status, "not_applied");
     assert.ok(entry.not_applied.includes("load.kv_cache_quant"));
     assert.match(r.stderr, /Benchmarking 1 model/, "progress on standard error");
-    assert.match(r.stderr, /^Model\s+Quant\s+tok\/s/m, "the table too");
+    assert.match(
+      r.stderr,
+      /^Model\s+Quant\s+tok\/s.*\s+load s\s+warmup s\s+Runs$/m,
+      "the table too",
+    );
+    assert.match(
+      r.stderr,
+      /^qwen\/qwen3-4b\s+q4_k_m\s.*\s\d+\.\d\d\s+\d+\.\d\d\s+2$/m,
+      "load and warmup shown",
+    );
     assert.match(r.stderr, /^Latency \(ms\)\s+Quant\s+TTFT mean\s+TTFT p50\s+TTFT p90\s+TTFT p99/m);
     for (const m of ["ttft_ms", "tpot_ms", "itl_ms", "total_ms"]) {
       for (const s of ["mean", "median", "p90", "p99"]) {
@@ -68,11 +77,18 @@ Deno.test("--json prints the results document alone on standard output", async (
     );
     assert.match(html, /id="applied-table"/);
     assert.match(html, /id="latency-table"/);
+    assert.match(html, /<th class="n">Load \(s\)<\/th><th class="n">Warmup \(s\)<\/th>/);
     assert.match(head!, /,itl_ms_mean,.*,ttft_ms_p90,ttft_ms_p99,tpot_ms_p90/);
     assert.match(
       html,
       /kv_cache_quant<\/th><td>q8_0<\/td><td>server's own \(not reported\)<b class="warn">not applied: LM Studio/,
     );
+
+    // --export-only --json: the stored results as one document, the report paths on stderr.
+    const exported = await cli(["--export-only", "--json"], env);
+    assert.equal(exported.code, 0, exported.stderr);
+    assert.equal(JSON.parse(exported.stdout).source, "export-only");
+    assert.match(exported.stderr, /Report \(JSON\): /);
 
     // Nothing new to measure: still one JSON document, with no results.
     const again = await cli(args, env);

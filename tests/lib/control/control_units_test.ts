@@ -32,6 +32,16 @@ Deno.test("bodyToArgs() turns JSON values into the command line's arguments", ()
   assert.throws(() => bodyToArgs({ export_cache: "x.json" }), /command-line action/);
 });
 
+Deno.test("bodyToArgs() takes the workload lists as numbers or digit strings", () => {
+  assert.deepEqual(
+    bodyToArgs({ concurrency: [1, 2, 4], prompt_tokens: ["128", "512"], slo_ttft: 200 }),
+    ["--concurrency", "1,2,4", "--prompt-tokens", "128,512", "--slo-ttft", "200"],
+  );
+  assert.throws(() => bodyToArgs({ concurrency: [{}] }), /single value, not a list/);
+  assert.throws(() => bodyToArgs({ list_models: true }), /command-line action/);
+  assert.throws(() => bodyToArgs({ json: true }), /command-line action/);
+});
+
 Deno.test("EventHub replays a bounded backlog and numbers every event", () => {
   const hub = new EventHub<string>({ backlog: 2 });
   hub.publish("a");

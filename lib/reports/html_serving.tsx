@@ -1,0 +1,141 @@
+/**
+ * The serving sections of the HTML report: latency distributions, the controlled workload's grid
+ * and the load curves, and the requested → applied parameter table.
+ *
+ * @module
+ */
+import { displayName, num, type ReportData, type ReportEntry } from "./model.ts";
+import type { AppliedRow } from "./applied.ts";
+import {
+  GRID_HEADS,
+  gridCells,
+  hasLatency,
+  latencyColumns,
+  LOAD_HEADS,
+  loadCells,
+  msText,
+} from "./serving.ts";
+import { type Col, Section, Table } from "./html_parts.tsx";
+
+/** Rows of per-model cells (grid cells, load levels): the model, then the cells. */
+function CellTable(
+  props: { id: string; heads: string[]; rows: { key: string; name: string; cells: string[] }[] },
+) {
+  return (
+    <div class="scroll">
+      <table id={props.id}>
+        <thead>
+          <tr>
+            <th>Model</th>
+            {props.heads.map((h) => <th key={h}>{h}</th>)}
+          </tr>
+        </thead>
+        <tbody>
+          {props.rows.map((r) => (
+            <tr key={r.key}>
+              <td>{r.name}</td>
+              {r.cells.map((v, i) => <td key={i} class={i ? "n" : ""}>{v}</td>)}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Requested and applied values; those that did not apply are marked. */
+export function AppliedTable(props: { rows: AppliedRow[] }) {
+  if (props.rows.length === 0) return null;
+  return (
+    <div class="scroll">
+      <table id="applied-table">
+        <thead>
+          <tr>
+            <th>Value</th>
+            <th>Requested</th>
+            <th>Applied (read back where the server reports it)</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.rows.map((r) => (
+            <tr key={r.name} class={r.not_applied ? "not-applied" : ""}>
+              <th>{r.name}</th>
+              <td>{r.requested}</td>
+              <td>
+                {r.applied}
+                {r.not_applied && <b class="warn">not applied{r.note ? `: ${r.note}` : ""}</b>}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The latency, grid and load-curve sections (each only when the entries have it). */
+export function ServingSections(props: { data: ReportData; ranked: ReportEntry[] }) {
+  const { data, ranked } = props;
+  return (
+    <>
+      {hasLatency(data.entries) && (
+        <Section id="latency" title="Latency distributions (ms)">
+          <Table
+            id="latency-table"
+            rows={ranked}
+            cols={[
+              { head: "Model", value: displayName },
+              ...latencyColumns().map(([head, column]): Col => ({
+                head,
+                value: (e) => msText(num(e, column)),
+                sort: (e) => num(e, column),
+              })),
+            ]}
+          />
+          <p class="muted">
+            TTFT: request sent → first token event. TPOT: 1000 ÷ decode tokens/s. ITL: the gaps
+            between token events, pooled over the runs. Latency: request sent → end of the stream.
+          </p>
+        </Section>
+      )}
+      {data.entries.some((e) => e.grid.length > 0) && (
+        <Section id="grid" title="Controlled workload: pp and tg tokens/s ± std">
+          <CellTable
+            id="grid-table"
+            heads={GRID_HEADS}
+            rows={data.entries.flatMap((e) =>
+              e.grid.map((c) => ({
+                key: `${e.row.id}-${c.id}`,
+                name: displayName(e),
+                cells: gridCells(c),
+              }))
+            )}
+          />
+          <p class="muted">
+            Prompt tokens: the target when the server's tokenizer confirmed it, ≈ the mean reached
+            when calibrated. Output tokens: the target when the server forced it, else ≤ target.
+          </p>
+        </Section>
+      )}
+      {data.entries.some((e) => e.load_curve.length > 0) && (
+        <Section id="load-curve" title="Load curves (the charts above draw them)">
+          <CellTable
+            id="load-table"
+            heads={LOAD_HEADS}
+            rows={data.entries.flatMap((e) =>
+              e.load_curve.map((l) => ({
+                key: `${e.row.id}-${l.id}`,
+                name: displayName(e),
+                cells: loadCells(l),
+              }))
+            )}
+          />
+          <p class="muted">
+            Output tok/s: every output token of the level ÷ its duration. Goodput: requests meeting
+            the latency targets ÷ duration. Knee: the first level whose next adds less than 10 %.
+          </p>
+        </Section>
+      )}
+    </>
+  );
+}
