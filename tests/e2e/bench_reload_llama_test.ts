@@ -91,8 +91,10 @@ Deno.test({
       assert.equal(row.runs_excluded, 1);
       const runs = store.runsOf(row.id);
       assert.deepEqual(runs.map((r) => r.status), ["ok", "excluded", "ok"]);
-      const reloadTtft = runs[1]!.ttft_ms as number;
-      assert.ok(reloadTtft > (row.ttft_ms_max as number), "the load is in that run's TTFT only");
+      // The statistics are those of the two other runs (whatever the machine's timing).
+      const kept = [runs[0]!, runs[2]!].map((r) => r.ttft_ms as number);
+      assert.equal(row.ttft_ms_max, Math.max(...kept));
+      assert.equal(row.ttft_ms_min, Math.min(...kept));
     } finally {
       await backend.close();
       store.close();
