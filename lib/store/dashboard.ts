@@ -1,6 +1,6 @@
 /**
- * Read queries of the web dashboard: the results table, the dashboard statistics object, one
- * model's history and the cache operations. Every aggregation runs in SQL.
+ * Read queries of the web dashboard: the results table, the dashboard statistics object and the
+ * cache operations (one model's history: history.ts). Every aggregation runs in SQL.
  *
  * @module
  */
@@ -177,95 +177,8 @@ export function dashboardStats(db: DatabaseSync): DashboardStats {
   };
 }
 
-/** One point of a model's history. */
-export type HistoryPoint = Row & {
-  timestamp: string;
-  model_key: string;
-  speed_tokens_sec: number | null;
-};
-
-/** `GET /api/comparison/{model_name}`. */
-export interface ModelHistory {
-  model_name: string;
-  history: HistoryPoint[];
-  stats: {
-    min_speed: number;
-    max_speed: number;
-    avg_speed: number;
-    total_runs: number;
-    first_run: string | null;
-    last_run: string | null;
-    /** Least-squares slope of the speed over the result index, in tokens/s per result. */
-    slope: number;
-    trend: "up" | "down" | "stable";
-  };
-}
-
-/**
- * The finished results of one model (`model_name` or a variant's `model_key`), oldest first,
- * with min/max/mean and the trend. Null when the model has no finished result.
- */
-export function modelHistory(db: DatabaseSync, name: string): ModelHistory | null {
-  // The variants first (a few rows, CROSS JOIN keeps them the outer loop), then their results
-  // through the index: never a walk over the whole history.
-  const from = `FROM models m CROSS JOIN results r INDEXED BY idx_results_status_model
-    ON r.status = 'ok' AND r.model_id = m.id
-    WHERE m.model_name = :name OR m.model_key = :name`;
-  const history = db.prepare(
-    `SELECT r.finished_at AS timestamp, m.model_key, m.quantization, r.backend, r.params_hash,
-       r.tokens_per_sec_mean AS speed_tokens_sec, r.tokens_per_sec_p95, r.ttft_ms_mean AS ttft,
-       r.total_ms_mean AS gen_time, r.vram_mb, r.tokens_per_sec_per_gb, r.context_length,
-       r.num_runs, r.runs_failed AS error_count
-     ${from} ORDER BY r.id`,
-  ).all({ name }).map((r) => plain<HistoryPoint>(r));
-  if (history.length === 0) return null;
-  const s = db.prepare(
-    `WITH pts AS (
-       SELECT ROW_NUMBER() OVER (ORDER BY r.id) AS x, r.tokens_per_sec_mean AS y, r.finished_at
-       ${from})
-     SELECT MIN(y) AS min, MAX(y) AS max, AVG(y) AS avg, COUNT(*) AS n,
-       MIN(finished_at) AS first, MAX(finished_at) AS last,
-       CASE WHEN COUNT(y) > 1 AND (COUNT(y) * SUM(x * x) - SUM(x) * SUM(x)) <> 0
-         THEN (COUNT(y) * SUM(x * y) - SUM(x) * SUM(y)) * 1.0 /
-              (COUNT(y) * SUM(x * x) - SUM(x) * SUM(x)) ELSE 0 END AS slope
-     FROM pts WHERE y IS NOT NULL`,
-  ).get({ name }) as Record<string, number | string | null>;
-  const avg = Number(s.avg ?? 0);
-  const slope = Number(s.slope ?? 0);
-  const threshold = Math.max(avg * 0.01, 1e-9);
-  return {
-    model_name: name,
-    history,
-    stats: {
-      min_speed: round2(s.min as number),
-      max_speed: round2(s.max as number),
-      avg_speed: round2(avg),
-      total_runs: history.length,
-      first_run: (s.first as string | null) ?? null,
-      last_run: (s.last as string | null) ?? null,
-      slope: Math.round(slope * 10_000) / 10_000,
-      trend: slope > threshold ? "up" : slope < -threshold ? "down" : "stable",
-    },
-  };
-}
-
-/**
- * The models with history, for the comparison picker: the finished results of each model, when
- * its newest and its first one finished (newest and first by result order, as "latest" is
- * everywhere).
- */
-export function comparableModels(db: DatabaseSync): Row[] {
-  return all<Row>(
-    db,
-    `SELECT m.model_name, SUM(l.ok_results) AS entry_count, MAX(r.finished_at) AS latest_timestamp,
-       MIN((SELECT f.finished_at FROM results f INDEXED BY idx_results_status_model
-            WHERE f.status = 'ok' AND f.model_id = l.model_id ORDER BY f.id LIMIT 1))
-         AS oldest_timestamp
-     FROM model_latest l CROSS JOIN results r ON r.id = l.result_id
-       JOIN models m ON m.id = l.model_id
-     GROUP BY m.model_name ORDER BY m.model_name`,
-  );
-}
+export { comparableModels, modelHistory } from "./history.ts";
+export type { HistoryPoint, HistorySeries, HistoryStats, ModelHistory } from "./history.ts";
 
 /** Deletes a model variant and its history; returns the number of results removed (0: none). */
 export function deleteModel(db: DatabaseSync, modelKey: string): number | null {
