@@ -127,14 +127,43 @@ export class BenchmarkController {
         throw badRequest(`Cannot start: '${resolved.options.action}' is not a benchmark`);
       }
       inv = resolved;
-      this.#publishStatus();
-      backend = await this.#deps.connect(inv.config);
     } catch (err) {
       this.#reset();
       throw err;
     }
+    this.#publishStatus();
+    try {
+      backend = await this.#deps.connect(inv.config);
+    } catch (err) {
+      this.#failedStart(err);
+      throw err;
+    }
     this.#done = this.#run(inv, backend, control);
     return this.status();
+  }
+
+  /**
+   * Ends a start that failed after "running" was sent (the model server did not answer): the
+   * error as an error event, the outcome, and a closing `idle` status, so every page, the tray
+   * and a client replaying the backlog agree with `/api/status`.
+   */
+  #failedStart(err: unknown): void {
+    const error = messageOf(err);
+    this.#reset();
+    this.#outcome = {
+      outcome: "failed",
+      tested: 0,
+      failed: 0,
+      skipped: 0,
+      error,
+      finished_at: this.#now(),
+    };
+    this.events.publish({
+      type: "log",
+      level: "error",
+      message: `Benchmark not started: ${error}`,
+    });
+    this.#publishStatus();
   }
 
   #reset(): void {
