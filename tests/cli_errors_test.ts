@@ -102,7 +102,7 @@ Deno.test("a token-protected LM Studio names --api-token, and the SDK authentica
       env.vars,
     );
     assert.equal(ok.code, 0, ok.stderr);
-    assert.match(ok.stderr, /1 measured, 0 failed/);
+    assert.match(ok.stderr, /2 measured, 0 failed/, "both variants of qwen3-4b");
   } finally {
     await d.close();
   }

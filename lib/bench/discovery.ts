@@ -1,38 +1,18 @@
 /**
  * Discovery: the model list from `lms ls --json` (SDK mode, when `lms` is installed) or from the
- * backend's own list (`GET /api/v1/models`, `/v1/models`, the SDK). Every variant is a target.
+ * backend's own list (`GET /api/v1/models`, `/v1/models`, the SDK). Every variant is a target,
+ * named by its identity whatever the list it came from (see `variantIdentity`).
  *
  * @module
  */
 import type { Backend, ModelInfo } from "../modelserver/backend.ts";
 import type { LmsCli, LmsModelEntry } from "../modelserver/lms_cli.ts";
-import { quantizationOfKey, type Target, targetOf } from "./target.ts";
+import { modelsFromSdkEntries } from "../modelserver/lmstudio_models.ts";
+import { type Target, targetOf } from "./target.ts";
 
 /** Turns `lms ls --json` entries into model entries, one per variant. */
 export function modelsFromLms(entries: LmsModelEntry[]): ModelInfo[] {
-  return entries.flatMap((e) => {
-    const keys = e.variants?.length ? e.variants : [e.modelKey];
-    return keys.map((key): ModelInfo => {
-      const selected = keys.length === 1 || key === e.selectedVariant;
-      return {
-        key,
-        base_key: e.modelKey.replace(/@[^@]*$/, ""),
-        display_name: e.displayName,
-        type: e.type,
-        architecture: e.architecture ?? null,
-        quantization: quantizationOfKey(key) ?? e.quantization?.name ?? null,
-        params_string: e.paramsString ?? null,
-        size_bytes: selected ? e.sizeBytes : null,
-        max_context_length: e.maxContextLength ?? null,
-        format: e.format ?? null,
-        capabilities: {
-          vision: Boolean(e.vision),
-          trained_for_tool_use: Boolean(e.trainedForToolUse),
-        },
-        loaded_instances: [],
-      };
-    });
-  });
+  return modelsFromSdkEntries(entries);
 }
 
 /** Lists the language-model targets. */
@@ -43,7 +23,7 @@ export async function discoverTargets(backend: Backend, lms: LmsCli | null): Pro
   const seen = new Set<string>();
   const targets: Target[] = [];
   for (const m of models) {
-    const t = targetOf(m);
+    const t = targetOf(m, backend.kind);
     if (t && !seen.has(t.key)) {
       seen.add(t.key);
       targets.push(t);

@@ -6,7 +6,7 @@
  */
 import type { ChatResult } from "../modelserver/backend.ts";
 import { AGGREGATED_METRICS, LATENCY_PERCENTILES, type Row } from "../store/mod.ts";
-import { quantile, summarize, summaryColumns } from "./stats.ts";
+import { POSITIVE, quantile, summarize, summaryColumns } from "./stats.ts";
 
 /** The store columns of one measured run. */
 export interface RunMetrics {
@@ -132,11 +132,11 @@ export function aggregateRuns(
   for (const metric of AGGREGATED) {
     Object.assign(
       out,
-      summaryColumns(metric, summarize(runs.map((r) => r[metric] as number | null))),
+      summaryColumns(metric, summarize(runs.map((r) => r[metric] as number | null), POSITIVE)),
     );
   }
   const gaps = runs.flatMap((r) => gapsOf(r));
-  Object.assign(out, summaryColumns("itl_ms", summarize(gaps)));
+  Object.assign(out, summaryColumns("itl_ms", summarize(gaps, POSITIVE)));
   Object.assign(out, percentileColumns("itl_ms", gaps));
   for (const metric of ["ttft_ms", "tpot_ms", "total_ms"] as const) {
     Object.assign(out, percentileColumns(metric, runs.map((r) => r[metric])));

@@ -114,12 +114,17 @@ export class ModelSession {
       nonce: ctx.nonce,
       reload: async () => {
         this.#log("warn", `${this.key}: model unloaded, reloading and repeating the run once`);
-        this.instanceId = (await backend.load(this.key, this.#load)).instance_id;
+        this.instanceId = (await backend.load(this.#loadKey, this.#load)).instance_id;
         // Our own reload happens before the repeated run: its time is not the run's.
         await this.#watch.baseline(this.instanceId);
         return this.instanceId;
       },
     };
+  }
+
+  /** What the server loads the variant by (its identity, unless the server named it otherwise). */
+  get #loadKey(): string {
+    return this.target.load_key ?? this.key;
   }
 
   #log(level: "warn" | "info", message: string): void {
@@ -128,7 +133,7 @@ export class ModelSession {
 
   /** Loads the model and completes its metadata from the server's list. */
   async load(): Promise<void> {
-    const loaded = await this.ctx.backend.load(this.key, this.#load);
+    const loaded = await this.ctx.backend.load(this.#loadKey, this.#load);
     this.instanceId = loaded.instance_id;
     this.loadTimeMs = loaded.load_time_ms;
     this.ctx.emit({ type: "model_loaded", key: this.key, load_time_ms: loaded.load_time_ms });

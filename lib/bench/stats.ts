@@ -2,6 +2,11 @@
  * Descriptive statistics of a sample: mean, median, p95, min, max, sample standard deviation,
  * the 95% confidence interval of the mean (Student's t) and the coefficient of variation.
  *
+ * The interval respects the metric's domain: times, speeds and counts cannot be negative, and a
+ * t-interval of a few runs far apart (a slow first token among fast ones) reaches below zero
+ * ("-1162–1412 ms"). Its lower end is then put at the domain's lower bound (0), which marks it:
+ * a t-interval's own lower end is never exactly 0 for such a sample (see docs/decisions.md).
+ *
  * @module
  */
 
@@ -73,8 +78,33 @@ export function quantile(sorted: number[], q: number): number | null {
   return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
 }
 
-/** Summarises the finite numbers of `values` (nulls and NaN are left out). */
-export function summarize(values: readonly (number | null | undefined)[]): Summary {
+/** Options of {@linkcode summarize}. */
+export interface SummaryOptions {
+  /**
+   * The smallest value the metric can take (0 for times, speeds and counts): the interval's lower
+   * end is never put below it. @default no bound
+   */
+  min?: number;
+}
+
+/** The domain of every stored per-run metric: none is negative. */
+export const POSITIVE: SummaryOptions = { min: 0 };
+
+/**
+ * Summarises the finite numbers of `values` (nulls and NaN are left out).
+ *
+ * @example
+ * ```ts
+ * import { POSITIVE, summarize } from "./stats.ts";
+ * // Three TTFTs, one slow: the t-interval would start at -1162 ms.
+ * console.assert(summarize([40, 45, 950]).ci_low! < 0);
+ * console.assert(summarize([40, 45, 950], POSITIVE).ci_low === 0);
+ * ```
+ */
+export function summarize(
+  values: readonly (number | null | undefined)[],
+  options: SummaryOptions = {},
+): Summary {
   const xs = values.filter((v): v is number => typeof v === "number" && Number.isFinite(v));
   const n = xs.length;
   if (n === 0) {
@@ -103,7 +133,7 @@ export function summarize(values: readonly (number | null | undefined)[]): Summa
     min: sorted[0]!,
     max: sorted[n - 1]!,
     std,
-    ci_low: half === null ? null : mean - half,
+    ci_low: half === null ? null : Math.max(mean - half, options.min ?? -Infinity),
     ci_high: half === null ? null : mean + half,
     cv: std === null || mean === 0 ? null : std / mean,
   };

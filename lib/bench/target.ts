@@ -1,16 +1,18 @@
 /**
  * Benchmark targets: every model variant (`key@quant`) is its own target with its own size and
- * quantization.
+ * quantization, and one identity whatever the backend that found it.
  *
  * @module
  */
-import type { Backend, ModelInfo } from "../modelserver/backend.ts";
+import type { Backend, BackendKind, ModelInfo } from "../modelserver/backend.ts";
 import type { ModelRecord } from "../store/mod.ts";
 
 /** One model variant to benchmark. */
 export interface Target {
-  /** What to load: the variant key, e.g. `org/model@q4_k_m`. */
+  /** The variant's identity, e.g. `org/model@q4_k_m` (see {@linkcode variantIdentity}). */
   key: string;
+  /** What the server loads it by, when that is not `key` (an entry listing no variants). */
+  load_key?: string;
   /** The model without the variant, e.g. `org/model`. */
   model_name: string;
   quantization: string | null;
@@ -29,13 +31,39 @@ export function quantizationOfKey(key: string): string | null {
   return at > 0 && at < key.length - 1 ? key.slice(at + 1) : null;
 }
 
-/** Turns a backend's model entry into a target (language models only; embeddings → null). */
-export function targetOf(model: ModelInfo): Target | null {
+/**
+ * The identity of an LM Studio model variant: `publisher/model@quant`. LM Studio names one
+ * variant in several ways (REST lists the variant keys, the SDK and `lms ls` the model key with
+ * the selected variant's quantization, a model with one variant may list none), so a key
+ * without `@` gains the quantization when it is known; a key with one is kept.
+ *
+ * @example
+ * ```ts
+ * import { variantIdentity } from "./target.ts";
+ * console.assert(variantIdentity("qwen/qwen3-4b", "Q4_K_M") === "qwen/qwen3-4b@q4_k_m");
+ * console.assert(variantIdentity("qwen/qwen3-4b@q8_0", "Q8_0") === "qwen/qwen3-4b@q8_0");
+ * ```
+ */
+export function variantIdentity(key: string, quantization: string | null): string {
+  if (quantizationOfKey(key) !== null || !quantization) return key;
+  return `${key}@${quantization.toLowerCase()}`;
+}
+
+/**
+ * Turns a backend's model entry into a target (language models only; embeddings → null). The
+ * LM Studio backends (`sdk`, `rest`) name it by {@linkcode variantIdentity}; an
+ * OpenAI-compatible server's model id already names one file (its quantization may only be
+ * known once it is loaded), so it is kept as the server gives it.
+ */
+export function targetOf(model: ModelInfo, kind: BackendKind): Target | null {
   if (model.type !== "llm") return null;
+  const quantization = quantizationOfKey(model.key) ?? model.quantization?.toLowerCase() ?? null;
+  const key = kind === "openai" ? model.key : variantIdentity(model.key, quantization);
   return {
-    key: model.key,
+    key,
+    ...(key === model.key ? {} : { load_key: model.key }),
     model_name: model.base_key || model.key.replace(/@[^@]*$/, ""),
-    quantization: quantizationOfKey(model.key) ?? model.quantization?.toLowerCase() ?? null,
+    quantization,
     architecture: model.architecture,
     params_string: model.params_string,
     size_bytes: model.size_bytes,
@@ -81,8 +109,9 @@ export function modelRecordOf(t: Target): ModelRecord {
  */
 export async function refreshTarget(backend: Backend, t: Target): Promise<Target> {
   if (t.size_bytes !== null && t.quantization !== null) return t;
-  const fresh = (await backend.listModels()).find((m) => m.key === t.key);
-  const f = fresh ? targetOf(fresh) : null;
+  const loadKey = t.load_key ?? t.key;
+  const fresh = (await backend.listModels()).find((m) => m.key === loadKey);
+  const f = fresh ? targetOf(fresh, backend.kind) : null;
   if (!f) return t;
   return {
     ...t,

@@ -12,25 +12,10 @@ import { join } from "node:path";
 import { AppError, Status } from "../error.ts";
 import { denoRunner, type ProcessRunner } from "./process.ts";
 import { parseVersion } from "./version.ts";
+import type { SdkModelEntry } from "./lmstudio_models.ts";
 
 /** One entry of `lms ls --json` (the SDK's camelCase model info; newer fields optional). */
-export interface LmsModelEntry {
-  type: "llm" | "embedding";
-  modelKey: string;
-  format: string;
-  displayName: string;
-  path: string;
-  sizeBytes: number;
-  paramsString?: string;
-  architecture?: string;
-  quantization?: { name: string; bits: number };
-  vision?: boolean;
-  trainedForToolUse?: boolean;
-  maxContextLength: number;
-  publisher?: string;
-  variants?: string[];
-  selectedVariant?: string;
-}
+export type LmsModelEntry = SdkModelEntry;
 
 /** Options of {@linkcode LmsCli}. */
 export interface LmsCliOptions {

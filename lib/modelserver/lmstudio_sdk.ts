@@ -30,7 +30,9 @@ import {
   unreachableError,
 } from "./errors.ts";
 import { FIRST_BYTE_MS, IDLE_MS } from "./http.ts";
-import { modelFromSdk, sdkLoadConfig, statsFromSdk } from "./lmstudio_sdk_map.ts";
+import { modelsFromSdkEntries, sdkEntries, type SdkModelEntry } from "./lmstudio_models.ts";
+import { sdkLoadConfig, statsFromSdk } from "./lmstudio_sdk_map.ts";
+import { randomCredentials, RpcError, withRpcSession } from "./lmstudio_ws_rpc.ts";
 import { untilAborted, type WaitReporter, Watchdog, withTimeout } from "./timeout.ts";
 
 /**
@@ -190,18 +192,53 @@ export class LmStudioSdkClient implements Backend {
     return v?.version ?? null;
   }
 
+  /**
+   * Every downloaded variant. The list comes over the protocol itself (see lmstudio_ws_rpc.ts):
+   * SDK 1.5.0 drops the variants a current server lists. The loaded instances come from the SDK.
+   */
   listModels(): Promise<ModelInfo[]> {
     return this.#call("list models", async (c) => {
-      const [models, llms, embeddings] = await Promise.all([
-        c.system.listDownloadedModels(),
-        c.llm.listLoaded(),
-        c.embedding.listLoaded(),
-      ]);
+      // The SDK first: its errors tell a refused connection apart (Deno's WebSocket says
+      // only "tcp connect error").
+      const [llms, embeddings] = await Promise.all([c.llm.listLoaded(), c.embedding.listLoaded()]);
+      const downloaded = await this.#downloaded();
       const loaded = [...llms, ...embeddings];
-      return models.map((m) =>
-        modelFromSdk(m, loaded.filter((l) => l.modelKey === m.modelKey).map((l) => l.identifier))
-      );
+      // An instance names its model by the variant key, or by the model key when it has one.
+      const variants = Map.groupBy(downloaded, (m) => m.base_key);
+      return downloaded.map((m) => ({
+        ...m,
+        loaded_instances: loaded.filter((l) =>
+          l.modelKey === m.key ||
+          (l.modelKey === m.base_key && variants.get(m.base_key)!.length === 1)
+        ).map((l) => l.identifier),
+      }));
     });
+  }
+
+  /** `listDownloadedModels`, and `listDownloadedModelVariants` of each model with variants. */
+  #downloaded(): Promise<ModelInfo[]> {
+    return withRpcSession(
+      `${this.baseUrl}/system`,
+      this.#credentials ?? randomCredentials(),
+      async (call) => {
+        const entries = sdkEntries(await call("listDownloadedModels"));
+        const details = new Map<string, SdkModelEntry[]>();
+        for (const e of entries) {
+          if ((e.variants?.length ?? 0) < 2) continue;
+          try {
+            details.set(
+              e.modelKey,
+              sdkEntries(await call("listDownloadedModelVariants", { modelKey: e.modelKey })),
+            );
+          } catch (err) {
+            // A server without the call: the variant keys still tell each quantization.
+            if (!(err instanceof RpcError)) throw err;
+          }
+        }
+        return modelsFromSdkEntries(entries, details);
+      },
+      this.#firstByteMs,
+    );
   }
 
   async load(key: string, opts: LoadOptions): Promise<LoadResult> {

@@ -1,6 +1,6 @@
 /**
  * Mapping between the engine's names and `@lmstudio/sdk` 1.5.0: load options to
- * `LLMLoadModelConfig`, SDK model info to {@linkcode ModelInfo}, prediction stats to
+ * `LLMLoadModelConfig`, prediction stats to
  * {@linkcode ChatStats}.
  *
  * What the SDK cannot set from {@linkcode LoadOptions}: an exact GPU layer count (it takes a
@@ -15,9 +15,8 @@ import type {
   LLMLlamaCacheQuantizationType,
   LLMLoadModelConfig,
   LLMPredictionStats,
-  ModelInfo as SdkModelInfo,
 } from "@lmstudio/sdk";
-import type { ChatStats, LoadOptions, ModelInfo } from "./backend.ts";
+import type { ChatStats, LoadOptions } from "./backend.ts";
 
 const KV_TYPES = new Set(["f32", "f16", "q8_0", "q4_0", "q4_1", "iq4_nl", "q5_0", "q5_1"]);
 
@@ -39,28 +38,6 @@ export function sdkLoadConfig(opts: LoadOptions): LLMLoadModelConfig {
     config.llamaVCacheQuantizationType = kv as LLMLlamaCacheQuantizationType;
   }
   return config;
-}
-
-/** Engine model info from SDK model info plus the identifiers of its loaded instances. */
-export function modelFromSdk(m: SdkModelInfo, loaded: string[]): ModelInfo {
-  const llm = m.type === "llm" ? m : null;
-  return {
-    key: m.modelKey,
-    base_key: m.modelKey,
-    display_name: m.displayName,
-    type: m.type,
-    architecture: m.architecture ?? null,
-    quantization: m.quantization?.name ?? null,
-    params_string: m.paramsString ?? null,
-    size_bytes: m.sizeBytes,
-    max_context_length: m.maxContextLength,
-    format: m.format,
-    capabilities: {
-      vision: llm?.vision ?? false,
-      trained_for_tool_use: llm?.trainedForToolUse ?? false,
-    },
-    loaded_instances: loaded,
-  };
 }
 
 /** Engine stats from SDK prediction stats. */

@@ -41,7 +41,8 @@ export function migrate(db: DatabaseSync): number[] {
   for (const m of MIGRATIONS) {
     if (m.version <= current) continue;
     transaction(db, () => {
-      db.exec(m.sql);
+      if (m.sql) db.exec(m.sql);
+      m.apply?.(db);
       db.exec(`PRAGMA user_version = ${m.version}`);
     });
     applied.push(m.version);

@@ -8,11 +8,16 @@
  * @module
  */
 
+import type { DatabaseSync } from "node:sqlite";
+import { clampIntervals, mergeVariantIdentities } from "./data_migrations.ts";
+
 /** One forward migration. */
 export interface Migration {
   version: number;
   description: string;
   sql: string;
+  /** Changes to the stored data, run after `sql` in the same transaction. */
+  apply?: (db: DatabaseSync) => void;
 }
 
 /**
@@ -192,6 +197,18 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX idx_load_levels_result ON load_levels (result_id);
     `,
+  },
+  {
+    version: 6,
+    description: "one identity per model variant (publisher/model@quant): duplicates merged",
+    sql: "",
+    apply: (db) => void mergeVariantIdentities(db),
+  },
+  {
+    version: 7,
+    description: "interval lower ends within the metrics' domain (no negative times or speeds)",
+    sql: "",
+    apply: (db) => void clampIntervals(db, [...AGGREGATED_METRICS]),
   },
 ];
 

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { type CatalogueModel, type VariantSpec } from "./_lmstudio_catalogue.ts";
+import { type CatalogueModel, variantKey, type VariantSpec } from "./_lmstudio_catalogue.ts";
 import type { Generation } from "./_lmstudio_gen.ts";
 import type { Instance } from "./_lmstudio_state.ts";
 
@@ -31,6 +31,25 @@ export function sdkModelInfo(
     info.trainedForToolUse = m.trained_for_tool_use;
   }
   return info;
+}
+
+/**
+ * One entry of `listDownloadedModels` as a current LM Studio sends it: the model key with the
+ * selected variant's file, plus `publisher`, `variants` (every variant key, as REST lists them)
+ * and `selectedVariant`. SDK 1.5.0's schemas do not know the last three and drop them.
+ */
+export function sdkListedModel(m: CatalogueModel): Record<string, unknown> {
+  return {
+    ...sdkModelInfo(m),
+    publisher: m.publisher,
+    variants: m.variants.map((v) => variantKey(m, v)),
+    selectedVariant: variantKey(m, m.variants[0]!),
+  };
+}
+
+/** One entry of `listDownloadedModelVariants`: a variant under its own key. */
+export function sdkVariantInfo(m: CatalogueModel, v: VariantSpec): Record<string, unknown> {
+  return { ...sdkModelInfo(m, v), modelKey: variantKey(m, v), publisher: m.publisher };
 }
 
 /** Instance info (`llmInstanceInfoSchema` / `embeddingModelInstanceInfoSchema`). */

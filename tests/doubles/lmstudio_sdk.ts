@@ -11,9 +11,11 @@ import { countTokens } from "./_lmstudio_gen.ts";
 import {
   loadConfigFromStack,
   sdkInstanceInfo,
+  sdkListedModel,
   sdkLoadConfig,
   sdkModelInfo,
   sdkStats,
+  sdkVariantInfo,
   stackFields,
 } from "./_lmstudio_sdk_shapes.ts";
 import { DoubleError, type DoubleState, type Instance } from "./_lmstudio_state.ts";
@@ -67,7 +69,13 @@ function rpc(state: DoubleState, ns: string, endpoint: string, param: unknown): 
   const domain = ns === "embedding" ? "embedding" : "llm";
   switch (`${ns}/${endpoint}`) {
     case "system/listDownloadedModels":
-      return state.installed().map((m) => sdkModelInfo(m));
+      return state.installed().map(sdkListedModel);
+    case "system/listDownloadedModelVariants": {
+      // An unknown model key fails, as on the server.
+      const m = state.installed().find((x) => x.key === p.modelKey);
+      if (m === undefined) throw new Error(`Cannot find a model with key "${p.modelKey}"`);
+      return m.variants.map((v) => sdkVariantInfo(m, v));
+    }
     case "system/version":
       return state.lmStudioVersion;
     case "llm/listLoaded":

@@ -135,18 +135,18 @@ async function selected(
 Deno.test("the filters select the models to measure", async () => {
   const all = await selected({});
   assert.deepEqual(all, [
-    "google/gemma-4-26b-a4b",
+    "google/gemma-4-26b-a4b@q4_k_m",
     QWEN,
     QWEN8,
-    "mistralai/ministral-3-3b",
-    "deepseek/deepseek-r1-0528-qwen3-8b",
+    "mistralai/ministral-3-3b@q4_k_m",
+    "deepseek/deepseek-r1-0528-qwen3-8b@q4_k_m",
   ], "every language-model variant, embeddings left out");
   assert.deepEqual(await selected({ filters: { only_vision: true } }), [
-    "google/gemma-4-26b-a4b",
-    "mistralai/ministral-3-3b",
+    "google/gemma-4-26b-a4b@q4_k_m",
+    "mistralai/ministral-3-3b@q4_k_m",
   ]);
   assert.deepEqual(await selected({ filters: { only_tools: true } }), [
-    "google/gemma-4-26b-a4b",
+    "google/gemma-4-26b-a4b@q4_k_m",
     QWEN,
     QWEN8,
   ]);
@@ -154,21 +154,21 @@ Deno.test("the filters select the models to measure", async () => {
   assert.deepEqual(await selected({ filters: { include_models: "^qwen/|ministral" } }), [
     QWEN,
     QWEN8,
-    "mistralai/ministral-3-3b",
+    "mistralai/ministral-3-3b@q4_k_m",
   ]);
   assert.deepEqual(await selected({ filters: { exclude_models: "^qwen/|gemma" } }), [
-    "mistralai/ministral-3-3b",
-    "deepseek/deepseek-r1-0528-qwen3-8b",
+    "mistralai/ministral-3-3b@q4_k_m",
+    "deepseek/deepseek-r1-0528-qwen3-8b@q4_k_m",
   ]);
   assert.deepEqual(await selected({ filters: { max_size: 3 } }), [
     QWEN,
-    "mistralai/ministral-3-3b",
+    "mistralai/ministral-3-3b@q4_k_m",
   ]);
   assert.deepEqual(await selected({ filters: { min_context: 131072 } }), [
-    "google/gemma-4-26b-a4b",
-    "mistralai/ministral-3-3b",
-    "deepseek/deepseek-r1-0528-qwen3-8b",
+    "google/gemma-4-26b-a4b@q4_k_m",
+    "mistralai/ministral-3-3b@q4_k_m",
+    "deepseek/deepseek-r1-0528-qwen3-8b@q4_k_m",
   ]);
-  assert.deepEqual(await selected({ limit: 2 }), ["google/gemma-4-26b-a4b", QWEN]);
-  assert.deepEqual(await selected({ dev_mode: true }), ["mistralai/ministral-3-3b"]);
+  assert.deepEqual(await selected({ limit: 2 }), ["google/gemma-4-26b-a4b@q4_k_m", QWEN]);
+  assert.deepEqual(await selected({ dev_mode: true }), ["mistralai/ministral-3-3b@q4_k_m"]);
 });

@@ -6,6 +6,8 @@ import { installFakeLms } from "../doubles/fake_lms_install.ts";
 import { bench, ofType, testOptions } from "../lib/bench/_harness.ts";
 
 const MINI = "mistralai/ministral-3-3b";
+/** The identity of its one variant (the store's key, whatever the backend). */
+const MINI_Q4 = `${MINI}@q4_k_m`;
 
 /** The SDK calls the double saw, e.g. `llm/loadModel`, `llm/predict`. */
 function sdkCalls(requests: { method: string; path: string }[]): string[] {
@@ -17,7 +19,7 @@ Deno.test("an SDK benchmark loads, warms up, measures and unloads through the SD
   await using b = await bench();
   const { summary } = await b.run("sdk", testOptions({ filters: { include_models: MINI } }));
   assert.equal(summary.outcome, "completed");
-  assert.deepEqual(summary.tested, [MINI]);
+  assert.deepEqual(summary.tested, [MINI_Q4]);
   assert.deepEqual(sdkCalls(b.double.state.requests), [
     "llm/loadModel",
     "llm/predict",
@@ -51,6 +53,43 @@ Deno.test("SDK mode with lms installed discovers every variant from 'lms ls --js
   } finally {
     await fake.remove();
   }
+});
+
+Deno.test("SDK mode without lms finds every variant: --quants q8_0 measures the q8_0 variant", async () => {
+  await using b = await bench();
+  const { summary, events } = await b.run("sdk", testOptions({ filters: { quants: ["q8_0"] } }));
+  assert.deepEqual(ofType(events, "job_start")[0]!.models, ["qwen/qwen3-4b@q8_0"]);
+  assert.deepEqual(summary.tested, ["qwen/qwen3-4b@q8_0"]);
+  const load = b.double.state.requests.find((r) => r.path === "llm/loadModel")!.body as {
+    creationParameter: { modelKey: string };
+  };
+  assert.equal(load.creationParameter.modelKey, "qwen/qwen3-4b@q8_0", "loaded by its variant key");
+  const row = b.store.allResults()[0]!;
+  assert.deepEqual([row.model_key, row.quantization, row.size_bytes], [
+    "qwen/qwen3-4b@q8_0",
+    "q8_0",
+    4280405696,
+  ]);
+});
+
+Deno.test("the SDK and REST backends store one variant under one identity", async () => {
+  await using b = await bench();
+  for (const backend of ["sdk", "rest"] as const) {
+    const { summary } = await b.run(
+      backend,
+      testOptions({ filters: { include_models: "^qwen/" } }),
+    );
+    assert.deepEqual(summary.tested, ["qwen/qwen3-4b@q4_k_m", "qwen/qwen3-4b@q8_0"], backend);
+  }
+  const models = b.store.db.prepare("SELECT model_key FROM models ORDER BY model_key").all()
+    .map((r) => r.model_key);
+  assert.deepEqual(models, ["qwen/qwen3-4b@q4_k_m", "qwen/qwen3-4b@q8_0"]);
+  assert.deepEqual(
+    b.store.latestPerModel().map((r) => r.backend).sort(),
+    ["rest", "rest"],
+    "the newest result of each variant",
+  );
+  assert.equal(b.store.allResults().length, 4);
 });
 
 /** A profiler whose temperature follows `temps` (then stays at the last value). */
@@ -114,7 +153,7 @@ Deno.test("--max-temp waits before a run until the GPU is back under the limit a
     testOptions({ enable_profiling: true, max_temp: 80, filters: { include_models: MINI } }),
     { profiler },
   );
-  assert.deepEqual(summary.tested, [MINI]);
+  assert.deepEqual(summary.tested, [MINI_Q4]);
   const row = b.store.allResults()[0]!;
   assert.ok((row.throttle_wait_s as number) > 0);
   assert.match(String(row.warnings_json), /cool down/);

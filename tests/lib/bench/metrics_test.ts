@@ -58,3 +58,16 @@ Deno.test("aggregates summarise the runs and give speed per GiB and per billion 
   assert.equal(unknown.tokens_per_sec_per_gb, null);
   assert.equal(unknown.tokens_per_sec_per_billion_params, null);
 });
+
+Deno.test("no stored interval of a per-run metric reaches below zero, however far apart the runs", () => {
+  // One slow first token among fast ones (a cold cache): TTFT 40, 45 and 950 ms.
+  const runs = [40, 45, 950].map((ttft) =>
+    runMetrics(result({ time_to_first_token_ms: ttft }, { ttft_ms: ttft, total_ms: ttft + 1000 }))
+  );
+  const row = aggregateRuns(runs, 4, 8);
+  assert.equal(row.ttft_ms_ci_low, 0);
+  assert.ok((row.ttft_ms_ci_high as number) > 950);
+  const lows = Object.entries(row).filter(([k]) => k.endsWith("_ci_low"));
+  assert.ok(lows.length >= 8);
+  for (const [k, v] of lows) assert.ok(v === null || (v as number) >= 0, `${k} = ${v}`);
+});

@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { quantile, summarize, summaryColumns, tCritical } from "../../../lib/bench/stats.ts";
+import {
+  POSITIVE,
+  quantile,
+  summarize,
+  summaryColumns,
+  tCritical,
+} from "../../../lib/bench/stats.ts";
 
 const close = (a: number | null, b: number, eps = 1e-9) =>
   assert.ok(a !== null && Math.abs(a - b) < eps, `${a} ≈ ${b}`);
@@ -27,6 +33,17 @@ Deno.test("the 95% interval uses Student's t with n − 1 degrees of freedom", (
   assert.equal(tCritical(1000), 1.96);
   assert.ok(tCritical(45) < 2.042 && tCritical(45) > 2.0);
   assert.ok(Number.isNaN(tCritical(0)));
+});
+
+Deno.test("the interval of a positive metric never reaches below zero: its lower end is put at 0", () => {
+  // A slow first token among fast ones: mean 345, t-interval about -954–1644 ms.
+  const raw = summarize([40, 45, 950]);
+  assert.ok(raw.ci_low! < 0);
+  const s = summarize([40, 45, 950], POSITIVE);
+  assert.equal(s.ci_low, 0);
+  assert.equal(s.ci_high, raw.ci_high, "the upper end is the t-interval's");
+  const tight = summarize([10, 12, 14], POSITIVE);
+  close(tight.ci_low, 12 - 4.303 * 2 / Math.sqrt(3)); // untouched when inside the domain
 });
 
 Deno.test("one value has a mean but no spread, and no values give nulls", () => {

@@ -30,12 +30,36 @@ Deno.test("LmStudioSdkClient.listModels() maps SDK model info with loaded instan
   withSdk(async (client) => {
     const { instance_id } = await client.load("google/gemma-4-26b-a4b", LOAD);
     const models = await client.listModels();
-    assert.equal(models.length, 5);
-    const gemma = models.find((m) => m.key === "google/gemma-4-26b-a4b")!;
+    assert.equal(models.length, 6, "one entry per variant");
+    const gemma = models.find((m) => m.key === "google/gemma-4-26b-a4b@q4_k_m")!;
     assert.deepEqual(gemma.capabilities, { vision: true, trained_for_tool_use: true });
     assert.deepEqual(gemma.loaded_instances, [instance_id]);
     assert.equal(gemma.quantization, "Q4_K_M");
     assert.equal(models.find((m) => m.type === "embedding")!.capabilities.vision, false);
+  }));
+
+Deno.test("LmStudioSdkClient.listModels() lists every variant with its own size, which SDK 1.5.0 alone cannot", () =>
+  withSdk(async (client, d) => {
+    const models = await client.listModels();
+    const qwen = models.filter((m) => m.base_key === "qwen/qwen3-4b")
+      .map((m) => [m.key, m.quantization, m.size_bytes]);
+    assert.deepEqual(qwen, [
+      ["qwen/qwen3-4b@q4_k_m", "Q4_K_M", 2497280960],
+      ["qwen/qwen3-4b@q8_0", "Q8_0", 4280405696],
+    ]);
+    const calls = d.state.requests.filter((r) => r.path.startsWith("system/listDownloaded"))
+      .map((r) => r.path);
+    assert.deepEqual(calls, ["system/listDownloadedModels", "system/listDownloadedModelVariants"]);
+    // The SDK's own list has one entry per model: its schemas drop `variants`.
+    const { LMStudioClient } = await import("@lmstudio/sdk");
+    const sdk = new LMStudioClient({ baseUrl: `ws://127.0.0.1:${d.port}`, logger: quiet });
+    try {
+      const listed = await sdk.system.listDownloadedModels("llm");
+      assert.equal(listed.filter((m) => m.modelKey === "qwen/qwen3-4b").length, 1);
+      assert.equal("variants" in listed[0]!, false);
+    } finally {
+      await sdk[Symbol.asyncDispose]();
+    }
   }));
 
 Deno.test("LmStudioSdkClient.load() sends the load config fields of SDK 1.5.0", () =>

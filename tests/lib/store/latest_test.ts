@@ -3,7 +3,7 @@ import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { createRandom } from "../../../lib/engine/prng.ts";
 import { clearCache, deleteModel } from "../../../lib/store/dashboard.ts";
-import { ensureColumns, MIGRATIONS, ResultsStore } from "../../../lib/store/mod.ts";
+import { ensureColumns, MIGRATIONS, ResultsStore, SCHEMA_VERSION } from "../../../lib/store/mod.ts";
 import { LATEST_TRIGGERS } from "../../../lib/store/schema.ts";
 import { tempEnv } from "../../_helpers.ts";
 import { seedHistory } from "./_history_seed.ts";
@@ -127,7 +127,7 @@ Deno.test("a database of schema 4 gains the grid and load-curve tables and keeps
   try {
     assert.equal(
       (store.db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version,
-      5,
+      SCHEMA_VERSION,
     );
     compare(store.db);
     assert.equal(
