@@ -29,21 +29,17 @@ import {
   superviseHost,
   SupervisorLink,
 } from "./lib/host/mod.ts";
-import { listenHostNames, parseHostList } from "./lib/http/fw.ts";
+import { listenHostNames, parseHostList } from "./lib/http/host_allow.ts";
+import { assertIslandsBuilt, createWebServer } from "./lib/web/server.ts";
+import { manifest } from "./manifest.gen.ts";
 import type { ShutdownInfo } from "./lib/host/plugin.ts";
-import {
-  buildIslandsProcess,
-  envOf,
-  hostStart,
-  runProbeProcess,
-} from "./lib/host/supervise/commands.ts";
+import { envOf, hostStart, runProbeProcess } from "./lib/host/supervise/commands.ts";
 import { print, printError } from "./lib/log.ts";
 import { plugins } from "./plugins/registry.ts";
-import { hostUiRoutes } from "./routes/plugins/mod.ts";
-import { STATIC_ROOT } from "./routes/plugins/islands.ts";
 
 const SCRIPT = fileURLToPath(import.meta.url);
-const BUILD_SCRIPT = fileURLToPath(new URL("./tools/build_islands.ts", import.meta.url));
+/** The static folder: the stylesheet and the island bundles `deno task build` wrote. */
+const STATIC_DIR = fileURLToPath(new URL("./static", import.meta.url));
 
 const USAGE = `Usage: deno task host -- [options]
   --port N            listen port (0 = any free port)   [default: 5000]
@@ -51,7 +47,7 @@ const USAGE = `Usage: deno task host -- [options]
   --printer-speed X   virtual printer clock speed-up    [default: 1]
   --allowed-hosts L   host names to answer besides the listen address's, comma-separated
                       (DNS rebinding guard)             [default: $LOCALBENCH_ALLOWED_HOSTS]
-  --no-ui             serve the APIs only (no pages, no island build)
+  --no-ui             serve the APIs only (no pages)
   -h, --help          show this help
 ${HOST_COMMANDS_USAGE}`;
 
@@ -142,9 +138,9 @@ async function runScopedCommand(argv: string[]): Promise<number> {
   return status.code;
 }
 
-/** Parent: builds the UI, then runs and supervises the scoped host. */
+/** Parent: runs and supervises the scoped host (the pages need the built islands). */
 async function launch(args: HostArgs): Promise<number> {
-  if (args.ui) await buildIslandsProcess(BUILD_SCRIPT, STATIC_ROOT);
+  if (args.ui) await assertIslandsBuilt(manifest, STATIC_DIR);
   // The host may not ask the machine for its names (no --allow-sys): they are computed here.
   const names = listenHostNames(args.hostname, {
     extra: [...args.allowedHosts, ...parseHostList(Deno.env.get("LOCALBENCH_ALLOWED_HOSTS"))],
@@ -163,14 +159,14 @@ async function launch(args: HostArgs): Promise<number> {
           script: SCRIPT,
           plugins,
           serve: serveArgs,
-          readOnly: args.ui ? [STATIC_ROOT] : [],
+          readOnly: args.ui ? [STATIC_DIR] : [],
         },
         port,
         resumed,
       ),
     probe: (request) => runProbeProcess(SCRIPT, request),
     print,
-    banner: (base) => args.ui ? [`Log viewer: ${base}/plugins/logs`] : [],
+    banner: (base) => args.ui ? [`Plugin pages: ${base}/plugins/`] : [],
   });
 }
 
@@ -211,9 +207,14 @@ async function serve(args: HostArgs): Promise<number> {
         probe: (request) => link.probe(request),
       }
       : { files: args.scopeFiles },
-    beforeAuth: args.ui
-      ? (app, s) => app.route("/", hostUiRoutes({ ...s, logDir: s.paths.logDir }))
-      : undefined,
+  });
+  const web = createWebServer({
+    manifest,
+    staticDir: STATIC_DIR,
+    allowedHosts: listenHostNames(args.hostname, { extra: args.allowedHosts }),
+    host,
+    hostPages: args.ui,
+    logger: host.logger,
   });
   const outside = Deno.permissions.querySync({ name: "read", path: "/etc" }).state;
   host.logger.info(
@@ -221,7 +222,11 @@ async function serve(args: HostArgs): Promise<number> {
       outside === "granted" ? "allowed" : "refused"
     }`,
   );
-  const served = await serveHost(host, { hostname: args.hostname, port: args.port });
+  const served = await serveHost(host, {
+    hostname: args.hostname,
+    port: args.port,
+    fetch: (req, info) => web.fetch(req, info),
+  });
   if (link) link.listening(served.hostname, served.port, served.adminKey);
   else {
     if (served.adminKey) {

@@ -257,6 +257,8 @@ if [ "$install_deps" -eq 1 ]; then
   if have npm && [ "$deno_from_npm" -eq 0 ]; then run npm ci --prefix "$ROOT" || fail "npm ci failed"; fi
   if have deno || [ "$DRY_RUN" -eq 1 ]; then
     run deno install --frozen --config "$ROOT/deno.json" || fail "deno install failed"
+    # The manifest and the island bundles the web app serves (it never builds them itself).
+    run deno task --config "$ROOT/deno.json" build || fail "deno task build failed"
   else
     fail "deno is not available: dependencies not installed"
   fi

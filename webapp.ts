@@ -5,36 +5,28 @@
  * `LOCALBENCH_WEB_TOKEN`, or one generated and printed at start); bound beyond loopback, every
  * dashboard route needs it (the printed `?token=` link sets a cookie for the browser).
  *
- * Usage: `deno task webapp -- [--port N] [--host H] [--token T] [--no-plugins] [--no-build]
+ * Usage: `deno task webapp -- [--port N] [--host H] [--token T] [--no-plugins] [--dev]
  * [benchmark arguments...]` — benchmark arguments (e.g. `--backend rest --base-url URL`) are the
  * defaults of every run started from the page.
  *
- * From the source tree it builds the islands (the dashboard's and the plugin host pages', one
- * esbuild run into `static/_islands/`) at start; run from its bundle (`dist/webapp.js`, where the
- * island sources are absent) or with `--no-build`, it serves the prebuilt islands of the
- * `static/` folder beside it (`deno task bundle` writes `dist/static/`).
+ * The pages are the route tree of `manifest.gen.ts`; the islands are served from the bundles
+ * `deno task build` wrote into `static/_islands/` (`dist/static/` beside the bundle
+ * `dist/webapp.js`): nothing is built at start. `--dev` rebuilds them whenever a source changes.
  *
  * @module
  */
 import { fileURLToPath } from "node:url";
 import { resolveInvocation } from "./lib/cli/invocation.ts";
 import { connect, lmsFor } from "./lib/bench/connect.ts";
-import { createDashboardApp, ISLANDS_DIR } from "./lib/control/app.ts";
 import { BenchmarkController } from "./lib/control/controller.ts";
 import type { DashboardServices } from "./lib/control/services.ts";
 import { parseWebArgs, WEBAPP_USAGE } from "./lib/control/web_args.ts";
 import { type Config, type EnvReader, processEnv, resolvePaths } from "./lib/config/mod.ts";
 import { AppError, exitCodeOf, messageOf } from "./lib/error.ts";
 import { isFileSync } from "./lib/fs.ts";
-import {
-  assertUsableToken,
-  buildIslands,
-  hasBuild,
-  isLoopback,
-  listenHostNames,
-  parseHostList,
-  randomToken,
-} from "./lib/http/fw.ts";
+import { listenHostNames, parseHostList } from "./lib/http/host_allow.ts";
+import { assertUsableToken, isLoopback, randomToken } from "./lib/http/security.ts";
+import { assertIslandsBuilt, createWebServer } from "./lib/web/server.ts";
 import {
   createHost,
   type Host,
@@ -50,10 +42,7 @@ import type { Backend } from "./lib/modelserver/backend.ts";
 import { createBackend } from "./lib/modelserver/factory.ts";
 import { ResultsStore } from "./lib/store/mod.ts";
 import { plugins as registryPlugins } from "./plugins/registry.ts";
-import App from "./routes/_app.tsx";
-import { manifest } from "./routes/_manifest.ts";
-import { ISLAND_FILES, islandEntries } from "./routes/_islands.ts";
-import { hostUiRoutes } from "./routes/plugins/mod.ts";
+import { manifest } from "./manifest.gen.ts";
 
 const at = (rel: string) => fileURLToPath(new URL(rel, import.meta.url));
 
@@ -62,22 +51,6 @@ const at = (rel: string) => fileURLToPath(new URL(rel, import.meta.url));
  * from the bundle (`dist/webapp.js`).
  */
 export const STATIC_DIR: string = at("./static");
-
-/**
- * Whether the islands' sources sit beside this module (run from the source tree); false when
- * run from the bundle, which can only serve the prebuilt islands of its `static/` folder.
- */
-export function hasIslandSources(): boolean {
-  return Object.values(islandEntries(at("./"))).every(isFileSync);
-}
-
-/**
- * Builds every island (the dashboard's and the plugin host pages') and the boot script in one
- * esbuild run into `<staticDir>/_islands/` (emptied first).
- */
-export async function buildWebIslands(staticDir: string = STATIC_DIR): Promise<void> {
-  await buildIslands({ islands: islandEntries(at("./")), outDir: `${staticDir}/${ISLANDS_DIR}` });
-}
 
 /** Options of {@linkcode createWebApp}. */
 export interface WebAppOptions {
@@ -99,8 +72,6 @@ export interface WebAppOptions {
   shutdownDelayMs?: number;
   /** Hosted plugins; null for none (`--no-plugins`). @default plugins/registry.ts */
   plugins?: PluginDescriptor[] | null;
-  /** Build the islands: `true` always, `"if-missing"`, or `false` (serve a prebuilt bundle). */
-  build?: boolean | "if-missing";
   /** Static folder. @default STATIC_DIR */
   staticDir?: string;
   logger?: Logger;
@@ -139,14 +110,7 @@ export async function createWebApp(options: WebAppOptions = {}): Promise<WebApp>
   const allowedHosts = listenHostNames(hostname, {
     extra: [...(options.allowedHosts ?? []), ...parseHostList(env("LOCALBENCH_ALLOWED_HOSTS"))],
   });
-  const build = options.build ?? true;
-  const outDir = `${staticDir}/${ISLANDS_DIR}`;
-  const built = await hasBuild(outDir, Object.keys(ISLAND_FILES));
-  if (build === true || (build === "if-missing" && !built)) {
-    await buildWebIslands(staticDir);
-  } else if (!built) {
-    throw new AppError(500, `Cannot serve the pages: island bundles are missing in ${outDir}`);
-  }
+  await assertIslandsBuilt(manifest, staticDir);
   await Deno.mkdir(paths.dataDir, { recursive: true });
   const store = ResultsStore.open(paths.database);
   if (store.interrupted > 0) {
@@ -189,19 +153,14 @@ export async function createWebApp(options: WebAppOptions = {}): Promise<WebApp>
       dataDir: paths.dataDir,
       configDir: paths.configDir,
       allowedHosts,
-      beforeAuth: (app, s) =>
-        app.route("/", hostUiRoutes({ ...s, logDir: s.paths.logDir, staticRoot: staticDir })),
     });
   }
-  const app = createDashboardApp({
-    services,
+  const app = createWebServer({
     manifest,
-    layout: App,
     staticDir,
-    token,
-    tokenEverywhere,
     allowedHosts,
-    hostApp: host?.app ?? null,
+    dashboard: { services, token, everywhere: tokenEverywhere },
+    host,
     logger,
   });
   return {
@@ -221,6 +180,19 @@ export async function createWebApp(options: WebAppOptions = {}): Promise<WebApp>
 }
 
 export { parseWebArgs, WEBAPP_USAGE };
+
+/** `--dev`: builds now, then again on every change of the page sources. */
+async function startDevBuild(): Promise<{ close(): void }> {
+  if (!isFileSync(at("./routes/_app.tsx"))) {
+    throw new AppError(400, "Cannot use --dev here: the sources of the pages are not beside it");
+  }
+  const { watchProject } = await import("./lib/http/fw/dev.ts");
+  return await watchProject(at("./"), {
+    onBuild: (r) =>
+      print(`dev: built ${r.islands.islands.length} islands in ${Math.round(r.islands.ms)} ms`),
+    onError: (err) => printError(`dev: build failed: ${messageOf(err)}`),
+  });
+}
 
 async function main(argv: string[]): Promise<number> {
   if (isHostCommand(argv)) {
@@ -244,6 +216,7 @@ async function main(argv: string[]): Promise<number> {
   const env = processEnv;
   const inv = await resolveInvocation(args.benchArgs, { env });
   if (inv.kind === "help") throw new AppError(400, "Cannot use --help as a benchmark argument");
+  const dev = args.dev ? await startDevBuild() : null;
   const web = await createWebApp({
     env,
     hostname: args.hostname,
@@ -251,8 +224,6 @@ async function main(argv: string[]): Promise<number> {
     allowedHosts: args.allowedHosts,
     baseArgs: args.benchArgs,
     plugins: args.plugins ? undefined : null,
-    // From the bundle the sources are absent: serve the prebuilt islands beside it.
-    build: args.build && hasIslandSources(),
   });
   const adminKey = web.host ? (await web.host.start()).adminKey : null;
   const server = Deno.serve(
@@ -272,6 +243,7 @@ async function main(argv: string[]): Promise<number> {
   Deno.addSignalListener("SIGINT", resolve);
   Deno.addSignalListener("SIGTERM", resolve);
   await promise;
+  dev?.close();
   await web.close();
   await server.shutdown();
   return 0;

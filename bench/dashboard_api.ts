@@ -32,10 +32,11 @@
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { parseArgs } from "node:util";
-import { ISLANDS_DIR } from "../lib/control/app.ts";
+import { ISLANDS_DIR } from "../lib/http/fw/bundles.ts";
 import { createLogger, print } from "../lib/log.ts";
 import { dashboardStats, resultsTable } from "../lib/store/dashboard.ts";
 import { ResultsStore } from "../lib/store/mod.ts";
+import { ensureIslandsBuilt } from "../tests/_helpers.ts";
 import { capture } from "../tests/lib/store/_capture.ts";
 import { seedHistory } from "../tests/lib/store/_history_seed.ts";
 import { createWebApp, STATIC_DIR } from "../webapp.ts";
@@ -111,10 +112,10 @@ async function benchSize(runs: number): Promise<{ rows: Row[]; home: string }> {
     `\n${runs} runs: ${seeded.variants} variants, ${seeded.results} results ` +
       `(${seeded.okResults} finished)`,
   );
+  await ensureIslandsBuilt();
   const web = await createWebApp({
     env: (n) => vars[n],
     plugins: null,
-    build: "if-missing",
     logger: createLogger("bench", { sink: () => {} }),
   });
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, web.fetch);

@@ -23,6 +23,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { createLogger, print } from "../lib/log.ts";
 import { ResultsStore } from "../lib/store/mod.ts";
+import { ensureIslandsBuilt } from "../tests/_helpers.ts";
 import { seedHistory } from "../tests/lib/store/_history_seed.ts";
 import { createWebApp } from "../webapp.ts";
 
@@ -60,10 +61,10 @@ async function serve(kind: string, root: string): Promise<void> {
   };
   let handler: (req: Request) => Response | Promise<Response>;
   if (kind === "localbench") {
+    await ensureIslandsBuilt();
     const web = await createWebApp({
       env: (n) => vars[n],
       plugins: null,
-      build: "if-missing",
       logger: createLogger("bench", { sink: () => {} }),
     });
     handler = (req) => web.fetch(req);
@@ -152,11 +153,11 @@ if (values.serve) {
     const seeded = seedHistory(store.db, { runs: Number(values.runs), variants: 150 });
     store.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
     store.close();
+    await ensureIslandsBuilt();
     const probe = await createWebApp({
       env: (n) =>
         ({ HOME: root, LOCALBENCH_DATA_DIR: join(root, "data") } as Record<string, string>)[n],
       plugins: null,
-      build: "if-missing",
       logger: createLogger("bench", { sink: () => {} }),
     });
     const body = await (await probe.fetch(new Request("http://localhost/api/results"))).text();

@@ -84,7 +84,7 @@ export function ChartCanvas(props: ChartCanvasProps) {
   const chart = useRef<any>(null);
   useEffect(() => {
     let cancelled = false;
-    import("./chart_setup.ts").then(({ Chart }) => {
+    import("../lib/shared/chart_setup.ts").then(({ Chart }) => {
       if (cancelled || !canvas.current) return;
       const config = toConfig(props.spec);
       if (chart.current) {

@@ -1,26 +1,25 @@
 /**
- * The layout of every page: head, navigation and the page inside `<main>`.
+ * The document shell of every page (the dashboard's and the plugin host's): head, the one
+ * stylesheet, and the page in its layouts as the body. The island boot script is added by the
+ * framework when the page has islands.
  *
  * @module
  */
-import type { LayoutProps } from "../lib/http/fw_render.ts";
-import Nav from "../components/Nav.tsx";
+import type { AppProps } from "../lib/http/fw/mod.ts";
 
 /** The document shell. */
-export default function App(props: LayoutProps) {
-  const title = props.title ? `${props.title} · localbench` : "localbench";
+export default function App({ title, Component }: AppProps) {
   return (
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{title}</title>
+        <title>{title ? `${title} · localbench` : "localbench"}</title>
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
-        {props.styles.map((href) => <link rel="stylesheet" href={href} key={href} />)}
+        <link rel="stylesheet" href="/styles.css" />
       </head>
       <body>
-        <Nav path={props.path} />
-        <main>{props.children}</main>
+        <Component />
       </body>
     </html>
   );

@@ -3,19 +3,17 @@
  *
  * @module
  */
-import type { Context } from "hono";
 import BenchmarkPanel, { type BenchmarkPanelProps } from "../islands/BenchmarkPanel.tsx";
 import { webFlags } from "../lib/control/args.ts";
 import { presetList } from "../lib/control/presets.ts";
-import { type DashboardEnv, servicesOf } from "../lib/control/services.ts";
-import type { PageProps } from "../lib/http/fw_routes.ts";
+import { type DashboardServices, define } from "../lib/control/services.ts";
+import { page } from "../lib/http/fw/mod.ts";
 
 /** Page metadata. */
 export const meta = { title: "Benchmark" };
 
 /** The flag table, the presets and the current status. */
-export async function data(c: Context<DashboardEnv>): Promise<BenchmarkPanelProps> {
-  const svc = servicesOf(c);
+async function panelProps(svc: DashboardServices): Promise<BenchmarkPanelProps> {
   const flags = webFlags().map((f) => ({
     long: f.long,
     key: f.key,
@@ -41,12 +39,17 @@ export async function data(c: Context<DashboardEnv>): Promise<BenchmarkPanelProp
   };
 }
 
+/** Loads the panel's flags, presets and status. */
+export const handler = define.handlers({
+  GET: async (c) => page(await panelProps(c.var.services)),
+});
+
 /** The Benchmark view. */
-export default function Benchmark({ data: d }: PageProps<BenchmarkPanelProps>) {
+export default define.page<typeof handler>(function Benchmark({ data: d }) {
   return (
     <>
       <h1>Benchmark</h1>
       <BenchmarkPanel {...d} />
     </>
   );
-}
+});

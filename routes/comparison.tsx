@@ -5,13 +5,12 @@
  *
  * @module
  */
-import type { Context } from "hono";
 import { shortModelName } from "../lib/shared/model_name.ts";
 import { fmt, fmtTime } from "../components/format.ts";
 import KpiCard from "../components/KpiCard.tsx";
 import Chart from "../islands/Chart.tsx";
-import { type DashboardEnv, servicesOf } from "../lib/control/services.ts";
-import type { PageProps } from "../lib/http/fw_routes.ts";
+import { define } from "../lib/control/services.ts";
+import { page } from "../lib/http/fw/mod.ts";
 import type { Row } from "../lib/store/mod.ts";
 import { comparableModels, type ModelHistory, modelHistory } from "../lib/store/dashboard.ts";
 import { type LoadCurve, loadCurves } from "../lib/store/load_curves.ts";
@@ -28,20 +27,24 @@ interface ComparisonData {
 }
 
 /** Loads the model list and the selected model's history (`?model=`). */
-export function data(c: Context<DashboardEnv>): ComparisonData {
-  const db = servicesOf(c).store.db;
-  const models = comparableModels(db);
-  const selected = c.req.query("model") ?? (models[0]?.model_name as string | undefined) ?? null;
-  return {
-    models,
-    selected,
-    history: selected ? modelHistory(db, selected) : null,
-    curves: selected ? loadCurves(db, selected) : [],
-  };
-}
+export const handler = define.handlers({
+  GET(c) {
+    const db = c.var.services.store.db;
+    const models = comparableModels(db);
+    const selected = c.req.query("model") ?? (models[0]?.model_name as string | undefined) ??
+      null;
+    const data: ComparisonData = {
+      models,
+      selected,
+      history: selected ? modelHistory(db, selected) : null,
+      curves: selected ? loadCurves(db, selected) : [],
+    };
+    return page(data);
+  },
+});
 
 /** The Comparison view. */
-export default function Comparison({ data: d }: PageProps<ComparisonData>) {
+export default define.page<typeof handler>(function Comparison({ data: d }) {
   const h = d.history;
   const labels = h?.history.map((p, i) => `#${i + 1} ${fmtTime(p.timestamp)}`) ?? [];
   const line = (id: string, label: string, key: string, unit: string) => (
@@ -96,4 +99,4 @@ export default function Comparison({ data: d }: PageProps<ComparisonData>) {
       )}
     </>
   );
-}
+});

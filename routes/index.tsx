@@ -4,25 +4,24 @@
  *
  * @module
  */
-import type { Context } from "hono";
 import { shortModelName } from "../lib/shared/model_name.ts";
 import { fmt } from "../components/format.ts";
 import KpiCard from "../components/KpiCard.tsx";
 import Chart from "../islands/Chart.tsx";
-import { type DashboardEnv, servicesOf } from "../lib/control/services.ts";
-import type { PageProps } from "../lib/http/fw_routes.ts";
-import { type DashboardStats, dashboardStats } from "../lib/store/dashboard.ts";
+import { define } from "../lib/control/services.ts";
+import { page } from "../lib/http/fw/mod.ts";
+import { dashboardStats } from "../lib/store/dashboard.ts";
 
 /** Page metadata. */
 export const meta = { title: "Home" };
 
 /** Loads the statistics. */
-export function data(c: Context<DashboardEnv>): DashboardStats {
-  return dashboardStats(servicesOf(c).store.db);
-}
+export const handler = define.handlers({
+  GET: (c) => page(dashboardStats(c.var.services.store.db)),
+});
 
 /** The Home view. */
-export default function Home({ data: s }: PageProps<DashboardStats>) {
+export default define.page<typeof handler>(function Home({ data: s }) {
   const top = s.top_models_extended;
   const quants = Object.entries(s.quantization_distribution);
   return (
@@ -101,4 +100,4 @@ export default function Home({ data: s }: PageProps<DashboardStats>) {
       )}
     </>
   );
-}
+});

@@ -4,26 +4,25 @@
  *
  * @module
  */
-import type { Context } from "hono";
 import ResultsBrowser from "../islands/ResultsBrowser.tsx";
-import { type DashboardEnv, servicesOf } from "../lib/control/services.ts";
-import type { PageProps } from "../lib/http/fw_routes.ts";
-import { resultsTable, type ResultsTableRow } from "../lib/store/dashboard.ts";
+import { define } from "../lib/control/services.ts";
+import { page } from "../lib/http/fw/mod.ts";
+import { resultsTable } from "../lib/store/dashboard.ts";
 
 /** Page metadata. */
 export const meta = { title: "Results" };
 
 /** The same rows `/api/results` returns. */
-export function data(c: Context<DashboardEnv>): ResultsTableRow[] {
-  return resultsTable(servicesOf(c).store.db);
-}
+export const handler = define.handlers({
+  GET: (c) => page(resultsTable(c.var.services.store.db)),
+});
 
 /** The Results view. */
-export default function Results({ data: rows }: PageProps<ResultsTableRow[]>) {
+export default define.page<typeof handler>(function Results({ data: rows }) {
   return (
     <>
       <h1>Results</h1>
       <ResultsBrowser initial={rows} />
     </>
   );
-}
+});

@@ -70,6 +70,28 @@ export async function runDeno(
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }
 
+let built: Promise<void> | null = null;
+
+/**
+ * Makes sure the island bundles of `static/_islands/` are there, as `deno task build` writes
+ * them (the test runner builds first; this covers a test file run on its own on a fresh tree).
+ */
+export function ensureIslandsBuilt(): Promise<void> {
+  built ??= (async () => {
+    const { assertIslandsBuilt } = await import("../lib/web/server.ts");
+    const { manifest } = await import("../manifest.gen.ts");
+    try {
+      await assertIslandsBuilt(manifest, `${REPO_ROOT}/static`);
+      return;
+    } catch {
+      // Not built yet (or built from other sources): build now.
+    }
+    const r = await runDeno(["run", "-A", "tools/build.ts", "--no-manifest"]);
+    if (r.code !== 0) throw new Error(`deno task build failed: ${r.stderr}${r.stdout}`);
+  })();
+  return built;
+}
+
 /** Folders of system programs that a user's `PATH` often lacks (mosquitto lives in /usr/sbin). */
 const SYSTEM_DIRS = "/usr/local/sbin:/usr/sbin:/sbin:/usr/local/bin:/usr/bin:/bin";
 

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { REPO_ROOT } from "./_helpers.ts";
 import { startLmStudioDouble } from "./doubles/lmstudio_server.ts";
-import { ISLAND_FILES } from "../routes/_islands.ts";
-import { HOST_ISLANDS } from "../routes/plugins/islands.ts";
+import { islandsByName } from "../lib/http/fw/islands.ts";
+import { manifest } from "../manifest.gen.ts";
 
 const dec = new TextDecoder();
 
@@ -113,8 +113,8 @@ Deno.test({
   async fn() {
     const res = await bundle();
     assert.equal(res.code, 0, res.stderr);
-    const hostIslands = Object.keys(HOST_ISLANDS).map((name) => `${name}.js`);
-    for (const file of ["boot.js", ...Object.keys(ISLAND_FILES).map((name) => `${name}.js`)]) {
+    const islands = Object.keys(islandsByName(manifest.islands)).map((name) => `${name}.js`);
+    for (const file of ["boot.js", ...islands]) {
       const stat = await Deno.stat(join(dist, "static", "_islands", file));
       assert.ok(stat.isFile, file);
     }
@@ -168,16 +168,19 @@ Deno.test({
       const names = [...page.body.matchAll(/data-island="([A-Za-z0-9]+)"/g)].map((m) => m[1]!);
       assert.ok(names.includes("BenchmarkPanel"), page.body);
       const scripts = [boot, ...names.map((n) => boot.replace(/boot\.js$/, `${n}.js`))];
-      // The plugin host pages' islands and styles, served from the same dist/static/.
-      scripts.push(...hostIslands.map((f) => `/_islands/${f}`));
+      // The plugin host pages' and the plugins' islands, served from the same dist/static/.
+      scripts.push(...islands.map((f) => `/_islands/${f}`));
       for (const path of scripts) {
         const r = await get(path);
         assert.equal(r.status, 200, path);
         assert.match(r.type, /javascript/, path);
         assert.ok(r.body.length > 0, path);
       }
-      const css = await get("/static/plugins/host.css");
+      const css = await get("/styles.css");
       assert.equal(css.status, 200);
+      const login = await get("/plugins/login");
+      assert.equal(login.status, 200);
+      assert.match(login.body, /data-island="LoginForm"/);
     } finally {
       try {
         child.kill("SIGTERM");

@@ -57,6 +57,10 @@ Deno.test({
     assert.equal(r.code, 0, r.out);
     r = await sh("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], clone, env);
     assert.equal(r.code, 0, r.out);
+    // The install step built the web pages' island bundles (the servers never build them).
+    for (const name of ["boot.js", "BenchmarkPanel.js", "LogViewer.js"]) {
+      assert.ok((await Deno.stat(join(clone, "static/_islands", name))).isFile, name);
+    }
 
     // The README's first command, exactly as printed (the one that used to panic).
     r = await sh("npx", ["deno", "task", "bench", "--help"], clone, env);

@@ -42,3 +42,41 @@ Deno.test("webapp.ts adds users and creates and revokes API keys of the plugin h
   r = await webapp(["apikey", "revoke", key], t.vars);
   assert.notEqual(r.code, 0, "revoking an unknown key fails");
 });
+
+Deno.test({
+  name: "webapp.ts --dev builds the islands at start, then serves them",
+  sanitizeResources: false,
+  async fn() {
+    await using t = await tempEnv();
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "webapp.ts", "--dev", "--port", "0", "--no-plugins"],
+      cwd: REPO_ROOT,
+      env: { NO_COLOR: "1", ...t.vars },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const stderr = new Response(child.stderr).text();
+    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    const deadline = Date.now() + 60_000;
+    try {
+      while (!/Dashboard listening on (\S+)\n/.test(text) && Date.now() < deadline) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += value;
+      }
+      const url = /Dashboard listening on (\S+)\n/.exec(text)?.[1];
+      assert.ok(url, `no listening line: ${text}`);
+      assert.match(text, /dev: built \d+ islands in \d+ ms/, "built before serving");
+      const boot = await fetch(`${url}_islands/boot.js`);
+      assert.equal(boot.status, 200);
+      await boot.body?.cancel();
+    } finally {
+      child.kill("SIGTERM");
+      await reader.cancel();
+      await child.status;
+      await stderr;
+    }
+  },
+});

@@ -7,7 +7,7 @@
 # or reuses those npm packages from its cache). With no names, every program whose source exists
 # is bundled and missing ones are reported; a named program whose source is missing is an error.
 # The web app also gets dist/static/ (styles, plugin assets, and every island built here by
-# tools/build_islands.ts); run from the bundle it serves that folder and builds nothing, so
+# tools/build.ts); run from the bundle it serves that folder and builds nothing, so
 # dist/ can be copied anywhere. The bench and web app bundles also get dist/assets/ (chart.js's
 # browser build and the DejaVu fonts) so reports are complete from a copied dist/.
 # BUNDLE_DIR overrides the output folder (default dist).
@@ -52,7 +52,7 @@ for name in "${targets[@]}"; do
     # The bundle cannot build islands (their sources are not beside it): build all of them (the
     # dashboard's and the host pages') into _islands/ of the static/ copy beside it.
     rm -rf "${dist:?}/static" && cp -r static "$dist/static" && rm -rf "$dist/static/_islands"
-    if ! deno run --quiet -A tools/build_islands.ts "$dist/static"; then
+    if ! deno run --quiet -A tools/build.ts --no-manifest --static-dir "$dist/static"; then
       echo "bundle: error: the island build failed for $dist/static" >&2
       failed=1
       continue

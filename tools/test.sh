@@ -15,6 +15,12 @@ if ! bash tools/test_deps.sh; then
   exit 1
 fi
 
+# The island bundles the servers serve (the manifest is checked by a test, never rewritten here).
+if ! deno run -A tools/build.ts --no-manifest; then
+  echo "tests: 0 passed, $((1 + before)) failed"
+  exit 1
+fi
+
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 # A hung test must not eat CI's time: the suite gets LOCALBENCH_TEST_TIMEOUT seconds (default 50

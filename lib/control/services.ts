@@ -1,10 +1,11 @@
 /**
- * What the dashboard's routes use, handed to them through the request context (Fresh's
+ * What the dashboard's routes use, handed to them through the request state (`c.var`, Fresh's
  * `ctx.state`): the benchmark controller, the results store, the paths and the shutdown hook.
  *
  * @module
  */
-import type { Context } from "hono";
+import { createDefine, type Define } from "../http/fw/mod.ts";
+import type { WebState } from "../web/state.ts";
 import type { Paths } from "../config/mod.ts";
 import type { ResultsStore } from "../store/mod.ts";
 import type { BenchmarkController } from "./controller.ts";
@@ -22,10 +23,10 @@ export interface DashboardServices {
   now(): Date;
 }
 
-/** The Hono environment of the dashboard's routes. */
-export type DashboardEnv = { Variables: { services: DashboardServices } };
-
-/** The services of a request. */
-export function servicesOf(c: Context<DashboardEnv>): DashboardServices {
-  return c.get("services");
+/** The request state of the dashboard's routes. */
+export interface DashboardState extends WebState {
+  services: DashboardServices;
 }
+
+/** The typed helpers of the dashboard's routes (`routes/`, `routes/api/`). */
+export const define: Define<DashboardState> = createDefine<DashboardState>();

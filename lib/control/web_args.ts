@@ -15,8 +15,8 @@ export interface WebArgs {
   /** Host names answered besides the listen address's (`--allowed-hosts a,b`). */
   allowedHosts: string[];
   plugins: boolean;
-  /** Build the islands at start (false with `--no-build`). */
-  build: boolean;
+  /** Rebuild the islands (and the manifest) on every change of the sources (`--dev`). */
+  dev: boolean;
   help: boolean;
   /** Benchmark arguments (defaults of every run). */
   benchArgs: string[];
@@ -31,8 +31,9 @@ export const WEBAPP_USAGE = `Usage: deno task webapp -- [options] [benchmark arg
   --allowed-hosts LIST  host names to answer besides the listen address's, comma-separated
                   (DNS rebinding guard) [default: $LOCALBENCH_ALLOWED_HOSTS]
   --no-plugins    do not mount the plugin host
-  --no-build      serve the prebuilt islands of static/_islands/ instead of building
-                  them at start (always so when run from the bundle dist/webapp.js)
+  --dev           rebuild the islands and the manifest whenever a source changes (the server
+                  itself serves what \`deno task build\` wrote; restart it for new routes,
+                  or run it under \`deno task dev\`)
   -h, --help      show this help
 Benchmark arguments (e.g. --backend rest --base-url URL --runs 2) are the defaults of every
 run started from the dashboard.`;
@@ -54,7 +55,7 @@ export function parseWebArgs(argv: string[]): WebArgs {
     token: null,
     allowedHosts: [],
     plugins: true,
-    build: true,
+    dev: false,
     help: false,
     benchArgs: [],
   };
@@ -79,7 +80,9 @@ export function parseWebArgs(argv: string[]): WebArgs {
     else if (name === "--token") out.token = value();
     else if (name === "--allowed-hosts") out.allowedHosts.push(...parseHostList(value()));
     else if (name === "--no-plugins") out.plugins = false;
-    else if (name === "--no-build") out.build = false;
+    else if (name === "--dev") out.dev = true;
+    // Kept for older scripts: the web app never builds at start any more.
+    else if (name === "--no-build") continue;
     else if (name === "--help" || name === "-h") out.help = true;
     else out.benchArgs.push(arg);
   }

@@ -1,7 +1,7 @@
 /**
  * The plugin host as a factory: one Hono app with authentication, settings, printer, push
- * socket and every plugin's routes, plus its lifecycle. `host.ts` serves it alone; the
- * dashboard mounts the same app.
+ * socket and every plugin's API routes, plus its lifecycle. The web app (`lib/web/server.ts`)
+ * hands it the paths it answers and serves its pages.
  *
  * @module
  */
@@ -37,6 +37,7 @@ import { settingsRoutes } from "./settings/routes.ts";
 import { SettingsStore } from "./settings/store.ts";
 import { type ScopeControl, ScopeWatch } from "./scope_watch.ts";
 import { HANDOVER_NAME, HandoverFile } from "./handover.ts";
+import { servedPaths } from "./paths_served.ts";
 
 /** Options of {@linkcode createHost}. */
 export interface HostOptions {
@@ -71,14 +72,9 @@ export interface HostOptions {
    * names (`listenHostNames("127.0.0.1")`)
    */
   allowedHosts?: ReadonlySet<string>;
-  /**
-   * Registers routes that run before authentication (pages doing their own login redirect,
-   * static files). @default none
-   */
-  beforeAuth?(app: Hono, services: HostServices): void;
 }
 
-/** Services of the host handed to {@linkcode HostOptions.beforeAuth}. */
+/** The host's accounts, sessions, settings and folders (what its pages need). */
 export interface HostServices {
   users: UserStore;
   sessions: SessionStore;
@@ -87,15 +83,15 @@ export interface HostServices {
 }
 
 /** A running (or ready to start) plugin host. */
-export interface Host {
-  /** Every host and plugin route, authentication applied. */
+export interface Host extends HostServices {
+  /** Every host and plugin route (the APIs), authentication applied. */
   app: Hono;
-  paths: HostPaths;
+  /** The hosted plugins. */
+  plugins: readonly PluginDescriptor[];
+  /** Whether a path is one of the host's (its own routes, and below each plugin's bases). */
+  handles(path: string): boolean;
   push: PushHub;
   printer: VirtualPrinter;
-  settings: SettingsStore;
-  users: UserStore;
-  sessions: SessionStore;
   config: ConfigFile;
   logger: Logger;
   /** The context handed to a plugin. */
@@ -197,7 +193,6 @@ export function createHost(options: HostOptions): Host {
   });
   app.get("/push", socket);
   app.get("/sockjs/websocket", socket);
-  options.beforeAuth?.(app, { users, sessions, settings, paths });
   app.use("*", authenticate({ users, sessions, publicRoutes: ["POST /api/login"] }));
   app.route(
     "/api",
@@ -221,8 +216,10 @@ export function createHost(options: HostOptions): Host {
     c.json({
       plugins: options.plugins.map((p) => ({ id: p.id, name: p.name, version: p.version })),
     }));
+  const bases: string[] = [];
   for (const p of options.plugins) {
     for (const r of instances.get(p.id)!.routes ?? []) {
+      bases.push(r.base);
       const guarded = new Hono();
       guarded.use("*", async (c, next) => {
         const method = c.req.method.toUpperCase();
@@ -259,6 +256,8 @@ export function createHost(options: HostOptions): Host {
 
   return {
     app,
+    handles: servedPaths(app.routes, bases),
+    plugins: options.plugins,
     paths,
     push,
     printer,

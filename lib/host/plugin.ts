@@ -165,6 +165,20 @@ export interface PluginInstance {
   stop?(info: ShutdownInfo): void | Promise<void>;
 }
 
+/**
+ * How a plugin appears in the web app. Its pages are the route files of `plugins/<id>/routes/`
+ * (mounted at `/plugins/<id>/`, behind the host's sign-in) and its islands those of
+ * `plugins/<id>/islands/`; the manifest lists them, this says how to link them.
+ */
+export interface PluginUi {
+  /** The label of the plugin's page (`/plugins/<id>/`) in the top bar. */
+  nav?: string;
+  /** Former URLs of that page: answered with a permanent redirect to it (query kept). */
+  formerPaths?: string[];
+  /** The plugin's islands (by name) shown in the top bar of a signed-in user. */
+  navbar?: string[];
+}
+
 /** What `plugins/<id>/mod.ts` exports as `plugin`; `I` is the type of its instance. */
 export interface PluginDescriptor<I extends PluginInstance = PluginInstance> {
   id: string;
@@ -186,6 +200,8 @@ export interface PluginDescriptor<I extends PluginInstance = PluginInstance> {
   mergeSettingsUpdate?(current: Settings, partial: Settings): Settings;
   /** Migrates stored settings from `fromVersion` to `settingsVersion`. */
   migrateSettings?(stored: Settings, fromVersion: number): Settings;
+  /** The plugin's pages and top-bar widgets in the web app. @default none */
+  ui?: PluginUi;
   /** Setting keys never returned by `GET /api/settings` (secrets). */
   restrictedSettings?: string[];
   /**

@@ -12,6 +12,8 @@ export interface ServeHostOptions {
   hostname?: string;
   /** Port; 0 lets the OS choose. @default 5000 */
   port?: number;
+  /** The web app serving the host (its pages, and its APIs through it). @default `host.app` */
+  fetch?: (req: Request, info: Deno.ServeHandlerInfo) => Response | Promise<Response>;
 }
 
 /** A served host. */
@@ -31,7 +33,7 @@ export async function serveHost(host: Host, options: ServeHostOptions = {}): Pro
   const hostname = options.hostname ?? "127.0.0.1";
   const server = Deno.serve(
     { hostname, port: options.port ?? 5000, onListen: () => {} },
-    (req, info) => host.app.fetch(req, info),
+    options.fetch ?? ((req, info) => host.app.fetch(req, info)),
   );
   const port = server.addr.port;
   host.logger.info(`Listening on http://${hostname}:${port}/`);

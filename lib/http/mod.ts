@@ -1,7 +1,7 @@
 /**
- * The shared web layer: one error handler (AppError → status + `{"error": message}`), request
+ * The shared web layer: one error handler (AppError → status + `{"error", "code"}`), request
  * helpers and a rate limiter. The Fresh-shaped page/island glue (file routes, server rendering
- * with island markers, the esbuild island build, static files) is `./fw.ts`. Generic: nothing
+ * with island markers, the esbuild island build, static files) is `./fw/mod.ts`. Generic: nothing
  * here knows about plugins or the benchmark.
  *
  * @module

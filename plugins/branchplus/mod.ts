@@ -38,6 +38,7 @@ export const plugin: PluginDescriptor<BranchInstance> = {
   validateSettings: (candidate) =>
     validateBranchSettings(candidate) as unknown as Record<string, unknown>,
   mergeSettingsUpdate: mergeBranchUpdate,
+  ui: { nav: "Power", formerPaths: ["/plugins/power"] },
   networkHosts(settings) {
     const { host, port } = validateBranchSettings(settings);
     return host ? [hubNetTarget(host, port)] : [];

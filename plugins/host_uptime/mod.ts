@@ -38,6 +38,7 @@ export function createUptimePlugin(options: UptimePluginOptions = {}): PluginDes
     settingsVersion: 1,
     settingsDefaults: { ...UPTIME_DEFAULTS },
     validateSettings: validateUptimeSettings,
+    ui: { navbar: ["UptimeWidget"] },
     create(ctx: PluginContext) {
       const startedAt = options.startedAt ?? ctx.clock.now();
       let lastDebug = -Infinity;

@@ -36,6 +36,7 @@ export function createLogMonitorPlugin(
     settingsVersion: 1,
     settingsDefaults: structuredClone(LOGMONITOR_DEFAULTS) as unknown as Record<string, unknown>,
     validateSettings: validateLogMonitorSettings,
+    ui: { nav: "Logs", formerPaths: ["/plugins/logs"] },
     create(ctx) {
       const rt = createRuntime(ctx, options);
       let unsubscribe = () => {};

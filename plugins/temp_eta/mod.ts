@@ -38,6 +38,7 @@ export function createTempEtaPlugin(
     validateSettings: (candidate) => ({ ...validateSettings(candidate) }),
     migrateSettings,
     restrictedSettings: [...SECRET_SETTINGS],
+    ui: { nav: "Temperature", formerPaths: ["/plugins/temperature"], navbar: ["TempEtaNavbar"] },
     envVars: [...ENV_VARS],
     networkHosts: (settings) =>
       settings.mqtt_enabled === true && typeof settings.mqtt_broker === "string"

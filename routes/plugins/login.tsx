@@ -1,20 +1,28 @@
-import { Layout } from "./_layout.tsx";
+/**
+ * `GET /plugins/login?next=PATH`: the host's login form; after signing in the browser goes to
+ * `next` (a path of this server only, else the plugins' first page).
+ *
+ * @module
+ */
+import LoginForm from "../../islands/LoginForm.tsx";
+import { page } from "../../lib/http/fw/mod.ts";
+import { safeLocalPath } from "../../lib/http/redirect.ts";
+import { define, PAGES_BASE } from "../../lib/host/pages.ts";
 
-/** The login page (the form is driven by `/static/plugins/login.js`). */
-export default function LoginPage({ next }: { next: string }) {
+/** Page metadata. */
+export const meta = { title: "Log in" };
+
+/** Where to go after signing in. */
+export const handler = define.handlers({
+  GET: (c) => page({ next: safeLocalPath(c.req.query("next"), `${PAGES_BASE}/`) }),
+});
+
+/** The login page. */
+export default define.page<typeof handler>(function Login({ data }) {
   return (
-    <Layout title="Log in">
-      <form id="login" class="login" data-next={next}>
-        <label>
-          User <input name="user" autocomplete="username" required />
-        </label>
-        <label>
-          Password <input name="pass" type="password" autocomplete="current-password" required />
-        </label>
-        <button type="submit">Log in</button>
-        <p class="error" role="alert" id="login-error" />
-      </form>
-      <script type="module" src="/static/plugins/login.js" />
-    </Layout>
+    <section class="card login-card">
+      <h1>Log in</h1>
+      <LoginForm next={data.next} />
+    </section>
   );
-}
+});

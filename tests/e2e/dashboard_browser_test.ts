@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { hasChromium, launchChromium } from "./_browser.ts";
-import { REPO_ROOT, tempEnv } from "../_helpers.ts";
+import { ensureIslandsBuilt, REPO_ROOT, tempEnv } from "../_helpers.ts";
 import { startLmStudioDouble } from "../doubles/lmstudio_server.ts";
 import { seedStore } from "../routes/_seed.ts";
 import { createLogger } from "../../lib/log.ts";
@@ -43,10 +43,10 @@ Deno.test({
     await Deno.mkdir(ARTIFACTS, { recursive: true });
     await using env = await tempEnv();
     const double = await startLmStudioDouble({ port: 0, tokenDelayMs: 25 });
+    await ensureIslandsBuilt();
     const web = await createWebApp({
       env: env.env,
       plugins: null,
-      build: true,
       baseArgs: [
         "--backend",
         "rest",

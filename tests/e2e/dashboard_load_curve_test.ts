@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { hasChromium, launchChromium } from "./_browser.ts";
-import { REPO_ROOT, tempEnv } from "../_helpers.ts";
+import { ensureIslandsBuilt, REPO_ROOT, tempEnv } from "../_helpers.ts";
 import { seedStore } from "../routes/_seed.ts";
 import { testDashboard } from "../routes/_dashboard.ts";
 import { markKnee } from "../../lib/bench/load_curve.ts";
@@ -93,10 +93,10 @@ Deno.test({
   async fn() {
     await Deno.mkdir(ARTIFACTS, { recursive: true });
     await using env = await tempEnv();
+    await ensureIslandsBuilt();
     const web = await createWebApp({
       env: env.env,
       plugins: null,
-      build: true,
       exit: () => {},
       logger: createLogger("test", { sink: () => {} }),
     });

@@ -1,25 +1,43 @@
 import assert from "node:assert/strict";
+import { createUptimePlugin } from "../../plugins/host_uptime/mod.ts";
 import { createLogMonitorPlugin } from "../../plugins/logmonitor/mod.ts";
-import { hostUiRoutes } from "../../routes/plugins/mod.ts";
 import { json, startTestHost } from "../lib/host/_helpers.ts";
 
 async function uiHost() {
   return await startTestHost({
-    plugins: [createLogMonitorPlugin()],
-    beforeAuth: (app, s) => app.route("/", hostUiRoutes({ ...s, logDir: s.paths.logDir })),
+    plugins: [createLogMonitorPlugin(), createUptimePlugin()],
+    pages: true,
   });
 }
 
 Deno.test("host pages redirect to the login page without a session", async () => {
   const t = await uiHost();
   try {
-    const res = await t.request("/plugins/logs", { key: null });
+    const res = await t.request("/plugins/logmonitor/", { key: null });
     assert.equal(res.status, 302);
-    assert.equal(res.headers.get("location"), "/plugins/login?next=%2Fplugins%2Flogs");
+    assert.equal(res.headers.get("location"), "/plugins/login?next=%2Fplugins%2Flogmonitor%2F");
     const login = await t.request("/plugins/login?next=//evil.example", { key: null });
     assert.equal(login.status, 200);
     const html = await login.text();
-    assert.ok(html.includes('data-next="/plugins/logs"'), "no open redirect");
+    assert.ok(html.includes('data-next="/plugins/"'), "no open redirect");
+    assert.ok(html.includes('data-island="LoginForm"'));
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("the former page URLs redirect permanently to the plugin's page, query kept", async () => {
+  const t = await uiHost();
+  try {
+    const logs = await t.request("/plugins/logs?file=app.log", { key: null });
+    assert.equal(logs.status, 301);
+    assert.equal(logs.headers.get("location"), "/plugins/logmonitor/?file=app.log");
+    const index = await t.request("/plugins", { key: t.keys.STATUS });
+    assert.equal(index.status, 302);
+    assert.equal(index.headers.get("location"), "/plugins/logmonitor/");
+    // A plugin that is not hosted has no page (and its former URL no redirect).
+    assert.equal((await t.request("/plugins/power", { key: t.keys.STATUS })).status, 404);
+    assert.equal((await t.request("/plugins/branchplus/", { key: t.keys.STATUS })).status, 404);
   } finally {
     await t.close();
   }
@@ -35,7 +53,7 @@ Deno.test("the log viewer page renders for a session with its CSRF token and fil
     });
     const { csrf_token } = await login.json();
     const cookie = login.headers.get("set-cookie")!.split(";")[0]!;
-    const res = await t.request("/plugins/logs", { key: null, headers: { Cookie: cookie } });
+    const res = await t.request("/plugins/logmonitor/", { key: null, headers: { Cookie: cookie } });
     assert.equal(res.status, 200);
     const html = await res.text();
     assert.ok(
@@ -43,8 +61,16 @@ Deno.test("the log viewer page renders for a session with its CSRF token and fil
     );
     assert.ok(html.includes(csrf_token));
     assert.ok(html.includes("app.log"));
-    const denied = await t.request("/plugins/logs", { key: t.keys.CONTROL });
+    assert.ok(html.includes('href="/styles.css"'), "the one stylesheet");
+    assert.match(html, /aria-current="page"[^>]*>Logs</, "the current page is marked");
+    const denied = await t.request("/plugins/logmonitor/", { key: t.keys.CONTROL });
     assert.equal(denied.status, 403);
+    const page = await t.request("/plugins/logmonitor/", {
+      key: t.keys.CONTROL,
+      headers: { Accept: "text/html" },
+    });
+    assert.equal(page.status, 403);
+    assert.match(await page.text(), /Permission STATUS required/);
   } finally {
     await t.close();
   }
@@ -53,10 +79,14 @@ Deno.test("the log viewer page renders for a session with its CSRF token and fil
 Deno.test("static files and island bundles are public while the APIs stay protected", async () => {
   const t = await uiHost();
   try {
-    const css = await t.request("/static/plugins/host.css", { key: null });
-    assert.equal(css.status, 200);
-    await css.body?.cancel();
-    assert.equal((await t.request("/static/../deno.json", { key: null })).status, 401);
+    for (const path of ["/styles.css", "/_islands/boot.js", "/_islands/LogViewer.js"]) {
+      const res = await t.request(path, { key: null });
+      assert.equal(res.status, 200, path);
+      await res.body?.cancel();
+    }
+    const escape = await t.request("/static/../deno.json", { key: null });
+    assert.equal(escape.status, 404);
+    assert.doesNotMatch(await escape.text(), /nodeModulesDir/);
     assert.equal((await t.request("/plugin/logmonitor/files", { key: null })).status, 401);
   } finally {
     await t.close();

@@ -6,13 +6,12 @@
  */
 import assert from "node:assert/strict";
 import { chromium, type Page } from "playwright-core";
-import { createHost, serveHost } from "../../lib/host/mod.ts";
+import { createHost } from "../../lib/host/mod.ts";
 import { plugin as branchplus } from "../../plugins/branchplus/mod.ts";
 import type { ChannelConfig } from "../../plugins/branchplus/channel_config.ts";
 import { createUptimePlugin } from "../../plugins/host_uptime/mod.ts";
 import { createTempEtaPlugin } from "../../plugins/temp_eta/mod.ts";
-import { hostUiRoutes } from "../../routes/plugins/mod.ts";
-import { buildWebIslands } from "../../webapp.ts";
+import { serveHostPages } from "../_web.ts";
 import { startHubSimulator } from "../doubles/hub_sim.ts";
 import { json, startTestHost } from "../lib/host/_helpers.ts";
 
@@ -43,7 +42,6 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    await buildWebIslands();
     await Deno.mkdir(ARTIFACTS, { recursive: true });
     const dir = await Deno.makeTempDir({ prefix: "lb_panels_" });
     const sim = await startHubSimulator({ port: 0 });
@@ -55,9 +53,8 @@ Deno.test({
       ],
       dataDir: dir,
       printerSpeed: 12,
-      beforeAuth: (app, s) => app.route("/", hostUiRoutes({ ...s, logDir: s.paths.logDir })),
     });
-    const served = await serveHost(host, { port: 0 });
+    const served = await serveHostPages(host);
     await host.users.addUser("operator", "operator-pass", ["STATUS", "CONTROL"]);
     const key = await host.users.createKey("operator");
     await host.settings.updateMany({
@@ -86,7 +83,7 @@ Deno.test({
       const base = `http://127.0.0.1:${served.port}`;
 
       // ---- Power panel ----
-      await login(page, base, "/plugins/power");
+      await login(page, base, "/plugins/branchplus/");
       const usb2 = page.locator("[data-testid=channel-usb-2]");
       await page.locator("[data-testid=channel-usb-2][data-state=off]").waitFor({
         timeout: 10_000,
@@ -185,7 +182,7 @@ Deno.test({
       await page.setViewportSize({ width: 1280, height: 900 });
 
       // ---- Temperature ETA panel ----
-      await page.goto(`${base}/plugins/temperature`);
+      await page.goto(`${base}/plugins/temp_eta/`);
       await page.locator("[data-testid=heater-tool0]").waitFor({ timeout: 10_000 });
       const navbar = page.locator("[data-testid=eta-navbar]");
       const sidebar = page.locator("[data-testid=eta-sidebar]");
@@ -254,12 +251,9 @@ Deno.test({
 });
 
 Deno.test("the power and temperature pages need a session and render their islands with the CSRF token", async () => {
-  const t = await startTestHost({
-    plugins: [],
-    beforeAuth: (app, s) => app.route("/", hostUiRoutes({ ...s, logDir: s.paths.logDir })),
-  });
+  const t = await startTestHost({ plugins: [branchplus, createTempEtaPlugin()], pages: true });
   try {
-    for (const path of ["/plugins/power", "/plugins/temperature"]) {
+    for (const path of ["/plugins/branchplus/", "/plugins/temp_eta/"]) {
       const res = await t.request(path, { key: null });
       assert.equal(res.status, 302);
       assert.equal(res.headers.get("location"), `/plugins/login?next=${encodeURIComponent(path)}`);
@@ -271,13 +265,13 @@ Deno.test("the power and temperature pages need a session and render their islan
     const { csrf_token } = await login.json();
     const cookie = login.headers.get("set-cookie")!.split(";")[0]!;
     const power =
-      await (await t.request("/plugins/power", { key: null, headers: { Cookie: cookie } }))
+      await (await t.request("/plugins/branchplus/", { key: null, headers: { Cookie: cookie } }))
         .text();
     assert.ok(power.includes('data-island="PowerPanel"') && power.includes(csrf_token));
     assert.ok(power.includes('src="/_islands/boot.js"'));
-    assert.ok(power.includes('href="/plugins/temperature"'), "navigation");
+    assert.ok(power.includes('href="/plugins/temp_eta/"'), "navigation");
     const temp = await (
-      await t.request("/plugins/temperature", { key: null, headers: { Cookie: cookie } })
+      await t.request("/plugins/temp_eta/", { key: null, headers: { Cookie: cookie } })
     ).text();
     assert.ok(temp.includes('data-island="TempEtaPanel"'));
     assert.ok(temp.includes('data-island="TempEtaNavbar"'));

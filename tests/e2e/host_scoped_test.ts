@@ -3,6 +3,7 @@
  * that every plugin works while Deno refuses reads outside the host's folders.
  */
 import assert from "node:assert/strict";
+import { ensureIslandsBuilt } from "../_helpers.ts";
 import { openWs, waitFor } from "../lib/host/_helpers.ts";
 import { startScopedHost } from "./_scoped_host.ts";
 
@@ -13,7 +14,8 @@ Deno.test({
   async fn() {
     const dataDir = await Deno.makeTempDir({ prefix: "lb_scoped_" });
     const outside = await Deno.makeTempDir({ prefix: "lb_outside_" });
-    // With the web UI: the launcher builds the islands in a process of their own first.
+    // With the web UI: the host serves the islands `deno task build` wrote (it may not write).
+    await ensureIslandsBuilt();
     const h = await startScopedHost({ dataDir, args: [] });
     try {
       const get = async (path: string, init: RequestInit = {}) => {
@@ -31,6 +33,17 @@ Deno.test({
         "2024-01-01 12:00:00,000 - a - WARNING - hello scoped\n",
       );
 
+      // The pages: the route tree and the prebuilt bundles, read-only under the scope.
+      const page = await fetch(`${h.base}/plugins/logmonitor/`, {
+        headers: { "X-Api-Key": h.key },
+      });
+      assert.equal(page.status, 200);
+      assert.match(await page.text(), /data-island="LogViewer"/);
+      for (const asset of ["/styles.css", "/_islands/boot.js", "/_islands/LogViewer.js"]) {
+        const res = await fetch(`${h.base}${asset}`);
+        assert.equal(res.status, 200, asset);
+        await res.body?.cancel();
+      }
       const uptime = await get("/api/plugin/host_uptime");
       assert.equal(uptime.status, 200);
       assert.equal(uptime.body.uptime_available, true);

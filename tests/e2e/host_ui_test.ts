@@ -4,11 +4,10 @@
  */
 import assert from "node:assert/strict";
 import { hasChromium, launchChromium } from "./_browser.ts";
-import { createHost, serveHost } from "../../lib/host/mod.ts";
+import { createHost } from "../../lib/host/mod.ts";
 import { createUptimePlugin } from "../../plugins/host_uptime/mod.ts";
 import { createLogMonitorPlugin } from "../../plugins/logmonitor/mod.ts";
-import { hostUiRoutes } from "../../routes/plugins/mod.ts";
-import { buildWebIslands } from "../../webapp.ts";
+import { serveHostPages } from "../_web.ts";
 
 const ARTIFACTS = new URL("../../test-artifacts/", import.meta.url);
 
@@ -22,7 +21,6 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    await buildWebIslands();
     const dir = await Deno.makeTempDir({ prefix: "lb_ui_" });
     const host = createHost({
       plugins: [
@@ -30,7 +28,6 @@ Deno.test({
         createUptimePlugin({ readProc: () => Promise.resolve("93784.2 10.0\n") }),
       ],
       dataDir: dir,
-      beforeAuth: (app, s) => app.route("/", hostUiRoutes({ ...s, logDir: s.paths.logDir })),
     });
     await Deno.mkdir(host.paths.logDir, { recursive: true });
     const app = `${host.paths.logDir}/app.log`;
@@ -41,7 +38,7 @@ Deno.test({
         'Traceback (most recent call last):\n  File "plugin.py", line 3, in run\nValueError: bad\n' +
         line("INFO", "done"),
     );
-    const served = await serveHost(host, { port: 0 });
+    const served = await serveHostPages(host);
     await host.users.addUser("viewer", "viewer-pass", ["STATUS", "CONTROL"]);
     await host.settings.updateMany({ logmonitor: { default_log_file: "app.log" } });
     const browser = await launchChromium();
@@ -52,12 +49,13 @@ Deno.test({
       // The strict CSP (no inline script or style) must not block anything the pages do.
       page.on("console", (m) => /Content.Security.Policy/i.test(m.text()) && errors.push(m.text()));
       const base = `http://127.0.0.1:${served.port}`;
+      // The former URL, as bookmarked: redirected to the plugin's page, then to the login.
       await page.goto(`${base}/plugins/logs`);
-      assert.match(page.url(), /\/plugins\/login\?next=/);
+      assert.match(page.url(), /\/plugins\/login\?next=%2Fplugins%2Flogmonitor%2F$/);
       await page.fill("input[name=user]", "viewer");
       await page.fill("input[name=pass]", "viewer-pass");
       await page.click("button[type=submit]");
-      await page.waitForURL(`${base}/plugins/logs`);
+      await page.waitForURL(`${base}/plugins/logmonitor/`);
 
       const uptime = page.locator("[data-testid=uptime]");
       await uptime.filter({ hasText: "Uptime: System 1d 2h 3m 4s | Host" }).waitFor({

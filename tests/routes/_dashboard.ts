@@ -1,10 +1,10 @@
 /**
- * A dashboard under test: a temporary environment, the web app (islands built when missing,
- * no plugin host unless asked) and a request helper that sends same-origin headers.
+ * A dashboard under test: a temporary environment, the web app (the islands built first when
+ * missing, no plugin host unless asked) and a request helper that sends same-origin headers.
  *
  * @module
  */
-import { type TempEnv, tempEnv } from "../_helpers.ts";
+import { ensureIslandsBuilt, type TempEnv, tempEnv } from "../_helpers.ts";
 import { createLogger } from "../../lib/log.ts";
 import { createWebApp, type WebApp, type WebAppOptions } from "../../webapp.ts";
 
@@ -20,12 +20,12 @@ export interface TestDashboard {
 
 /** Creates the dashboard. */
 export async function testDashboard(options: WebAppOptions = {}): Promise<TestDashboard> {
+  await ensureIslandsBuilt();
   const env = await tempEnv();
   const state = { exits: 0 };
   const web = await createWebApp({
     env: env.env,
     plugins: null,
-    build: "if-missing",
     shutdownDelayMs: 1,
     exit: () => state.exits++,
     logger: createLogger("test", { sink: () => {} }),

@@ -1,10 +1,8 @@
 import assert from "node:assert/strict";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { REPO_ROOT } from "../_helpers.ts";
-import { isRouteFile, patternOf } from "../../lib/http/fw.ts";
-import { manifest } from "../../routes/_manifest.ts";
-import { ISLAND_FILES } from "../../routes/_islands.ts";
-import { HOST_ISLANDS } from "../../routes/plugins/islands.ts";
+import { crawlProject, isManifestCurrent } from "../../lib/http/fw/crawl.ts";
+import { manifest } from "../../manifest.gen.ts";
 import { post, testDashboard } from "./_dashboard.ts";
 import { seedStore } from "./_seed.ts";
 
@@ -45,11 +43,14 @@ Deno.test("bound to a non-loopback address, every route needs the token", async 
     headers: { Authorization: "Bearer s3cret" },
   });
   assert.equal(right.status, 409);
-  for (const path of ["/api/status", "/api/results", "/api/presets", "/", "/styles.css"]) {
+  for (const path of ["/api/status", "/api/results", "/api/presets", "/", "/nope"]) {
     const res = await d.request(path);
     assert.equal(res.status, 401, path);
     await res.body?.cancel();
   }
+  const css = await d.request("/styles.css");
+  assert.equal(css.status, 200, "the stylesheet is public");
+  await css.body?.cancel();
   const status = await d.request("/api/status", { headers: { "X-Localbench-Token": "s3cret" } });
   assert.equal(status.status, 200);
   await status.body?.cancel();
@@ -91,11 +92,33 @@ Deno.test("pages render on the server with island markers and the boot script", 
   assert.match(home, /id="kpi-models"[^]*?>8</);
 });
 
-Deno.test("unknown paths are 404 with the one error body", async () => {
+Deno.test("unknown paths are 404: the one error body for clients, the _404 page for browsers", async () => {
   await using d = await testDashboard();
   const res = await d.request("/no/such/page");
   assert.equal(res.status, 404);
-  assert.deepEqual(await res.json(), { error: "Not found" });
+  assert.deepEqual(await res.json(), { error: "Not found", code: "not_found" });
+  const page = await d.request("/no/such/page", { headers: { Accept: "text/html" } });
+  assert.equal(page.status, 404);
+  assert.match(page.headers.get("Content-Type") ?? "", /text\/html/);
+  const html = await page.text();
+  assert.match(html, /Page not found/);
+  assert.match(html, /<nav>.*href="\/benchmark"/, "the page is in the layout");
+  const api = await d.request("/api/nope", { headers: { Accept: "text/html" } });
+  assert.deepEqual(await api.json(), { error: "Not found", code: "not_found" });
+});
+
+Deno.test("a failing page is the _500 page for a browser and JSON for a client", async () => {
+  await using d = await testDashboard();
+  d.web.store.close();
+  const json = await d.request("/results");
+  assert.equal(json.status, 500);
+  assert.deepEqual(await json.json(), { error: "Internal server error", code: "internal" });
+  const page = await d.request("/results", { headers: { Accept: "text/html" } });
+  assert.equal(page.status, 500);
+  const html = await page.text();
+  assert.match(html, /Error 500/);
+  assert.match(html, /Internal server error/);
+  assert.doesNotMatch(html, /database|sqlite|at .*\.ts/i, "no internals");
 });
 
 Deno.test("island bundles are served with cache headers and revalidated with ETags", async () => {
@@ -130,29 +153,32 @@ Deno.test("the plugin host is mounted in the same server", async () => {
   assert.equal((await d.request("/api/status")).status, 200);
 });
 
-Deno.test("the route manifest lists every route file of the dashboard", async () => {
-  const files: string[] = [];
-  const walk = async (dir: string) => {
-    for await (const e of Deno.readDir(dir)) {
-      const path = join(dir, e.name);
-      if (e.isDirectory && e.name !== "plugins") await walk(path);
-      else if (e.isFile) files.push("./" + relative(REPO_ROOT, path));
-    }
-  };
-  await walk(join(REPO_ROOT, "routes"));
-  const routes = files.filter(isRouteFile).sort();
-  assert.deepEqual(Object.keys(manifest.routes).sort(), routes);
-  assert.equal(patternOf("./routes/api/cache/[...key].ts"), "/api/cache/:key{.+}");
-  assert.equal(patternOf("./routes/index.tsx"), "/");
-  assert.equal(patternOf("./routes/api/presets/[name].ts"), "/api/presets/:name");
+Deno.test("the generated manifest lists every route and island file of the project", async () => {
+  assert.ok(await isManifestCurrent(REPO_ROOT), "manifest.gen.ts is stale: run deno task build");
+  const files = await crawlProject(REPO_ROOT);
+  assert.deepEqual(Object.keys(manifest.routes), files.routes);
+  assert.deepEqual(Object.keys(manifest.islands), files.islands);
+  assert.ok(files.routes.includes("routes/plugins/_middleware.ts"));
+  assert.ok(files.routes.includes("plugins/logmonitor/routes/index.tsx"));
+  assert.ok(files.islands.includes("plugins/logmonitor/islands/LogViewer.tsx"));
 });
 
-Deno.test("the island build lists every island of islands/, the dashboard's and the host pages'", async () => {
-  const files: string[] = [];
-  for await (const e of Deno.readDir(join(REPO_ROOT, "islands"))) {
-    if (e.isFile && e.name.endsWith(".tsx")) files.push(`islands/${e.name}`);
+Deno.test("the manifest check (deno task check) fails while it is stale and passes once rebuilt", async () => {
+  const root = await Deno.makeTempDir({ prefix: "lb_manifest_" });
+  try {
+    await Deno.mkdir(join(root, "routes"));
+    await Deno.writeTextFile(join(root, "routes/index.tsx"), "export default () => null;\n");
+    const { writeManifest } = await import("../../lib/http/fw/crawl.ts");
+    await writeManifest(root);
+    assert.equal(await isManifestCurrent(root), true);
+    await Deno.mkdir(join(root, "plugins/demo/routes"), { recursive: true });
+    await Deno.writeTextFile(join(root, "plugins/demo/routes/index.tsx"), "export default 1;\n");
+    assert.equal(await isManifestCurrent(root), false, "a new plugin page makes it stale");
+    await writeManifest(root);
+    assert.equal(await isManifestCurrent(root), true);
+    const text = await Deno.readTextFile(join(root, "manifest.gen.ts"));
+    assert.match(text, /"plugins\/demo\/routes\/index.tsx": \$0/);
+  } finally {
+    await Deno.remove(root, { recursive: true });
   }
-  assert.deepEqual(Object.values(ISLAND_FILES).sort(), files.sort());
-  const used = [...Object.keys(manifest.islands ?? {}), ...Object.keys(HOST_ISLANDS)];
-  assert.deepEqual(used.sort(), Object.keys(ISLAND_FILES).sort());
 });

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { Hono } from "hono";
-import { serveAssets } from "../../lib/http/fw_static.ts";
+import { serveAssets } from "../../lib/http/fw/static.ts";
 import { openNamedFile, readNamedFile } from "../../lib/named_file.ts";
 import { AppError } from "../../lib/error.ts";
 import { startLogHost } from "../plugins/logmonitor/_host.ts";

@@ -1,7 +1,6 @@
 /**
  * The processes the launcher starts: the scoped host (its flags derived from config.yaml at
- * every start), a probe (allowed to reach one destination, nothing else) and the island build
- * (before the host starts; the host itself may not run esbuild).
+ * every start) and a probe (allowed to reach one destination, nothing else).
  *
  * @module
  */
@@ -150,26 +149,4 @@ export async function runProbeProcess(
     throw new Error("the probe printed no result");
   }
   return result;
-}
-
-/** Builds the web UI's islands in a separate process (the host may not run esbuild). */
-export async function buildIslandsProcess(buildScript: string, staticDir: string): Promise<void> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--no-prompt",
-      "--allow-read",
-      `--allow-write=${staticDir}/_islands`,
-      "--allow-env",
-      "--allow-run",
-      buildScript,
-      staticDir,
-    ],
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  if (!out.success) {
-    throw new Error(`Cannot build the islands: ${new TextDecoder().decode(out.stderr).trim()}`);
-  }
 }

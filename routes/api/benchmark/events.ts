@@ -3,14 +3,13 @@
  * `model_start`, `run_end`, `tokens`, `hardware`, `log`, `job_end`...). A new client first gets
  * the current status, then the current run's recent events (or those after `Last-Event-ID`).
  */
-import type { Context } from "hono";
-import { type DashboardEnv, servicesOf } from "../../../lib/control/services.ts";
+import { define } from "../../../lib/control/services.ts";
 import { sseResponse } from "../../../lib/http/sse.ts";
 
 /** Route handlers. */
-export const handler = {
-  GET(c: Context<DashboardEnv>) {
-    const { controller } = servicesOf(c);
+export const handler = define.handlers({
+  GET(c) {
+    const { controller } = c.var.services;
     const last = Number(c.req.header("Last-Event-ID") ?? c.req.query("after") ?? "0");
     return sseResponse((send) => {
       send({ data: { type: "status", ...controller.status() } });
@@ -20,4 +19,4 @@ export const handler = {
       );
     });
   },
-};
+});

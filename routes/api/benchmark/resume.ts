@@ -1,8 +1,7 @@
 /** `POST /api/benchmark/resume`: 200 with the status; 409 when the transition is not allowed. */
-import type { Context } from "hono";
-import { type DashboardEnv, servicesOf } from "../../../lib/control/services.ts";
+import { define } from "../../../lib/control/services.ts";
 
 /** Route handlers. */
-export const handler = {
-  POST: (c: Context<DashboardEnv>) => c.json(servicesOf(c).controller.resume()),
-};
+export const handler = define.handlers({
+  POST: (c) => c.json(c.var.services.controller.resume()),
+});

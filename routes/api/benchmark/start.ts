@@ -3,15 +3,14 @@
  * or a preset (`{"preset": "quick_test"}`). 202 with the status; 400 for bad arguments, 409 when
  * a benchmark is already running.
  */
-import type { Context } from "hono";
 import { bodyToArgs } from "../../../lib/control/args.ts";
-import { type DashboardEnv, servicesOf } from "../../../lib/control/services.ts";
+import { define } from "../../../lib/control/services.ts";
 import { readJsonObject } from "../../../lib/http/request.ts";
 
 /** Route handlers. */
-export const handler = {
-  async POST(c: Context<DashboardEnv>) {
+export const handler = define.handlers({
+  async POST(c) {
     const args = bodyToArgs(await readJsonObject(c));
-    return c.json(await servicesOf(c).controller.start(args), 202);
+    return c.json(await c.var.services.controller.start(args), 202);
   },
-};
+});

@@ -3,18 +3,17 @@
  * variant's `model_key`; names containing `/` work), with each variant's newest load curve
  * (`load_curves`). 404 when it has no finished result.
  */
-import type { Context } from "hono";
-import { type DashboardEnv, servicesOf } from "../../../lib/control/services.ts";
+import { define } from "../../../lib/control/services.ts";
 import { AppError } from "../../../lib/error.ts";
 import { modelHistory } from "../../../lib/store/dashboard.ts";
 import { loadCurves } from "../../../lib/store/load_curves.ts";
 
 /** Route handlers. */
-export const handler = {
-  GET(c: Context<DashboardEnv>) {
+export const handler = define.handlers({
+  GET(c) {
     const name = c.req.param("name") ?? "";
-    const history = modelHistory(servicesOf(c).store.db, name);
+    const history = modelHistory(c.var.services.store.db, name);
     if (!history) throw new AppError(404, `Cannot find results of model '${name}'`);
-    return c.json({ ...history, load_curves: loadCurves(servicesOf(c).store.db, name) });
+    return c.json({ ...history, load_curves: loadCurves(c.var.services.store.db, name) });
   },
-};
+});

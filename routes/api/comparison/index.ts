@@ -1,9 +1,8 @@
 /** `GET /api/comparison`: the models that have history, for the comparison picker. */
-import type { Context } from "hono";
-import { type DashboardEnv, servicesOf } from "../../../lib/control/services.ts";
+import { define } from "../../../lib/control/services.ts";
 import { comparableModels } from "../../../lib/store/dashboard.ts";
 
 /** Route handlers. */
-export const handler = {
-  GET: (c: Context<DashboardEnv>) => c.json({ models: comparableModels(servicesOf(c).store.db) }),
-};
+export const handler = define.handlers({
+  GET: (c) => c.json({ models: comparableModels(c.var.services.store.db) }),
+});

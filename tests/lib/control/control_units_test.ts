@@ -110,6 +110,10 @@ Deno.test("parseWebArgs() keeps its own flags and passes the rest to the benchma
   assert.equal(a.token, "t");
   assert.equal(a.plugins, false);
   assert.deepEqual(a.benchArgs, ["--runs", "2"]);
+  assert.equal(a.dev, false);
+  const dev = parseWebArgs(["--dev", "--no-build", "--runs", "1"]);
+  assert.equal(dev.dev, true);
+  assert.deepEqual(dev.benchArgs, ["--runs", "1"], "--no-build is still accepted, and ignored");
   assert.throws(() => parseWebArgs(["--port", "70000"]), /0\.\.65535/);
   assert.throws(() => parseWebArgs(["--host"]), /needs a value/);
 });

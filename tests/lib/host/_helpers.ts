@@ -25,10 +25,17 @@ export interface TestHost {
   close(): Promise<void>;
 }
 
-/** Creates and starts a host with the given plugins in a fresh temp folder. */
-export async function startTestHost(options: Partial<HostOptions> = {}): Promise<TestHost> {
+/**
+ * Creates and starts a host with the given plugins in a fresh temp folder; with `pages`, its
+ * requests go through the web app (the host's and the plugins' pages) as `deno task host` serves.
+ */
+export async function startTestHost(
+  options: Partial<HostOptions> & { pages?: boolean } = {},
+): Promise<TestHost> {
   const dir = await Deno.makeTempDir({ prefix: "lb_host_" });
-  const host = createHost({ plugins: [], dataDir: dir, ...options });
+  const { pages, ...hostOptions } = options;
+  const host = createHost({ plugins: [], dataDir: dir, ...hostOptions });
+  const app = pages ? (await import("../../_web.ts")).hostWebApp(host) : host.app;
   const { adminKey } = await host.start();
   const keys = { ADMIN: adminKey! } as Record<Permission, string>;
   for (const p of ["STATUS", "CONTROL", "SETTINGS"] as const) {
@@ -43,7 +50,7 @@ export async function startTestHost(options: Partial<HostOptions> = {}): Promise
       const { key = keys.ADMIN, ...rest } = init;
       const headers = new Headers(rest.headers);
       if (key !== null) headers.set("X-Api-Key", key);
-      return Promise.resolve(host.app.request(path, { ...rest, headers }));
+      return Promise.resolve(app.request(path, { ...rest, headers }));
     },
     async close() {
       await host.stop();

@@ -63,7 +63,7 @@ Deno.test("a wrong API key is refused with 401", async () => {
   try {
     const res = await t.request("/api/plugin/probe", { key: "not-a-key" });
     assert.equal(res.status, 401);
-    assert.deepEqual(await res.json(), { error: "Invalid API key" });
+    assert.deepEqual(await res.json(), { error: "Invalid API key", code: "unauthorized" });
   } finally {
     await t.close();
   }

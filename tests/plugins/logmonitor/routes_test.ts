@@ -46,7 +46,9 @@ Deno.test("GET /download/<file> returns the file as an attachment with 400/403/4
     for (const [name, status, error] of cases) {
       const res = await t.request(`${BASE}/download/${name}`);
       assert.equal(res.status, status, name);
-      assert.deepEqual(await res.json(), { error });
+      const body = await res.json();
+      assert.equal(body.error, error, name);
+      assert.match(body.code, /^[a-z_]+$/, name);
     }
   } finally {
     await t.close();
@@ -196,6 +198,7 @@ Deno.test("POST /export returns CSV and TXT attachments and rejects bad input", 
     const badFormat = await t.request(`${BASE}/export`, json("POST", { results, format: "xml" }));
     assert.deepEqual([badFormat.status, await badFormat.json()], [400, {
       error: "Invalid format",
+      code: "bad_request",
     }]);
   } finally {
     await t.close();
@@ -220,6 +223,7 @@ Deno.test("stream start and stop report their status and initial lines", async (
     const big = await t.request(`${BASE}/stream/start`, json("POST", { file: "big.log" }));
     assert.deepEqual([big.status, await big.json()], [413, {
       error: "Log file is too large to stream",
+      code: "payload_too_large",
     }]);
     const missing = await t.request(`${BASE}/stream/start`, json("POST", { file: "no.log" }));
     assert.equal(missing.status, 404);
@@ -253,12 +257,17 @@ Deno.test("multi-stream starts up to 20 files, reports failures and stops some o
     );
     assert.deepEqual([tooMany.status, await tooMany.json()], [400, {
       error: "Too many files specified (max 20)",
+      code: "bad_request",
     }]);
     const none = await t.request(`${BASE}/stream/multi/start`, json("POST", { files: [] }));
-    assert.deepEqual([none.status, await none.json()], [400, { error: "No files specified" }]);
+    assert.deepEqual([none.status, await none.json()], [400, {
+      error: "No files specified",
+      code: "bad_request",
+    }]);
     const notList = await t.request(`${BASE}/stream/multi/stop`, json("POST", { files: "a.log" }));
     assert.deepEqual([notList.status, await notList.json()], [400, {
       error: "files must be a list",
+      code: "bad_request",
     }]);
     const one =
       await (await t.request(`${BASE}/stream/multi/stop`, json("POST", { files: ["a.log", 5] })))
@@ -301,7 +310,10 @@ Deno.test("alert endpoints count, list, clear and reset, with limit validation",
       "timestamp",
     ]);
     const bad = await t.request(`${BASE}/alert-history?limit=many`);
-    assert.deepEqual([bad.status, await bad.json()], [400, { error: "limit must be an integer" }]);
+    assert.deepEqual([bad.status, await bad.json()], [400, {
+      error: "limit must be an integer",
+      code: "bad_request",
+    }]);
     const capped = await (await t.request(`${BASE}/alert-history?limit=9999`)).json();
     assert.equal(capped.history.length, 6);
     assert.deepEqual(await (await t.request(`${BASE}/alerts/reset`, { method: "POST" })).json(), {
@@ -356,7 +368,10 @@ Deno.test("debug endpoints are refused unless debug_mode is on", async () => {
   try {
     for (const path of ["/debug/frontend", "/debug/test-entries"]) {
       const res = await t.request(`${BASE}${path}`, json("POST", {}));
-      assert.deepEqual([res.status, await res.json()], [403, { error: "Debug mode is disabled" }]);
+      assert.deepEqual([res.status, await res.json()], [403, {
+        error: "Debug mode is disabled",
+        code: "forbidden",
+      }]);
     }
     await t.host.settings.updateMany({ logmonitor: { debug_mode: true } });
     const res = await t.request(

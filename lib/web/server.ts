@@ -1,0 +1,180 @@
+/**
+ * The web app: one Hono app serving the route tree of the manifest (the dashboard's pages and
+ * API, the host's pages, each hosted plugin's pages at `/plugins/<id>/`), the prebuilt island
+ * bundles and static files, and the plugin host's APIs at the paths the host answers. The guards
+ * run in one chain for all of it: the Host allow-list, the body cap, the security headers, the
+ * dashboard's token, then each folder's `_middleware` (same-origin API calls, the host's
+ * sign-in); failures end in `_404` / `_500` or `{"error", "code"}`.
+ *
+ * `deno task webapp` builds it with the dashboard and the host; `deno task host` with the host
+ * alone (no dashboard routes).
+ *
+ * @module
+ */
+import { Hono } from "hono";
+import { limitBody, MAX_REQUEST_BODY } from "../http/body.ts";
+import { errorPages, type Manifest, mountRoutes, type RouteFolder } from "../http/fw/mod.ts";
+import { serveAssets } from "../http/fw/static.ts";
+import { hasBuild, ISLANDS_DIR, ISLANDS_URL } from "../http/fw/bundles.ts";
+import { islandsByName } from "../http/fw/islands.ts";
+import { AppError } from "../error.ts";
+import { securityHeaders } from "../http/headers.ts";
+import { allowHosts } from "../http/host_allow.ts";
+import { requireToken } from "../http/security.ts";
+import type { DashboardServices } from "../control/services.ts";
+import { DASHBOARD_NAV } from "../control/nav.ts";
+import type { Host } from "../host/create_host.ts";
+import { PAGES_BASE } from "../host/pages.ts";
+import type { Logger } from "../log.ts";
+import type { NavLink } from "./state.ts";
+
+/** The dashboard in the web app. */
+export interface DashboardPart {
+  services: DashboardServices;
+  /**
+   * The token: required on every dashboard route when `everywhere`, on the lifecycle routes
+   * ({@linkcode LIFECYCLE_PATHS}) always.
+   */
+  token: string;
+  /** Whether every dashboard route needs the token (bound beyond loopback). */
+  everywhere: boolean;
+}
+
+/** Options of {@linkcode createWebServer}. */
+export interface WebServerOptions {
+  /** The project's routes and islands (`manifest.gen.ts`). */
+  manifest: Manifest;
+  /** The static folder (the island bundles in `_islands/`). */
+  staticDir: string;
+  /** Host names the server answers to. */
+  allowedHosts: ReadonlySet<string>;
+  /** The dashboard; absent when the host runs alone. */
+  dashboard?: DashboardPart | null;
+  /** The plugin host; absent with `--no-plugins`. */
+  host?: Host | null;
+  /** Serve the host's pages and the plugins' pages. @default true */
+  hostPages?: boolean;
+  logger?: Logger;
+}
+
+/** Routes that end or restart the process: the token is required even on loopback. */
+export const LIFECYCLE_PATHS = ["/api/system/shutdown"];
+
+/** A file of `static/` looks like `name.ext`: only such paths are looked up there. */
+const ASSET = /\/[^/]*\.[A-Za-z0-9]+$/;
+
+/**
+ * Checks that `staticDir` holds the bundle of every island of `manifest` (the servers never
+ * build them).
+ *
+ * @throws {AppError} 500 naming the folder and `deno task build` when one is missing.
+ */
+export async function assertIslandsBuilt(manifest: Manifest, staticDir: string): Promise<void> {
+  const outDir = `${staticDir}/${ISLANDS_DIR}`;
+  if (!(await hasBuild(outDir, Object.keys(islandsByName(manifest.islands))))) {
+    throw new AppError(
+      500,
+      `Cannot serve the pages: the island bundles are missing in ${outDir} ` +
+        "(run 'deno task build')",
+      { code: "islands_not_built" },
+    );
+  }
+}
+
+/** Builds the web app. */
+export function createWebServer(options: WebServerOptions): Hono {
+  const { manifest, host, dashboard } = options;
+  const pages = host !== null && host !== undefined && options.hostPages !== false;
+  const app = new Hono({ strict: false });
+  const errors = errorPages(manifest, { logger: options.logger, bootScript: BOOT });
+  app.onError(errors.onError);
+  app.notFound(errors.notFound);
+  app.use("*", allowHosts(options.allowedHosts));
+  app.use("*", limitBody(MAX_REQUEST_BODY));
+  if (host) {
+    // The host answers its own API paths with its own authentication (key or session).
+    app.use("*", async (c, next) => {
+      if (!host.handles(c.req.path)) return await next();
+      return await host.app.fetch(c.req.raw, c.env);
+    });
+  }
+  app.use("*", securityHeaders());
+  const state = pageState(options, pages);
+  app.use("*", async (c, next) => {
+    for (const [k, v] of Object.entries(state)) c.set(k as never, v as never);
+    await next();
+  });
+  // Stylesheet, icons and island bundles: the same public bytes for every visitor.
+  const assets = serveAssets({ root: options.staticDir });
+  app.use("*", async (c, next) => ASSET.test(c.req.path) ? await assets(c, next) : await next());
+  if (dashboard) {
+    const token = requireToken(dashboard.token);
+    app.use("*", async (c, next) => {
+      const path = c.req.path;
+      if (pages && (path === PAGES_BASE || path.startsWith(`${PAGES_BASE}/`))) return await next();
+      if (dashboard.everywhere || LIFECYCLE_PATHS.includes(path)) return await token(c, next);
+      await next();
+    });
+  }
+  if (pages) mountFormerPaths(app, host!);
+  mountRoutes(app as unknown as Hono, manifest, {
+    bootScript: BOOT,
+    folders: routeFolders(manifest, { dashboard: !!dashboard, host: pages ? host : null }),
+  });
+  return app;
+}
+
+const BOOT = `${ISLANDS_URL}/boot.js`;
+
+/** The state every request starts with: the top bar and the services of each part. */
+function pageState(options: WebServerOptions, pages: boolean): Record<string, unknown> {
+  const nav: NavLink[] = options.dashboard ? [...DASHBOARD_NAV] : [];
+  const navbar: string[] = [];
+  if (pages && options.host) {
+    for (const p of options.host.plugins) {
+      if (p.ui?.nav) nav.push({ href: `${PAGES_BASE}/${p.id}/`, label: p.ui.nav });
+      navbar.push(...(p.ui?.navbar ?? []));
+    }
+  }
+  return {
+    nav,
+    navbar,
+    ...(options.dashboard ? { services: options.dashboard.services } : {}),
+    ...(pages && options.host ? { host: options.host } : {}),
+  };
+}
+
+/** The route folders: the tree's dashboard and host parts, and each hosted plugin's pages. */
+function routeFolders(
+  manifest: Manifest,
+  parts: { dashboard: boolean; host: Host | null | undefined },
+): RouteFolder[] {
+  const hostFiles = `routes${PAGES_BASE}/`;
+  const folders: RouteFolder[] = [{
+    dir: "routes",
+    include: (file) => file.startsWith(hostFiles) ? !!parts.host : parts.dashboard,
+  }];
+  for (const p of parts.host?.plugins ?? []) {
+    const dir = `plugins/${p.id}/routes`;
+    if (!Object.keys(manifest.routes).some((f) => f.startsWith(`${dir}/`))) continue;
+    const host = parts.host!;
+    folders.push({
+      dir,
+      at: `routes${PAGES_BASE}/${p.id}`,
+      middleware: [async (c, next) => {
+        c.set("plugin", host.instanceOf(p.id));
+        await next();
+      }],
+    });
+  }
+  return folders;
+}
+
+/** Former URLs of plugin pages: a permanent redirect to `/plugins/<id>/`, query kept. */
+function mountFormerPaths(app: Hono, host: Host): void {
+  for (const p of host.plugins) {
+    for (const former of p.ui?.formerPaths ?? []) {
+      app.get(former, (c) => c.redirect(`${PAGES_BASE}/${p.id}/${new URL(c.req.url).search}`, 301));
+    }
+  }
+}

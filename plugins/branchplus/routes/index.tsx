@@ -1,0 +1,22 @@
+/**
+ * `GET /plugins/branchplus/`: the power panel (ten channel cards, live through the push socket).
+ *
+ * @module
+ */
+import { definePluginPages } from "../../../lib/host/pages.ts";
+import PowerPanel from "../islands/PowerPanel.tsx";
+
+const define = definePluginPages();
+
+/** Page metadata. */
+export const meta = { title: "Power" };
+
+/** The branch power controller page. */
+export default define.page(function PowerPage({ state }) {
+  return (
+    <>
+      <h1>Power</h1>
+      <PowerPanel csrfToken={state.csrfToken} />
+    </>
+  );
+});

@@ -1,0 +1,22 @@
+/**
+ * `GET /plugins/temp_eta/`: the Temperature ETA panel (heaters, countdowns, history graph).
+ *
+ * @module
+ */
+import { definePluginPages } from "../../../lib/host/pages.ts";
+import TempEtaPanel from "../islands/TempEtaPanel.tsx";
+
+const define = definePluginPages();
+
+/** Page metadata. */
+export const meta = { title: "Temperature" };
+
+/** The Temperature ETA page. */
+export default define.page(function TemperaturePage() {
+  return (
+    <>
+      <h1>Temperature</h1>
+      <TempEtaPanel />
+    </>
+  );
+});

@@ -1,0 +1,11 @@
+/**
+ * Every dashboard API route: a state-changing request from another origin is refused (403), so
+ * a page elsewhere cannot drive the benchmark through the user's browser.
+ *
+ * @module
+ */
+import { define } from "../../lib/control/services.ts";
+import { sameOrigin } from "../../lib/http/security.ts";
+
+/** Same-origin check of the dashboard's API. */
+export default define.middleware(sameOrigin());

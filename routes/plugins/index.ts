@@ -1,0 +1,16 @@
+/**
+ * `GET /plugins`: the first hosted plugin's page (404 when no plugin has one).
+ *
+ * @module
+ */
+import { AppError } from "../../lib/error.ts";
+import { define, PAGES_BASE } from "../../lib/host/pages.ts";
+
+/** Route handlers. */
+export const handler = define.handlers({
+  GET(c) {
+    const first = c.var.nav.find((link) => link.href.startsWith(`${PAGES_BASE}/`));
+    if (!first) throw new AppError(404, "No hosted plugin has a page");
+    return c.redirect(first.href);
+  },
+});

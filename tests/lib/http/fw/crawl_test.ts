@@ -1,0 +1,67 @@
+import assert from "node:assert/strict";
+import { dirname, join } from "node:path";
+import { crawlProject, manifestSource } from "../../../../lib/http/fw/crawl.ts";
+
+async function project(files: string[]): Promise<string> {
+  const root = await Deno.makeTempDir({ prefix: "lb_crawl_" });
+  for (const f of files) {
+    await Deno.mkdir(dirname(join(root, f)), { recursive: true });
+    await Deno.writeTextFile(join(root, f), "export default () => null;\n");
+  }
+  return root;
+}
+
+Deno.test("crawlProject() finds routes, special files, islands and every plugin's own", async () => {
+  const root = await project([
+    "routes/_app.tsx",
+    "routes/_layout.tsx",
+    "routes/index.tsx",
+    "routes/api/_middleware.ts",
+    "routes/api/[...rest].ts",
+    "routes/api/status_test.ts",
+    "routes/_helpers.ts",
+    "routes/_private/hidden.tsx",
+    "routes/.hidden.tsx",
+    "routes/readme.md",
+    "islands/Chart.tsx",
+    "islands/_shared.ts",
+    "plugins/demo/routes/index.tsx",
+    "plugins/demo/islands/DemoPanel.tsx",
+    "plugins/demo/mod.ts",
+    "plugins/bare/mod.ts",
+  ]);
+  try {
+    const files = await crawlProject(root);
+    assert.deepEqual(files.routes, [
+      "plugins/demo/routes/index.tsx",
+      "routes/_app.tsx",
+      "routes/_layout.tsx",
+      "routes/api/[...rest].ts",
+      "routes/api/_middleware.ts",
+      "routes/index.tsx",
+    ]);
+    assert.deepEqual(files.islands, ["islands/Chart.tsx", "plugins/demo/islands/DemoPanel.tsx"]);
+    const text = manifestSource(files);
+    assert.match(text, /import \* as \$\$1 from "\.\/plugins\/demo\/islands\/DemoPanel\.tsx";/);
+    assert.match(text, /"routes\/index\.tsx": \$5,/);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("crawlProject() refuses an island name used twice or not in PascalCase", async () => {
+  const twice = await project(["islands/Panel.tsx", "plugins/demo/islands/Panel.tsx"]);
+  const lower = await project(["islands/panel.tsx"]);
+  try {
+    await assert.rejects(crawlProject(twice), /'islands\/Panel\.tsx' has its name/);
+    await assert.rejects(crawlProject(lower), /name islands in PascalCase/);
+  } finally {
+    await Deno.remove(twice, { recursive: true });
+    await Deno.remove(lower, { recursive: true });
+  }
+});
+
+Deno.test("manifestSource() of an empty project is a valid empty manifest", () => {
+  const text = manifestSource({ routes: [], islands: [] });
+  assert.match(text, /routes: \{\},\n {2}islands: \{\},/);
+});
