@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { LiveEvent } from "./use_bench_events.ts";
+import type { LiveEvent } from "./bench_events.ts";
 
 /** What the live view shows. */
 export interface LiveState {

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useSignal } from "@preact/signals";
+import { useEffect, useRef } from "preact/hooks";
 import type { RuleAction, TempRule } from "../channel_config.ts";
 import { type CardView, MATRIX_STATES, RULE_ACTIONS } from "../panel_client.ts";
 
@@ -23,6 +24,7 @@ export interface PowerCardProps {
   onConfig(change: Record<string, unknown>): void;
 }
 
+/** One channel's card. */
 export function PowerCard(
   { card, connected, waiting, error, onSwitch, onMode, onLabel, onConfig }: PowerCardProps,
 ) {
@@ -159,22 +161,22 @@ export function PowerCard(
  * channel do not overwrite it) and saves on Enter or when the field loses focus.
  */
 function LabelInput({ label, onCommit }: { label: string; onCommit(label: string): void }) {
-  const [draft, setDraft] = useState(label);
+  const draft = useSignal(label);
   const editing = useRef(false);
   useEffect(() => {
-    if (!editing.current) setDraft(label);
+    if (!editing.current) draft.value = label;
   }, [label]);
   return (
     <input
       class="label-input"
       aria-label="Label"
       maxLength={64}
-      value={draft}
+      value={draft.value}
       data-testid="label"
       onFocus={() => {
         editing.current = true;
       }}
-      onInput={(e) => setDraft((e.target as HTMLInputElement).value)}
+      onInput={(e) => draft.value = (e.target as HTMLInputElement).value}
       onBlur={(e) => {
         editing.current = false;
         onCommit((e.target as HTMLInputElement).value);

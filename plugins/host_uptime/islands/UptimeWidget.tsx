@@ -1,4 +1,5 @@
-import { useEffect, useState } from "preact/hooks";
+import { useSignal } from "@preact/signals";
+import { useEffect } from "preact/hooks";
 import {
   compactToggleMs,
   ERROR_RETRY_MS,
@@ -20,10 +21,10 @@ export interface UptimeWidgetProps {
  * alternates the two uptimes in compact mode.
  */
 export default function UptimeWidget({ endpoint = "/api/plugin/host_uptime" }: UptimeWidgetProps) {
-  const [view, setView] = useState<UptimeView | null>(null);
-  const [failed, setFailed] = useState(false);
-  const [phase, setPhase] = useState(0);
-  const [now, setNow] = useState(0);
+  const view = useSignal<UptimeView | null>(null);
+  const failed = useSignal(false);
+  const phase = useSignal(0);
+  const now = useSignal(0);
 
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -34,12 +35,12 @@ export default function UptimeWidget({ endpoint = "/api/plugin/host_uptime" }: U
         const res = await fetch(endpoint, { credentials: "same-origin" });
         if (!res.ok) throw new Error(`HTTP ${res.status}`);
         const next = await res.json() as UptimeView;
-        setView(next);
-        setFailed(false);
-        setNow(Date.now());
+        view.value = next;
+        failed.value = false;
+        now.value = Date.now();
         delay = nextPollMs(next);
       } catch {
-        setFailed(true);
+        failed.value = true;
       }
       if (!stopped) timer = setTimeout(poll, delay);
     };
@@ -50,18 +51,19 @@ export default function UptimeWidget({ endpoint = "/api/plugin/host_uptime" }: U
     };
   }, [endpoint]);
 
-  const compact = view !== null && isCompact(view);
-  const toggleMs = view ? compactToggleMs(view) : 5000;
+  const current = view.value;
+  const compact = current !== null && isCompact(current);
+  const toggleMs = current ? compactToggleMs(current) : 5000;
   useEffect(() => {
     if (!compact) return;
-    const id = setInterval(() => setPhase((p) => p + 1), toggleMs);
+    const id = setInterval(() => phase.value++, toggleMs);
     return () => clearInterval(id);
   }, [compact, toggleMs]);
 
-  if (view === null) {
-    return <span class="uptime" data-testid="uptime">{failed ? "Error" : "Loading..."}</span>;
+  if (current === null) {
+    return <span class="uptime" data-testid="uptime">{failed.value ? "Error" : "Loading..."}</span>;
   }
-  const state = widgetState(view, phase, now);
+  const state = widgetState(current, phase.value, now.value);
   return (
     <span
       class={`uptime${state.unknown ? " uptime-unknown" : ""}`}
@@ -69,9 +71,9 @@ export default function UptimeWidget({ endpoint = "/api/plugin/host_uptime" }: U
       hidden={!state.visible}
       title={state.tooltip}
     >
-      {failed ? "Error" : state.text}
-      {state.unknown && view.uptime_note
-        ? <small class="uptime-note">{view.uptime_note}</small>
+      {failed.value ? "Error" : state.text}
+      {state.unknown && current.uptime_note
+        ? <small class="uptime-note">{current.uptime_note}</small>
         : null}
     </span>
   );

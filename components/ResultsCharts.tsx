@@ -1,0 +1,46 @@
+/**
+ * The results' charts: speed against VRAM (a point per shown model) and the model ×
+ * quantization heat map.
+ *
+ * @module
+ */
+import { shortModelName } from "../lib/shared/model_name.ts";
+import { ChartCanvas } from "./ChartCanvas.tsx";
+import HeatMap from "./HeatMap.tsx";
+import type { ResultsState } from "./results_state.ts";
+
+/** The scatter and the heat map of the shown rows. */
+export function ResultsCharts({ s }: { s: ResultsState }) {
+  const shown = s.shown.value;
+  const points = shown.filter((r) =>
+    typeof r.vram_mb === "number" && typeof r.tokens_per_sec_mean === "number"
+  );
+  return (
+    <section class="grid2">
+      <div class="card">
+        <h2>Speed vs VRAM</h2>
+        <ChartCanvas
+          id="chart-scatter"
+          label="Tokens per second against VRAM"
+          spec={{
+            type: "scatter",
+            series: [{
+              label: "models",
+              data: points.map((r) => ({
+                x: r.vram_mb as number,
+                y: r.tokens_per_sec_mean as number,
+                label: shortModelName(String(r.model_key)),
+              })),
+            }],
+            xTitle: "VRAM (MB)",
+            yTitle: "tokens/s",
+          }}
+        />
+      </div>
+      <div class="card">
+        <h2>Model × quantization (avg tok/s)</h2>
+        <HeatMap rows={shown as never} />
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,93 @@
+/**
+ * The Benchmark view's form state as signals and its actions: the values of every parameter,
+ * the presets (load, save, delete), start / pause / resume / stop, and the last message.
+ * Browser code.
+ *
+ * @module
+ */
+import { type Signal, signal } from "@preact/signals";
+import { api } from "./api_client.ts";
+import { type FlagView, formToBody, type FormValues, presetToForm } from "./flag_values.ts";
+
+/** A preset as the list shows it. */
+export interface PresetItem {
+  name: string;
+  readonly: boolean;
+}
+
+/** The form's state and actions. */
+export interface BenchForm {
+  flags: FlagView[];
+  values: Signal<FormValues>;
+  presets: Signal<PresetItem[]>;
+  /** The loaded preset ("" for none). */
+  preset: Signal<string>;
+  saveName: Signal<string>;
+  message: Signal<string>;
+  start(): Promise<void>;
+  control(action: "pause" | "resume" | "stop"): Promise<void>;
+  loadPreset(name: string): Promise<void>;
+  savePreset(): Promise<void>;
+  deletePreset(): Promise<void>;
+}
+
+/** Creates the form's state. */
+export function createBenchForm(flags: FlagView[], presets: PresetItem[]): BenchForm {
+  const say = async (what: () => Promise<string | void>) => {
+    try {
+      f.message.value = (await what()) ?? "";
+    } catch (e) {
+      f.message.value = (e as Error).message;
+    }
+  };
+  const refreshPresets = async () => {
+    f.presets.value = (await api<{ presets: PresetItem[] }>("/api/presets")).presets;
+  };
+  const f: BenchForm = {
+    flags,
+    values: signal({}),
+    presets: signal(presets),
+    preset: signal(""),
+    saveName: signal(""),
+    message: signal(""),
+    start: () =>
+      say(async () => {
+        const preset = f.preset.value;
+        const body = { ...formToBody(flags, f.values.value), ...(preset ? { preset } : {}) };
+        await api("/api/benchmark/start", { method: "POST", body: JSON.stringify(body) });
+        return "Started";
+      }),
+    control: (action) =>
+      say(async () => {
+        await api(`/api/benchmark/${action}`, { method: "POST" });
+      }),
+    loadPreset: (name) =>
+      say(async () => {
+        f.preset.value = name;
+        if (!name) {
+          f.values.value = {};
+          return;
+        }
+        const p = await api<{ values: Record<string, unknown> }>(`/api/presets/${name}`);
+        f.values.value = presetToForm(flags, p.values);
+        return `Preset ${name} loaded`;
+      }),
+    savePreset: () =>
+      say(async () => {
+        const name = f.saveName.value;
+        const body = { name, values: formToBody(flags, f.values.value) };
+        await api("/api/presets", { method: "POST", body: JSON.stringify(body) });
+        await refreshPresets();
+        return `Preset ${name} saved`;
+      }),
+    deletePreset: () =>
+      say(async () => {
+        const name = f.preset.value;
+        await api(`/api/presets/${name}`, { method: "DELETE" });
+        f.preset.value = "";
+        await refreshPresets();
+        return `Preset ${name} deleted`;
+      }),
+  };
+  return f;
+}

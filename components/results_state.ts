@@ -1,0 +1,103 @@
+/**
+ * The results browser's state as signals: the rows (from `GET /api/results`), the text and
+ * quantization filters and the sort, the rows shown, and the cache actions (delete a model,
+ * clear everything with a backup). Browser code.
+ *
+ * @module
+ */
+import { computed, type ReadonlySignal, type Signal, signal } from "@preact/signals";
+import { api } from "./api_client.ts";
+
+/** One row of `/api/results`. */
+export type ResultRow = Record<string, string | number | null>;
+
+/** The sort: a column and its direction. */
+export interface Sort {
+  key: string;
+  desc: boolean;
+}
+
+/** The browser's state and actions. */
+export interface ResultsState {
+  rows: Signal<ResultRow[]>;
+  text: Signal<string>;
+  quant: Signal<string>;
+  sort: Signal<Sort>;
+  message: Signal<string>;
+  /** The quantizations present, sorted. */
+  quants: ReadonlySignal<string[]>;
+  /** The rows passing the filters, in the sort's order. */
+  shown: ReadonlySignal<ResultRow[]>;
+  /** Sorts by `key` (again: the other direction; a new numeric column: descending). */
+  sortBy(key: string): void;
+  reload(): Promise<void>;
+  remove(key: string): Promise<void>;
+  clear(): Promise<void>;
+}
+
+const quantOf = (r: ResultRow) => String(r.quantization ?? "unknown");
+
+/** Orders rows by one column; missing values last. */
+export function compareRows(sort: Sort): (a: ResultRow, b: ResultRow) => number {
+  const dir = sort.desc ? -1 : 1;
+  return (a, b) => {
+    const x = a[sort.key], y = b[sort.key];
+    if (x === y) return 0;
+    if (x === null || x === undefined) return 1;
+    if (y === null || y === undefined) return -1;
+    return (x < y ? -1 : 1) * dir;
+  };
+}
+
+/** Creates the state from the rows the page rendered. */
+export function createResultsState(initial: ResultRow[]): ResultsState {
+  const act = async (fn: () => Promise<string>) => {
+    try {
+      s.message.value = await fn();
+      await s.reload();
+    } catch (e) {
+      s.message.value = (e as Error).message;
+    }
+  };
+  const s: ResultsState = {
+    rows: signal(initial),
+    text: signal(""),
+    quant: signal(""),
+    sort: signal({ key: "tokens_per_sec_mean", desc: true }),
+    message: signal(""),
+    quants: computed(() => [...new Set(s.rows.value.map(quantOf))].sort()),
+    shown: computed(() => {
+      const needle = s.text.value.toLowerCase();
+      const quant = s.quant.value;
+      return s.rows.value.filter((r) =>
+        (!needle || String(r.model_key).toLowerCase().includes(needle) ||
+          String(r.architecture ?? "").toLowerCase().includes(needle)) &&
+        (!quant || quantOf(r) === quant)
+      ).sort(compareRows(s.sort.value));
+    }),
+    sortBy(key) {
+      const sort = s.sort.value;
+      s.sort.value = { key, desc: sort.key === key ? !sort.desc : key !== "model_key" };
+    },
+    async reload() {
+      s.rows.value = (await api<{ results: ResultRow[] }>("/api/results")).results;
+    },
+    remove: (key) =>
+      act(async () => {
+        if (!confirm(`Delete every result of ${key}?`)) return "Cancelled";
+        await api(`/api/cache/${key.split("/").map(encodeURIComponent).join("/")}`, {
+          method: "DELETE",
+        });
+        return `Deleted ${key}`;
+      }),
+    clear: () =>
+      act(async () => {
+        if (!confirm("Clear the whole cache? A backup copy is kept.")) return "Cancelled";
+        const r = await api<{ deleted_count: number; backup_file: string }>("/api/cache/clear", {
+          method: "POST",
+        });
+        return `Deleted ${r.deleted_count} results; backup: ${r.backup_file}`;
+      }),
+  };
+  return s;
+}
