@@ -17,7 +17,7 @@ import { type JobSummary, runJob } from "./job.ts";
 import { createProfiler } from "./profiler.ts";
 import type { Profiler } from "./profiler_types.ts";
 import { createProgress } from "./progress.ts";
-import { gridTable, latencyTable, loadTable, resultsTable } from "./table.ts";
+import { gridTable, latencyTable, loadTable, parallelTable, resultsTable } from "./table.ts";
 
 type RunInvocation = Extract<Invocation, { kind: "run" }>;
 
@@ -97,6 +97,8 @@ export async function runBenchmarkCommand(
     // With --json the results document is standard output's only content.
     const say = options.json ? output.err : output.out;
     if (rows.length > 0) say(`${resultsTable(rows)}\n\n${latencyTable(rows)}`);
+    const parallel = parallelTable(rows);
+    if (parallel !== null) say(`\n${parallel}`);
     const grids = rows.map((row) => ({ row, grid: store.gridOf(row.id) }))
       .filter((g) => g.grid.length > 0);
     if (grids.length > 0) say(`\n${gridTable(grids)}`);

@@ -26,7 +26,14 @@ export type { HardwareSummary, Profiler } from "./profiler_types.ts";
 export { bar, createProgress, formatDuration } from "./progress.ts";
 export { POSITIVE, quantile, summarize, summaryColumns, tCritical } from "./stats.ts";
 export type { Summary } from "./stats.ts";
-export { gridTable, latencyTable, lengthText, loadTable, resultsTable } from "./table.ts";
+export {
+  gridTable,
+  latencyTable,
+  lengthText,
+  loadTable,
+  parallelTable,
+  resultsTable,
+} from "./table.ts";
 export {
   levelRow,
   markKnee,

@@ -8,6 +8,9 @@ import { shortModelName } from "../shared/model_name.ts";
 
 const num = (v: unknown, digits: number) => (typeof v === "number" ? v.toFixed(digits) : "-");
 
+/** A variant in one cell (`qwen/qwen3-4b@q4_k_m`), for tables without a quantization column. */
+const variant = (r: ResultRow) => shortModelName(String(r.model_key ?? r.model_name));
+
 /** An aligned table: the first `left` columns padded right, the others left. */
 function aligned(head: string[], body: string[][], left: number): string {
   const all = [head, ...body];
@@ -78,6 +81,34 @@ export function resultsTable(rows: ResultRow[]): string {
   return aligned(head, body, 2);
 }
 
+/**
+ * The parallel rounds (`--n-parallel N`) of the rows that have them: N streams at once, their
+ * aggregate output tokens/s, how many times one stream's end-to-end speed that is, and the
+ * request latency; null when no row has parallel rounds.
+ */
+export function parallelTable(rows: ResultRow[]): string | null {
+  const parallel = rows.filter((r) =>
+    typeof r.n_parallel === "number" && r.n_parallel > 1 &&
+    typeof r.parallel_tokens_per_sec === "number"
+  );
+  if (parallel.length === 0) return null;
+  const head = ["Parallel", "Quant", "streams", "total tok/s", "× 1 stream", "latency ms", "p95"];
+  const body = parallel.map((r) => {
+    const one = r.e2e_tokens_per_sec_mean;
+    const total = r.parallel_tokens_per_sec as number;
+    return [
+      shortModelName(r.model_name),
+      r.quantization ?? "-",
+      String(r.n_parallel),
+      num(total, 1),
+      typeof one === "number" && one > 0 ? `${(total / one).toFixed(2)}×` : "-",
+      num(r.parallel_latency_ms_mean, 0),
+      num(r.parallel_latency_ms_p95, 0),
+    ];
+  });
+  return aligned(head, body, 2);
+}
+
 const pm = (mean: unknown, std: unknown, digits: number) =>
   typeof mean !== "number"
     ? "-"
@@ -104,7 +135,7 @@ export function gridTable(models: { row: ResultRow; grid: Row[] }[]): string {
   const head = ["Grid", "test", "pp tok/s", "tg tok/s", "prompt", "output", "runs"];
   const body = models.flatMap(({ row, grid }) =>
     grid.map((c) => [
-      shortModelName(row.model_name),
+      variant(row),
       [
         c.prompt_tokens !== null ? `pp${c.prompt_tokens}` : null,
         c.gen_tokens !== null ? `tg${c.gen_tokens}` : null,
@@ -139,7 +170,7 @@ export function loadTable(models: { row: ResultRow; levels: Row[] }[]): string {
   ];
   const body = models.flatMap(({ row, levels }) =>
     levels.map((l) => [
-      shortModelName(row.model_name),
+      variant(row),
       l.mode === "concurrency" ? `c=${l.level}` : `${l.level}/s`,
       `${l.ok}/${l.requests}`,
       num(l.output_tokens_per_sec, 1),

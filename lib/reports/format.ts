@@ -10,6 +10,29 @@ export function fixed(value: number | null | undefined, digits = 1): string {
   return typeof value === "number" && Number.isFinite(value) ? value.toFixed(digits) : "–";
 }
 
+/**
+ * A 95% interval as `lo–hi`; a lower end put at 0 (the t-interval reached below zero, see
+ * lib/bench/stats.ts) is marked `0†`; "–" when missing.
+ */
+export function ciText(
+  lo: number | null | undefined,
+  hi: number | null | undefined,
+  digits = 1,
+): string {
+  if (typeof lo !== "number" || typeof hi !== "number") return "–";
+  return `${ciClamped(lo, hi) ? "0†" : fixed(lo, digits)}–${fixed(hi, digits)}`;
+}
+
+/** Whether an interval's lower end was put at 0: exactly 0 below a positive upper end. */
+export function ciClamped(lo: number | null | undefined, hi: number | null | undefined): boolean {
+  return lo === 0 && typeof hi === "number" && hi > 0;
+}
+
+/** What † means beside an interval. */
+export const CI_CLAMPED_NOTE =
+  "† The 95% interval (Student's t) of these few, scattered runs reached below zero; its lower " +
+  "end is shown at 0, the smallest possible value. Measure more runs for a tighter interval.";
+
 /** A signed percentage (`+4.2%`), or "–". */
 export function percent(value: number | null | undefined): string {
   if (typeof value !== "number" || !Number.isFinite(value)) return "–";

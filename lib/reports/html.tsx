@@ -1,16 +1,27 @@
 /**
  * The HTML report: one self-contained file (chart.js, the specs and the script inlined; a
- * Content-Security-Policy forbids every network request) with the summary, the charts, a sortable
- * table, the comparison, statistics, recommendations, parameters, profiling and system information.
+ * Content-Security-Policy forbids every network request) with the summary, a sortable results
+ * table, the parallel rounds, recommendations, the charts, the serving sections, the comparison,
+ * statistics, parameters, profiling and system information. Its tables fit the window: cells wrap
+ * at 1440 px, and on a phone each row of the results becomes a card of labelled values.
  *
  * @module
  */
 import { renderToString } from "preact-render-to-string";
 import { chartJsBrowserSource } from "./assets.ts";
 import { chartSpecs } from "./chart_specs.ts";
-import { deltaCell, deltaText, fixed, when, yesNo } from "./format.ts";
+import {
+  CI_CLAMPED_NOTE,
+  ciClamped,
+  ciText,
+  deltaCell,
+  deltaText,
+  fixed,
+  when,
+  yesNo,
+} from "./format.ts";
 import { acrossModels, bestPerQuantization, recommendations, reportSummary } from "./insights.ts";
-import { displayName, num, type ReportData, sizeGb } from "./model.ts";
+import { displayName, num, type ReportData, type ReportEntry, sizeGb } from "./model.ts";
 import { shortModelName } from "../shared/model_name.ts";
 import { flattenParams, parameterSets } from "./parameters.ts";
 import { appliedRows } from "./applied.ts";
@@ -18,7 +29,7 @@ import { rankEntries } from "./rank.ts";
 import { HARDWARE_LABELS, hasProfiling, profiled } from "./profiling.ts";
 import { REPORT_CSS, REPORT_SCRIPT } from "./html_assets.ts";
 import { type Col, Section, Table } from "./html_parts.tsx";
-import { AppliedTable, ServingSections } from "./html_serving.tsx";
+import { AppliedTable, ParallelSection, ServingSections } from "./html_serving.tsx";
 
 const CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; " +
   "img-src data:; connect-src 'none'";
@@ -43,41 +54,47 @@ function numCol(head: string, column: string, digits = 1): Col {
   return { head, value: (e) => fixed(num(e, column), digits), sort: (e) => num(e, column) };
 }
 
+const loadWarmup = (e: ReportEntry) =>
+  `${fixed(msToS(num(e, "load_time_ms")), 2)} / ${fixed(msToS(num(e, "warmup_ms")), 2)}`;
+
 function resultColumns(data: ReportData): Col[] {
   const cols: Col[] = [
-    { head: "Model", value: (e) => shortModelName(e.row.model_name) },
+    { head: "Model", value: (e) => shortModelName(e.row.model_name), wrap: true },
     { head: "Quant", value: (e) => e.row.quantization ?? "–" },
-    { head: "Arch", value: (e) => String(e.row.architecture ?? "–") },
+    { head: "Arch", value: (e) => String(e.row.architecture ?? "–"), wrap: true },
     { head: "Params", value: (e) => String(e.row.params_size ?? "–") },
     { head: "Size (GB)", value: (e) => fixed(sizeGb(e), 2), sort: sizeGb },
-    { head: "Vision", value: (e) => yesNo(e.row.has_vision) },
-    { head: "Tools", value: (e) => yesNo(e.row.has_tools) },
+    {
+      head: "Vision / tools",
+      value: (e) => `${yesNo(e.row.has_vision)} / ${yesNo(e.row.has_tools)}`,
+    },
     numCol("Tokens/s", "tokens_per_sec_mean"),
-    numCol("95% CI low", "tokens_per_sec_ci_low"),
-    numCol("95% CI high", "tokens_per_sec_ci_high"),
+    {
+      head: "95% CI",
+      value: (e) => ciText(num(e, "tokens_per_sec_ci_low"), num(e, "tokens_per_sec_ci_high")),
+      sort: (e) => num(e, "tokens_per_sec_ci_low"),
+    },
     numCol("TTFT (ms)", "ttft_ms_mean", 0),
     numCol("E2E tok/s", "e2e_tokens_per_sec_mean"),
     numCol("Prefill tok/s", "prefill_tokens_per_sec_mean", 0),
     numCol("Tok/s per GB", "tokens_per_sec_per_gb", 2),
     numCol("VRAM (MB)", "vram_mb", 0),
-    {
-      head: "Load (s)",
-      value: (e) => fixed(msToS(num(e, "load_time_ms")), 2),
-      sort: (e) => num(e, "load_time_ms"),
-    },
-    {
-      head: "Warmup (s)",
-      value: (e) => fixed(msToS(num(e, "warmup_ms")), 2),
-      sort: (e) => num(e, "warmup_ms"),
-    },
+    { head: "Load / warmup (s)", value: loadWarmup, sort: (e) => num(e, "load_time_ms") },
     numCol("Runs", "runs_ok", 0),
   ];
   if (data.compare) {
-    cols.push({
-      head: "Δ speed",
-      value: (e) => deltaCell(e.comparison?.speed),
-      sort: (e) => e.comparison?.speed?.delta_pct ?? null,
-    });
+    cols.push(
+      {
+        head: "Δ speed",
+        value: (e) => deltaCell(e.comparison?.speed),
+        sort: (e) => e.comparison?.speed?.delta_pct ?? null,
+      },
+      {
+        head: "Δ TTFT",
+        value: (e) => deltaCell(e.comparison?.ttft),
+        sort: (e) => e.comparison?.ttft?.delta_pct ?? null,
+      },
+    );
   }
   return cols;
 }
@@ -132,6 +149,30 @@ function Report(props: { data: ReportData }) {
           <Card label="Average size" value={`${fixed(s.average_size_gb, 2)} GB`} />
         </div>
       </Section>
+      <Section id="results" title="Results (click a column to sort)">
+        <Table id="results-table" cols={resultColumns(data)} rows={ranked} stacked />
+        {data.compare && (
+          <p class="muted">
+            Δ: change against report{" "}
+            {data.compare.report_id}; * marks a significant change (Welch's t-test, p &lt; 0.05).
+          </p>
+        )}
+        {ranked.some((e) =>
+          ciClamped(num(e, "tokens_per_sec_ci_low"), num(e, "tokens_per_sec_ci_high"))
+        ) && <p class="muted">{CI_CLAMPED_NOTE}</p>}
+      </Section>
+      <ParallelSection ranked={ranked} />
+      <Section id="recommendations" title="Recommendations and best per quantization">
+        <ul class="recs">{recommendations(data.entries).map((r) => <li key={r}>{r}</li>)}</ul>
+        <KeyValues
+          pairs={bestPerQuantization(data.entries).map((q) => [
+            `${q.quantization} (${q.count})`,
+            `fastest ${q.fastest ? displayName(q.fastest) : "–"} · most efficient ${
+              q.most_efficient ? displayName(q.most_efficient) : "–"
+            } · lowest TTFT ${q.lowest_ttft ? displayName(q.lowest_ttft) : "–"}`,
+          ])}
+        />
+      </Section>
       <Section id="charts" title="Charts">
         <div class="charts">
           {specs.map((c) => (
@@ -140,9 +181,6 @@ function Report(props: { data: ReportData }) {
             </div>
           ))}
         </div>
-      </Section>
-      <Section id="results" title="Results (click a column to sort)">
-        <Table id="results-table" cols={resultColumns(data)} rows={ranked} />
       </Section>
       <ServingSections data={data} ranked={ranked} />
       {data.compare && (
@@ -169,17 +207,6 @@ function Report(props: { data: ReportData }) {
             } · max ${fixed(v.max)} (n = ${v.n})`,
           ])}
         />
-      </Section>
-      <Section id="recommendations" title="Best per quantization and recommendations">
-        <KeyValues
-          pairs={bestPerQuantization(data.entries).map((q) => [
-            `${q.quantization} (${q.count})`,
-            `fastest ${q.fastest ? displayName(q.fastest) : "–"} · most efficient ${
-              q.most_efficient ? displayName(q.most_efficient) : "–"
-            } · lowest TTFT ${q.lowest_ttft ? displayName(q.lowest_ttft) : "–"}`,
-          ])}
-        />
-        <ul class="recs">{recommendations(data.entries).map((r) => <li key={r}>{r}</li>)}</ul>
       </Section>
       <Section id="parameters" title="Parameters (the values used)">
         <AppliedTable rows={appliedRows(data.entries)} />

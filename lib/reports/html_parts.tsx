@@ -16,18 +16,25 @@ export function Section(props: { id: string; title: string; children: ComponentC
   );
 }
 
-/** A column of {@linkcode Table}: head, cell text and an optional sort value. */
+/**
+ * A column of {@linkcode Table}: head, cell text, an optional sort value (a numeric column,
+ * right-aligned) and whether its text may wrap (names; numbers never do).
+ */
 export type Col = {
   head: string;
   value: (e: ReportEntry) => string;
   sort?: (e: ReportEntry) => unknown;
+  wrap?: boolean;
 };
 
-/** A sortable table of entries (`data-v` carries the sort value). */
-export function Table(props: { cols: Col[]; rows: ReportEntry[]; id: string }) {
+/**
+ * A sortable table of entries (`data-v` carries the sort value). With `stacked`, on a narrow
+ * screen each row becomes a card of labelled values (`data-label`) instead of a wide table.
+ */
+export function Table(props: { cols: Col[]; rows: ReportEntry[]; id: string; stacked?: boolean }) {
   return (
     <div class="scroll">
-      <table class="sortable" id={props.id}>
+      <table class={props.stacked ? "sortable stacked" : "sortable"} id={props.id}>
         <thead>
           <tr>{props.cols.map((c) => <th key={c.head} class={c.sort ? "n" : ""}>{c.head}</th>)}</tr>
         </thead>
@@ -37,7 +44,12 @@ export function Table(props: { cols: Col[]; rows: ReportEntry[]; id: string }) {
               {props.cols.map((c) => {
                 const v = c.sort ? c.sort(e) : c.value(e);
                 return (
-                  <td key={c.head} class={c.sort ? "n" : ""} data-v={v === null ? "" : String(v)}>
+                  <td
+                    key={c.head}
+                    class={c.sort ? "n" : c.wrap ? "wrap" : ""}
+                    data-v={v === null ? "" : String(v)}
+                    data-label={c.head}
+                  >
                     {c.value(e)}
                   </td>
                 );

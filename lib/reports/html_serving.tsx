@@ -1,6 +1,6 @@
 /**
- * The serving sections of the HTML report: latency distributions, the controlled workload's grid
- * and the load curves, and the requested → applied parameter table.
+ * The serving sections of the HTML report: the parallel rounds, latency distributions, the
+ * controlled workload's grid and the load curves, and the requested → applied parameter table.
  *
  * @module
  */
@@ -10,10 +10,14 @@ import {
   GRID_HEADS,
   gridCells,
   hasLatency,
+  isParallel,
   latencyColumns,
   LOAD_HEADS,
   loadCells,
   msText,
+  PARALLEL_HEADS,
+  PARALLEL_NOTE,
+  parallelCells,
 } from "./serving.ts";
 import { type Col, Section, Table } from "./html_parts.tsx";
 
@@ -40,6 +44,31 @@ function CellTable(
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** The parallel rounds of the entries that have them (nothing when none has). */
+export function ParallelSection(props: { ranked: ReportEntry[] }) {
+  const rows = props.ranked.filter(isParallel);
+  if (rows.length === 0) return null;
+  const number = (i: number) => (e: ReportEntry) => parseFloat(parallelCells(e)[i]!);
+  return (
+    <Section id="parallel" title="Parallel rounds: N requests at once">
+      <Table
+        id="parallel-table"
+        rows={rows}
+        stacked
+        cols={[
+          { head: "Model", value: displayName, wrap: true },
+          ...PARALLEL_HEADS.map((head, i): Col => ({
+            head,
+            value: (e) => parallelCells(e)[i]!,
+            sort: i < PARALLEL_HEADS.length - 1 ? number(i) : (e) => parallelCells(e)[i],
+          })),
+        ]}
+      />
+      <p class="muted">{PARALLEL_NOTE}</p>
+    </Section>
   );
 }
 

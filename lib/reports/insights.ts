@@ -6,6 +6,7 @@
  */
 import { summarize, type Summary } from "../bench/stats.ts";
 import { displayName, num, type ReportEntry, sizeGb } from "./model.ts";
+import { isParallel } from "./serving.ts";
 
 /** Overall figures of a report. */
 export interface ReportSummary {
@@ -131,6 +132,18 @@ export function recommendations(entries: readonly ReportEntry[]): string[] {
         } tokens/s).`,
       );
     }
+  }
+  const parallel = byColumn(entries.filter(isParallel), "parallel_tokens_per_sec")[0];
+  if (parallel) {
+    const total = num(parallel, "parallel_tokens_per_sec")!;
+    const one = num(parallel, "e2e_tokens_per_sec_mean");
+    out.push(
+      `Most throughput with ${num(parallel, "n_parallel")} requests at once: ${
+        displayName(parallel)
+      } at ${fmt(total)} tokens/s in total${
+        one !== null && one > 0 ? ` (${fmt(total / one, 2)}× one stream)` : ""
+      }.`,
+    );
   }
   if (out.length === 0) out.push("No successful results to recommend from.");
   return out;

@@ -1,19 +1,30 @@
 /**
- * The PDF report (pdfkit, A4 landscape, DejaVu fonts embedded): title and summary, the parameters
- * actually used, the detailed table sorted by `--rank-by`, charts rendered on the server,
- * statistics, the comparison, best per quantization and recommendations, profiling and system.
+ * The PDF report (pdfkit, A4 landscape, DejaVu fonts embedded). It opens with what a reader came
+ * for: the results sorted by `--rank-by`, the parallel rounds, the recommendations and the
+ * summary; then the charts, statistics, latency, workload and load curves, the comparison, best
+ * per quantization and profiling; the parameters and the system close it. Sections follow each
+ * other on the page: a new page only where the next block does not fit.
  *
  * @module
  */
 import { shortModelName } from "../shared/model_name.ts";
 import { chartSpecs } from "./chart_specs.ts";
 import { drawChart } from "./pdf_charts.ts";
-import { deltaCell, deltaText, fixed, when, yesNo } from "./format.ts";
+import {
+  CI_CLAMPED_NOTE,
+  ciClamped,
+  ciText,
+  deltaCell,
+  deltaText,
+  fixed,
+  when,
+  yesNo,
+} from "./format.ts";
 import { acrossModels, bestPerQuantization, recommendations, reportSummary } from "./insights.ts";
 import { displayName, num, type ReportData, type ReportEntry, sizeGb } from "./model.ts";
 import { flattenParams, parameterSets } from "./parameters.ts";
 import { appliedRows, appliedText } from "./applied.ts";
-import { gridSection, latencySection, loadSection } from "./pdf_serving.ts";
+import { gridSection, latencySection, loadSection, parallelSection } from "./pdf_serving.ts";
 import { type PdfColumn, PdfWriter } from "./pdf_layout.ts";
 import { HARDWARE_LABELS, hasProfiling, profiled } from "./profiling.ts";
 import { rankEntries, RANKINGS } from "./rank.ts";
@@ -27,11 +38,16 @@ const n = (head: string, width: number, column: string, digits = 1): PdfColumn<E
   value: (e) => fixed(num(e, column), digits),
 });
 
-const ci = (column: string, digits = 1) => (e: E) => {
-  const lo = num(e, `${column}_ci_low`);
-  const hi = num(e, `${column}_ci_high`);
-  return lo === null || hi === null ? "–" : `${fixed(lo, digits)}–${fixed(hi, digits)}`;
-};
+const ci = (column: string, digits = 1) => (e: E) =>
+  ciText(num(e, `${column}_ci_low`), num(e, `${column}_ci_high`), digits);
+
+/** The note under a table whose intervals include one with its lower end put at 0. */
+function clampedNote(w: PdfWriter, entries: readonly E[], columns: string[]): void {
+  const any = entries.some((e) =>
+    columns.some((c) => ciClamped(num(e, `${c}_ci_low`), num(e, `${c}_ci_high`)))
+  );
+  if (any) w.paragraph(CI_CLAMPED_NOTE, true);
+}
 
 function detailedColumns(data: ReportData, width: number): PdfColumn<E>[] {
   const cols: PdfColumn<E>[] = [
@@ -112,31 +128,25 @@ function parametersSection(w: PdfWriter, data: ReportData): void {
 
 function chartsSection(w: PdfWriter, data: ReportData): void {
   const specs = chartSpecs(data);
-  w.newPage();
-  w.heading("Charts");
+  if (specs.length === 0) return;
   const gap = 14;
   const cw = (w.width - gap) / 2;
   const ch = cw * 0.56;
-  // Four charts a page (two rows of two); the load curves may add a page.
-  let top = w.doc.y;
-  let onPage = 0;
-  for (const spec of specs) {
-    if (onPage === 4) {
-      w.newPage();
-      top = w.doc.y;
-      onPage = 0;
-    }
-    const x = w.doc.page.margins.left + (onPage % 2) * (cw + gap);
-    const y = top + Math.floor(onPage / 2) * (ch + gap);
-    drawChart(w.doc, spec, { x, y, width: cw, height: ch });
-    onPage++;
+  // Two charts a row; a row that does not fit starts a page (the heading stays with the first).
+  w.heading("Charts", ch + gap + 40);
+  for (let i = 0; i < specs.length; i += 2) {
+    w.ensure(ch + gap);
+    const top = w.doc.y;
+    specs.slice(i, i + 2).forEach((spec, j) => {
+      const x = w.doc.page.margins.left + j * (cw + gap);
+      drawChart(w.doc, spec, { x, y: top, width: cw, height: ch });
+    });
+    w.doc.x = w.doc.page.margins.left;
+    w.doc.y = top + ch + gap;
   }
-  w.doc.x = w.doc.page.margins.left;
-  w.doc.y = top + Math.ceil(onPage / 2) * (ch + gap);
 }
 
 function statisticsSection(w: PdfWriter, data: ReportData, ranked: E[]): void {
-  w.newPage();
   w.heading("Statistics per model (over the measured runs)");
   w.table([
     { head: "Model", width: 190, value: displayName },
@@ -157,6 +167,7 @@ function statisticsSection(w: PdfWriter, data: ReportData, ranked: E[]): void {
     n("Runs", 34, "runs_ok", 0),
     n("Failed", 38, "runs_failed", 0),
   ], ranked);
+  clampedNote(w, ranked, ["tokens_per_sec", "ttft_ms"]);
   w.heading("Statistics across models (of the per-model means)");
   const rows = Object.entries(acrossModels(data.entries));
   type R = (typeof rows)[number];
@@ -200,7 +211,7 @@ function comparisonSection(w: PdfWriter, data: ReportData, ranked: E[]): void {
   ], ranked);
 }
 
-function adviceSection(w: PdfWriter, data: ReportData): void {
+function bestSection(w: PdfWriter, data: ReportData): void {
   w.heading("Best per quantization");
   const name = (e: E | null) => (e ? displayName(e) : "–");
   w.table([
@@ -209,8 +220,25 @@ function adviceSection(w: PdfWriter, data: ReportData): void {
     { head: "Most efficient (tok/s per GB)", width: 220, value: (q) => name(q.most_efficient) },
     { head: "Lowest time to first token", width: 220, value: (q) => name(q.lowest_ttft) },
   ], bestPerQuantization(data.entries));
-  w.heading("Recommendations");
-  w.bullets(recommendations(data.entries));
+}
+
+/** The results sorted by `--rank-by`, what Δ and † mean, then the parallel rounds. */
+function resultsSection(w: PdfWriter, data: ReportData, ranked: E[]): void {
+  w.heading("Results");
+  w.paragraph(
+    `${ranked.length} model variant(s), sorted by ${RANKINGS[data.rank_by].label} ` +
+      `(--rank-by ${data.rank_by}); tokens/s is the decode speed over the measured runs.`,
+    true,
+  );
+  w.table(numbered(detailedColumns(data, w.width), ranked), ranked);
+  if (data.compare) {
+    w.paragraph(
+      `Δ: change against report ${data.compare.report_id}; * marks a significant change (Welch's t-test, p < 0.05).`,
+      true,
+    );
+  }
+  clampedNote(w, ranked, ["tokens_per_sec"]);
+  parallelSection(w, ranked);
 }
 
 function profilingSection(w: PdfWriter, data: ReportData): void {
@@ -243,26 +271,19 @@ export async function renderPdf(data: ReportData): Promise<Uint8Array> {
         : "measured in this benchmark"
     } · ${data.tool.name} ${data.tool.version}`,
   );
+  resultsSection(w, data, ranked);
+  w.heading("Recommendations");
+  w.bullets(recommendations(data.entries));
   summarySection(w, data);
-  parametersSection(w, data);
-  w.newPage();
-  w.heading("Detailed results");
-  w.paragraph(`Sorted by ${RANKINGS[data.rank_by].label} (--rank-by ${data.rank_by}).`, true);
-  w.table(numbered(detailedColumns(data, w.width), ranked), ranked);
-  if (data.compare) {
-    w.paragraph(
-      `Δ: change against report ${data.compare.report_id}; * marks a significant change (Welch's t-test, p < 0.05).`,
-      true,
-    );
-  }
   chartsSection(w, data);
   statisticsSection(w, data, ranked);
   latencySection(w, data, ranked);
   gridSection(w, data);
   loadSection(w, data);
   comparisonSection(w, data, ranked);
-  adviceSection(w, data);
+  bestSection(w, data);
   profilingSection(w, data);
+  parametersSection(w, data);
   w.heading("System");
   w.keyValues(flattenParams(data.system));
   return await w.finish(`localbench report ${data.id}`);

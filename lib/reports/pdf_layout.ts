@@ -124,9 +124,12 @@ export class PdfWriter {
     this.doc.y += 6;
   }
 
-  /** A section heading. */
-  heading(text: string): void {
-    this.ensure(60);
+  /**
+   * A section heading, kept on a page with at least `keep` points below it (what follows it:
+   * a table's header and first rows) rather than left alone at the bottom of one.
+   */
+  heading(text: string, keep = 60): void {
+    this.ensure(keep + 30);
     this.doc.y += 8;
     this.doc.font("Bold").fontSize(14).fillColor(INK).text(text, this.#left, this.doc.y);
     const y = this.doc.y + 2;

@@ -1,5 +1,6 @@
 /**
- * The serving sections of the PDF report: latency distributions per model.
+ * The serving sections of the PDF report: the parallel rounds, load and warmup times, latency
+ * distributions per model, the controlled workload's grid and the load curves.
  *
  * @module
  */
@@ -9,17 +10,39 @@ import {
   GRID_HEADS,
   gridCells,
   hasLatency,
+  isParallel,
   LATENCY_ROWS,
   LATENCY_STATS,
   LOAD_HEADS,
   loadCells,
   msText,
+  PARALLEL_HEADS,
+  PARALLEL_NOTE,
+  parallelCells,
 } from "./serving.ts";
 
 const seconds = (e: ReportEntry, column: string) => {
   const ms = num(e, column);
   return ms === null ? "–" : (ms / 1000).toFixed(2);
 };
+
+/** The parallel rounds of the entries that have them (nothing when none has). */
+export function parallelSection(w: PdfWriter, ranked: ReportEntry[]): void {
+  const rows = ranked.filter(isParallel);
+  if (rows.length === 0) return;
+  w.heading("Parallel rounds: N requests at once");
+  const widths = [60, 80, 80, 100, 100, 90];
+  w.table([
+    { head: "Model", width: 250, value: displayName },
+    ...PARALLEL_HEADS.map((head, i): PdfColumn<ReportEntry> => ({
+      head,
+      width: widths[i]!,
+      align: "right",
+      value: (e) => parallelCells(e)[i]!,
+    })),
+  ], rows);
+  w.paragraph(PARALLEL_NOTE, true);
+}
 
 /** Load and warmup times per model, and the runs left out because of a reload. */
 export function loadTimesSection(w: PdfWriter, ranked: ReportEntry[]): void {

@@ -1,6 +1,7 @@
 /**
  * What the serving sections of the reports show, shared by the HTML and PDF reports: the latency
- * distributions (TTFT, TPOT, ITL and request latency as mean, p50, p90, p99).
+ * distributions (TTFT, TPOT, ITL and request latency as mean, p50, p90, p99), the parallel
+ * rounds, the controlled workload's grid and the load curves.
  *
  * @module
  */
@@ -43,6 +44,49 @@ export function hasLatency(entries: readonly ReportEntry[]): boolean {
 export function msText(v: number | null): string {
   return v === null ? "–" : fixed(v, v < 10 ? 2 : 1);
 }
+
+/** Whether an entry has parallel rounds (`--n-parallel N` above 1, REST and OpenAI backends). */
+export function isParallel(e: ReportEntry): boolean {
+  return (num(e, "n_parallel") ?? 1) > 1 && num(e, "parallel_tokens_per_sec") !== null;
+}
+
+/** The heads of {@linkcode parallelCells}. */
+export const PARALLEL_HEADS = [
+  "Streams",
+  "Total tok/s",
+  "× one stream",
+  "Latency mean ms",
+  "Latency p95 ms",
+  "Requests OK",
+];
+
+/**
+ * The parallel rounds of an entry as report cells: streams, total output tokens/s, how many
+ * times one stream's end-to-end speed, request latency mean and p95, requests that succeeded.
+ */
+export function parallelCells(e: ReportEntry): string[] {
+  const total = num(e, "parallel_tokens_per_sec");
+  const one = num(e, "e2e_tokens_per_sec_mean");
+  // The rounds' requests (a load curve's requests are runs too, with their load mode).
+  const requests = e.runs.filter((r) =>
+    typeof r.parallel === "number" && r.parallel > 1 && (r.load_mode ?? null) === null
+  );
+  const ok = requests.filter((r) => (r.status ?? "ok") === "ok").length;
+  return [
+    String(num(e, "n_parallel") ?? "–"),
+    fixed(total, 1),
+    total !== null && one !== null && one > 0 ? `${fixed(total / one, 2)}×` : "–",
+    fixed(num(e, "parallel_latency_ms_mean"), 0),
+    fixed(num(e, "parallel_latency_ms_p95"), 0),
+    requests.length ? `${ok}/${requests.length}` : "–",
+  ];
+}
+
+/** The parallel rounds explained, under their tables. */
+export const PARALLEL_NOTE =
+  "After the sequential runs, as many rounds as runs of N requests at once. Total tok/s: the " +
+  "output tokens of a round ÷ its wall time, averaged over the rounds; × one stream: that ÷ the " +
+  "sequential end-to-end tokens/s. Latency: request sent → end of its stream.";
 
 const pm = (mean: unknown, std: unknown, digits: number) =>
   typeof mean !== "number"

@@ -43,6 +43,34 @@ Deno.test("a REST benchmark prints the results table and exits 0", async () => {
   }
 });
 
+Deno.test("parallel rounds are printed beside the sequential results", async () => {
+  await using env = await tempEnv();
+  const d = await startLmStudioDouble({ port: 0 });
+  try {
+    const r = await cli(
+      ["--backend", "rest", "--base-url", d.url, "--runs", "2", "--n-parallel", "3"].concat(
+        ["--include-models", "qwen3-4b@q4"],
+      ),
+      env.vars,
+    );
+    assert.equal(r.code, 0, r.stderr);
+    const lines = r.stdout.split("\n");
+    const head = lines.findIndex((l) => /^Parallel\s+Quant\s+streams\s+total tok\/s/.test(l));
+    assert.ok(head > 0, r.stdout);
+    assert.match(
+      lines[head + 2]!,
+      /^qwen\/qwen3-4b\s+q4_k_m\s+3\s+\d+\.\d\s+\d+\.\d\d×\s+\d+\s+\d+$/,
+    );
+    // The report files hold them too.
+    const results = join(env.vars.LOCALBENCH_DATA_DIR!, "results");
+    const html = [...Deno.readDirSync(results)].find((f) => f.name.endsWith(".html"))!;
+    const text = Deno.readTextFileSync(join(results, html.name));
+    assert.match(text, /<section id="parallel">/);
+  } finally {
+    await d.close();
+  }
+});
+
 Deno.test("--dev-mode measures only the smallest model, once", async () => {
   await using env = await tempEnv();
   const d = await startLmStudioDouble({ port: 0 });

@@ -77,7 +77,7 @@ Deno.test("--json prints the results document alone on standard output", async (
     );
     assert.match(html, /id="applied-table"/);
     assert.match(html, /id="latency-table"/);
-    assert.match(html, /<th class="n">Load \(s\)<\/th><th class="n">Warmup \(s\)<\/th>/);
+    assert.match(html, /<th class="n">Load \/ warmup \(s\)<\/th>/);
     assert.match(head!, /,itl_ms_mean,.*,ttft_ms_p90,ttft_ms_p99,tpot_ms_p90/);
     assert.match(
       html,
@@ -176,8 +176,8 @@ Deno.test("--prompt-tokens and --gen-tokens on LM Studio REST: calibrated, not f
     );
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /cannot force the output length, so --gen-tokens is a maximum/);
-    assert.match(r.stdout, /^qwen\/qwen3-4b\s+pp200 tg10\s+.*\s+≈200\.0\s+≤10 \(10\.0\)\s+2$/m);
-    assert.match(r.stdout, /^qwen\/qwen3-4b\s+pp200 tg20\s+/m);
+    assert.match(r.stdout, /^qwen\/qwen3-4b@q4_k_m\s+pp200 tg10\s+.*\s+≈200\.0\s+≤10 \(10\.0\)\s+2$/m);
+    assert.match(r.stdout, /^qwen\/qwen3-4b@q4_k_m\s+pp200 tg20\s+/m);
     const files = [...Deno.readDirSync(join(env.dataDir, "results"))].map((f) => f.name);
     const read = (ext: string) =>
       Deno.readTextFileSync(join(env.dataDir, "results", files.find((f) => f.endsWith(ext))!));

@@ -22,6 +22,8 @@ export interface FixtureModel {
   ttfts: number[];
   vramMb?: number;
   hardware?: boolean;
+  /** Parallel rounds (`--n-parallel`): streams, each round's total tokens/s, request latencies. */
+  parallel?: { n: number; totals: number[]; latencies: number[] };
 }
 
 /** The default fixture: four variants, one with profiling, one with a failed run. */
@@ -139,10 +141,15 @@ export function fillStore(
       prompt: FIXTURE_PROMPT,
       context_length: 4096,
       num_runs: 3,
-      n_parallel: 1,
+      n_parallel: m.parallel?.n ?? 1,
     });
     const runs = m.speeds.map((s, i) => run(s, m.ttfts[i]!));
     runs.forEach((r, i) => store.addRun(id, { run_index: i, ...r }));
+    // Parallel requests are stored as runs from index 1000, as lib/bench stores them.
+    m.parallel?.latencies.forEach((ms, i) =>
+      store.addRun(id, { run_index: 1000 + i, parallel: m.parallel!.n, total_ms: ms })
+    );
+    const latencies = [...(m.parallel?.latencies ?? [])].sort((a, b) => a - b);
     if (m.speeds.length < 3) {
       store.addRun(id, { run_index: 2, status: "failed", error: "Model unloaded", total_ms: 0 });
     }
@@ -172,6 +179,14 @@ export function fillStore(
         ...aggregateRuns(runs, m.sizeGiB, params),
         ...hardware,
         vram_mb: m.vramMb ?? null,
+        ...(m.parallel
+          ? {
+            parallel_tokens_per_sec: m.parallel.totals.reduce((a, b) => a + b, 0) /
+              m.parallel.totals.length,
+            parallel_latency_ms_mean: latencies.reduce((a, b) => a + b, 0) / latencies.length,
+            parallel_latency_ms_p95: latencies.at(-1)!,
+          }
+          : {}),
         warmup_ms: 900,
         throttle_wait_s: 0,
         runs_ok: runs.length,
