@@ -110,8 +110,11 @@ function summary(all: Round[]): void {
   // Where the overhead is: before the first token (request, server-side set-up, first read) and
   // after the last one (closing chunks, end of the body).
   const head = (ttft: number | null, prompt?: number | null) =>
-    ttft === null || prompt == null ? null : ttft - prompt;
-  const tail = (total: number, last?: number | null) => (last == null ? null : total - last);
+    ttft === null || typeof prompt !== "number" ? null : ttft - prompt;
+  const tail = (
+    total: number,
+    last?: number | null,
+  ) => (typeof last === "number" ? total - last : null);
   print(
     `  before the first token (TTFT − prompt_ms): localbench median ${
       f(medianOf(nums(all.map((r) => head(r.tool.ttft_ms, r.tool.server_prompt_ms)))), 2, 0)
