@@ -257,8 +257,8 @@ Deno.test({
       assert.ok(l.output_tokens_per_sec > 0 && l.latency_ms_p99 >= l.latency_ms_p50);
       assert.equal(l.slo_met, 8);
     }
-    // With one slot, four in flight wait in the server's queue: latency grows, throughput not.
-    assert.ok(levels[1].latency_ms_p50 > levels[0].latency_ms_p50);
+    // How latency grows with the level is timing on a shared machine (it flipped under load);
+    // tests/lib/bench/load_curve_test.ts checks the figures on a fake clock.
     // The knee follows the rule on the measured figures (which level it is depends on the machine).
     const c = levels.filter((l: { mode: string }) => l.mode === "concurrency");
     const stalls = c[1].output_tokens_per_sec < 1.1 * c[0].output_tokens_per_sec;
