@@ -176,7 +176,10 @@ Deno.test("--prompt-tokens and --gen-tokens on LM Studio REST: calibrated, not f
     );
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /cannot force the output length, so --gen-tokens is a maximum/);
-    assert.match(r.stdout, /^qwen\/qwen3-4b@q4_k_m\s+pp200 tg10\s+.*\s+≈200\.0\s+≤10 \(10\.0\)\s+2$/m);
+    assert.match(
+      r.stdout,
+      /^qwen\/qwen3-4b@q4_k_m\s+pp200 tg10\s+.*\s+≈200\.0\s+≤10 \(10\.0\)\s+2$/m,
+    );
     assert.match(r.stdout, /^qwen\/qwen3-4b@q4_k_m\s+pp200 tg20\s+/m);
     const files = [...Deno.readDirSync(join(env.dataDir, "results"))].map((f) => f.name);
     const read = (ext: string) =>
