@@ -5,6 +5,7 @@
  * @module
  */
 import { backup, type DatabaseSync, type SQLInputValue } from "node:sqlite";
+import { clearResults } from "./clear.ts";
 import { plain, type Row } from "./rows.ts";
 
 /**
@@ -195,7 +196,8 @@ export function deleteModel(db: DatabaseSync, modelKey: string): number | null {
 
 /**
  * Copies the database to `backupFile` with SQLite's online backup, then deletes every model,
- * result and run. Returns the number of results deleted.
+ * result and run (clear.ts: in time that does not grow with the history). Returns the number of
+ * results deleted.
  *
  * Not `VACUUM INTO`: it attaches the target database, which Deno refuses (`too many attached
  * databases - max 0`) unless the process runs with `--allow-all` — the tasks grant named
@@ -203,7 +205,5 @@ export function deleteModel(db: DatabaseSync, modelKey: string): number | null {
  */
 export async function clearCache(db: DatabaseSync, backupFile: string): Promise<number> {
   await backup(db, backupFile);
-  const n = db.prepare("SELECT COUNT(*) AS n FROM results").get() as { n: number };
-  db.exec("DELETE FROM models");
-  return n.n;
+  return clearResults(db);
 }

@@ -82,6 +82,17 @@ export const LATEST_TRIGGERS = [
   "runs_total_delete",
 ];
 
+/**
+ * Computes `model_latest` and `totals` again from the history: what the triggers keep current,
+ * for a writer that had to bypass them (clearing the store drops them for its deletes).
+ */
+export const REFRESH_DERIVED_SQL = `
+  DELETE FROM model_latest;
+  INSERT INTO model_latest (model_id, result_id, ok_results)
+    SELECT model_id, MAX(id), COUNT(*) FROM results WHERE status = 'ok' GROUP BY model_id;
+  INSERT OR REPLACE INTO totals (id, runs) SELECT 1, COUNT(*) FROM runs;
+`;
+
 /** Forward migrations, applied in order to a database whose `user_version` is lower. */
 export const MIGRATIONS: readonly Migration[] = [
   {

@@ -32,13 +32,19 @@ function recording(stmt: StatementSync, sql: string, out: CapturedStatement[]): 
   });
 }
 
-/** A view of `db` whose statements are recorded into `statements`. */
+/** A view of `db` whose statements (prepared or `exec`uted) are recorded into `statements`. */
 export function capture(db: DatabaseSync): { db: DatabaseSync; statements: CapturedStatement[] } {
   const statements: CapturedStatement[] = [];
   const proxy = new Proxy(db, {
     get(target, prop) {
       if (prop === "prepare") {
         return (sql: string) => recording(target.prepare(sql), sql, statements);
+      }
+      if (prop === "exec") {
+        return (sql: string) => {
+          target.exec(sql);
+          statements.push({ sql, args: [], expanded: sql.trim() });
+        };
       }
       const value = Reflect.get(target, prop, target);
       return typeof value === "function" ? value.bind(target) : value;
