@@ -33,6 +33,7 @@ import { parseArgs } from "node:util";
 import { createLogger, print } from "../lib/log.ts";
 import { clearResults } from "../lib/store/clear.ts";
 import { ResultsStore } from "../lib/store/mod.ts";
+import { ensureIslandsBuilt } from "../tests/_helpers.ts";
 import { capture } from "../tests/lib/store/_capture.ts";
 import { seedHistory } from "../tests/lib/store/_history_seed.ts";
 import { createWebApp } from "../webapp.ts";
@@ -98,7 +99,6 @@ async function viaEndpoint(seed: string, dir: string, runs: number): Promise<num
   const web = await createWebApp({
     env: (n) => vars[n],
     plugins: null,
-    build: "if-missing",
     logger: createLogger("bench", { sink: () => {} }),
   });
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, web.fetch);
@@ -136,6 +136,7 @@ const CASES = ["localbench", "sqlite3 same statements", "sqlite3 cascade (before
 type Case = typeof CASES[number];
 
 async function benchSize(runs: number, script: string): Promise<Map<Case, number[]>> {
+  await ensureIslandsBuilt();
   const root = await Deno.makeTempDir({ prefix: "localbench-clear-" });
   try {
     const seed = join(root, "seed.db");
@@ -173,7 +174,11 @@ for (const size of SIZES) {
     );
   }
 }
-print(`\n${REPEATS} interleaved rounds per size; load average ${Deno.loadavg().map((l) => l.toFixed(1)).join(", ")}.`);
+print(
+  `\n${REPEATS} interleaved rounds per size; load average ${
+    Deno.loadavg().map((l) => l.toFixed(1)).join(", ")
+  }.`,
+);
 print("\n| stored runs | case | median (min) | × sqlite3 same statements |");
 print("|---|---|---|---|");
 for (const row of rows) print(row);

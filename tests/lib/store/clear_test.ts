@@ -26,7 +26,12 @@ const model = (i: number) => ({
 function seeded(): ResultsStore {
   const store = ResultsStore.open(":memory:");
   seedHistory(store.db, { runs: 600, variants: 12 });
-  const id = store.beginResult({ model: model(1), params_hash: "h", backend: "openai", params: {} });
+  const id = store.beginResult({
+    model: model(1),
+    params_hash: "h",
+    backend: "openai",
+    params: {},
+  });
   store.addRun(id, { run_index: 0, tokens_per_sec: 10 });
   store.addGridCells(id, [{ prompt_tokens: 128, gen_tokens: 64, runs: 3 }]);
   store.addLoadLevels(id, [{
@@ -87,14 +92,25 @@ Deno.test("clearResults() empties the history and leaves a consistent, usable st
     assert.deepEqual({ ...db.prepare("SELECT id, runs FROM totals").get() }, { id: 1, runs: 0 });
     // The same tables, indexes, triggers and views, with the same SQL.
     assert.deepEqual(schemaOf(db), before);
-    assert.equal((db.prepare("PRAGMA foreign_keys").get() as { foreign_keys: number })
-      .foreign_keys, 1);
+    assert.equal(
+      (db.prepare("PRAGMA foreign_keys").get() as { foreign_keys: number })
+        .foreign_keys,
+      1,
+    );
     assert.deepEqual(db.prepare("PRAGMA foreign_key_check").all(), []);
-    assert.equal((db.prepare("PRAGMA integrity_check").get() as { integrity_check: string })
-      .integrity_check, "ok");
+    assert.equal(
+      (db.prepare("PRAGMA integrity_check").get() as { integrity_check: string })
+        .integrity_check,
+      "ok",
+    );
 
     // Usable: the triggers keep model_latest and totals current again, the cascade works again.
-    const id = store.beginResult({ model: model(2), params_hash: "h", backend: "rest", params: {} });
+    const id = store.beginResult({
+      model: model(2),
+      params_hash: "h",
+      backend: "rest",
+      params: {},
+    });
     store.addRun(id, { run_index: 0, tokens_per_sec: 12 });
     store.addRun(id, { run_index: 1, tokens_per_sec: 13 });
     store.finishResult(id, { status: "ok" });
@@ -117,7 +133,12 @@ Deno.test("clearResults() of an empty store deletes nothing and keeps it usable"
   try {
     assert.equal(clearResults(store.db), 0);
     assert.equal(clearResults(store.db), 0);
-    const id = store.beginResult({ model: model(1), params_hash: "h", backend: "rest", params: {} });
+    const id = store.beginResult({
+      model: model(1),
+      params_hash: "h",
+      backend: "rest",
+      params: {},
+    });
     store.finishResult(id, { status: "ok" });
     assert.equal(store.latestPerModel().length, 1);
   } finally {
@@ -151,8 +172,11 @@ Deno.test("clearResults() rolls back everything, triggers included, when a delet
     assert.equal(count(db, "runs"), runs);
     db.exec("DROP TRIGGER totals_guard");
     assert.deepEqual(schemaOf(db), before);
-    assert.equal((db.prepare("PRAGMA foreign_keys").get() as { foreign_keys: number })
-      .foreign_keys, 1);
+    assert.equal(
+      (db.prepare("PRAGMA foreign_keys").get() as { foreign_keys: number })
+        .foreign_keys,
+      1,
+    );
   } finally {
     store.close();
   }
