@@ -33,15 +33,15 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { parseArgs } from "node:util";
 import { ISLANDS_DIR } from "../lib/http/fw/bundles.ts";
-import { createLogger, print } from "../lib/log.ts";
+import { print } from "../lib/log.ts";
 import { dashboardStats, resultsTable } from "../lib/store/dashboard.ts";
 import { ResultsStore } from "../lib/store/mod.ts";
-import { ensureIslandsBuilt } from "../tests/_helpers.ts";
 import { capture } from "../tests/lib/store/_capture.ts";
 import { seedHistory } from "../tests/lib/store/_history_seed.ts";
-import { createWebApp, STATIC_DIR } from "../webapp.ts";
+import { STATIC_DIR } from "../webapp.ts";
 import { pageJavaScript } from "./_home_js.ts";
 import { fmtMs, medianOf, minOf, quantileOf, sqlite3Peer } from "./_measure.ts";
+import { serveWebApp } from "./_web.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -97,13 +97,8 @@ function writer(file: string): { write(): void; close(): void } {
 
 async function benchSize(runs: number): Promise<{ rows: Row[]; home: string }> {
   const root = await Deno.makeTempDir({ prefix: "localbench-bench-" });
-  const vars: Record<string, string> = {
-    HOME: root,
-    LOCALBENCH_DATA_DIR: join(root, "data"),
-    LOCALBENCH_CONFIG_DIR: join(root, "config"),
-  };
-  await Deno.mkdir(vars.LOCALBENCH_DATA_DIR!, { recursive: true });
-  const dbFile = join(vars.LOCALBENCH_DATA_DIR!, "results.db");
+  await Deno.mkdir(join(root, "data"), { recursive: true });
+  const dbFile = join(root, "data", "results.db");
   const seeding = ResultsStore.open(dbFile);
   const seeded = seedHistory(seeding.db, { runs, variants: VARIANTS });
   seeding.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
@@ -112,14 +107,8 @@ async function benchSize(runs: number): Promise<{ rows: Row[]; home: string }> {
     `\n${runs} runs: ${seeded.variants} variants, ${seeded.results} results ` +
       `(${seeded.okResults} finished)`,
   );
-  await ensureIslandsBuilt();
-  const web = await createWebApp({
-    env: (n) => vars[n],
-    plugins: null,
-    logger: createLogger("bench", { sink: () => {} }),
-  });
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, web.fetch);
-  const base = `http://127.0.0.1:${server.addr.port}`;
+  const served = await serveWebApp(root);
+  const { web, base } = served;
   const other = writer(dbFile);
   try {
     const rows: Row[] = [];
@@ -149,8 +138,7 @@ async function benchSize(runs: number): Promise<{ rows: Row[]; home: string }> {
     return { rows, home };
   } finally {
     other.close();
-    await server.shutdown();
-    await web.close();
+    await served[Symbol.asyncDispose]();
     await Deno.remove(root, { recursive: true });
   }
 }

@@ -30,14 +30,13 @@
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { parseArgs } from "node:util";
-import { createLogger, print } from "../lib/log.ts";
+import { print } from "../lib/log.ts";
 import { clearResults } from "../lib/store/clear.ts";
 import { ResultsStore } from "../lib/store/mod.ts";
-import { ensureIslandsBuilt } from "../tests/_helpers.ts";
 import { capture } from "../tests/lib/store/_capture.ts";
 import { seedHistory } from "../tests/lib/store/_history_seed.ts";
-import { createWebApp } from "../webapp.ts";
 import { fmtMs, medianOf, minOf, timeProcess } from "./_measure.ts";
+import { serveWebApp } from "./_web.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -91,33 +90,17 @@ async function fresh(seed: string, dir: string): Promise<string> {
 /** One clear through the dashboard's endpoint; returns its time. */
 async function viaEndpoint(seed: string, dir: string, runs: number): Promise<number> {
   const file = await fresh(seed, dir);
-  const vars: Record<string, string> = {
-    HOME: dir,
-    LOCALBENCH_DATA_DIR: join(dir, "data"),
-    LOCALBENCH_CONFIG_DIR: join(dir, "config"),
-  };
-  const web = await createWebApp({
-    env: (n) => vars[n],
-    plugins: null,
-    logger: createLogger("bench", { sink: () => {} }),
+  await using served = await serveWebApp(dir);
+  const t0 = performance.now();
+  const res = await fetch(`${served.base}/api/cache/clear`, {
+    method: "POST",
+    headers: { origin: served.base },
   });
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, web.fetch);
-  const base = `http://127.0.0.1:${server.addr.port}`;
-  try {
-    const t0 = performance.now();
-    const res = await fetch(`${base}/api/cache/clear`, {
-      method: "POST",
-      headers: { origin: base },
-    });
-    const body = await res.json();
-    const ms = performance.now() - t0;
-    if (!res.ok) throw new Error(`POST /api/cache/clear answered ${res.status}: ${body.error}`);
-    check(file, body.backup_file, runs, "localbench");
-    return ms;
-  } finally {
-    await server.shutdown();
-    await web.close();
-  }
+  const body = await res.json();
+  const ms = performance.now() - t0;
+  if (!res.ok) throw new Error(`POST /api/cache/clear answered ${res.status}: ${body.error}`);
+  check(file, body.backup_file, runs, "localbench");
+  return ms;
 }
 
 /** One clear by the sqlite3 shell: `.backup`, then `script`; returns its time. */
@@ -136,7 +119,6 @@ const CASES = ["localbench", "sqlite3 same statements", "sqlite3 cascade (before
 type Case = typeof CASES[number];
 
 async function benchSize(runs: number, script: string): Promise<Map<Case, number[]>> {
-  await ensureIslandsBuilt();
   const root = await Deno.makeTempDir({ prefix: "localbench-clear-" });
   try {
     const seed = join(root, "seed.db");
