@@ -4,9 +4,10 @@
  *
  * "Stalled" is judged on the long trend (every sample of the history, up to `history_max_age`),
  * not on the last seconds: a heater is stalled when that rate towards the goal is below
- * `min_rate` AND too slow to cover the remaining distance within `max_eta` (or not positive). A
- * heater creeping over its last degrees at 0.02 °C/s is still arriving; one holding 20 °C short
- * of its target is not. "Reached" uses the fitted temperature and is latched by the tracker.
+ * `min_rate` AND, even one standard deviation higher, too slow to cover the remaining distance
+ * within `max_eta` (or not positive). A heater creeping over its last degrees at 0.02 °C/s is
+ * still arriving; one holding 20 °C short of its target is not. "Reached" uses the fitted
+ * temperature and is latched by the tracker.
  *
  * @module
  */
@@ -32,9 +33,14 @@ function progressOf(start: number, actual: number, goal: number): number | null 
 
 type Classified = Omit<HeaterStatus, "timestamp">;
 
+/** The rate towards the goal is taken this many standard deviations higher before it counts. */
+export const STALL_MARGIN = 1;
+
 /**
  * True when the heater is not getting to its goal: the long trend's rate towards it is below
- * `min_rate` and would need more than `max_eta` for the remaining `distance` (°C).
+ * `min_rate` and, even {@linkcode STALL_MARGIN} standard deviations higher, would need more than
+ * `max_eta` for the remaining `distance` (°C). The margin keeps the noise of a nearly flat trend
+ * from calling a heater that creeps over its last few tenths of a degree stuck.
  */
 export function isStalled(
   samples: readonly Sample[],
@@ -46,7 +52,8 @@ export function isStalled(
   if (!long || long.span < s.linear_window) return false;
   const toward = sign * long.rate;
   if (toward >= s.min_rate) return false;
-  return toward <= 0 || distance / toward > s.max_eta;
+  const upper = toward + STALL_MARGIN * Math.sqrt(long.variance);
+  return upper <= 0 || distance / upper > s.max_eta;
 }
 
 function fromEstimate(

@@ -3,6 +3,7 @@ import { compareHeaters, EtaCalculator } from "../../../plugins/temp_eta/calcula
 import { alertOf } from "../../../plugins/temp_eta/alerts.ts";
 import { coolingTargetOf } from "../../../plugins/temp_eta/classify.ts";
 import { validateSettings } from "../../../plugins/temp_eta/settings.ts";
+import { gaussian } from "./heaters.ts";
 import type { HeaterStatus } from "../../../plugins/temp_eta/status.ts";
 
 const T0 = 1_700_000_000_000;
@@ -85,6 +86,27 @@ Deno.test("EtaCalculator says 'stalled' below min_rate only when too slow for th
   const flat = new EtaCalculator(validateSettings({}));
   feed(flat, "bed", { start: 0, seconds: 20, from: 55, rate: 0, target: 60 });
   assert.equal(only(flat, "bed").state, "stalled");
+});
+
+Deno.test("EtaCalculator does not call a noisy heater creeping over its last tenths 'stalled'", () => {
+  // 0.005 °C/s, 0.7 → 0.1 °C short of the goal, σ 0.3 °C readings at 1 Hz, the default minute of
+  // history (cleaned every 5 s, as the service does): the long trend is 0.005 ± 0.002 °C/s and
+  // can read flat, yet the heater is arriving, not stuck.
+  let seen = 0;
+  for (let seed = 1; seed <= 40; seed++) {
+    const calc = new EtaCalculator(validateSettings({}));
+    const n = gaussian(seed * 7919);
+    for (let t = 0; t <= 180; t++) {
+      const actual = Math.round((78 + 0.005 * t + 0.3 * n()) * 10) / 10;
+      calc.addReading("bed", { actual, target: 80 }, t);
+      if (t % 5 === 0) calc.cleanup();
+      if (t < 60) continue;
+      const { state } = only(calc, "bed");
+      assert.notEqual(state, "stalled", `seed ${seed} at ${t} s`);
+      seen++;
+    }
+  }
+  assert.ok(seen > 40 * 100, "checked with a full history");
 });
 
 Deno.test("EtaCalculator latches at_target so sensor noise cannot flip it back to heating", () => {

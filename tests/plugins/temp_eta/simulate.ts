@@ -36,12 +36,22 @@ export interface Subject {
   publish(t: number): Array<{ state: HeaterStatus["state"]; eta: number | null }>;
 }
 
-/** The plugin's calculator with `settings`, heating `heater` to `target`. */
+/**
+ * The plugin's calculator with `settings`, heating `heater` to `target`; like the service, it
+ * cleans the history every `cleanup_interval`.
+ */
 export function pluginSubject(heater: string, target: number, settings: TempEtaSettings): Subject {
   const calc = new EtaCalculator(settings);
+  let cleanAt = settings.cleanup_interval;
   return {
     read: (t, actual) => calc.addReading(heater, { actual, target }, t),
-    publish: (t) => calc.tick(t * 1000).due.map((s) => ({ state: s.state, eta: s.eta_seconds })),
+    publish: (t) => {
+      if (t >= cleanAt) {
+        calc.cleanup();
+        cleanAt = t + settings.cleanup_interval;
+      }
+      return calc.tick(t * 1000).due.map((s) => ({ state: s.state, eta: s.eta_seconds }));
+    },
   };
 }
 
