@@ -6,20 +6,21 @@
  * is read through a sensor with Gaussian noise σ = 0.3 °C rounded to 0.1 °C (seeded), at 1 and at
  * 2 readings per second. The plugin's calculator runs with the DEFAULT settings (only `algorithm`
  * changed) as the service runs it: a compute every `calculation_interval`, publications per
- * `update_interval`. Every published ETA from 30 s after the target was set until the display
- * says `at_target` is compared with the true time left until the noise-free temperature is within
- * `heating_threshold` of the target; the error is |ETA − truth| / truth. Per heater, method and
- * reading rate, the errors of all seeds are pooled: median and 90th percentile in %, the share of
- * those publications that showed an ETA at all (`shown`; the rest said `calculating` or
- * `stalled`), the largest rise of the published ETA between two publications (`rise`, seconds;
- * 0 = it only counted down) and the publications saying `stalled` while the temperature rose.
+ * `update_interval`, the history cleaned every `cleanup_interval`. Every published ETA from 30 s
+ * after the target was set until the display says `at_target` is compared with the true time left
+ * until the noise-free temperature is within `heating_threshold` of the target; the error is
+ * |ETA − truth| / truth. Per heater, method and reading rate, the errors of all seeds are pooled:
+ * median and 90th percentile in %, the share of those publications that showed an ETA at all
+ * (`shown`; the rest said `calculating` or `stalled`), the largest rise of the published ETA
+ * between two publications (`rise`, seconds; 0 = it only counted down) and the publications saying
+ * `stalled` while the temperature rose.
  *
  * Heater models: a first-order hot end (τ 40 s) and bed (τ 120 s, the virtual printer's); a hot end
  * under a Marlin-style PID with a lagging sensor (overshoots ~3 °C); a bed with a slow mass under
  * P+I whose integral creeps over the last degrees (the long tail), and the same bed with twice the
- * integral gain (identical for 140 s, then in fast); an underpowered bang-bang bed; a bed with two
- * time constants. The peer row is the reference plugin's estimate on the same readings: endpoint
- * slope over 10 s, ETA = distance / slope, no smoothing, no `min_rate`.
+ * integral gain (within 0.05 °C of it for 175 s, then in 90 s earlier); an underpowered bang-bang
+ * bed; a bed with two time constants. The peer row is the reference plugin's estimate on the same
+ * readings: endpoint slope over 10 s, ETA = distance / slope, no smoothing, no `min_rate`.
  *
  * Run: `deno run bench/eta_accuracy.ts [--seeds 10]`
  *

@@ -66,6 +66,16 @@ function candidates(i: ApproachInput): Candidate[] {
   return out;
 }
 
+/** The braking band's width for a heating input: {@linkcode BRAKING_BAND}, at least 2 thresholds. */
+function bandOf(i: Pick<ApproachInput, "target" | "goal">): number {
+  return Math.max(BRAKING_BAND, 2 * (i.target - i.goal));
+}
+
+/** Whether a heating heater is inside the braking band before its target. */
+export function inBrakingBand(i: ApproachInput): boolean {
+  return i.heating && i.x >= i.target - bandOf(i);
+}
+
 /** Seconds along `rate = k·(a − x)` from `from` to `to` (Infinity when `to` is not below `a`). */
 function travel(from: number, to: number, a: number, k: number): number {
   if (to <= from) return 0;
@@ -87,7 +97,7 @@ export function etaAlong(
   if (x >= i.goal) return 0;
   if (!i.heating) return travel(x, i.goal, asymptote, k);
   const threshold = i.target - i.goal;
-  const band = Math.max(BRAKING_BAND, 2 * threshold);
+  const band = bandOf(i);
   const edge = i.target - band;
   const braking = (gap: number, rate: number) => (gap / rate) * Math.log(gap / threshold);
   if (x < edge) {

@@ -12,6 +12,16 @@
  * heater is much slower than it looked (a fan, a door, a weak bed) and the display jumps up to
  * the new estimate once.
  *
+ * In the braking band (the last degrees before a heating target, see `approach.ts`) a display
+ * that the estimate undercuts by less than a fifth ({@linkcode BRAKING_GRADUAL}) follows it
+ * gradually (time constant half the display, at most {@linkcode BRAKING_TAU}) instead of half way
+ * per update: a heater that runs ahead of its estimate there is usually a controller still at
+ * full power that is about to brake, and the time it gains now it loses again over the last
+ * degree (the bed with a long tail: the estimate slid 20 % short for a minute, then the heater
+ * took the time back). A larger undercut is followed half way per update, as outside the band,
+ * down to that fifth. The cost: a heater that does not brake late (a weak bed, a controller with
+ * a strong integral) is shown too long for longer near its end.
+ *
  * @module
  */
 
@@ -25,17 +35,35 @@ export const REVISION_HOLD_SECONDS = 15;
 /** Within this share of the ETA (at least 2 s) the display runs at clock speed, ignoring noise. */
 export const DEAD_BAND = 0.03;
 
+/** In the braking band, an estimate above this share of the display is followed gradually … */
+export const BRAKING_GRADUAL = 0.8;
+/** … with a time constant of half the display, at most this many seconds. */
+export const BRAKING_TAU = 45;
+
+/** How the display follows an earlier estimate. */
+interface Follow {
+  /** Seconds since the display was last updated. */
+  dt: number;
+  /** In the braking band: small undercuts are followed gradually. */
+  braking: boolean;
+}
+
 /**
  * The next display from the last one (`held`, not counted down), the same counted down to now
  * (`running`) and the smoothed estimate: the clock runs while they agree within the dead band;
  * it stops (the display holds) while the estimate is later, and the display moves half way down
- * while the estimate is earlier. Never above `held`.
+ * while the estimate is earlier (in the braking band: gradually, when the estimate is earlier by
+ * less than a fifth). Never above `held`.
  */
-function follow(held: number, running: number, smooth: number): number {
+function follow(held: number, running: number, smooth: number, how: Follow): number {
   const band = Math.max(2, DEAD_BAND * running);
   if (smooth > running + band) return Math.min(held, smooth - band);
-  if (smooth < running - band) return running + (smooth - running) / 2;
-  return running;
+  if (smooth >= running - band) return running;
+  if (how.braking && smooth >= BRAKING_GRADUAL * running) {
+    const tau = Math.min(BRAKING_TAU, running / 2);
+    return running + (smooth - running) * (1 - Math.exp(-how.dt / tau));
+  }
+  return running + (smooth - running) / 2;
 }
 
 /** Counts one segment's ETA down. */
@@ -47,6 +75,7 @@ export class Countdown {
   /** The display before the newest sample's first estimate (a repeat recomputes from it). */
   #shownBefore: number | null = null;
   #heldBefore: number | null = null;
+  #shownAtBefore = 0;
 
   /** The last displayed ETA, counted on to `t`. */
   shownAt(t: number): number | null {
@@ -54,10 +83,11 @@ export class Countdown {
   }
 
   /**
-   * Takes a raw estimate (seconds) at sample time `t` and returns the ETA to display.
-   * A null estimate returns null and keeps the history (a gap does not restart the countdown).
+   * Takes a raw estimate (seconds) at sample time `t` and returns the ETA to display; `braking`:
+   * the heater is in the braking band before its heating target. A null estimate returns null
+   * and keeps the history (a gap does not restart the countdown).
    */
-  update(t: number, raw: number | null): number | null {
+  update(t: number, raw: number | null, braking = false): number | null {
     if (raw === null || !Number.isFinite(raw)) return null;
     const list = this.#arrivals;
     const last = list[list.length - 1];
@@ -73,9 +103,11 @@ export class Countdown {
     const repeat = last !== undefined && t === last.t;
     const held = repeat ? this.#heldBefore : this.#shown;
     const previous = repeat ? this.#shownBefore : this.shownAt(t);
+    if (!repeat) this.#shownAtBefore = this.#shownAt;
     this.#shownBefore = previous;
     this.#heldBefore = held;
-    let shown = previous === null || held === null ? smooth : follow(held, previous, smooth);
+    const how = { dt: t - this.#shownAtBefore, braking };
+    let shown = previous === null || held === null ? smooth : follow(held, previous, smooth, how);
     if (previous !== null && smooth > Math.max(previous * 1.5, previous + REVISION_MIN_SECONDS)) {
       this.#revisingSince ??= t;
       if (t - this.#revisingSince >= REVISION_HOLD_SECONDS) {

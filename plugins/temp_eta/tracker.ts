@@ -11,9 +11,13 @@
  *   `exponential_window` (≥ 6 samples over ≥ 5 s, τ ≤ `exponential_max_tau`) gives the
  *   temperature and time constant now — less noise close to the target; without it, linear.
  *
+ * In the braking band before a heating target both also check the profile against the last
+ * minute of readings (`recent.ts`: a heater clearly slower than its profile moves the estimate
+ * towards the recent fit), and the countdown follows small downward revisions there gradually.
+ *
  * @module
  */
-import { approachEta, type ApproachInput, type CurrentFit } from "./approach.ts";
+import { approachEta, type ApproachInput, type CurrentFit, inBrakingBand } from "./approach.ts";
 import { Countdown } from "./countdown.ts";
 import {
   type EstimateOptions,
@@ -25,6 +29,7 @@ import {
   windowOf,
 } from "./estimate.ts";
 import { memoryFor, RateProfile } from "./profile.ts";
+import { blendRecent, recentApproach } from "./recent.ts";
 
 /** A segment's estimate at one moment. */
 export interface SegmentEstimate {
@@ -106,8 +111,18 @@ export class SegmentTracker {
         current = (a) => windowFit(since, a, o.maxTau);
       }
     }
-    const raw = approachEta(this.#profile, input, current);
-    const eta = this.#countdown.update(newest.t, raw);
+    const braking = inBrakingBand(input);
+    let raw = approachEta(this.#profile, input, current);
+    const profileK = this.#profile.fitThrough(input.target)?.k;
+    if (braking && raw !== null && profileK !== undefined) {
+      const since = samples.filter((s) => s.t >= this.#restartedAt);
+      raw = blendRecent(
+        raw,
+        recentApproach(since, this.target, this.target - o.threshold),
+        profileK,
+      );
+    }
+    const eta = this.#countdown.update(newest.t, raw, braking);
     return { ...base, eta, raw, method: eta === null ? null : method };
   }
 }

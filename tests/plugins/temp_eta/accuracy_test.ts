@@ -56,10 +56,10 @@ Deno.test("a PID hot end that overshoots counts down to within 10 %", () => {
   check(() => pidHotend(), 10);
 });
 
-Deno.test("a bed whose integral creeps over the last degrees counts down, within 15 %", () => {
-  // The goal is 10 %; this tail is decided by the controller after the first 140 s (see the
-  // README), and the estimate is 10–13 % off here. Counting down and never 'stalled' hold.
-  check(() => longTailBed(), 15);
+Deno.test("a bed whose integral creeps over the last degrees counts down to within 10 %", () => {
+  // The tail is decided by the controller after 170 s; the recent first-order fit and the braking
+  // band's gradual countdown (see the README) bring it from 12 % to 5–7 %.
+  check(() => longTailBed(), 10);
 });
 
 Deno.test("beds whose tail cannot be foreseen never show 'stalled' while they rise", () => {

@@ -4,6 +4,7 @@ import {
   BRAKING_BAND,
   BRAKING_SLOWDOWN,
   etaAlong,
+  inBrakingBand,
 } from "../../../plugins/temp_eta/approach.ts";
 import { RateProfile } from "../../../plugins/temp_eta/profile.ts";
 
@@ -58,4 +59,17 @@ Deno.test("approachEta() finds a full-power asymptote when the rate barely falls
 
 Deno.test("approachEta() has nothing to say without rate points", () => {
   assert.equal(approachEta(new RateProfile(), { x: 140, start: 22, ...HEAT }), null);
+});
+
+Deno.test("inBrakingBand() is the last 10 °C (at least two thresholds) before a heating target", () => {
+  const at = (x: number, goal = 209) => ({ x, start: 22, target: 210, goal, heating: true });
+  assert.equal(inBrakingBand(at(199.9)), false);
+  assert.equal(inBrakingBand(at(200)), true);
+  assert.equal(inBrakingBand(at(189, 202)), false);
+  assert.equal(inBrakingBand(at(195, 202)), true, "threshold 8 °C: a 16 °C band");
+  // Cooling has no controller braking into its goal.
+  assert.equal(
+    inBrakingBand({ x: -51.5, start: -150, target: -50, goal: -51, heating: false }),
+    false,
+  );
 });

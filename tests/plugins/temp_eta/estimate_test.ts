@@ -1,20 +1,7 @@
 import assert from "node:assert/strict";
-import {
-  linearTrend,
-  type Sample,
-  trendOf,
-  windowFit,
-  windowOf,
-} from "../../../plugins/temp_eta/estimate.ts";
+import { linearTrend, trendOf, windowFit, windowOf } from "../../../plugins/temp_eta/estimate.ts";
 import { fitLine } from "../../../plugins/temp_eta/fit.ts";
-import { gaussian } from "./heaters.ts";
-
-/** Samples every `step` seconds from 0 to `seconds` of a curve. */
-export function curve(seconds: number, step: number, f: (t: number) => number): Sample[] {
-  const out: Sample[] = [];
-  for (let t = 0; t <= seconds + 1e-9; t += step) out.push({ t, actual: f(t) });
-  return out;
-}
+import { curve, gaussian } from "./heaters.ts";
 
 const near = (a: number, b: number, eps: number) => Math.abs(a - b) <= eps;
 

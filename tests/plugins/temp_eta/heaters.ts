@@ -95,7 +95,7 @@ export function pidHotend(name = "tool0", target = 210): SimHeater {
  * (Kp 0.15 /°C, Ki `ki` /(°C·s)). With the default Ki 0.001 the proportional part droops a few
  * degrees short and the integral creeps over the last ones: 22 → 79 °C takes about 5 minutes, the
  * last 2 °C 1.5 of them. Ki 0.002 brings it in at a steady rate instead (3.5 minutes) — the same
- * curve for the first 140 s, so no estimator can tell the two apart before then.
+ * curve for the first 175 s, so no estimator can tell the two apart before then.
  */
 export function longTailBed(name = "bed", target = 80, ki = 0.001): SimHeater {
   let integral = 0;
@@ -114,6 +114,17 @@ export function longTailBed(name = "bed", target = 80, ki = 0.001): SimHeater {
  */
 export function weakBed(name = "bed", target = 80): SimHeater {
   return plateAndMass(name, target, (plate) => (plate < target ? 0.7 : 0));
+}
+
+/** Samples every `step` seconds from 0 to `seconds` of a curve `f(t)` (noise-free). */
+export function curve(
+  seconds: number,
+  step: number,
+  f: (t: number) => number,
+): Array<{ t: number; actual: number }> {
+  const out: Array<{ t: number; actual: number }> = [];
+  for (let t = 0; t <= seconds + 1e-9; t += step) out.push({ t, actual: f(t) });
+  return out;
 }
 
 /** A deterministic standard normal source (Box–Muller over a 32-bit LCG). */
