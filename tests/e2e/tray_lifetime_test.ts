@@ -78,19 +78,19 @@ Deno.test({
       children.push(spawn("trayer", ["--edge", "top", "--height", "32", "--SetDockType", "true"], {
         DISPLAY: display,
       }));
-      await until("the trayer panel", 10_000, () => (x11TrayOwned(display) === "ok" ? true : null));
+      await until("the trayer panel", 30_000, () => (x11TrayOwned(display) === "ok" ? true : null));
 
       // 1. Arguments the benchmark refuses: exit 2, and the tray goes with it.
       let run = entry(["--runs", "0"]);
       assert.equal((await run.output()).code, 2);
       await sleep(1500); // a tray that outlived its program would be up by now
-      await until("no tray after refused arguments", 15_000, () => (trays().length ? null : true));
+      await until("no tray after refused arguments", 30_000, () => (trays().length ? null : true));
 
       // 2. A benchmark: the tray is there while it runs and gone after it.
       run = entry([...bench, "--runs", "3", "--max-tokens", "30", "--include-models", "qwen3-4b"]);
-      await until("the benchmark's tray", 15_000, () => (trays().length === 1 ? true : null));
+      await until("the benchmark's tray", 30_000, () => (trays().length === 1 ? true : null));
       assert.equal((await run.output()).code, 0);
-      await until("no tray after the benchmark", 15_000, () => (trays().length ? null : true));
+      await until("no tray after the benchmark", 30_000, () => (trays().length ? null : true));
 
       // 3. A tray already watching the URL is reused: the benchmark's own tray ends at once and
       //    the first one stays after the benchmark.
@@ -104,7 +104,7 @@ Deno.test({
       }).spawn();
       children.push(standing);
       const claim = join(t.root, "run", "localbench");
-      await until("the standing tray's claim", 15_000, () => {
+      await until("the standing tray's claim", 30_000, () => {
         try {
           return [...Deno.readDirSync(claim)].some((e) => e.name.endsWith(".sock")) ? true : null;
         } catch {
@@ -122,10 +122,10 @@ Deno.test({
       // 4. The dashboard: the tray follows it, and ends when it is stopped or killed.
       for (const signal of ["SIGTERM", "SIGKILL"] as const) {
         const web = entry(["-w", "--no-plugins"]);
-        await until("the dashboard's tray", 20_000, () => (trays().length === 1 ? true : null));
+        await until("the dashboard's tray", 30_000, () => (trays().length === 1 ? true : null));
         web.kill(signal);
         await web.status;
-        await until(`no tray after ${signal}`, 15_000, () => (trays().length ? null : true));
+        await until(`no tray after ${signal}`, 30_000, () => (trays().length ? null : true));
         for (const pid of marked(mark, "webapp.ts")) Deno.kill(pid, "SIGTERM"); // orphaned by SIGKILL
         await web.stderr.cancel();
       }

@@ -68,7 +68,7 @@ Deno.test({
       children.push(trayer);
       await until(
         "the trayer panel",
-        10_000,
+        30_000,
         () => Promise.resolve(x11TrayOwned(display) === "ok" ? true : null),
       );
 
@@ -103,7 +103,7 @@ Deno.test({
       })();
 
       const seen = async (color: IconColor, artifact?: string) => {
-        const found = await until(`a ${color} icon`, 10_000, async () => {
+        const found = await until(`a ${color} icon`, 30_000, async () => {
           const c = iconColor(await grab(display, W, H), W);
           return c.color === color ? c : null;
         });
