@@ -13,7 +13,7 @@
 import { SCOPED_ENV_VAR } from "./lib/host/env_scope.ts";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { AppError, exitCodeOf, messageOf } from "./lib/error.ts";
+import { exitCodeOf, messageOf, UsageError } from "./lib/error.ts";
 import {
   createHost,
   HOST_COMMANDS_USAGE,
@@ -88,12 +88,11 @@ export function parseHostArgs(argv: string[]): HostArgs {
   });
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new AppError(400, `Invalid --port '${values.port}': must be 0..65535`);
+    throw new UsageError(`Invalid --port '${values.port}': must be 0..65535`);
   }
   const printerSpeed = Number(values["printer-speed"]);
   if (!(printerSpeed > 0 && printerSpeed <= 1000)) {
-    throw new AppError(
-      400,
+    throw new UsageError(
       `Invalid --printer-speed '${values["printer-speed"]}': must be in (0, 1000]`,
     );
   }
@@ -174,7 +173,7 @@ async function launch(args: HostArgs): Promise<number> {
 async function probe(argv: string[]): Promise<number> {
   const [pluginId, name, json] = argv;
   const fn = plugins.find((p) => p.id === pluginId)?.probes?.[name ?? ""];
-  if (!fn) throw new AppError(400, `Unknown probe '${pluginId} ${name}'`);
+  if (!fn) throw new UsageError(`Unknown probe '${pluginId} ${name}'`);
   print(JSON.stringify(await fn(JSON.parse(json ?? "{}"))));
   return 0;
 }

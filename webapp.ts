@@ -22,7 +22,7 @@ import { BenchmarkController } from "./lib/control/controller.ts";
 import type { DashboardServices } from "./lib/control/services.ts";
 import { parseWebArgs, WEBAPP_USAGE } from "./lib/control/web_args.ts";
 import { type Config, type EnvReader, processEnv, resolvePaths } from "./lib/config/mod.ts";
-import { AppError, exitCodeOf, messageOf } from "./lib/error.ts";
+import { exitCodeOf, messageOf, UsageError } from "./lib/error.ts";
 import { isFileSync } from "./lib/fs.ts";
 import { listenHostNames, parseHostList } from "./lib/http/host_allow.ts";
 import { assertUsableToken, isLoopback, randomToken } from "./lib/http/security.ts";
@@ -184,7 +184,7 @@ export { parseWebArgs, WEBAPP_USAGE };
 /** `--dev`: builds now, then again on every change of the page sources. */
 async function startDevBuild(): Promise<{ close(): void }> {
   if (!isFileSync(at("./routes/_app.tsx"))) {
-    throw new AppError(400, "Cannot use --dev here: the sources of the pages are not beside it");
+    throw new UsageError("Cannot use --dev here: the sources of the pages are not beside it");
   }
   const { watchProject } = await import("./lib/http/fw/dev.ts");
   return await watchProject(at("./"), {
@@ -215,7 +215,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const env = processEnv;
   const inv = await resolveInvocation(args.benchArgs, { env });
-  if (inv.kind === "help") throw new AppError(400, "Cannot use --help as a benchmark argument");
+  if (inv.kind === "help") throw new UsageError("Cannot use --help as a benchmark argument");
   const dev = args.dev ? await startDevBuild() : null;
   const web = await createWebApp({
     env,

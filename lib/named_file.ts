@@ -14,7 +14,7 @@
  * @module
  */
 import { join, sep } from "node:path";
-import { AppError } from "./error.ts";
+import { AppError, UsageError } from "./error.ts";
 import type { Logger } from "./log.ts";
 
 /** Options of {@linkcode resolveNamedFile} and {@linkcode openNamedFile}. */
@@ -99,7 +99,7 @@ export function decodeSegments(raw: string): string[] | null {
 
 function checkName(name: unknown, options: NamedFileOptions): string {
   const invalid = () =>
-    new AppError(400, options.invalid ?? "Invalid filename", { code: "invalid_name" });
+    new UsageError(options.invalid ?? "Invalid filename", { code: "invalid_name" });
   if (typeof name !== "string") throw invalid();
   const segments = options.subfolders ? name.split("/") : [name];
   if (!segments.every(isPlainName)) throw invalid();

@@ -108,6 +108,26 @@ Deno.test("a token-protected LM Studio names --api-token, and the SDK authentica
   }
 });
 
+Deno.test("a model server answering 400 is exit 1 with its message, not the bad-argument exit 2", async () => {
+  await using env = await tempEnv();
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    () => Response.json({ error: { message: "Invalid model identifier" } }, { status: 400 }),
+  );
+  try {
+    const url = `http://127.0.0.1:${server.addr.port}`;
+    const r = await cli(["--backend", "openai", "--base-url", url], env.vars);
+    assert.equal(r.code, 1, r.stderr);
+    assertOneSentence(r.stderr, /Invalid model identifier \(HTTP 400\)$/);
+    assert.doesNotMatch(r.stderr, /see --help/, "not presented as a bad argument");
+    const bad = await cli(["--backend", "openai", "--base-url", url, "--runs", "0"], env.vars);
+    assert.equal(bad.code, 2, "a bad argument of ours is still exit 2");
+    assertOneSentence(bad.stderr, /runs.*\(see --help\)$/);
+  } finally {
+    await server.shutdown();
+  }
+});
+
 Deno.test("a model no filter matches is named with what the server has", async () => {
   await using env = await tempEnv();
   const d = await startLmStudioDouble({ port: 0, tokenDelayMs: 0 });

@@ -6,7 +6,7 @@
  * @module
  */
 import { backendOf, type Config } from "../config/mod.ts";
-import { AppError, Status } from "../error.ts";
+import { AppError, UpstreamError } from "../error.ts";
 import type { Backend } from "../modelserver/backend.ts";
 import type { BackendOptions } from "../modelserver/factory.ts";
 import { authError, isAuthError, isConnectionRefused } from "../modelserver/errors.ts";
@@ -53,7 +53,10 @@ async function answers(
     if (err instanceof AppError && (err.code === "unreachable" || isConnectionRefused(err))) {
       return false;
     }
-    if (!(err instanceof AppError) || err.code === "timeout" || err.status === 400) throw err;
+    if (!(err instanceof AppError) || err.code === "timeout") throw err;
+    // The server answered 400 to a listing: a model server that refuses something, not a
+    // wrong server (its message says what).
+    if (err instanceof UpstreamError && err.upstreamStatus === 400) throw err;
     const token = config.modelserver.api_token ?? null;
     if (isAuthError(err)) throw authError(hostPortOf(baseUrl), token !== null && token !== "");
     const probe = await (deps.probe ?? ((url, t) => probeServer(url, { token: t })))(
@@ -122,15 +125,14 @@ export async function connect(
 function notReachable(config: Config, tried: string[]): AppError {
   const kind = backendOf(config);
   const what = kind === "openai" ? "an OpenAI-compatible server" : "LM Studio";
-  return new AppError(
-    Status.Unavailable,
+  return new UpstreamError(
     `Cannot reach ${what} at ${
       tried.join(" or ")
     }: nothing answers there. Start the model server ` +
       `(LM Studio: 'lms server start'), or point the tool elsewhere with --base-url URL ` +
       `(and --backend openai for llama.cpp, vLLM or Ollama), or set modelserver.host and ` +
       `modelserver.ports in defaults.json of the user config folder`,
-    { code: "unreachable" },
+    { status: 503, code: "unreachable" },
   );
 }
 

@@ -6,7 +6,7 @@
  */
 import type { RunOptions } from "../cli/options.ts";
 import type { Config } from "../config/mod.ts";
-import { AppError, messageOf } from "../error.ts";
+import { AppError, messageOf, UsageError } from "../error.ts";
 import type { Backend } from "../modelserver/backend.ts";
 import type { LmsCli } from "../modelserver/lms_cli.ts";
 import { atLeast } from "../modelserver/version.ts";
@@ -249,8 +249,7 @@ async function requireParallel(backend: Backend, emit: EventSink): Promise<void>
     return;
   }
   if (!atLeast(version, "0.4.0")) {
-    throw new AppError(
-      400,
+    throw new UsageError(
       `Cannot run --n-parallel: the model server is version ${version} and parallel inference needs 0.4.0 or later (use --n-parallel 1)`,
       { code: "server_too_old" },
     );

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { AppError, messageOf } from "../error.ts";
+import { AppError, messageOf, UpstreamError } from "../error.ts";
 import { isConnectionRefused } from "../modelserver/errors.ts";
 import { isAbort } from "./control.ts";
 import { waitForLimits } from "./limits.ts";
@@ -105,7 +105,8 @@ export function serverGone(err: unknown): AppError | null {
   for (let i = 0; i < 5 && cur instanceof Error; i++) {
     if (cur instanceof AppError && cur.code === "unreachable") return cur;
     if (isConnectionRefused(cur)) {
-      return new AppError(503, `The model server stopped answering: ${messageOf(cur)}`, {
+      return new UpstreamError(`The model server stopped answering: ${messageOf(cur)}`, {
+        status: 503,
         code: "unreachable",
       });
     }

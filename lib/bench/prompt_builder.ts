@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { AppError } from "../error.ts";
+import { UpstreamError, UsageError } from "../error.ts";
 
 /** Filler words: common English words, each one token in the usual vocabularies. */
 const WORDS = (
@@ -72,8 +72,7 @@ export class PromptBuilder {
   async #counted(nonce: string, k: number): Promise<number> {
     const n = await this.#count(fillerText(nonce, k));
     if (n === null || n <= 0) {
-      throw new AppError(
-        502,
+      throw new UpstreamError(
         "Cannot build a prompt of --prompt-tokens tokens: the server does not report prompt token counts",
         { code: "no_token_counts" },
       );
@@ -85,8 +84,7 @@ export class PromptBuilder {
   async #search(nonce: string): Promise<BuiltPrompt> {
     const base = await this.#counted(nonce, 0);
     if (base > this.target) {
-      throw new AppError(
-        400,
+      throw new UsageError(
         `Cannot build a prompt of ${this.target} tokens: the chat template and the nonce alone ` +
           `take ${base}; use --prompt-tokens ${base + 1} or more`,
         { code: "prompt_too_short" },

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { AppError, Status } from "../error.ts";
+import { UpstreamError } from "../error.ts";
 import { sleep } from "../clock.ts";
 
 /** Options of {@linkcode waitForHttp}. */
@@ -54,15 +54,14 @@ export async function waitForHttp(
       }
     }
     if (exited) {
-      throw new AppError(Status.BadGateway, `Cannot start server at '${baseUrl}': it exited`, {
+      throw new UpstreamError(`Cannot start server at '${baseUrl}': it exited`, {
         code: "engine_exited",
       });
     }
     if (Date.now() >= deadline) {
-      throw new AppError(
-        Status.Timeout,
+      throw new UpstreamError(
         `Cannot start server at '${baseUrl}': no answer within ${timeoutMs} ms`,
-        { code: "engine_start_timeout" },
+        { status: 504, code: "engine_start_timeout" },
       );
     }
     await sleep(options.intervalMs ?? 50, options.signal);

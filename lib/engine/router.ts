@@ -6,7 +6,7 @@
  * @module
  */
 
-import { AppError, Status } from "../error.ts";
+import { AppError, Status, UpstreamError } from "../error.ts";
 import { sleep } from "../clock.ts";
 
 /** One entry of `GET /models`. */
@@ -83,19 +83,15 @@ export async function waitForModelStatus(
     }
     if (found.status.value === want) return found;
     if (want === "loaded" && found.status.failed) {
-      throw new AppError(
-        Status.BadGateway,
-        `Cannot load model '${model}': exit code ${found.status.exit_code}`,
-        {
-          code: "model_load_failed",
-        },
-      );
+      throw new UpstreamError(`Cannot load model '${model}': exit code ${found.status.exit_code}`, {
+        code: "model_load_failed",
+      });
     }
     if (Date.now() >= deadline) {
-      throw new AppError(
-        Status.Timeout,
+      throw new UpstreamError(
         `Cannot see model '${model}' ${want}: still '${found.status.value}'`,
         {
+          status: 504,
           code: "model_timeout",
         },
       );
@@ -127,7 +123,7 @@ async function call(
   if (!res.ok || json === null) {
     const message = (json as { error?: { message?: string } } | null)?.error?.message ??
       text.slice(0, 200);
-    throw new AppError(Status.BadGateway, `Cannot call '${path}': ${res.status} ${message}`, {
+    throw new UpstreamError(`Cannot call '${path}': ${res.status} ${message}`, {
       code: "router_error",
     });
   }

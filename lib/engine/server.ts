@@ -5,7 +5,7 @@
  * @module
  */
 
-import { AppError } from "../error.ts";
+import { AppError, UpstreamError } from "../error.ts";
 import type { Logger } from "../log.ts";
 import { requireEngine } from "./find.ts";
 import { findFreePort, isLoopback } from "./free_port.ts";
@@ -162,10 +162,11 @@ async function startOnce(
     });
   } catch (err) {
     await stop();
-    if (!(err instanceof AppError)) throw err;
+    if (!(err instanceof UpstreamError)) throw err;
     const last = tail.lines().slice(-15).join("\n");
-    throw new AppError(err.status, `${err.message}; last output:\n${last}`, {
-      code: err.code ?? "engine_failed",
+    throw new UpstreamError(`${err.message}; last output:\n${last}`, {
+      status: err.status,
+      code: err.code,
       cause: err,
     });
   }

@@ -8,7 +8,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { AppError } from "../error.ts";
+import { UsageError } from "../error.ts";
 import { UserStore } from "./auth/users.ts";
 import { ConfigFile } from "./config_file.ts";
 import { parsePermissions } from "./permissions.ts";
@@ -55,7 +55,7 @@ export async function runHostCommand(argv: string[], io: HostCommandIo): Promise
   const [group, action, arg] = positionals;
   if (group === "user" && action === "add" && arg !== undefined && positionals.length === 3) {
     if (values.permissions === undefined) {
-      throw new AppError(400, "Cannot add user: --permissions LIST is required");
+      throw new UsageError("Cannot add user: --permissions LIST is required");
     }
     const permissions = parsePermissions(values.permissions);
     const password = (await io.readStdin()).split(/\r?\n/)[0] ?? "";
@@ -65,7 +65,7 @@ export async function runHostCommand(argv: string[], io: HostCommandIo): Promise
   }
   if (group === "user" && action === "set" && arg !== undefined && positionals.length === 3) {
     if (values.permissions === undefined) {
-      throw new AppError(400, "Cannot change user: --permissions LIST is required");
+      throw new UsageError("Cannot change user: --permissions LIST is required");
     }
     const permissions = parsePermissions(values.permissions);
     await users.setPermissions(arg, permissions);
@@ -89,7 +89,7 @@ export async function runHostCommand(argv: string[], io: HostCommandIo): Promise
   }
   if (group === "apikey" && action === "create" && positionals.length === 2) {
     if (values.user === undefined) {
-      throw new AppError(400, "Cannot create key: --user NAME is required");
+      throw new UsageError("Cannot create key: --user NAME is required");
     }
     io.print(await users.createKey(values.user));
     return;
@@ -99,5 +99,5 @@ export async function runHostCommand(argv: string[], io: HostCommandIo): Promise
     io.print("Key revoked");
     return;
   }
-  throw new AppError(400, `Unknown command '${positionals.join(" ")}'\n${HOST_COMMANDS_USAGE}`);
+  throw new UsageError(`Unknown command '${positionals.join(" ")}'\n${HOST_COMMANDS_USAGE}`);
 }

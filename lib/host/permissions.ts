@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { AppError } from "../error.ts";
+import { UsageError } from "../error.ts";
 import type { Permission } from "./plugin.ts";
 
 /** Every permission, weakest first. */
@@ -34,14 +34,13 @@ export function parsePermissions(list: string): Permission[] {
     const name = part.trim().toUpperCase();
     if (name === "") continue;
     if (!(PERMISSIONS as readonly string[]).includes(name)) {
-      throw new AppError(
-        400,
+      throw new UsageError(
         `Unknown permission '${part.trim()}': expected ${PERMISSIONS.join(", ")}`,
       );
     }
     if (!out.includes(name as Permission)) out.push(name as Permission);
   }
-  if (out.length === 0) throw new AppError(400, "Cannot use an empty permission list");
+  if (out.length === 0) throw new UsageError("Cannot use an empty permission list");
   return out;
 }
 

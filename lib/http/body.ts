@@ -6,7 +6,7 @@
  * @module
  */
 import type { Context, MiddlewareHandler } from "hono";
-import { AppError } from "../error.ts";
+import { AppError, UsageError } from "../error.ts";
 import { DEFAULT_JSON_DEPTH, JsonDepthError, parseJsonLimited } from "../json_limited.ts";
 
 /** The default cap of a request body read by a route: 1 MiB. */
@@ -78,10 +78,10 @@ export async function readJson(c: Context, options: BodyOptions = {}): Promise<u
     return parseJsonLimited(text, options.maxDepth ?? DEFAULT_JSON_DEPTH);
   } catch (err) {
     if (err instanceof JsonDepthError) {
-      throw new AppError(400, err.message, { code: "json_too_deep" });
+      throw new UsageError(err.message, { code: "json_too_deep" });
     }
     if (err instanceof SyntaxError) {
-      throw new AppError(400, "Invalid JSON body: not valid JSON", { code: "invalid_json" });
+      throw new UsageError("Invalid JSON body: not valid JSON", { code: "invalid_json" });
     }
     throw err;
   }
@@ -99,7 +99,7 @@ export async function readJsonObject(
   const value = await readJson(c, options);
   if (value === undefined) return {};
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw new AppError(400, "Cannot read body: expected a JSON object", { code: "invalid_json" });
+    throw new UsageError("Invalid JSON body: expected a JSON object", { code: "invalid_json" });
   }
   return value as Record<string, unknown>;
 }

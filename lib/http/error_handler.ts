@@ -1,15 +1,16 @@
 /**
- * The one error handler of the web layer: an {@linkcode AppError} becomes its status and
- * `{"error": message, "code": code}`; anything else is logged and becomes a 500 without internal
- * details. The web app renders the same failure as an HTML page for browsers
- * (`./fw/error_pages.ts`).
+ * The one error handler of the web layer: an {@linkcode AppError} (a `UsageError` 400, an
+ * `UpstreamError` 502/503/504, any other with its own status) becomes its status and
+ * `{"error": message, "code": code}`; anything else is logged and becomes a 500
+ * `{"error": "Internal server error", "code": "internal"}` without internal details. The web app
+ * renders the same failure as an HTML page for browsers (`./fw/error_pages.ts`).
  *
  * @module
  */
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { AppError } from "../error.ts";
+import { AppError, defaultCode } from "../error.ts";
 import type { Logger } from "../log.ts";
 
 /** Options of {@linkcode errorHandler}. */
@@ -30,34 +31,22 @@ export interface ErrorInfo extends ErrorBody {
   status: number;
 }
 
-const STATUS_CODES: Readonly<Record<number, string>> = {
-  400: "bad_request",
-  401: "unauthorized",
-  403: "forbidden",
-  404: "not_found",
-  405: "method_not_allowed",
-  409: "conflict",
-  413: "payload_too_large",
-  415: "unsupported_media_type",
-  422: "unprocessable",
-  429: "too_many_requests",
-  500: "internal",
-  502: "bad_gateway",
-  503: "unavailable",
-  504: "timeout",
-};
-
 /**
- * The code of a status without a more precise one.
+ * The code of a status without a more precise one (the table is `lib/error.ts`'s).
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { codeOfStatus } from "./error_handler.ts";
- * if (codeOfStatus(404) !== "not_found" || codeOfStatus(418) !== "error") throw new Error();
+ * assert.deepEqual([codeOfStatus(404), codeOfStatus(418), codeOfStatus(599)], [
+ *   "not_found",
+ *   "error",
+ *   "internal",
+ * ]);
  * ```
  */
 export function codeOfStatus(status: number): string {
-  return STATUS_CODES[status] ?? (status >= 500 ? "internal" : "error");
+  return defaultCode(status);
 }
 
 /**
@@ -65,12 +54,13 @@ export function codeOfStatus(status: number): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Hono } from "hono";
  * import { errorResponse } from "./error_handler.ts";
  * const app = new Hono().get("/", (c) => errorResponse(c, 404, "Not found"));
  * const res = await app.request("/");
- * const body = await res.json();
- * if (res.status !== 404 || body.code !== "not_found") throw new Error("wrong answer");
+ * assert.equal(res.status, 404);
+ * assert.deepEqual(await res.json(), { error: "Not found", code: "not_found" });
  * ```
  */
 export function errorResponse(
@@ -90,7 +80,7 @@ export function errorResponse(
 export function describeError(err: unknown, c: Context, logger?: Logger): ErrorInfo {
   if (err instanceof AppError) {
     if (err.status >= 500) logger?.error(`${c.req.method} ${c.req.path}: ${err.message}`);
-    return { status: err.status, error: err.message, code: err.code ?? codeOfStatus(err.status) };
+    return { status: err.status, error: err.message, code: err.code };
   }
   if (err instanceof HTTPException) {
     return {
@@ -99,9 +89,8 @@ export function describeError(err: unknown, c: Context, logger?: Logger): ErrorI
       code: codeOfStatus(err.status),
     };
   }
-  if (err instanceof SyntaxError) {
-    return { status: 400, error: "Invalid JSON body", code: "invalid_json" };
-  }
+  // Anything else is a bug, a SyntaxError included: the one body reader (lib/http/body.ts) turns
+  // a malformed body into a UsageError itself.
   const e = err instanceof Error ? err : new Error(String(err));
   logger?.error(`${c.req.method} ${c.req.path}: ${e.stack ?? e.message}`);
   return { status: 500, error: "Internal server error", code: "internal" };
@@ -115,13 +104,17 @@ export const NOT_FOUND: ErrorInfo = { status: 404, error: "Not found", code: "no
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Hono } from "hono";
  * import { AppError } from "../error.ts";
  * import { errorHandler } from "./error_handler.ts";
- * const app = new Hono().get("/", () => { throw new AppError(409, "Busy"); });
+ * const app = new Hono().get("/", () => {
+ *   throw new AppError(409, "Busy", { code: "busy" });
+ * });
  * app.onError(errorHandler());
  * const res = await app.request("/");
- * if (res.status !== 409) throw new Error(`status ${res.status}`);
+ * assert.equal(res.status, 409);
+ * assert.deepEqual(await res.json(), { error: "Busy", code: "busy" });
  * ```
  */
 export function errorHandler(options: ErrorHandlerOptions = {}): ErrorHandler {

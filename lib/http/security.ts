@@ -8,7 +8,7 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
-import { AppError } from "../error.ts";
+import { AppError, UsageError } from "../error.ts";
 import { isStateChanging } from "./request.ts";
 
 export { isLoopback } from "./host_allow.ts";
@@ -77,7 +77,7 @@ function givenToken(c: Context): string {
  */
 export function assertUsableToken(token: string, source: string): string {
   if (token.trim() === "") {
-    throw new AppError(400, `Cannot use an empty token (${source}): set a value or unset it`, {
+    throw new UsageError(`Cannot use an empty token (${source}): set a value or unset it`, {
       code: "empty_token",
     });
   }

@@ -1,11 +1,13 @@
 /**
  * Error mapping for every backend: connection refused, timeouts, HTTP error bodies, dropped
- * streams, and recognising "Model unloaded" so the engine can reload and retry once.
+ * streams, and recognising "Model unloaded" so the engine can reload and retry once. Every
+ * failure of the model server is an {@linkcode UpstreamError} (502, or 503 unreachable, 504
+ * silent): its own status, even a 400, is kept in `upstreamStatus` and never becomes ours.
  *
  * @module
  */
 
-import { AppError, messageOf, Status } from "../error.ts";
+import { AppError, messageOf, UpstreamError, type UpstreamStatus } from "../error.ts";
 
 /** The code carried by errors whose text says the model was unloaded. */
 export const MODEL_UNLOADED = "model_unloaded";
@@ -17,9 +19,11 @@ const UNLOADED_RE = /model unloaded/i;
  *
  * @example
  * ```ts
- * import { AppError } from "../error.ts";
+ * import assert from "node:assert/strict";
+ * import { UpstreamError } from "../error.ts";
  * import { isModelUnloaded } from "./errors.ts";
- * console.assert(isModelUnloaded(new AppError(502, "Model unloaded (HTTP 500)")));
+ * assert.ok(isModelUnloaded(new UpstreamError("Model unloaded (HTTP 500)")));
+ * assert.ok(!isModelUnloaded(new UpstreamError("Model not found (HTTP 404)")));
  * ```
  */
 export function isModelUnloaded(err: unknown): boolean {
@@ -28,12 +32,12 @@ export function isModelUnloaded(err: unknown): boolean {
 }
 
 /** The 503 raised when nothing listens at `host:port`. */
-export function unreachableError(where: string, cause?: unknown): AppError {
-  return new AppError(
-    Status.Unavailable,
-    `Cannot reach the model server at ${where}: connection refused`,
-    { code: "unreachable", cause },
-  );
+export function unreachableError(where: string, cause?: unknown): UpstreamError {
+  return new UpstreamError(`Cannot reach the model server at ${where}: connection refused`, {
+    status: 503,
+    code: "unreachable",
+    cause,
+  });
 }
 
 /** `0.2 s`, `60 s`. */
@@ -42,20 +46,21 @@ export function secondsText(ms: number): string {
 }
 
 /** The 504 raised when the server stays silent longer than allowed. */
-export function timeoutError(what: string, where: string, ms: number): AppError {
-  return new AppError(
-    Status.Timeout,
+export function timeoutError(what: string, where: string, ms: number): UpstreamError {
+  return new UpstreamError(
     `The model server at ${where} sent nothing for ${secondsText(ms)} when asked to ${what}: ` +
       `check that a model server (not another program) listens there and is not stuck, or ` +
       `wait longer with --request-timeout SECONDS`,
-    { code: "timeout" },
+    { status: 504, code: "timeout" },
   );
 }
 
-/** The 401 raised when the server refuses the request for want of a (valid) API token. */
-export function authError(where: string, tokenGiven: boolean): AppError {
-  return new AppError(
-    Status.Unauthorized,
+/**
+ * The error raised when the server refuses the request for want of a (valid) API token: a 502
+ * with code `auth` (the model server refused us; the caller of the dashboard is not at fault).
+ */
+export function authError(where: string, tokenGiven: boolean): UpstreamError {
+  return new UpstreamError(
     tokenGiven
       ? `The model server at ${where} refused the API token: pass a valid one (LM Studio: ` +
         `Developer page, API tokens) with --api-token TOKEN or modelserver.api_token`
@@ -68,23 +73,38 @@ export function authError(where: string, tokenGiven: boolean): AppError {
 /** Whether an error is the server refusing the credentials (HTTP 401/403, SDK passkey). */
 export function isAuthError(err: unknown): boolean {
   if (!(err instanceof AppError)) return false;
-  return err.code === "auth" || err.status === Status.Unauthorized ||
-    err.status === Status.Forbidden;
+  return err.code === "auth" ||
+    (err instanceof UpstreamError && (err.upstreamStatus === 401 || err.upstreamStatus === 403));
 }
 
 /** The 502 raised when a stream ends before its final event. */
-export function droppedStreamError(where: string, detail: string): AppError {
-  return new AppError(
-    Status.BadGateway,
-    `Cannot read the reply of the model server at ${where}: ${detail}`,
-    { code: "stream_dropped" },
-  );
+export function droppedStreamError(where: string, detail: string): UpstreamError {
+  return new UpstreamError(`Cannot read the reply of the model server at ${where}: ${detail}`, {
+    code: "stream_dropped",
+  });
+}
+
+/** Options of {@linkcode serverMessageError}. */
+export interface ServerMessageOptions {
+  /** The server's own code for the error (`type` or `code` of its body). */
+  code?: string;
+  /** The HTTP status the server answered with. */
+  upstreamStatus?: number;
+  /** @default 502 */
+  status?: UpstreamStatus;
 }
 
 /** An error reported by the server in a body or an event; keeps `Model unloaded` recognisable. */
-export function serverMessageError(message: string, status: number, code?: string): AppError {
+export function serverMessageError(
+  message: string,
+  options: ServerMessageOptions = {},
+): UpstreamError {
   const unloaded = UNLOADED_RE.test(message);
-  return new AppError(status, message, { code: unloaded ? MODEL_UNLOADED : code ?? "upstream" });
+  return new UpstreamError(message, {
+    code: unloaded ? MODEL_UNLOADED : options.code ?? "upstream",
+    upstreamStatus: options.upstreamStatus,
+    status: options.status,
+  });
 }
 
 /** Reads `{error:{message,type,code}}`, `{error:"..."}` or `{message}` from a body text. */
@@ -129,14 +149,24 @@ function plainBodyText(text: string): string {
 }
 
 /**
- * The error for a non-2xx HTTP answer: the server's own message plus `(HTTP <status>)`. A 4xx keeps
- * its status; anything else becomes 502.
+ * The error for a non-2xx HTTP answer: the server's own message plus `(HTTP <status>)`, a 502
+ * whose `upstreamStatus` is the server's status.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { httpError } from "./errors.ts";
+ * const err = httpError(400, '{"error":{"message":"bad field"}}');
+ * assert.deepEqual([err.message, err.status, err.upstreamStatus], ["bad field (HTTP 400)", 502, 400]);
+ * ```
  */
-export function httpError(status: number, bodyText: string): AppError {
+export function httpError(status: number, bodyText: string): UpstreamError {
   const parsed = parseErrorBody(bodyText);
   const raw = parsed?.message ?? plainBodyText(bodyText);
-  const mapped = status >= 400 && status < 500 ? status : Status.BadGateway;
-  return serverMessageError(`${raw} (HTTP ${status})`, mapped, parsed?.code);
+  return serverMessageError(`${raw} (HTTP ${status})`, {
+    upstreamStatus: status,
+    code: parsed?.code,
+  });
 }
 
 /** Whether a fetch/socket error means "connection refused". */

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { AppError, messageOf, Status } from "../error.ts";
+import { AppError, messageOf, UpstreamError } from "../error.ts";
 import {
   droppedStreamError,
   httpError,
@@ -146,16 +146,15 @@ export class HttpTransport {
     if (outer?.aborted) return outer.reason;
     if (isConnectionRefused(err)) return unreachableError(this.where, err);
     if (err instanceof SyntaxError) {
-      return new AppError(Status.BadGateway, `Cannot ${what}: the model server sent invalid JSON`, {
+      return new UpstreamError(`Cannot ${what}: the model server sent invalid JSON`, {
         code: "bad_response",
         cause: err,
       });
     }
-    return new AppError(
-      Status.BadGateway,
-      `Cannot ${what}: ${messageOf(err)} (model server at ${this.where})`,
-      { code: "upstream", cause: err },
-    );
+    return new UpstreamError(`Cannot ${what}: ${messageOf(err)} (model server at ${this.where})`, {
+      code: "upstream",
+      cause: err,
+    });
   }
 
   /** Maps an error raised while reading a stream body (a dropped connection, a stall). */

@@ -9,7 +9,7 @@
 
 import { isFileSync } from "../fs.ts";
 import { join } from "node:path";
-import { AppError, Status } from "../error.ts";
+import { AppError, Status, UpstreamError } from "../error.ts";
 import { denoRunner, type ProcessRunner } from "./process.ts";
 import { parseVersion } from "./version.ts";
 import type { SdkModelEntry } from "./lmstudio_models.ts";
@@ -71,16 +71,14 @@ export class LmsCli {
     const res = await this.#runner.run(cmd, args, { timeoutMs });
     const line = `lms ${args.join(" ")}`;
     if (res.timedOut) {
-      throw new AppError(
-        Status.Timeout,
-        `Cannot run '${line}': it did not finish within ${timeoutMs} ms`,
-        { code: "timeout" },
-      );
+      throw new UpstreamError(`Cannot run '${line}': it did not finish within ${timeoutMs} ms`, {
+        status: 504,
+        code: "timeout",
+      });
     }
     if (res.code !== 0) {
       const detail = (res.stderr.trim() || res.stdout.trim()).split("\n")[0] ?? "";
-      throw new AppError(
-        Status.BadGateway,
+      throw new UpstreamError(
         `Cannot run '${line}': exit code ${res.code}${detail ? `: ${detail}` : ""}`,
         {
           code: "lms_failed",
@@ -98,13 +96,9 @@ export class LmsCli {
       if (!Array.isArray(parsed)) throw new SyntaxError("not an array");
       return parsed as LmsModelEntry[];
     } catch {
-      throw new AppError(
-        Status.BadGateway,
-        "Cannot read 'lms ls --json': the output is not a JSON array",
-        {
-          code: "bad_response",
-        },
-      );
+      throw new UpstreamError("Cannot read 'lms ls --json': the output is not a JSON array", {
+        code: "bad_response",
+      });
     }
   }
 
@@ -118,10 +112,10 @@ export class LmsCli {
       timeoutMs: this.#timeoutMs,
     });
     if (res.timedOut) {
-      throw new AppError(
-        Status.Timeout,
+      throw new UpstreamError(
         `Cannot run 'lms server status': it did not finish within ${this.#timeoutMs} ms`,
         {
+          status: 504,
           code: "timeout",
         },
       );
@@ -187,9 +181,8 @@ export async function ensureLmsServer(cli: LmsCli, options: EnsureServerOptions)
     // The last wait ends at the deadline, not a whole poll period after it.
     await new Promise((r) => setTimeout(r, Math.min(pollMs, left)));
   }
-  throw new AppError(
-    Status.Unavailable,
+  throw new UpstreamError(
     `Cannot start the model server with 'lms server start': it did not answer within ${timeoutMs} ms`,
-    { code: "unreachable" },
+    { status: 503, code: "unreachable" },
   );
 }

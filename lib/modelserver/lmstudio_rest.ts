@@ -11,7 +11,7 @@
  */
 
 import { sleep } from "../clock.ts";
-import { AppError, Status } from "../error.ts";
+import { UpstreamError } from "../error.ts";
 import type {
   Backend,
   ChatRequest,
@@ -274,12 +274,11 @@ export class LmStudioRestClient implements Backend {
     let status = first;
     while (!TERMINAL.has(status.state)) {
       if (performance.now() - started + interval > limit) {
-        throw new AppError(
-          Status.Timeout,
+        throw new UpstreamError(
           `Cannot wait for the download of '${key}': it did not finish within ${
             secondsText(limit)
           }`,
-          { code: "timeout" },
+          { status: 504, code: "timeout" },
         );
       }
       await sleep(interval, opts.signal);
@@ -287,7 +286,7 @@ export class LmStudioRestClient implements Backend {
       opts.onProgress?.(status);
     }
     if (status.state === "failed") {
-      throw new AppError(502, `Cannot download '${key}': the model server reported a failure`, {
+      throw new UpstreamError(`Cannot download '${key}': the model server reported a failure`, {
         code: "download_failed",
       });
     }

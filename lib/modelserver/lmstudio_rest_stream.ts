@@ -6,7 +6,7 @@
  * @module
  */
 
-import { AppError, Status } from "../error.ts";
+import { UpstreamError } from "../error.ts";
 import type { ChatResult } from "./backend.ts";
 import { droppedStreamError, serverMessageError } from "./errors.ts";
 import type { RestChatResult } from "./lmstudio_rest_types.ts";
@@ -86,12 +86,12 @@ export async function consumeRestChat(
     }
   }
   const totalMs = now() - ctx.t0;
-  if (error !== null) throw serverMessageError(error.message, Status.BadGateway, error.code);
+  if (error !== null) throw serverMessageError(error.message, { code: error.code });
   if (end === null) {
     throw droppedStreamError(ctx.where, "the stream ended before the chat.end event");
   }
   if (typeof end.stats !== "object" || end.stats === null) {
-    throw new AppError(Status.BadGateway, "Cannot read chat.end: it carries no stats", {
+    throw new UpstreamError("Cannot read chat.end: it carries no stats", {
       code: "bad_response",
     });
   }

@@ -9,7 +9,7 @@
  */
 
 import type { LMStudioClient } from "@lmstudio/sdk";
-import { AppError, messageOf, Status } from "../error.ts";
+import { AppError, messageOf, UpstreamError, UsageError } from "../error.ts";
 import { createLogger, type Logger } from "../log.ts";
 import type {
   Backend,
@@ -64,8 +64,7 @@ const TOKEN_RE = /^sk-lm-([A-Za-z0-9]+):([A-Za-z0-9]+)$/;
 export function sdkCredentials(token: string): { clientIdentifier: string; clientPasskey: string } {
   const m = TOKEN_RE.exec(token.trim());
   if (m === null) {
-    throw new AppError(
-      Status.BadRequest,
+    throw new UsageError(
       "The API token is not an LM Studio token (sk-lm-<id>:<key>, made on LM Studio's Developer " +
         "page), so SDK mode cannot send it: check --api-token, or use --use-rest-api for a server " +
         "that takes any bearer token",
@@ -178,7 +177,7 @@ export class LmStudioSdkClient implements Backend {
     if (/passkey|authenticat|api token/i.test(text)) {
       return authError(this.#where, this.#credentials !== null);
     }
-    return serverMessageError(`Cannot ${what}: ${text}`, Status.BadGateway);
+    return serverMessageError(`Cannot ${what}: ${text}`);
   }
 
   async version(): Promise<string | null> {
@@ -327,7 +326,7 @@ export class LmStudioSdkClient implements Backend {
         watchdog.signal,
       );
       if (result.stats.stopReason === "modelUnloaded") {
-        throw new AppError(Status.BadGateway, "Model unloaded during the prediction", {
+        throw new UpstreamError("Model unloaded during the prediction", {
           code: MODEL_UNLOADED,
         });
       }

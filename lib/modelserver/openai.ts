@@ -20,7 +20,7 @@ import type {
   ModelInfo,
   ServerConfig,
 } from "./backend.ts";
-import { AppError } from "../error.ts";
+import { AppError, UpstreamError } from "../error.ts";
 import { readGgufInfo } from "./gguf_header.ts";
 import { HttpTransport, type HttpTransportOptions } from "./http.ts";
 import {
@@ -42,7 +42,7 @@ const ROUTER_WAIT_MS = 120_000;
 
 /** Whether an error is the llama.cpp router saying the model is loaded already. */
 function isAlreadyRunning(err: unknown): boolean {
-  return err instanceof AppError && err.status === 400 &&
+  return err instanceof UpstreamError && err.upstreamStatus === 400 &&
     /already (running|loaded)/i.test(err.message);
 }
 
@@ -214,7 +214,9 @@ export class OpenAiClient implements Backend {
       this.#router = res?.success === true;
       if (this.#router) await this.#waitForStatus(key, "loaded", opts.signal);
     } catch (err) {
-      if (!(err instanceof AppError && (err.status === 404 || err.status === 405))) throw err;
+      const missing = err instanceof UpstreamError &&
+        (err.upstreamStatus === 404 || err.upstreamStatus === 405);
+      if (!missing) throw err;
       this.#router = false;
     }
     return { instance_id: key, load_time_ms: this.#router ? performance.now() - t0 : null };
@@ -259,17 +261,16 @@ export class OpenAiClient implements Backend {
       const status = body?.data?.find((m) => m.id === key)?.status?.value;
       if (status === undefined || status === want) return;
       if (status === "failed") {
-        throw new AppError(502, `Cannot load '${key}': the llama.cpp router reports it failed`, {
+        throw new UpstreamError(`Cannot load '${key}': the llama.cpp router reports it failed`, {
           code: "load_failed",
         });
       }
       if (performance.now() - started > ROUTER_WAIT_MS) {
-        throw new AppError(
-          504,
+        throw new UpstreamError(
           `Cannot ${
             want === "loaded" ? "load" : "unload"
           } '${key}': still ${status} after ${ROUTER_WAIT_MS} ms`,
-          { code: "timeout" },
+          { status: 504, code: "timeout" },
         );
       }
       await new Promise((r) => setTimeout(r, 50));

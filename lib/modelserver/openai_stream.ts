@@ -5,7 +5,6 @@
  * @module
  */
 
-import { Status } from "../error.ts";
 import type { ChatResult, ChatStats } from "./backend.ts";
 import { droppedStreamError, serverMessageError } from "./errors.ts";
 import { isDoneEvent, type SseEvent } from "./sse.ts";
@@ -104,10 +103,7 @@ export async function consumeOpenAiChat(
     }
     if (chunk.error !== undefined) {
       const e = chunk.error;
-      throw serverMessageError(
-        typeof e === "string" ? e : e.message ?? "unknown error",
-        Status.BadGateway,
-      );
+      throw serverMessageError(typeof e === "string" ? e : e.message ?? "unknown error");
     }
     if (chunk.usage) usage = chunk.usage;
     if (chunk.timings) timings = chunk.timings;

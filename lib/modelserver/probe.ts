@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { AppError, messageOf, Status } from "../error.ts";
+import { AppError, messageOf, UpstreamError } from "../error.ts";
 import type { BackendKind } from "./backend.ts";
 import { hostPortOf } from "./http.ts";
 
@@ -111,5 +111,5 @@ export function wrongServerError(
     message = `Cannot talk to ${NAMES[backend]} at ${where} (${messageOf(original)}): ` +
       `check the address and --backend`;
   }
-  return new AppError(Status.BadGateway, message, { code: "wrong_server", cause: original });
+  return new UpstreamError(message, { code: "wrong_server", cause: original });
 }

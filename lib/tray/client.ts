@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { AppError, messageOf, Status } from "../error.ts";
+import { messageOf, UpstreamError } from "../error.ts";
 import type { Clock } from "../clock.ts";
 import { systemClock } from "../clock.ts";
 import { stateOfBody, type TrayState } from "./status.ts";
@@ -80,14 +80,16 @@ export function createDashboardClient(
       try {
         res = await request(`/api/${path}`, { method: "POST", headers: headers(true), body: "{}" });
       } catch (err) {
-        throw new AppError(Status.Unavailable, `Cannot POST /api/${path}: ${messageOf(err)}`);
+        throw new UpstreamError(`Cannot POST /api/${path}: ${messageOf(err)}`, {
+          status: 503,
+          code: "unreachable",
+        });
       }
       const text = await res.text();
       if (!res.ok) {
-        throw new AppError(
-          res.status,
-          `Cannot POST /api/${path}: ${res.status} ${text.slice(0, 200)}`,
-        );
+        throw new UpstreamError(`Cannot POST /api/${path}: ${res.status} ${text.slice(0, 200)}`, {
+          upstreamStatus: res.status,
+        });
       }
     },
   };

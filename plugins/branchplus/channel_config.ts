@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { AppError } from "../../lib/error.ts";
+import { AppError, UsageError } from "../../lib/error.ts";
 import { type ChannelKind, defaultLabel } from "./layout.ts";
 
 /** Printer states of the rule matrix. */
@@ -72,8 +72,7 @@ export function cleanLabel(value: unknown, field = "label"): string {
 /** Parses a channel mode. */
 export function parseMode(value: unknown, field = "mode"): ChannelMode {
   if (value === "auto" || value === "manual") return value;
-  throw new AppError(
-    400,
+  throw new UsageError(
     `Unknown mode '${String(value)}' in '${field}': expected 'auto' or 'manual'`,
     { code: "unknown_mode" },
   );
@@ -150,7 +149,7 @@ export function parseChannelConfig(
 
 /** A 400 naming the invalid field. */
 export function invalid(field: string, problem: string): AppError {
-  return new AppError(400, `Invalid setting '${field}': ${problem}`, { code: "invalid_setting" });
+  return new UsageError(`Invalid setting '${field}': ${problem}`, { code: "invalid_setting" });
 }
 
 /** Whether a value is a plain object. */

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { AppError } from "../../lib/error.ts";
+import { UsageError } from "../../lib/error.ts";
 import {
   cleanLabel,
   invalid,
@@ -39,7 +39,7 @@ export async function runCommand(
   controller: BranchController,
   body: unknown,
 ): Promise<CommandResult> {
-  if (!isRecord(body)) throw new AppError(400, "Invalid command: the body must be a JSON object");
+  if (!isRecord(body)) throw new UsageError("Invalid command: the body must be a JSON object");
   const { command } = body;
   switch (command) {
     case "set_channel": {
@@ -65,7 +65,7 @@ export async function runCommand(
     case "set_channel_config": {
       const slot = requireSlot(body.kind, body.id);
       if (!("rules" in body) && !("temp_rule" in body) && !("failsafe" in body)) {
-        throw new AppError(400, "Invalid command: no valid fields (rules, temp_rule, failsafe)");
+        throw new UsageError("Invalid command: no valid fields (rules, temp_rule, failsafe)");
       }
       const config = await controller.updateChannel(slot.kind, slot.id, (c) => ({
         ...c,
@@ -78,8 +78,7 @@ export async function runCommand(
     case "test_connection":
       return { ...await controller.testConnection(parseTarget(body)) };
     default:
-      throw new AppError(
-        400,
+      throw new UsageError(
         `Unknown command '${String(command)}': expected one of ${COMMANDS.join(", ")}`,
         { code: "unknown_command" },
       );

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { AppError } from "../../lib/error.ts";
+import { UsageError } from "../../lib/error.ts";
 
 /** The two channel kinds of the hub. */
 export type ChannelKind = "usb" | "mx24v";
@@ -66,8 +66,7 @@ export function requireSlot(kind: unknown, id: unknown): ChannelSlot {
   const numericId = typeof id === "string" && /^\d+$/.test(id.trim()) ? Number(id) : id;
   const slot = findSlot(kind, numericId);
   if (!slot) {
-    throw new AppError(
-      400,
+    throw new UsageError(
       `Unknown channel '${String(kind)} ${String(id)}': the hub has usb 1-5 and mx24v 1-5`,
       { code: "unknown_channel" },
     );

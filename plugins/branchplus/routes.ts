@@ -6,7 +6,7 @@
  * @module
  */
 import { Hono } from "hono";
-import { readJson } from "../../lib/http/body.ts";
+import { readJsonObject } from "../../lib/http/body.ts";
 import type { PluginRoutes } from "../../lib/host/plugin.ts";
 import { runCommand } from "./commands.ts";
 import type { BranchController } from "./controller.ts";
@@ -19,8 +19,7 @@ export function branchRoutes(controller: () => BranchController): PluginRoutes[]
   const app = new Hono();
   app.get("/", (c) => c.json(controller().status()));
   app.post("/", async (c) => {
-    const body = await readJson(c);
-    return c.json(await runCommand(controller(), body ?? null));
+    return c.json(await runCommand(controller(), await readJsonObject(c)));
   });
   return [{ base: API_BASE, app, permissions: { GET: "STATUS", POST: "CONTROL" } }];
 }

@@ -6,7 +6,7 @@
  */
 import type { Clock } from "../../lib/clock.ts";
 import type { Logger } from "../../lib/log.ts";
-import { AppError } from "../../lib/error.ts";
+import { AppError, UsageError } from "../../lib/error.ts";
 import { EntryStream } from "./entries.ts";
 import { listLogFiles, openLogFile } from "./files.ts";
 import { type Level, LEVELS, type ParsedLine } from "./parse.ts";
@@ -102,7 +102,7 @@ export class AlertCenter {
   history(limitRaw: string | undefined): { history: AlertEntry[]; total: number } {
     let limit = 100;
     if (limitRaw !== undefined) {
-      if (!/^[+-]?\d+$/.test(limitRaw.trim())) throw new AppError(400, "limit must be an integer");
+      if (!/^[+-]?\d+$/.test(limitRaw.trim())) throw new UsageError("limit must be an integer");
       limit = Math.min(MAX_HISTORY_LIMIT, Math.max(1, Number(limitRaw)));
     }
     return { history: this.#history.slice(-limit), total: this.#history.length };

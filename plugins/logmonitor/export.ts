@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { AppError } from "../../lib/error.ts";
+import { UsageError } from "../../lib/error.ts";
 
 /** Most entries one export may hold. */
 export const MAX_EXPORT = 1000;
@@ -46,13 +46,13 @@ export function csvCell(value: string): string {
  */
 export function renderExport(results: unknown, format: unknown): ExportFile {
   if (!Array.isArray(results) || results.length > MAX_EXPORT) {
-    throw new AppError(400, `results must be a list of at most ${MAX_EXPORT} entries`);
+    throw new UsageError(`results must be a list of at most ${MAX_EXPORT} entries`);
   }
   const fmt = format === undefined || format === null ? "csv" : String(format).toLowerCase();
-  if (fmt !== "csv" && fmt !== "txt") throw new AppError(400, "Invalid format");
+  if (fmt !== "csv" && fmt !== "txt") throw new UsageError("Invalid format");
   const items = results.map((item) => {
     if (item === null || typeof item !== "object" || Array.isArray(item)) {
-      throw new AppError(400, "results must contain objects");
+      throw new UsageError("results must contain objects");
     }
     return item as Record<string, unknown>;
   });

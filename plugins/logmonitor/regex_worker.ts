@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { AppError } from "../../lib/error.ts";
+import { AppError, UsageError } from "../../lib/error.ts";
 
 /** Characters of a line a regular expression sees. */
 export const MAX_REGEX_LINE = 8 * 1024;
@@ -154,7 +154,7 @@ export class RegexRunner {
         e.preventDefault();
         clearTimeout(timer);
         this.close();
-        reject(new AppError(400, `Invalid search pattern: ${e.message}`));
+        reject(new UsageError(`Invalid search pattern: ${e.message}`));
       };
       this.#worker.postMessage({ id, text, cap: MAX_REGEX_LINE });
     });

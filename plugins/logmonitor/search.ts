@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { AppError } from "../../lib/error.ts";
+import { UsageError } from "../../lib/error.ts";
 import { type Level, LEVELS, type ParsedLine } from "./parse.ts";
 import { hasCaseVariants, requiredLiterals } from "./regex_literal.ts";
 import { MAX_REGEX_LINE, REGEX_BUDGET_MS, RegexRunner } from "./regex_worker.ts";
@@ -62,17 +62,17 @@ export function parseSearchParams(raw: RawSearchQuery, pageSize: number): Search
   const offset = toInt(raw.offset, 0);
   const limit = toInt(raw.limit, pageSize);
   if (offset === null || limit === null) {
-    throw new AppError(400, "offset and limit must be integers");
+    throw new UsageError("offset and limit must be integers");
   }
-  if (offset < 0) throw new AppError(400, "offset must be a non-negative integer");
-  if (limit < 1) throw new AppError(400, "limit must be a positive integer");
-  if (limit > MAX_PAGE) throw new AppError(400, `limit exceeds maximum of ${MAX_PAGE}`);
+  if (offset < 0) throw new UsageError("offset must be a non-negative integer");
+  if (limit < 1) throw new UsageError("limit must be a positive integer");
+  if (limit > MAX_PAGE) throw new UsageError(`limit exceeds maximum of ${MAX_PAGE}`);
   const bad = raw.levels.filter((l) =>
     !(LEVELS as readonly string[]).includes(l.trim().toUpperCase())
   );
-  if (bad.length > 0) throw new AppError(400, `Invalid severity level(s): ${bad.join(", ")}`);
+  if (bad.length > 0) throw new UsageError(`Invalid severity level(s): ${bad.join(", ")}`);
   if ((raw.query ?? "").length > MAX_QUERY) {
-    throw new AppError(400, `query is longer than ${MAX_QUERY} characters`);
+    throw new UsageError(`query is longer than ${MAX_QUERY} characters`);
   }
   const levels = new Set<Level>(
     raw.levels.length === 0 ? LEVELS : raw.levels.map((l) => l.trim().toUpperCase() as Level),
@@ -118,7 +118,7 @@ export function compilePattern(query: string, caseSensitive: boolean): RegExp {
   try {
     return new RegExp(query, caseSensitive ? "" : "i");
   } catch (err) {
-    throw new AppError(400, `Invalid search pattern: ${err instanceof Error ? err.message : err}`);
+    throw new UsageError(`Invalid search pattern: ${err instanceof Error ? err.message : err}`);
   }
 }
 

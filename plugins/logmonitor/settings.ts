@@ -13,7 +13,7 @@ import {
   settingString,
   settingStringList,
 } from "../../lib/host/settings/validate.ts";
-import { AppError } from "../../lib/error.ts";
+import { UsageError } from "../../lib/error.ts";
 import { HOST_LOG_NAME } from "../../lib/host/host_log.ts";
 import { isValidLogName } from "./files.ts";
 import { type Level, LEVELS } from "./parse.ts";
@@ -74,8 +74,7 @@ export function validateLogMonitorSettings(s: Settings): Settings {
   );
   const defaultFile = settingString(s, "default_log_file", 255);
   if (!isValidLogName(defaultFile)) {
-    throw new AppError(
-      400,
+    throw new UsageError(
       `Invalid value for setting 'default_log_file': must be a plain .log filename`,
     );
   }

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { AppError } from "../../lib/error.ts";
+import { AppError, UsageError } from "../../lib/error.ts";
 import type { Clock } from "../../lib/clock.ts";
 import type { Logger } from "../../lib/log.ts";
 import { EntryStream, groupLines, type StreamEntry } from "./entries.ts";
@@ -99,9 +99,9 @@ export class StreamManager {
 
   /** Starts multi-streams; per-file failures (also the global cap) are reported, not thrown. */
   async startMulti(files: unknown): Promise<Record<string, unknown>> {
-    if (!Array.isArray(files) || files.length === 0) throw new AppError(400, "No files specified");
+    if (!Array.isArray(files) || files.length === 0) throw new UsageError("No files specified");
     if (files.length > MAX_MULTI_FILES) {
-      throw new AppError(400, `Too many files specified (max ${MAX_MULTI_FILES})`);
+      throw new UsageError(`Too many files specified (max ${MAX_MULTI_FILES})`);
     }
     const started: string[] = [];
     const failed: { file: unknown; error: string }[] = [];
@@ -137,7 +137,7 @@ export class StreamManager {
       this.#drainIfIdle();
       return { status: "all_stopped", total_stopped: total };
     }
-    if (!Array.isArray(files)) throw new AppError(400, "files must be a list");
+    if (!Array.isArray(files)) throw new UsageError("files must be a list");
     const stopped: string[] = [];
     for (const name of files) {
       const t = typeof name === "string" ? this.#multi.get(name) : undefined;

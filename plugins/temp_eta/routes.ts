@@ -9,7 +9,7 @@
 import { Hono } from "hono";
 import type { PluginRoutes } from "../../lib/host/plugin.ts";
 import type { TempEtaService } from "./service.ts";
-import { AppError } from "../../lib/error.ts";
+import { AppError, UsageError } from "../../lib/error.ts";
 import { readJsonObject } from "../../lib/http/body.ts";
 import { type NamedFile, openNamedFile, readNamedFile } from "../../lib/named_file.ts";
 import { DEFAULT_SOUNDS, renderDefaultSound, SOUND_NAME, SOUNDS_DIR } from "./sounds.ts";
@@ -49,7 +49,9 @@ export function apiApp(service: TempEtaService): Hono {
         service.reconnectMqtt();
         return c.json({ ok: true, mqtt: service.status().mqtt });
       default:
-        return c.json({ error: `Unknown command ${JSON.stringify(command ?? null)}` }, 400);
+        throw new UsageError(`Unknown command ${JSON.stringify(command ?? null)}`, {
+          code: "unknown_command",
+        });
     }
   });
   return app;
@@ -70,7 +72,7 @@ export function staticApp(): Hono {
       opened = await openNamedFile(SOUNDS_DIR, name, { pattern: SOUND_NAME });
     } catch (err) {
       if (err instanceof AppError && err.status < 500) {
-        return c.json({ error: "Sound file not found", code: "not_found" }, 404);
+        throw new AppError(404, "Sound file not found");
       }
       throw err;
     }

@@ -5,12 +5,12 @@
  * @module
  */
 import { isAbsolute } from "node:path";
-import { AppError } from "../../lib/error.ts";
+import { AppError, UsageError } from "../../lib/error.ts";
 import type { TempEtaSettings } from "./schema.ts";
 import { SOUND_NAME, soundFileExists } from "./sounds.ts";
 
 function invalid(message: string): AppError {
-  return new AppError(400, message, { code: "invalid_setting" });
+  return new UsageError(message, { code: "invalid_setting" });
 }
 
 const HOST_LABEL = /^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$/;

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { AppError } from "../../lib/error.ts";
+import { AppError, UsageError } from "../../lib/error.ts";
 import { SCHEMA, type SettingSpec, type TempEtaSettings } from "./schema.ts";
 import { checkCrossRules, normaliseStrings } from "./rules.ts";
 
@@ -14,7 +14,7 @@ export const SECRET_SETTINGS: readonly string[] = ["mqtt_password"];
 
 /** Builds the 400 error of an invalid setting. */
 export function invalidSetting(message: string): AppError {
-  return new AppError(400, message, { code: "invalid_setting" });
+  return new UsageError(message, { code: "invalid_setting" });
 }
 
 /** Formats a bound the way the settings table writes it (`1.0` for floats, `60` for integers). */

@@ -65,7 +65,9 @@ Deno.test("POST /api/benchmark/start refuses bad arguments with clear 400s", asy
   for (const [body, message] of cases) {
     const res = await post(d, "/api/benchmark/start", body);
     assert.equal(res.status, 400, JSON.stringify(body));
-    assert.match((await res.json()).error, message);
+    const answer = await res.json();
+    assert.match(answer.error, message);
+    assert.equal(typeof answer.code, "string", "every error body carries its code");
   }
   assert.equal((await (await d.request("/api/status")).json()).status, "idle");
 });
@@ -79,7 +81,29 @@ Deno.test("POST /api/benchmark/start is 503 when the model server does not answe
   });
   const res = await post(d, "/api/benchmark/start", {});
   assert.equal(res.status, 503);
+  assert.equal((await res.json()).code, "unreachable");
   assert.equal((await (await d.request("/api/status")).json()).status, "idle");
+});
+
+Deno.test("POST /api/benchmark/start is 502, not 400, when the model server answers 400", async () => {
+  // The model server's 400 is a failure of the server we call, never a bad request of the caller.
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    () => Response.json({ error: "Invalid model identifier" }, { status: 400 }),
+  );
+  try {
+    await using d = await testDashboard({
+      baseArgs: ["--backend", "openai", "--base-url", `http://127.0.0.1:${server.addr.port}`],
+    });
+    const res = await post(d, "/api/benchmark/start", {});
+    assert.deepEqual([res.status, await res.json()], [502, {
+      error: "Invalid model identifier (HTTP 400)",
+      code: "upstream",
+    }]);
+    assert.equal((await (await d.request("/api/status")).json()).status, "idle");
+  } finally {
+    await server.shutdown();
+  }
 });
 
 Deno.test("a benchmark started by the API runs to completion and fills the results", async () => {

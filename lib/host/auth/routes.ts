@@ -6,7 +6,7 @@
  */
 import { Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { AppError } from "../../error.ts";
+import { AppError, UsageError } from "../../error.ts";
 import { readJsonObject } from "../../http/body.ts";
 import { clientAddress } from "../../http/request.ts";
 import type { Logger } from "../../log.ts";
@@ -41,7 +41,7 @@ export function authRoutes(options: AuthRoutesOptions): Hono {
     const user = body.user;
     const pass = body.pass;
     if (typeof user !== "string" || typeof pass !== "string") {
-      throw new AppError(400, "Cannot log in: 'user' and 'pass' must be strings");
+      throw new UsageError("Cannot log in: 'user' and 'pass' must be strings");
     }
     const address = clientAddress(c);
     const wait = throttle.check(user, address);

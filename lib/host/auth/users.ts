@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { AppError } from "../../error.ts";
+import { AppError, UsageError } from "../../error.ts";
 import type { ConfigDoc, ConfigFile } from "../config_file.ts";
 import type { Permission } from "../plugin.ts";
 import { PERMISSIONS } from "../permissions.ts";
@@ -94,9 +94,9 @@ export class UserStore {
    */
   async addUser(name: string, password: string, permissions: Permission[]): Promise<void> {
     if (!USER_NAME.test(name) || ["__proto__", "constructor", "prototype"].includes(name)) {
-      throw new AppError(400, `Invalid user name '${name}': use 1-64 letters, digits, _ . @ -`);
+      throw new UsageError(`Invalid user name '${name}': use 1-64 letters, digits, _ . @ -`);
     }
-    if (password.length === 0) throw new AppError(400, "Cannot add user: the password is empty");
+    if (password.length === 0) throw new UsageError("Cannot add user: the password is empty");
     // The same password keeps its stored hash, so the user's sessions live on (with the new
     // permissions); a new password gets a new hash, which ends them.
     const users = access(await this.#file.read()).users;

@@ -5,7 +5,7 @@
  * @module
  */
 import { Hono } from "hono";
-import { AppError } from "../../error.ts";
+import { UsageError } from "../../error.ts";
 import { readJsonObject } from "../../http/request.ts";
 import { requirePermission } from "../auth/middleware.ts";
 import type { PrinterState } from "../plugin.ts";
@@ -43,9 +43,9 @@ function stateOf(state: PrinterState) {
 
 function targetOf(body: Record<string, unknown>): number {
   if (body.command !== "target") {
-    throw new AppError(400, `Unknown command '${String(body.command)}'`);
+    throw new UsageError(`Unknown command '${String(body.command)}'`);
   }
-  if (typeof body.target !== "number") throw new AppError(400, "'target' must be a number");
+  if (typeof body.target !== "number") throw new UsageError("'target' must be a number");
   return body.target;
 }
 
@@ -63,18 +63,18 @@ export function printerRoutes(printer: VirtualPrinter): Hono {
   app.post("/printer/tool", requirePermission("CONTROL"), async (c) => {
     const body = await readJsonObject(c);
     if (body.command !== "target") {
-      throw new AppError(400, `Unknown command '${String(body.command)}'`);
+      throw new UsageError(`Unknown command '${String(body.command)}'`);
     }
     const targets = body.targets;
     if (targets === null || typeof targets !== "object" || Array.isArray(targets)) {
-      throw new AppError(400, "'targets' must be an object of tool name to temperature");
+      throw new UsageError("'targets' must be an object of tool name to temperature");
     }
     const entries = Object.entries(targets as Record<string, unknown>);
     for (const [name, value] of entries) {
       if (!/^tool\d+$/.test(name) || !printer.heaterNames().includes(name)) {
-        throw new AppError(400, `Unknown tool '${name}'`);
+        throw new UsageError(`Unknown tool '${name}'`);
       }
-      if (typeof value !== "number") throw new AppError(400, `Target of ${name} must be a number`);
+      if (typeof value !== "number") throw new UsageError(`Target of ${name} must be a number`);
     }
     for (const [name, value] of entries) printer.setTarget(name, value as number);
     return c.body(null, 204);
@@ -99,7 +99,7 @@ export function printerRoutes(printer: VirtualPrinter): Hono {
   });
   app.post("/job", requirePermission("CONTROL"), async (c) => {
     const body = await readJsonObject(c);
-    if (typeof body.command !== "string") throw new AppError(400, "'command' must be a string");
+    if (typeof body.command !== "string") throw new UsageError("'command' must be a string");
     printer.job(body.command, typeof body.action === "string" ? body.action : "toggle");
     return c.body(null, 204);
   });

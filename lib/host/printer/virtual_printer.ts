@@ -7,7 +7,7 @@
  */
 import type { Clock } from "../../clock.ts";
 import { systemClock } from "../../clock.ts";
-import { AppError } from "../../error.ts";
+import { AppError, UsageError } from "../../error.ts";
 import type {
   HeaterReading,
   PrinterAccess,
@@ -118,13 +118,12 @@ export class VirtualPrinter implements PrinterAccess {
   setTarget(heater: string, target: number): void {
     const h = this.#heaters.get(heater);
     const params = HEATERS[heater];
-    if (!h || !params) throw new AppError(400, `Unknown heater '${heater}'`);
+    if (!h || !params) throw new UsageError(`Unknown heater '${heater}'`);
     if (
       typeof target !== "number" || !Number.isFinite(target) || target < 0 ||
       target > params.maxTemp
     ) {
-      throw new AppError(
-        400,
+      throw new UsageError(
         `Invalid target for ${heater}: must be a number from 0 to ${params.maxTemp}`,
       );
     }
@@ -134,7 +133,7 @@ export class VirtualPrinter implements PrinterAccess {
   /** Forces a heater's actual temperature (for tests and demos). */
   setActual(heater: string, actual: number): void {
     const h = this.#heaters.get(heater);
-    if (!h) throw new AppError(400, `Unknown heater '${heater}'`);
+    if (!h) throw new UsageError(`Unknown heater '${heater}'`);
     h.actual = actual;
   }
 
@@ -159,7 +158,7 @@ export class VirtualPrinter implements PrinterAccess {
         this.#printed = 0;
         return this.#setState("OPERATIONAL");
       default:
-        throw new AppError(400, `Unknown job command '${command}'`);
+        throw new UsageError(`Unknown job command '${command}'`);
     }
   }
 

@@ -6,7 +6,7 @@
  * @module
  */
 import type { Context } from "hono";
-import { AppError } from "../../error.ts";
+import { AppError, UsageError } from "../../error.ts";
 import { isSameOrigin } from "../../http/security.ts";
 import type { Logger } from "../../log.ts";
 import type { Clock } from "../../clock.ts";
@@ -56,7 +56,7 @@ export function pushSocketHandler(options: PushSocketOptions): (c: Context) => P
   const timeout = options.authTimeoutMs ?? 5000;
   return async function pushSocket(c) {
     if (c.req.header("Upgrade")?.toLowerCase() !== "websocket") {
-      throw new AppError(400, "Expected a WebSocket upgrade");
+      throw new UsageError("Expected a WebSocket upgrade");
     }
     if (c.req.header("X-Api-Key") === undefined && !isSameOrigin(c)) {
       throw new AppError(403, "Cross-origin push socket refused");

@@ -5,7 +5,7 @@
  * @module
  */
 import { Hono } from "hono";
-import { AppError } from "../../error.ts";
+import { UsageError } from "../../error.ts";
 import { readJsonObject } from "../../http/request.ts";
 import { requirePermission } from "../auth/middleware.ts";
 import type { SettingsStore } from "./store.ts";
@@ -24,11 +24,11 @@ export function settingsRoutes(store: SettingsStore, options: SettingsRoutesOpti
   app.post("/", requirePermission("SETTINGS"), async (c) => {
     const body = await readJsonObject(c);
     for (const key of Object.keys(body)) {
-      if (key !== "plugins") throw new AppError(400, `Unknown settings section '${key}'`);
+      if (key !== "plugins") throw new UsageError(`Unknown settings section '${key}'`);
     }
     const plugins = body.plugins ?? {};
     if (plugins === null || typeof plugins !== "object" || Array.isArray(plugins)) {
-      throw new AppError(400, "Cannot save settings: 'plugins' must be an object");
+      throw new UsageError("Cannot save settings: 'plugins' must be an object");
     }
     await store.updateMany(plugins as Record<string, unknown>);
     return c.json(saved());

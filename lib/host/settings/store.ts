@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { AppError } from "../../error.ts";
+import { AppError, UsageError } from "../../error.ts";
 import type { Logger } from "../../log.ts";
 import type { ConfigDoc, ConfigFile } from "../config_file.ts";
 import type { PluginDescriptor, Settings, SettingsAccess } from "../plugin.ts";
@@ -128,8 +128,8 @@ export class SettingsStore {
     const next = new Map<string, Settings>();
     for (const [id, partial] of Object.entries(updates)) {
       const p = this.#plugins.get(id);
-      if (!p) throw new AppError(400, `Unknown plugin '${id}' in settings`);
-      if (!isObject(partial)) throw new AppError(400, `Settings of '${id}' must be an object`);
+      if (!p) throw new UsageError(`Unknown plugin '${id}' in settings`);
+      if (!isObject(partial)) throw new UsageError(`Settings of '${id}' must be an object`);
       const merge = p.mergeSettingsUpdate ?? mergeSettings;
       next.set(id, p.validateSettings(merge(this.#settingsOf(id), partial)));
     }

@@ -4,12 +4,11 @@
  *
  * @module
  */
-import { AppError } from "../../error.ts";
+import { AppError, UsageError } from "../../error.ts";
 import type { Settings } from "../plugin.ts";
 
 function invalid(key: string, expectation: string, value: unknown): AppError {
-  return new AppError(
-    400,
+  return new UsageError(
     `Invalid value for setting '${key}': ${expectation} (got ${
       JSON.stringify(value) ?? "undefined"
     })`,
@@ -88,7 +87,7 @@ export function settingStringList(
 export function rejectUnknownSettings(s: Settings, defaults: Settings): void {
   for (const key of Object.keys(s)) {
     if (!(key in defaults)) {
-      throw new AppError(400, `Unknown setting '${key}'`, { code: "invalid_setting" });
+      throw new UsageError(`Unknown setting '${key}'`, { code: "invalid_setting" });
     }
   }
 }

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { connect } from "../../../lib/bench/connect.ts";
 import { AppError } from "../../../lib/error.ts";
 import type { Backend } from "../../../lib/modelserver/backend.ts";
+import { httpError } from "../../../lib/modelserver/errors.ts";
 import type { BackendOptions } from "../../../lib/modelserver/factory.ts";
 import { testConfig } from "./_harness.ts";
 
@@ -49,7 +50,7 @@ Deno.test("other errors than 'unreachable' are not hidden behind the next port",
   const config = testConfig(1234);
   const create = (() =>
     ({
-      listModels: () => Promise.reject(new AppError(401, "Invalid API token")),
+      listModels: () => Promise.reject(httpError(401, '{"error":"Invalid API token"}')),
       close: () => Promise.resolve(),
     }) as unknown as Backend) as (o: BackendOptions) => Backend;
   await assert.rejects(

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { parse } from "yaml";
-import { AppError } from "../../../lib/error.ts";
+import { UsageError } from "../../../lib/error.ts";
 import { createHost, denoConfigFs, settingInt, settingString } from "../../../lib/host/mod.ts";
 import type { PluginDescriptor, Settings } from "../../../lib/host/plugin.ts";
 import { json, startTestHost } from "./_helpers.ts";
@@ -16,7 +16,7 @@ function demo(extra: Partial<PluginDescriptor> = {}): PluginDescriptor {
     validateSettings(s: Settings) {
       for (const k of Object.keys(s)) {
         if (!["interval", "name", "password"].includes(k)) {
-          throw new AppError(400, `Unknown setting '${k}'`);
+          throw new UsageError(`Unknown setting '${k}'`);
         }
       }
       return {

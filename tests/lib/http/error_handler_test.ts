@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { AppError } from "../../../lib/error.ts";
+import { AppError, UpstreamError, UsageError } from "../../../lib/error.ts";
 import { createLogger } from "../../../lib/log.ts";
 import { errorHandler, notFoundHandler } from "../../../lib/http/mod.ts";
+import { httpError } from "../../../lib/modelserver/errors.ts";
 
 function appWith(thrown: unknown, lines: string[] = []) {
   const app = new Hono();
@@ -15,24 +16,63 @@ function appWith(thrown: unknown, lines: string[] = []) {
   return app;
 }
 
-Deno.test("errorHandler() maps an AppError to its status and the error body", async () => {
-  const res = await appWith(new AppError(409, "Busy")).request("/boom");
-  assert.equal(res.status, 409);
-  assert.deepEqual(await res.json(), { error: "Busy", code: "conflict" });
+async function answer(thrown: unknown, lines: string[] = []): Promise<[number, unknown]> {
+  const res = await appWith(thrown, lines).request("/boom");
+  return [res.status, await res.json()];
+}
+
+Deno.test("errorHandler() maps an AppError to its status and the error body with its code", async () => {
+  assert.deepEqual(await answer(new AppError(409, "Busy", { code: "busy" })), [
+    409,
+    { error: "Busy", code: "busy" },
+  ]);
+  assert.deepEqual(await answer(new AppError(404, "Cannot find 'x'")), [
+    404,
+    { error: "Cannot find 'x'", code: "not_found" },
+  ]);
+});
+
+Deno.test("errorHandler() answers a UsageError with 400 and an UpstreamError with 502/503/504", async () => {
+  assert.deepEqual(await answer(new UsageError("Unknown argument 'x'")), [
+    400,
+    { error: "Unknown argument 'x'", code: "bad_request" },
+  ]);
+  // A model server answering 400 is a bad gateway for our caller, never their bad request.
+  const lines: string[] = [];
+  assert.deepEqual(await answer(httpError(400, '{"error":"context too long"}'), lines), [
+    502,
+    { error: "context too long (HTTP 400)", code: "upstream" },
+  ]);
+  assert.ok(lines.some((l) => l.includes("context too long")), "a 5xx is logged");
+  assert.deepEqual(
+    await answer(new UpstreamError("Cannot reach the model server", { status: 503, code: "x" })),
+    [503, { error: "Cannot reach the model server", code: "x" }],
+  );
 });
 
 Deno.test("errorHandler() hides unexpected errors behind a logged 500", async () => {
   const lines: string[] = [];
-  const res = await appWith(new Error("secret detail"), lines).request("/boom");
-  assert.equal(res.status, 500);
-  assert.deepEqual(await res.json(), { error: "Internal server error", code: "internal" });
+  assert.deepEqual(await answer(new Error("secret detail"), lines), [
+    500,
+    { error: "Internal server error", code: "internal" },
+  ]);
   assert.ok(lines.some((l) => l.includes("secret detail")));
 });
 
+Deno.test("errorHandler() treats a stray SyntaxError as a bug (500), not as a bad body", async () => {
+  const lines: string[] = [];
+  assert.deepEqual(await answer(new SyntaxError("Unexpected token in JSON"), lines), [
+    500,
+    { error: "Internal server error", code: "internal" },
+  ]);
+  assert.ok(lines.some((l) => l.includes("Unexpected token")));
+});
+
 Deno.test("errorHandler() keeps the status of an HTTPException", async () => {
-  const res = await appWith(new HTTPException(418, { message: "teapot" })).request("/boom");
-  assert.equal(res.status, 418);
-  assert.deepEqual(await res.json(), { error: "teapot", code: "error" });
+  assert.deepEqual(await answer(new HTTPException(418, { message: "teapot" })), [
+    418,
+    { error: "teapot", code: "error" },
+  ]);
 });
 
 Deno.test("notFoundHandler answers 404 with the error body", async () => {

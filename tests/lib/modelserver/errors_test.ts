@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { AppError } from "../../../lib/error.ts";
+import { exitCodeOf, UpstreamError } from "../../../lib/error.ts";
 import {
   atLeast,
   compareVersions,
@@ -9,22 +9,25 @@ import {
 } from "../../../lib/modelserver/mod.ts";
 
 Deno.test("isModelUnloaded() recognises the code and the text 'Model unloaded'", () => {
-  assert.equal(isModelUnloaded(new AppError(502, "x", { code: "model_unloaded" })), true);
+  assert.equal(isModelUnloaded(new UpstreamError("x", { code: "model_unloaded" })), true);
   assert.equal(isModelUnloaded(new Error("Cannot chat: Model unloaded.")), true);
   assert.equal(isModelUnloaded("model unloaded"), true);
   assert.equal(isModelUnloaded(new Error("Model not found")), false);
 });
 
-Deno.test("httpError() keeps the server's message and a 4xx status, and maps 5xx to 502", () => {
+Deno.test("httpError() keeps the server's message and status as upstreamStatus, and is a 502", () => {
   const notFound = httpError(
     404,
     '{"error":{"message":"Model \\"x\\" not found","type":"invalid_request_error","code":"model_not_found"}}',
   );
-  assert.deepEqual([notFound.status, notFound.message, notFound.code], [
-    404,
-    'Model "x" not found (HTTP 404)',
-    "model_not_found",
-  ]);
+  assert.deepEqual(
+    [notFound.status, notFound.upstreamStatus, notFound.message, notFound.code],
+    [502, 404, 'Model "x" not found (HTTP 404)', "model_not_found"],
+  );
+  // The server's 400 is not the user's mistake: 502 on the web, exit code 1 on the command line.
+  const refused = httpError(400, '{"error":"n_ctx too large"}');
+  assert.ok(refused instanceof UpstreamError);
+  assert.deepEqual([refused.status, refused.upstreamStatus, exitCodeOf(refused)], [502, 400, 1]);
   const plain = httpError(500, "boom");
   assert.deepEqual([plain.status, plain.message], [502, "boom (HTTP 500)"]);
   const unloaded = httpError(500, '{"error":"Model unloaded"}');

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { AppError } from "../../../lib/error.ts";
+import { AppError, UpstreamError } from "../../../lib/error.ts";
 import { imageDataUrl, isModelUnloaded, LmStudioRestClient } from "../../../lib/modelserver/mod.ts";
 import { createLmStudioDouble } from "../../doubles/lmstudio_rest.ts";
 import { startLmStudioDouble } from "../../doubles/lmstudio_server.ts";
@@ -58,8 +58,8 @@ Deno.test("LmStudioRestClient.load() sends the official flat body and unload() f
   await client.unload(res.instance_id);
   assert.equal(double.state.instances.size, 0);
   const err = await rejectionOf(client.unload(res.instance_id));
-  assert.ok(err instanceof AppError);
-  assert.equal(err.status, 404);
+  assert.ok(err instanceof UpstreamError);
+  assert.deepEqual([err.status, err.upstreamStatus], [502, 404]);
   assert.match(err.message, /No loaded model instance .* \(HTTP 404\)/);
   double.close();
 });
@@ -125,11 +125,11 @@ Deno.test("LmStudioRestClient sends the bearer token only when one is set", asyn
   without.double.close();
 });
 
-Deno.test("LmStudioRestClient surfaces a 401 with the server's message when the token is wrong", async () => {
+Deno.test("LmStudioRestClient surfaces a 401 (as an UpstreamError) with the server's message when the token is wrong", async () => {
   const { double, client } = setup({ token: "sk-lm-abc:def", clientToken: "sk-lm-abc:nope" });
   const err = await rejectionOf(client.listModels());
-  assert.ok(err instanceof AppError);
-  assert.equal(err.status, 401);
+  assert.ok(err instanceof UpstreamError);
+  assert.deepEqual([err.status, err.upstreamStatus], [502, 401]);
   assert.equal(err.message, "Invalid or missing API token (HTTP 401)");
   double.close();
 });
@@ -242,11 +242,11 @@ Deno.test("LmStudioRestClient.chat() fails on a mid-stream error event even thou
   double.close();
 });
 
-Deno.test("LmStudioRestClient surfaces HTTP errors with the server's message and status", async () => {
+Deno.test("LmStudioRestClient surfaces HTTP errors with the server's message and status (as upstreamStatus)", async () => {
   const { double, client } = setup();
   const err = await rejectionOf(client.load("nobody/nothing", LOAD));
-  assert.ok(err instanceof AppError);
-  assert.equal(err.status, 404);
+  assert.ok(err instanceof UpstreamError);
+  assert.deepEqual([err.status, err.upstreamStatus], [502, 404]);
   assert.equal(err.message, 'Model "nobody/nothing" not found (HTTP 404)');
   double.faults.failChat.add("qwen/qwen3-4b");
   const chatErr = await rejectionOf(client.chat(chatReq("qwen/qwen3-4b")));

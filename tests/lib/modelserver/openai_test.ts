@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { AppError } from "../../../lib/error.ts";
+import { AppError, UpstreamError } from "../../../lib/error.ts";
 import { isModelUnloaded, OpenAiClient } from "../../../lib/modelserver/mod.ts";
 import { createLlamaCppDouble } from "../../doubles/_llamacpp_double.ts";
 import { createLmStudioDouble } from "../../doubles/lmstudio_rest.ts";
@@ -57,7 +57,7 @@ Deno.test("OpenAiClient sends the bearer token only when one is set and surfaces
   none.double.close();
   const bad = lmStudio("tok-1", null);
   const err = await rejectionOf(bad.client.listModels());
-  assert.ok(err instanceof AppError && err.status === 401);
+  assert.ok(err instanceof UpstreamError && err.upstreamStatus === 401);
   bad.double.close();
 });
 
@@ -72,11 +72,11 @@ Deno.test("OpenAiClient.load() falls back to on-demand loading on LM Studio's /v
   double.close();
 });
 
-Deno.test("OpenAiClient surfaces the server's error message and status", async () => {
+Deno.test("OpenAiClient surfaces the server's error message and status (as upstreamStatus)", async () => {
   const { double, client } = lmStudio();
   const err = await rejectionOf(client.chat(chatReq("nobody/nothing")));
-  assert.ok(err instanceof AppError);
-  assert.equal(err.status, 404);
+  assert.ok(err instanceof UpstreamError);
+  assert.deepEqual([err.status, err.upstreamStatus], [502, 404]);
   assert.equal(err.message, 'Model "nobody/nothing" not found (HTTP 404)');
   double.faults.modelUnloadedOnce.add("qwen/qwen3-4b");
   assert.ok(isModelUnloaded(await rejectionOf(client.chat(chatReq("qwen/qwen3-4b")))));

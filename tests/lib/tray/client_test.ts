@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { AppError } from "../../../lib/error.ts";
+import { UpstreamError } from "../../../lib/error.ts";
 import { createDashboardClient } from "../../../lib/tray/mod.ts";
 import { ManualClock } from "./_fakes.ts";
 
@@ -72,14 +72,15 @@ Deno.test("status() is error when the dashboard is unreachable, failing or uncle
   }
 });
 
-Deno.test("control() throws an AppError carrying the dashboard's status", async () => {
+Deno.test("control() throws an UpstreamError carrying the dashboard's status", async () => {
   const conflict = createDashboardClient(
     "http://127.0.0.1:9",
     recorder(() => Response.json({ error: "not running" }, { status: 409 })),
   );
   await assert.rejects(conflict.control("benchmark/pause"), (err: unknown) => {
-    assert.ok(err instanceof AppError);
-    assert.equal(err.status, 409);
+    assert.ok(err instanceof UpstreamError);
+    assert.equal(err.upstreamStatus, 409);
+    assert.equal(err.status, 502);
     assert.match(err.message, /Cannot POST \/api\/benchmark\/pause: 409/);
     return true;
   });
@@ -88,7 +89,7 @@ Deno.test("control() throws an AppError carrying the dashboard's status", async 
     recorder(() => Promise.reject(new TypeError("refused"))),
   );
   await assert.rejects(down.control("system/shutdown"), (err: unknown) => {
-    assert.ok(err instanceof AppError && err.status === 503);
+    assert.ok(err instanceof UpstreamError && err.status === 503);
     return true;
   });
 });

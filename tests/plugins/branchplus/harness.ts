@@ -1,11 +1,11 @@
 /**
  * Runs the branchplus plugin on a fake context against an in-process hub simulator, with its
- * routes mounted in a small Hono app whose error handler maps `AppError` like the host does.
+ * routes mounted in a small Hono app with the host's own error handler.
  *
  * @module
  */
 import { Hono } from "hono";
-import { AppError } from "../../../lib/error.ts";
+import { errorHandler } from "../../../lib/http/error_handler.ts";
 import type { Settings } from "../../../lib/host/plugin.ts";
 import {
   BranchController,
@@ -50,12 +50,7 @@ export async function startPlugin(options: StartPluginOptions = {}): Promise<Plu
   const instance = direct ? null : plugin.create!(fake.ctx);
   const routes = instance ? instance.routes! : branchRoutes(() => direct!);
   const app = new Hono();
-  app.onError((err, c) => {
-    if (err instanceof AppError) {
-      return c.json({ error: err.message }, err.status as 400);
-    }
-    return c.json({ error: String(err) }, 500);
-  });
+  app.onError(errorHandler());
   for (const r of routes) app.route(r.base, r.app);
   if (direct) direct.start();
   else await instance!.start!();

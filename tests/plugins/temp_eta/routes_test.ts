@@ -56,14 +56,17 @@ Deno.test("POST /api/plugin/temp_eta runs reset_history and reconnect_mqtt", asy
   assert.equal((await reconnect.json()).ok, true);
   const unknown = await post(JSON.stringify({ command: "explode" }));
   assert.equal(unknown.status, 400);
-  assert.deepEqual(await unknown.json(), { error: 'Unknown command "explode"' });
+  assert.deepEqual(await unknown.json(), {
+    error: 'Unknown command "explode"',
+    code: "unknown_command",
+  });
   const bad = await post("{not json");
   assert.equal(bad.status, 400);
   await service.stop();
 });
 
 Deno.test("the static route serves the sounds and refuses other names", async () => {
-  const app = staticApp();
+  const app = staticApp().onError(errorHandler());
   const res = await app.request("/sounds/heating_done.wav");
   assert.equal(res.status, 200);
   assert.equal(res.headers.get("content-type"), "audio/wav");
@@ -71,6 +74,8 @@ Deno.test("the static route serves the sounds and refuses other names", async ()
   for (const path of ["/sounds/nope.wav", "/sounds/..%2Fmod.ts", "/sounds/mod.ts", "/mod.ts"]) {
     const r = await app.request(path);
     assert.equal(r.status, 404, path);
-    await r.body?.cancel();
+    if (path.startsWith("/sounds/")) {
+      assert.deepEqual(await r.json(), { error: "Sound file not found", code: "not_found" }, path);
+    } else await r.body?.cancel();
   }
 });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Hono } from "hono";
 import { h } from "preact";
-import { AppError } from "../../../../lib/error.ts";
+import { AppError, UsageError } from "../../../../lib/error.ts";
 import { type ErrorPageProps, errorPages, type Manifest } from "../../../../lib/http/fw/mod.ts";
 
 const manifest: Manifest = {
@@ -26,7 +26,7 @@ function app(m: Manifest = manifest): Hono {
     throw new Error("secret internals");
   });
   hono.get("/api/crash", () => {
-    throw new AppError(400, "Bad input");
+    throw new UsageError("Bad input");
   });
   return hono;
 }
