@@ -21,9 +21,10 @@ export type LaunchPlan =
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { planLaunch } from "./launcher.ts";
- * console.assert(planLaunch(["-d"]).kind === "tray");
- * console.assert(planLaunch(["--runs", "1"]).kind === "entry");
+ * assert.equal(planLaunch(["-d"]).kind, "tray");
+ * assert.equal(planLaunch(["--runs", "1"]).kind, "entry");
  * ```
  */
 export function planLaunch(given: string[]): LaunchPlan {

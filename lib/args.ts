@@ -11,8 +11,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { withoutLeadingDashDash } from "./args.ts";
- * console.assert(withoutLeadingDashDash(["--", "--help"]).join() === "--help");
+ * assert.equal(withoutLeadingDashDash(["--", "--help"]).join(), "--help");
  * ```
  */
 export function withoutLeadingDashDash(argv: readonly string[]): string[] {

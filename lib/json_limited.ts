@@ -15,8 +15,9 @@ export const DEFAULT_JSON_DEPTH = 64;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { jsonDepth } from "./json_limited.ts";
- * console.assert(jsonDepth('{"a": [1, "[[["]}') === 2);
+ * assert.equal(jsonDepth('{"a": [1, "[[["]}'), 2);
  * ```
  */
 export function jsonDepth(text: string, limit = Infinity): number {

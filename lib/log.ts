@@ -52,9 +52,10 @@ export const MAX_LOG_LINE = 4000;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { sanitizeLogText } from "./log.ts";
- * console.assert(sanitizeLogText("a\nb - ERROR - x") === "a\\nb - ERROR - x");
- * console.assert(sanitizeLogText("x".repeat(50), 10) === "xxxxxxxxxx… [40 more characters]");
+ * assert.equal(sanitizeLogText("a\nb - ERROR - x"), "a\\nb - ERROR - x");
+ * assert.equal(sanitizeLogText("x".repeat(50), 10), "xxxxxxxxxx… [40 more characters]");
  * ```
  */
 export function sanitizeLogText(text: string, max = MAX_LOG_LINE): string {
@@ -88,11 +89,12 @@ export function formatLogTime(d: Date): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createLogger } from "./log.ts";
  * const lines: string[] = [];
  * const log = createLogger("bench", { sink: (_l, s) => lines.push(s) });
  * log.info("hello");
- * console.assert(lines[0]!.endsWith(" - bench - INFO - hello"));
+ * assert.ok(lines[0]!.endsWith(" - bench - INFO - hello"));
  * ```
  */
 export function createLogger(name: string, options: LoggerOptions = {}): Logger {

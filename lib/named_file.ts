@@ -55,8 +55,9 @@ const MAX_NAME = 255;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isPlainName } from "./named_file.ts";
- * console.assert(isPlainName("host.log") && !isPlainName("../x") && !isPlainName(".env"));
+ * assert.ok(isPlainName("host.log") && !isPlainName("../x") && !isPlainName(".env"));
  * ```
  */
 export function isPlainName(name: unknown): name is string {
@@ -77,9 +78,10 @@ export function isPlainName(name: unknown): name is string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { decodeSegments } from "./named_file.ts";
- * console.assert(decodeSegments("a/b%20c.css")?.join("|") === "a|b c.css");
- * console.assert(decodeSegments("..%2Fetc") === null && decodeSegments("%252e%252e")?.[0] === "%2e%2e");
+ * assert.equal(decodeSegments("a/b%20c.css")?.join("|"), "a|b c.css");
+ * assert.ok(decodeSegments("..%2Fetc") === null && decodeSegments("%252e%252e")?.[0] === "%2e%2e");
  * ```
  */
 export function decodeSegments(raw: string): string[] | null {
@@ -181,11 +183,12 @@ export async function isSameFile(file: Deno.FsFile, path: string): Promise<boole
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { openNamedFile } from "./named_file.ts";
  * const dir = await Deno.makeTempDir();
  * await Deno.writeTextFile(`${dir}/a.txt`, "hi");
  * const f = await openNamedFile(dir, "a.txt", { pattern: /\.txt$/ });
- * console.assert(new TextDecoder().decode(await new Response(f.file.readable).bytes()) === "hi");
+ * assert.equal(new TextDecoder().decode(await new Response(f.file.readable).bytes()), "hi");
  * await Deno.remove(dir, { recursive: true });
  * ```
  */

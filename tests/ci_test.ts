@@ -1,6 +1,7 @@
 /**
- * `.ci/run` and `tools/test.sh` with fake `npm`, `npx` and `deno`: the order of the commands
- * (install, the README's main command, the test command) and the closing line.
+ * `.ci/run`, `tools/ok.sh` and `tools/test.sh` with fake `npm`, `npx` and `deno`: the order of the
+ * commands (install, the README's main command, the gate: fmt, lint, check, the tests with the doc
+ * examples) and the one closing line, which counts every failed step.
  *
  * @module
  */
@@ -45,7 +46,7 @@ async function fakeCi(root: string, demoCode: number): Promise<string> {
   return log;
 }
 
-Deno.test(".ci/run installs, runs the README's main command, then the test command", async () => {
+Deno.test(".ci/run installs, runs the README's main command, then deno task ok", async () => {
   await using t = await tempEnv();
   const log = await fakeCi(t.root, 0);
   const r = await bash(".ci/run", join(t.root, "repo"), {
@@ -55,7 +56,7 @@ Deno.test(".ci/run installs, runs the README's main command, then the test comma
   assert.deepEqual((await Deno.readTextFile(log)).trim().split("\n"), [
     "npm ci --no-audit --no-fund --loglevel=error",
     "npx deno task demo -- --runs 1 before=unset",
-    "npx deno task test before=0",
+    "npx deno task ok before=0",
   ]);
   assert.equal(r.out.trim().split("\n").at(-1), "tests: 5 passed, 0 failed");
 });
@@ -66,7 +67,7 @@ Deno.test(".ci/run still runs the tests after a failed main command and counts i
   const r = await bash(".ci/run", join(t.root, "repo"), {
     PATH: `${join(t.root, "bin")}:/usr/bin:/bin`,
   });
-  assert.match(await Deno.readTextFile(log), /npx deno task test before=1/);
+  assert.match(await Deno.readTextFile(log), /npx deno task ok before=1/);
   assert.equal(r.out.trim().split("\n").at(-1), "tests: 5 passed, 1 failed");
 });
 
@@ -78,13 +79,57 @@ Deno.test("tools/test.sh ends with one line that adds the failures counted befor
   await script(join(repo, "tools/test_deps.sh"), "exit 0");
   await script(
     join(repo, "node_modules/.bin/deno"),
-    `echo "some output"; echo "ok | 7 passed | 0 failed | 2 ignored (1s)"`,
+    `echo "$*" >> deno.log; echo "some output"; echo "ok | 7 passed | 0 failed | 2 ignored (1s)"`,
   );
   const env = { PATH: "/usr/bin:/bin" };
   let r = await bash("tools/test.sh", repo, env);
   assert.equal(r.code, 0);
+  assert.match(await Deno.readTextFile(join(repo, "deno.log")), /^test --allow-all --doc$/m);
   assert.equal(r.out.trim().split("\n").at(-1), "tests: 7 passed, 0 failed, 2 skipped");
   r = await bash("tools/test.sh", repo, { ...env, LOCALBENCH_FAILED_BEFORE: "1" });
   assert.equal(r.code, 1);
   assert.equal(r.out.trim().split("\n").at(-1), "tests: 7 passed, 1 failed, 2 skipped");
+});
+
+/** A repo with tools/ok.sh and tools/test.sh whose fake deno fails the steps listed in FAIL. */
+async function fakeOk(root: string): Promise<string> {
+  const repo = join(root, "repo");
+  await Deno.mkdir(join(repo, "tools"), { recursive: true });
+  for (const f of ["tools/ok.sh", "tools/test.sh"]) {
+    await Deno.copyFile(join(REPO_ROOT, f), join(repo, f));
+  }
+  await script(join(repo, "tools/test_deps.sh"), "exit 0");
+  await script(
+    join(repo, "node_modules/.bin/deno"),
+    `echo "$*" >> deno.log
+     case " \${FAIL:-} " in *" $1 "*) echo "$1: 3 problems"; exit 1;; esac
+     if [ "$1" = test ]; then echo "ok | 7 passed | 0 failed (1s)"; fi`,
+  );
+  return repo;
+}
+
+Deno.test("tools/ok.sh runs fmt, lint and check before the tests and counts each failure", async () => {
+  await using t = await tempEnv();
+  const repo = await fakeOk(t.root);
+  const env = { PATH: "/usr/bin:/bin" };
+  let r = await bash("tools/ok.sh", repo, env);
+  assert.equal(r.code, 0);
+  assert.deepEqual((await Deno.readTextFile(join(repo, "deno.log"))).trim().split("\n"), [
+    "fmt --check",
+    "lint",
+    "task check",
+    "run -A tools/build.ts --no-manifest",
+    "test --allow-all --doc",
+  ]);
+  assert.equal(r.out.trim().split("\n").at(-1), "tests: 7 passed, 0 failed");
+  r = await bash("tools/ok.sh", repo, { ...env, FAIL: "fmt task" });
+  assert.equal(r.code, 1);
+  assert.equal(r.out.trim().split("\n").at(-1), "tests: 7 passed, 2 failed");
+  r = await bash("tools/ok.sh", repo, { ...env, FAIL: "lint", LOCALBENCH_FAILED_BEFORE: "1" });
+  assert.equal(r.code, 1);
+  assert.equal(
+    r.out.trim().split("\n").at(-1),
+    "tests: 7 passed, 2 failed",
+    "the main command too",
+  );
 });

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs the whole test suite: installs what the tests need, runs `deno test`, and ends with the
+# Runs the whole test suite: installs what the tests need, runs `deno test --doc` (the tests and
+# every JSDoc example of the source, which assert with node:assert), and ends with the
 # line `tests: N passed, N failed[, N skipped]` taken from Deno's own summary (plus
 # LOCALBENCH_FAILED_BEFORE failures counted before it, by .ci/run).
 set -uo pipefail
@@ -26,7 +27,7 @@ trap 'rm -f "$log"' EXIT
 # A hung test must not eat CI's time: the suite gets LOCALBENCH_TEST_TIMEOUT seconds (default 50
 # minutes; a full run takes about 10) and the file that was running is named.
 limit="${LOCALBENCH_TEST_TIMEOUT:-3000}"
-timeout --kill-after=30 "$limit" deno test --allow-all "$@" 2>&1 | tee "$log"
+timeout --kill-after=30 "$limit" deno test --allow-all --doc "$@" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
   echo >&2

@@ -95,10 +95,11 @@ export const POSITIVE: SummaryOptions = { min: 0 };
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { POSITIVE, summarize } from "./stats.ts";
  * // Three TTFTs, one slow: the t-interval would start at -1162 ms.
- * console.assert(summarize([40, 45, 950]).ci_low! < 0);
- * console.assert(summarize([40, 45, 950], POSITIVE).ci_low === 0);
+ * assert.ok(summarize([40, 45, 950]).ci_low! < 0);
+ * assert.equal(summarize([40, 45, 950], POSITIVE).ci_low, 0);
  * ```
  */
 export function summarize(

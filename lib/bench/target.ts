@@ -39,9 +39,10 @@ export function quantizationOfKey(key: string): string | null {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { variantIdentity } from "./target.ts";
- * console.assert(variantIdentity("qwen/qwen3-4b", "Q4_K_M") === "qwen/qwen3-4b@q4_k_m");
- * console.assert(variantIdentity("qwen/qwen3-4b@q8_0", "Q8_0") === "qwen/qwen3-4b@q8_0");
+ * assert.equal(variantIdentity("qwen/qwen3-4b", "Q4_K_M"), "qwen/qwen3-4b@q4_k_m");
+ * assert.equal(variantIdentity("qwen/qwen3-4b@q8_0", "Q8_0"), "qwen/qwen3-4b@q8_0");
  * ```
  */
 export function variantIdentity(key: string, quantization: string | null): string {

@@ -26,9 +26,10 @@ const NOT_IN_PRESETS = new Set([
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { presetToArgs } from "./presets_args.ts";
- * console.assert(presetToArgs("p", { runs: 5, retest: true, use_mmap: false }).join(" ") ===
- *   "--runs 5 --retest --no-mmap");
+ * const args = presetToArgs("p", { runs: 5, retest: true, use_mmap: false });
+ * assert.deepEqual(args, ["--runs", "5", "--retest", "--no-mmap"]);
  * ```
  */
 export function presetToArgs(name: string, values: PresetValues): string[] {

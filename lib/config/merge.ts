@@ -18,9 +18,10 @@ export function isPlainObject(value: unknown): value is JsonObject {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { deepMerge } from "./merge.ts";
  * const merged = deepMerge({ a: { b: 1, c: 2 } }, { a: { b: null, c: 3 } });
- * console.assert(JSON.stringify(merged) === '{"a":{"b":1,"c":3}}');
+ * assert.equal(JSON.stringify(merged), '{"a":{"b":1,"c":3}}');
  * ```
  */
 export function deepMerge<T extends object>(lower: T, upper: object): T {

@@ -24,8 +24,9 @@ function asPort(value: unknown): number | null {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { normalisePorts } from "./ports.ts";
- * console.assert(normalisePorts([" 8080 ", 8080, "x", 70000]).join() === "8080");
+ * assert.equal(normalisePorts([" 8080 ", 8080, "x", 70000]).join(), "8080");
  * ```
  */
 export function normalisePorts(value: unknown): number[] {

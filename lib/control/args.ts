@@ -38,9 +38,10 @@ function specsOf(key: string): FlagSpec[] {
  * @throws {AppError} 400 for an unknown key, an action flag or a value of the wrong type.
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { bodyToArgs } from "./args.ts";
  * const args = bodyToArgs({ runs: 2, use_mmap: false, quants: ["q4_k_m", "q8_0"] });
- * console.assert(args.join(" ") === "--runs 2 --no-mmap --quants q4_k_m,q8_0");
+ * assert.equal(args.join(" "), "--runs 2 --no-mmap --quants q4_k_m,q8_0");
  * ```
  */
 export function bodyToArgs(body: Record<string, unknown>): string[] {

@@ -43,9 +43,10 @@ run started from the dashboard.`;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseWebArgs } from "./web_args.ts";
  * const a = parseWebArgs(["--port", "0", "--runs", "2"]);
- * console.assert(a.port === 0 && a.benchArgs.join(" ") === "--runs 2");
+ * assert.ok(a.port === 0 && a.benchArgs.join(" ") === "--runs 2");
  * ```
  */
 export function parseWebArgs(argv: string[]): WebArgs {

@@ -41,9 +41,10 @@ export const SETUP_COMMAND = "deno task engine:setup";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { findEngine } from "./find.ts";
  * const engine = findEngine({ root: "/nonexistent" });
- * console.assert(engine === null);
+ * assert.equal(engine, null);
  * ```
  */
 export function findEngine(options: FindEngineOptions = {}): EngineInfo | null {
@@ -55,8 +56,9 @@ export function findEngine(options: FindEngineOptions = {}): EngineInfo | null {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { explainMissingEngine } from "./find.ts";
- * console.assert(explainMissingEngine({ root: "/nonexistent" })!.includes("engine:setup"));
+ * assert.ok(explainMissingEngine({ root: "/nonexistent" })!.includes("engine:setup"));
  * ```
  */
 export function explainMissingEngine(options: FindEngineOptions = {}): string | null {

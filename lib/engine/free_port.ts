@@ -12,8 +12,9 @@
  * @returns a port that was free a moment ago
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { findFreePort } from "./free_port.ts";
- * console.assert((await findFreePort()) > 0);
+ * assert.ok((await findFreePort()) > 0);
  * ```
  */
 export function findFreePort(host = "127.0.0.1"): Promise<number> {

@@ -125,11 +125,12 @@ export interface WriteCheckpointOptions {
  * @returns the number of bytes written
  * @example Into memory
  * ```ts
+ * import assert from "node:assert/strict";
  * import { llama2cFileSize, writeLlama2cCheckpoint } from "./llama2c.ts";
  * const c = { dim: 8, hiddenDim: 16, layers: 1, heads: 2, kvHeads: 2, vocabSize: 10, seqLen: 4 };
  * let n = 0;
  * await writeLlama2cCheckpoint((b) => Promise.resolve(void (n += b.length)), c);
- * console.assert(n === llama2cFileSize(c));
+ * assert.equal(n, llama2cFileSize(c));
  * ```
  */
 export async function writeLlama2cCheckpoint(

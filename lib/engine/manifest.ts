@@ -54,9 +54,10 @@ export interface EngineManifest {
  * @throws {TypeError} naming the first field that is missing or has the wrong type
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseManifest } from "./manifest.ts";
  * const m = parseManifest({ version: 1, specs: "x", llamaCppCommit: "c", createdAt: "t", models: [] });
- * console.assert(m.models.length === 0);
+ * assert.equal(m.models.length, 0);
  * ```
  */
 export function parseManifest(value: unknown): EngineManifest {

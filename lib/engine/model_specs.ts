@@ -64,8 +64,9 @@ export const TINY_MODELS: readonly ModelSpec[] = [
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ggufParamCount, TINY_MODELS } from "./model_specs.ts";
- * console.assert(ggufParamCount(TINY_MODELS[0]!.config) > 4_000_000);
+ * assert.ok(ggufParamCount(TINY_MODELS[0]!.config) > 4_000_000);
  * ```
  */
 export function ggufParamCount(c: Llama2cConfig): number {

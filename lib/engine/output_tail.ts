@@ -26,10 +26,11 @@ export interface DrainOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { drainOutput } from "./output_tail.ts";
  * const tail = drainOutput([ReadableStream.from([new TextEncoder().encode("a\nb\n")])]);
  * await tail.done;
- * console.assert(tail.lines().join() === "a,b");
+ * assert.equal(tail.lines().join(), "a,b");
  * ```
  */
 export function drainOutput(

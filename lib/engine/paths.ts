@@ -36,9 +36,10 @@ export interface EngineRootOptions {
  * @throws {Error} when neither `LOCALBENCH_ENGINE_DIR`, `XDG_CACHE_HOME` nor `HOME` is set
  * @example Overriding the directory
  * ```ts
+ * import assert from "node:assert/strict";
  * import { engineRoot } from "./paths.ts";
  * const root = engineRoot({ env: (k) => (k === "LOCALBENCH_ENGINE_DIR" ? "/tmp/eng" : undefined) });
- * console.assert(root === "/tmp/eng");
+ * assert.equal(root, "/tmp/eng");
  * ```
  */
 export function engineRoot(options: EngineRootOptions = {}): string {
@@ -87,8 +88,9 @@ export interface EnginePaths {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { enginePaths } from "./paths.ts";
- * console.assert(enginePaths("/e").server === "/e/bin/llama-server");
+ * assert.equal(enginePaths("/e").server, "/e/bin/llama-server");
  * ```
  */
 export function enginePaths(root: string): EnginePaths {

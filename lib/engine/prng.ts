@@ -21,8 +21,9 @@ export interface Random {
  * @returns a deterministic generator
  * @example Same seed, same stream
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createRandom } from "./prng.ts";
- * console.assert(createRandom(7).next() === createRandom(7).next());
+ * assert.equal(createRandom(7).next(), createRandom(7).next());
  * ```
  */
 export function createRandom(seed: number): Random {

@@ -18,8 +18,9 @@ export type ProcessTableReader = () => ProcessTable;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseProcStat } from "./processes.ts";
- * console.assert(parseProcStat("42 (llama server) S 7 42 42 0")?.[1] === 7);
+ * assert.equal(parseProcStat("42 (llama server) S 7 42 42 0")?.[1], 7);
  * ```
  */
 export function parseProcStat(line: string): [number, number, string] | null {
@@ -60,9 +61,10 @@ export function readProcTable(): ProcessTable {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { descendantsOf } from "./processes.ts";
  * const table = new Map([[2, 1], [3, 2], [4, 3], [9, 1]]);
- * console.assert(descendantsOf(table, 2).join() === "3,4");
+ * assert.equal(descendantsOf(table, 2).join(), "3,4");
  * ```
  */
 export function descendantsOf(table: ProcessTable, root: number): number[] {

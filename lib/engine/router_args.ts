@@ -33,12 +33,13 @@ export interface RouterArgsInput {
  * @throws {RangeError} for a port, thread count, context size or slot count out of range
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { routerArgs } from "./router_args.ts";
  * const args = routerArgs({
  *   modelsDir: "/m", host: "127.0.0.1", port: 8080, threads: 2, ctxSize: 512, parallel: 1,
  *   modelsMax: 2, autoload: true, extraArgs: [],
  * });
- * console.assert(args.includes("--models-dir"));
+ * assert.ok(args.includes("--models-dir"));
  * ```
  */
 export function routerArgs(input: RouterArgsInput): string[] {

@@ -11,8 +11,9 @@
  * @param path a `PATH`-style list. @default Deno.env.get("PATH")
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { findOnPath } from "./which.ts";
- * console.assert(findOnPath("sh", "/bin:/usr/bin") !== null);
+ * assert.notEqual(findOnPath("sh", "/bin:/usr/bin"), null);
  * ```
  */
 export function findOnPath(name: string, path = Deno.env.get("PATH") ?? ""): string | null {

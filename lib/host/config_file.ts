@@ -45,11 +45,12 @@ export const denoConfigFs: ConfigFs = {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ConfigFile } from "./config_file.ts";
  * const dir = await Deno.makeTempDir();
  * const file = new ConfigFile(`${dir}/config.yaml`);
  * await file.update((doc) => { doc.server = { port: 5000 }; });
- * console.assert(((await file.read()).server as { port: number }).port === 5000);
+ * assert.equal(((await file.read()).server as { port: number }).port, 5000);
  * await Deno.remove(dir, { recursive: true });
  * ```
  */

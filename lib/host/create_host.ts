@@ -117,12 +117,13 @@ export interface Host extends HostServices {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createHost } from "./create_host.ts";
  * const dataDir = await Deno.makeTempDir();
  * const host = createHost({ plugins: [], dataDir });
  * const { adminKey } = await host.start();
  * const res = await host.app.request("/api/settings", { headers: { "X-Api-Key": adminKey! } });
- * console.assert(res.status === 200);
+ * assert.equal(res.status, 200);
  * await host.stop();
  * await Deno.remove(dataDir, { recursive: true });
  * ```

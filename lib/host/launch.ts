@@ -69,13 +69,14 @@ export interface ScopeOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { resolveHostPaths } from "./paths.ts";
  * import { scopedPermissionFlags } from "./launch.ts";
  * const flags = scopedPermissionFlags({
  *   paths: resolveHostPaths({ HOME: "/h" }),
  *   listen: { hostname: "127.0.0.1", port: 5000 },
  * });
- * console.assert(flags.includes("--allow-net=127.0.0.1:5000"));
+ * assert.ok(flags.includes("--allow-net=127.0.0.1:5000"));
  * ```
  */
 export function scopedPermissionFlags(options: ScopeOptions): string[] {

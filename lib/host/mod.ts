@@ -4,12 +4,13 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createHost } from "./mod.ts";
  * const dataDir = await Deno.makeTempDir();
  * const host = createHost({ plugins: [], dataDir });
  * await host.start();
  * const res = await host.app.request("/api/settings");
- * console.assert(res.status === 401);
+ * assert.equal(res.status, 401);
  * await host.stop();
  * await Deno.remove(dataDir, { recursive: true });
  * ```

@@ -43,9 +43,10 @@ export interface HostPathOverrides {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { resolveHostPaths } from "./paths.ts";
  * const p = resolveHostPaths({ HOME: "/home/a" });
- * console.assert(p.logDir === "/home/a/.local/share/localbench/host/logs");
+ * assert.equal(p.logDir, "/home/a/.local/share/localbench/host/logs");
  * ```
  */
 export function resolveHostPaths(

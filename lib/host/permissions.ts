@@ -14,9 +14,10 @@ export const PERMISSIONS: readonly Permission[] = ["STATUS", "CONTROL", "SETTING
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { hasPermission } from "./permissions.ts";
- * console.assert(hasPermission(["ADMIN"], "SETTINGS"));
- * console.assert(!hasPermission(["STATUS"], "CONTROL"));
+ * assert.ok(hasPermission(["ADMIN"], "SETTINGS"));
+ * assert.ok(!hasPermission(["STATUS"], "CONTROL"));
  * ```
  */
 export function hasPermission(granted: readonly Permission[], needed: Permission): boolean {

@@ -35,11 +35,12 @@ const HEADERS: Readonly<Record<string, string>> = {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Hono } from "hono";
  * import { securityHeaders } from "./headers.ts";
  * const app = new Hono().use("*", securityHeaders()).get("/", (c) => c.html("<p>hi</p>"));
  * const res = await app.request("/");
- * console.assert(res.headers.get("Content-Security-Policy")!.includes("frame-ancestors 'none'"));
+ * assert.ok(res.headers.get("Content-Security-Policy")!.includes("frame-ancestors 'none'"));
  * ```
  */
 export function securityHeaders(): MiddlewareHandler {

@@ -71,9 +71,10 @@ export interface ListenNamesOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { listenHostNames } from "./host_allow.ts";
  * const names = listenHostNames("127.0.0.1", { extra: ["bench.lan"] });
- * console.assert(names.has("localhost") && names.has("bench.lan") && !names.has("evil.example"));
+ * assert.ok(names.has("localhost") && names.has("bench.lan") && !names.has("evil.example"));
  * ```
  */
 export function listenHostNames(listen: string, options: ListenNamesOptions = {}): Set<string> {

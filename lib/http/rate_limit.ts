@@ -20,12 +20,13 @@ export interface RateLimitOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { SlidingWindowLimiter } from "./rate_limit.ts";
  * let t = 0;
  * const limiter = new SlidingWindowLimiter({ max: 2, windowMs: 1000, now: () => t });
- * console.assert(limiter.attempt("a") && limiter.attempt("a") && !limiter.attempt("a"));
+ * assert.ok(limiter.attempt("a") && limiter.attempt("a") && !limiter.attempt("a"));
  * t = 1001;
- * console.assert(limiter.attempt("a"));
+ * assert.ok(limiter.attempt("a"));
  * ```
  */
 export class SlidingWindowLimiter {

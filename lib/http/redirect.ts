@@ -21,10 +21,11 @@ function hasControlOrBackslash(text: string): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { safeLocalPath } from "./redirect.ts";
- * console.assert(safeLocalPath("/plugins/power?x=1", "/") === "/plugins/power?x=1");
- * console.assert(safeLocalPath("/\t/evil.example/x", "/") === "/");
- * console.assert(safeLocalPath("//evil.example", "/") === "/");
+ * assert.equal(safeLocalPath("/plugins/power?x=1", "/"), "/plugins/power?x=1");
+ * assert.equal(safeLocalPath("/\t/evil.example/x", "/"), "/");
+ * assert.equal(safeLocalPath("//evil.example", "/"), "/");
  * ```
  */
 export function safeLocalPath(next: string | undefined | null, fallback: string): string {

@@ -46,8 +46,9 @@ export function toRestInput(messages: ChatMessage[], images: string[] = []): Res
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { imageDataUrl } from "./content.ts";
- * console.assert(imageDataUrl(new Uint8Array([1, 2]), "image/png") === "data:image/png;base64,AQI=");
+ * assert.equal(imageDataUrl(new Uint8Array([1, 2]), "image/png"), "data:image/png;base64,AQI=");
  * ```
  */
 export function imageDataUrl(bytes: Uint8Array, mime = "image/png"): string {

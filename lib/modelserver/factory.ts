@@ -43,9 +43,10 @@ export interface BackendOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createBackend } from "./factory.ts";
  * const b = createBackend({ backend: "rest", host: "127.0.0.1", port: 1234 });
- * console.assert(b.describe() === "LM Studio REST at http://127.0.0.1:1234");
+ * assert.equal(b.describe(), "LM Studio REST at http://127.0.0.1:1234");
  * ```
  */
 export function createBackend(options: BackendOptions): Backend {

@@ -56,9 +56,10 @@ const TOKEN_RE = /^sk-lm-([A-Za-z0-9]+):([A-Za-z0-9]+)$/;
  * @throws {AppError} 400 when the token is not an LM Studio token
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { sdkCredentials } from "./lmstudio_sdk.ts";
  * const c = sdkCredentials("sk-lm-abcd1234:abcdefghij0123456789");
- * console.assert(c.clientIdentifier === "abcd1234" && c.clientPasskey === "abcdefghij0123456789");
+ * assert.ok(c.clientIdentifier === "abcd1234" && c.clientPasskey === "abcdefghij0123456789");
  * ```
  */
 export function sdkCredentials(token: string): { clientIdentifier: string; clientPasskey: string } {

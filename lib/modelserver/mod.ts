@@ -5,9 +5,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createBackend, isModelUnloaded } from "./mod.ts";
  * const backend = createBackend({ backend: "rest", port: 1234 });
- * console.assert(backend.kind === "rest" && !isModelUnloaded(new Error("x")));
+ * assert.ok(backend.kind === "rest" && !isModelUnloaded(new Error("x")));
  * ```
  *
  * @module

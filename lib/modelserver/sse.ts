@@ -26,10 +26,11 @@ export interface SseEvent {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { SseParser } from "./sse.ts";
  * const p = new SseParser();
  * const events = [...p.push("event: a\nda"), ...p.push("ta: {}\n\n")];
- * console.assert(events.length === 1 && events[0]!.event === "a");
+ * assert.ok(events.length === 1 && events[0]!.event === "a");
  * ```
  */
 export class SseParser {

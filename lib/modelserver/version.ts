@@ -19,9 +19,10 @@ export function parseVersion(text: string): string | null {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { compareVersions } from "./version.ts";
- * console.assert(compareVersions("0.4.0", "0.3.31") > 0);
- * console.assert(compareVersions("v0.4", "0.4.0") === 0);
+ * assert.ok(compareVersions("0.4.0", "0.3.31") > 0);
+ * assert.equal(compareVersions("v0.4", "0.4.0"), 0);
  * ```
  */
 export function compareVersions(a: string, b: string): number {

@@ -28,8 +28,9 @@ export const RANKINGS: Readonly<
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { rankEntries } from "./rank.ts";
- * console.assert(rankEntries([], "ttft").length === 0);
+ * assert.equal(rankEntries([], "ttft").length, 0);
  * ```
  */
 export function rankEntries(entries: readonly ReportEntry[], rankBy: RankBy): ReportEntry[] {

@@ -10,8 +10,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { niceTicks } from "./ticks.ts";
- * console.assert(niceTicks(0, 96.4).join() === "0,20,40,60,80,100");
+ * assert.equal(niceTicks(0, 96.4).join(), "0,20,40,60,80,100");
  * ```
  */
 export function niceTicks(min: number, max: number, count = 5): number[] {

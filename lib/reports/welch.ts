@@ -61,8 +61,9 @@ function betaFraction(x: number, a: number, b: number): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { incompleteBeta } from "./welch.ts";
- * console.assert(Math.abs(incompleteBeta(0.5, 2, 3) - 0.6875) < 1e-12);
+ * assert.ok(Math.abs(incompleteBeta(0.5, 2, 3) - 0.6875) < 1e-12);
  * ```
  */
 export function incompleteBeta(x: number, a: number, b: number): number {
@@ -106,9 +107,10 @@ function meanVar(xs: readonly number[]): { mean: number; variance: number } {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { welchTest } from "./welch.ts";
  * const r = welchTest([1, 2, 3, 4, 5], [2, 4, 6, 8, 10])!;
- * console.assert(Math.abs(r.p - 0.1075) < 1e-3);
+ * assert.ok(Math.abs(r.p - 0.1075) < 1e-3);
  * ```
  */
 export function welchTest(a: readonly number[], b: readonly number[]): WelchResult | null {

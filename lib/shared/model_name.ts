@@ -16,9 +16,10 @@ const MODEL_FILE = /\.(gguf|ggml|bin|safetensors|mlx|pt|pth|onnx)(?=@[^/\\]*$|$)
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { shortModelName } from "./model_name.ts";
- * console.assert(shortModelName("/root/.cache/localbench/engine/models/tiny-a.gguf") === "tiny-a");
- * console.assert(shortModelName("qwen/qwen3-4b") === "qwen/qwen3-4b");
+ * assert.equal(shortModelName("/root/.cache/localbench/engine/models/tiny-a.gguf"), "tiny-a");
+ * assert.equal(shortModelName("qwen/qwen3-4b"), "qwen/qwen3-4b");
  * ```
  */
 export function shortModelName(id: string): string {

@@ -37,10 +37,11 @@ export interface MenuModel {
  *
  * @example Paused
  * ```ts
+ * import assert from "node:assert/strict";
  * import { menuOf } from "./menu.ts";
  * import { viewOf } from "./status.ts";
  * const pause = menuOf(viewOf("paused")).items.find((i) => i.id === "pause")!;
- * console.assert(pause.title === "Resume" && pause.enabled);
+ * assert.ok(pause.title === "Resume" && pause.enabled);
  * ```
  */
 export function menuOf(view: TrayView): MenuModel {

@@ -38,9 +38,10 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
  *
  * @example A 1×1 red pixel
  * ```ts
+ * import assert from "node:assert/strict";
  * import { encodePng } from "./png.ts";
  * const png = encodePng(1, 1, new Uint8Array([255, 0, 0, 255]));
- * console.assert(png[1] === 0x50); // "P" of the signature
+ * assert.equal(png[1], 0x50); // "P" of the signature
  * ```
  */
 export function encodePng(width: number, height: number, rgba: Uint8Array): Uint8Array {

@@ -47,9 +47,10 @@ const ICONS: Record<TrayState, IconColor> = {
  *
  * @example Running
  * ```ts
+ * import assert from "node:assert/strict";
  * import { viewOf } from "./status.ts";
  * const v = viewOf("running");
- * console.assert(v.icon === "green" && v.pause && v.stop && !v.start);
+ * assert.ok(v.icon === "green" && v.pause && v.stop && !v.start);
  * ```
  */
 export function viewOf(state: TrayState): TrayView {

@@ -37,12 +37,13 @@ export interface SwitchLimiter {
  *
  * @example Deferring a second switch
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createSwitchLimiter } from "./rate_limit.ts";
  * import { systemClock } from "../../lib/clock.ts";
  * const limiter = createSwitchLimiter({ clock: systemClock, intervalMs: () => 3000 });
  * limiter.record("usb:1");
- * console.assert(limiter.remaining("usb:1") > 0);
- * console.assert(limiter.remaining("usb:2") === 0);
+ * assert.ok(limiter.remaining("usb:1") > 0);
+ * assert.equal(limiter.remaining("usb:2"), 0);
  * ```
  */
 export function createSwitchLimiter(options: SwitchLimiterOptions): SwitchLimiter {

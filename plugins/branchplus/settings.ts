@@ -130,12 +130,13 @@ export function channelConfigOf(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { defaultSettings, mergeBranchUpdate, validateBranchSettings } from "./settings.ts";
  * const current = defaultSettings() as unknown as Record<string, unknown>;
  * const next = validateBranchSettings(
  *   mergeBranchUpdate(current, { channels: [{ kind: "usb", id: 2, label: "Fan" }] }),
  * );
- * console.assert(next.channels[1].label === "Fan" && next.channels[0].label === "USB 1");
+ * assert.deepEqual(next.channels.slice(0, 2).map((c) => c.label), ["USB 1", "Fan"]);
  * ```
  */
 export function mergeBranchUpdate(current: Settings, partial: Settings): Settings {

@@ -34,9 +34,10 @@ function parts(seconds: number) {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatUptime } from "./format.ts";
  * const t = formatUptime(90061);
- * console.assert(t.full === "1d 1h 1m 1s" && t.dhm === "1d 1h 1m" && t.short === "1d1h1m");
+ * assert.ok(t.full === "1d 1h 1m 1s" && t.dhm === "1d 1h 1m" && t.short === "1d1h1m");
  * ```
  */
 export function formatUptime(seconds: number): UptimeTexts {

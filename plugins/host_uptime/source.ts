@@ -27,9 +27,10 @@ export const readProcUptime: ProcReader = async () => {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { systemUptimeSeconds } from "./source.ts";
- * console.assert(await systemUptimeSeconds(() => Promise.resolve("350735.47 234388.90\n")) === 350735.47);
- * console.assert(await systemUptimeSeconds(() => Promise.reject(new Error("no"))) === null);
+ * assert.equal(await systemUptimeSeconds(() => Promise.resolve("350735.47 234388.90\n")), 350735.47);
+ * assert.equal(await systemUptimeSeconds(() => Promise.reject(new Error("no"))), null);
  * ```
  */
 export async function systemUptimeSeconds(read: ProcReader): Promise<number | null> {

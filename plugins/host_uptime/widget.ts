@@ -81,9 +81,10 @@ export function isCompact(view: UptimeView): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { widgetState } from "./widget.ts";
  * const s = widgetState({ uptime: "1h 0m 0s", host_uptime: "5m 0s", seconds: 3600, host_seconds: 300 }, 0, 0);
- * console.assert(s.text === "Uptime: System 1h 0m 0s | Host 5m 0s");
+ * assert.equal(s.text, "Uptime: System 1h 0m 0s | Host 5m 0s");
  * ```
  */
 export function widgetState(view: UptimeView, phase: number, now: number): WidgetState {

@@ -50,9 +50,10 @@ export function capText(text: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { entryFromLines } from "./entries.ts";
  * const e = entryFromLines(["2024-01-01 12:00:00,000 - app - ERROR - boom", "Traceback:"]);
- * console.assert(e.level === "ERROR" && e.message === "boom\nTraceback:");
+ * assert.ok(e.level === "ERROR" && e.message === "boom\nTraceback:");
  * ```
  */
 export function entryFromLines(lines: string[]): ParsedLine {

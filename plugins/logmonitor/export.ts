@@ -39,9 +39,10 @@ export function csvCell(value: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { renderExport } from "./export.ts";
  * const f = renderExport([{ timestamp: "t", logger: "l", level: "INFO", message: "a,b" }], "csv");
- * console.assert(f.body === 'timestamp,logger,level,message\r\nt,l,INFO,"a,b"\r\n');
+ * assert.equal(f.body, 'timestamp,logger,level,message\r\nt,l,INFO,"a,b"\r\n');
  * ```
  */
 export function renderExport(results: unknown, format: unknown): ExportFile {

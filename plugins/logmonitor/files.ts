@@ -44,9 +44,10 @@ export const LOG_NAME = /^.+\.log$/s;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isValidLogName } from "./files.ts";
- * console.assert(isValidLogName("host.log"));
- * console.assert(!isValidLogName("../host.log") && !isValidLogName(".hidden.log"));
+ * assert.ok(isValidLogName("host.log"));
+ * assert.ok(!isValidLogName("../host.log") && !isValidLogName(".hidden.log"));
  * ```
  */
 export function isValidLogName(name: unknown): name is string {

@@ -21,8 +21,9 @@ const RULES: [RegExp, string][] = [
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { maskText } from "./mask.ts";
- * console.assert(maskText("api_key=abc123") === "api_key: [REDACTED]");
+ * assert.equal(maskText("api_key=abc123"), "api_key: [REDACTED]");
  * ```
  */
 export function maskText(text: string): string {

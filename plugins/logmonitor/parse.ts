@@ -49,9 +49,10 @@ export function inferLevel(message: string): Level {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseLine } from "./parse.ts";
  * const p = parseLine("2024-01-01 12:00:00,123 - octoprint.server - INFO - Starting");
- * console.assert(p.logger === "octoprint.server" && p.level === "INFO" && p.message === "Starting");
+ * assert.ok(p.logger === "octoprint.server" && p.level === "INFO" && p.message === "Starting");
  * ```
  */
 export function parseLine(line: string): ParsedLine {

@@ -66,9 +66,10 @@ function quantifier(p: string, i: number): { length: number; optional: boolean }
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { requiredLiteral } from "./regex_literal.ts";
- * console.assert(requiredLiteral("timeout after [0-9]+ retries", true) === "timeout after ");
- * console.assert(requiredLiteral("a|b", false) === null);
+ * assert.equal(requiredLiteral("timeout after [0-9]+ retries", true), "timeout after ");
+ * assert.equal(requiredLiteral("a|b", false), null);
  * ```
  */
 export function requiredLiteral(
@@ -147,8 +148,9 @@ function topLevelBranches(pattern: string): string[] | null {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { requiredLiterals } from "./regex_literal.ts";
- * console.assert(requiredLiterals("(checksum|resend)", true)?.join() === "checksum,resend");
+ * assert.equal(requiredLiterals("(checksum|resend)", true)?.join(), "checksum,resend");
  * ```
  */
 export function requiredLiterals(pattern: string, ignoreCase: boolean): string[] | null {

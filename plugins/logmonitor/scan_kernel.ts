@@ -287,11 +287,12 @@ type FindFn = (start: number, end: number, needle: number, m: number, fold: numb
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ByteFinder } from "./scan_kernel.ts";
  * const f = new ByteFinder(1024);
  * const n = new TextEncoder().encodeInto("say Hello", f.hay).written;
  * f.setNeedles([new TextEncoder().encode("hello")], true);
- * console.assert(f.find(0, n) === 4);
+ * assert.equal(f.find(0, n), 4);
  * ```
  */
 export class ByteFinder {

@@ -137,11 +137,12 @@ export interface SearchFileOptions extends ScanOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseSearchParams, searchFile } from "./search.ts";
  * const path = await Deno.makeTempFile();
  * await Deno.writeTextFile(path, "a\nb a\nc\n");
  * const r = await searchFile(path, parseSearchParams({ query: "a", levels: [], limit: "1" }, 50));
- * console.assert(r.results.length === 1 && r.total === 2);
+ * assert.ok(r.results.length === 1 && r.total === 2);
  * await Deno.remove(path);
  * ```
  */

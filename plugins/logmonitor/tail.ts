@@ -212,10 +212,11 @@ export class Tailer {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { lastLines } from "./tail.ts";
  * const p = await Deno.makeTempFile();
  * await Deno.writeTextFile(p, "a\nb\nc\n");
- * console.assert((await lastLines(p, 2)).join() === "b,c");
+ * assert.equal((await lastLines(p, 2)).join(), "b,c");
  * await Deno.remove(p);
  * ```
  */

@@ -36,10 +36,11 @@ function parseFlag(value: string): boolean | undefined {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { applyEnvOverrides } from "./env.ts";
  * import { validateSettings } from "./settings.ts";
  * const r = applyEnvOverrides(validateSettings({}), { TEMP_ETA_ALGORITHM: "exponential" });
- * console.assert(r.settings.algorithm === "exponential");
+ * assert.equal(r.settings.algorithm, "exponential");
  * ```
  */
 export function applyEnvOverrides(

@@ -19,9 +19,10 @@ function pad(n: number): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatEta } from "./format.ts";
- * console.assert(formatEta(90, "minutes") === "1.5m");
- * console.assert(formatEta(5400, "hms") === "01:30:00");
+ * assert.equal(formatEta(90, "minutes"), "1.5m");
+ * assert.equal(formatEta(5400, "hms"), "01:30:00");
  * ```
  */
 export function formatEta(seconds: number, format: TimeFormat): string {
@@ -49,9 +50,10 @@ export function formatEta(seconds: number, format: TimeFormat): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatRate } from "./format.ts";
- * console.assert(formatRate(0.5) === "+0.50°C/s");
- * console.assert(formatRate(-1.234) === "-1.23°C/s");
+ * assert.equal(formatRate(0.5), "+0.50°C/s");
+ * assert.equal(formatRate(-1.234), "-1.23°C/s");
  * ```
  */
 export function formatRate(rate: number): string {

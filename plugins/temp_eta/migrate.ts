@@ -64,9 +64,10 @@ function migrateV1(stored: Record<string, unknown>): Record<string, unknown> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { migrateSettings } from "./migrate.ts";
  * const v2 = migrateSettings({ threshold_start: 3, mqtt_broker_host: "broker" }, 1);
- * console.assert(v2.heating_threshold === 3 && v2.mqtt_broker === "broker");
+ * assert.ok(v2.heating_threshold === 3 && v2.mqtt_broker === "broker");
  * ```
  */
 export function migrateSettings(

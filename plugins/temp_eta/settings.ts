@@ -68,12 +68,9 @@ export function checkValue(key: string, spec: SettingSpec, value: unknown): unkn
  *
  * @example Rejecting an out-of-range rate
  * ```ts
+ * import assert from "node:assert/strict";
  * import { validateSettings } from "./settings.ts";
- * try {
- *   validateSettings({ min_rate: 5 });
- * } catch (err) {
- *   console.assert((err as Error).message.includes("'min_rate'"));
- * }
+ * assert.throws(() => validateSettings({ min_rate: 5 }), /'min_rate'/);
  * ```
  * @throws {AppError} 400 (`invalid_setting`) naming the first invalid setting.
  */

@@ -37,9 +37,10 @@ export function synthesise(tones: readonly Tone[], sampleRate: number, volume = 
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { encodeWav } from "./wav.ts";
  * const bytes = encodeWav(new Float32Array(10), 8000);
- * console.assert(new TextDecoder().decode(bytes.subarray(0, 4)) === "RIFF");
+ * assert.equal(new TextDecoder().decode(bytes.subarray(0, 4)), "RIFF");
  * ```
  */
 export function encodeWav(samples: Float32Array, sampleRate: number): Uint8Array {

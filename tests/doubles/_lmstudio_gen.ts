@@ -68,9 +68,10 @@ export function countTokens(text: string): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { generate } from "./_lmstudio_gen.ts";
  * const input = { seed: 1, model: "m", prompt: "hi", maxTokens: 5, speedTps: 50, prefillTps: 500, tokenDelayMs: 0 };
- * console.assert(generate(input).tokens.join("") === generate(input).tokens.join(""));
+ * assert.equal(generate(input).tokens.join(""), generate(input).tokens.join(""));
  * ```
  */
 export function generate(input: GenerateInput): Generation {

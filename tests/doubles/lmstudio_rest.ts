@@ -186,10 +186,11 @@ async function route(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createLmStudioDouble } from "./lmstudio_rest.ts";
  * const d = createLmStudioDouble({ seed: 1 });
  * const res = await d.fetch("http://double/api/v1/models");
- * console.assert(res.status === 200);
+ * assert.equal(res.status, 200);
  * await res.body?.cancel();
  * d.close();
  * ```

@@ -43,10 +43,11 @@ export interface RunningLmStudioDouble {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { startLmStudioDouble } from "./lmstudio_server.ts";
  * const d = await startLmStudioDouble({ port: 0 });
  * const res = await fetch(`${d.url}/lmstudio-greeting`);
- * console.assert((await res.json()).lmstudio === true);
+ * assert.equal((await res.json()).lmstudio, true);
  * await d.close();
  * ```
  */

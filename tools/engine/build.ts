@@ -84,11 +84,12 @@ export async function buildEngine(runner: CommandRunner, options: BuildOptions):
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { progressReporter } from "./build.ts";
  * const said: string[] = [];
  * const on = progressReporter((s) => said.push(s));
- * on("[1/10] a"); on("[5/10] b"); on("[10/10] c");
- * console.assert(said.length === 2);
+ * for (const line of ["[1/10] a", "[1/10] b", "ninja: x", "[5/10] c", "[10/10] d"]) on(line);
+ * assert.deepEqual(said, ["build: 10% (1/10)", "build: 50% (5/10)", "build: 100% (10/10)"]);
  * ```
  */
 export function progressReporter(say: (line: string) => void): (line: string) => void {

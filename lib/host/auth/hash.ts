@@ -50,9 +50,10 @@ function derive(password: string, salt: Buffer, n: number): Promise<Buffer> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { hashPassword, verifyPassword } from "./hash.ts";
  * const stored = await hashPassword("s3cret");
- * console.assert(await verifyPassword("s3cret", stored));
+ * assert.ok(await verifyPassword("s3cret", stored));
  * ```
  */
 export async function hashPassword(password: string): Promise<string> {

@@ -37,13 +37,16 @@ const MAX_KEYS = 10_000;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { LoginThrottle } from "./throttle.ts";
  * let t = 0;
- * const throttle = new LoginThrottle({ now: () => t, freeFailures: 1 });
+ * const throttle = new LoginThrottle({ now: () => t, freeFailures: 2 });
  * throttle.failed("ann", "10.0.0.1");
- * console.assert(throttle.check("ann", "10.0.0.1") === 0);
+ * assert.equal(throttle.check("ann", "10.0.0.1"), 0, "the first failure is free");
  * throttle.failed("ann", "10.0.0.1");
- * console.assert(throttle.check("ann", "10.0.0.9") === 1000, "the account waits 1 s");
+ * assert.equal(throttle.check("ann", "10.0.0.9"), 1000, "the account waits 1 s, from anywhere");
+ * t = 1000;
+ * assert.equal(throttle.check("ann", "10.0.0.1"), 0);
  * ```
  */
 export class LoginThrottle {

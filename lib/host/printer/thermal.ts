@@ -35,9 +35,10 @@ export interface HeaterState {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { stepHeater } from "./thermal.ts";
  * const next = stepHeater({ actual: 22, target: 200 }, 40, { tau: 40, maxTemp: 300 });
- * console.assert(Math.abs(next.actual - (22 + 178 * (1 - Math.exp(-1)))) < 1e-9);
+ * assert.ok(Math.abs(next.actual - (22 + 178 * (1 - Math.exp(-1)))) < 1e-9);
  * ```
  */
 export function stepHeater(

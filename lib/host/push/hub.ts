@@ -29,12 +29,13 @@ export interface PluginMessage {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { PushHub } from "./hub.ts";
  * const hub = new PushHub();
  * const got: string[] = [];
  * hub.add({ send: (t) => got.push(t), permissions: ["STATUS"] });
  * hub.send("logmonitor", { type: "log_lines", data: [] });
- * console.assert(JSON.parse(got[0]!).plugin.plugin === "logmonitor");
+ * assert.equal(JSON.parse(got[0]!).plugin.plugin, "logmonitor");
  * ```
  */
 export class PushHub {

@@ -14,9 +14,10 @@ function isObject(v: unknown): v is Record<string, unknown> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { mergeSettings } from "./merge.ts";
  * const s = mergeSettings({ a: { b: 1, c: 2 } }, { a: { c: 3 } });
- * console.assert(JSON.stringify(s) === '{"a":{"b":1,"c":3}}');
+ * assert.equal(JSON.stringify(s), '{"a":{"b":1,"c":3}}');
  * ```
  */
 export function mergeSettings(base: Settings, over: Settings): Settings {

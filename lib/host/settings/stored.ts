@@ -103,9 +103,10 @@ export function validateStored(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readStoredSettings } from "./stored.ts";
  * const r = readStoredSettings({}, []);
- * console.assert(r.problems.length === 0);
+ * assert.equal(r.problems.length, 0);
  * ```
  */
 export function readStoredSettings(doc: ConfigDoc, plugins: PluginDescriptor[]): StoredSettings {

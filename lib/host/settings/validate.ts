@@ -21,8 +21,9 @@ function invalid(key: string, expectation: string, value: unknown): AppError {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { settingInt } from "./validate.ts";
- * console.assert(settingInt({ n: 5 }, "n", 1, 10) === 5);
+ * assert.equal(settingInt({ n: 5 }, "n", 1, 10), 5);
  * ```
  */
 export function settingInt(s: Settings, key: string, min: number, max: number): number {
