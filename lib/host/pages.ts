@@ -46,7 +46,11 @@ export const define: Define<HostPageState> = createDefine<HostPageState>();
  * @example
  * ```ts
  * import { definePluginPages } from "./pages.ts";
- * const define = definePluginPages<{ greeting: string }>();
+ * import type { PluginInstance } from "./plugin.ts";
+ * interface Greeter extends PluginInstance {
+ *   greeting: string;
+ * }
+ * const define = definePluginPages<Greeter>();
  * export const handler = define.handlers({ GET: (c) => c.text(c.var.plugin.greeting) });
  * ```
  */
