@@ -1,13 +1,15 @@
 /**
- * The benchmark's status line (status, model, progress, last outcome), its start / pause /
- * resume / stop buttons, the last message and, when the server needs it, the token field.
+ * The benchmark's status line (status, model, progress with the phase and the time left, the
+ * last outcome), its start / pause / resume / stop buttons, the last message (an error as an
+ * alert) and, when the server needs it, the token field.
  *
  * @module
  */
-import type { ReadonlySignal } from "@preact/signals";
+import { type ReadonlySignal, useSignal } from "@preact/signals";
+import { useEffect } from "preact/hooks";
 import { TOKEN_KEY } from "./api_client.ts";
 import type { BenchForm } from "./bench_form.ts";
-import type { LiveState } from "./live_state.ts";
+import { formatEta, type LiveState } from "./live_state.ts";
 
 /** Props of {@linkcode BenchControls}. */
 export interface BenchControlsProps {
@@ -16,21 +18,68 @@ export interface BenchControlsProps {
   tokenRequired: boolean;
 }
 
+/** The ETA counted down between status events (a tick a second while running). */
+function Eta({ live }: { live: LiveState }) {
+  const now = useSignal(Date.now());
+  useEffect(() => {
+    if (live.status !== "running") return;
+    const t = setInterval(() => now.value = Date.now(), 1000);
+    return () => clearInterval(t);
+  }, [live.status]);
+  if (live.status !== "running" || live.etaS === null) return null;
+  const left = live.etaS - Math.max(0, now.value - live.etaAt) / 1000;
+  return <span id="bench-eta">{formatEta(left)}</span>;
+}
+
+/** How the last run ended, in words. */
+function Outcome({ live, shownError }: { live: LiveState; shownError: string }) {
+  const o = live.outcome;
+  if (!o || live.status !== "idle") return null;
+  const counts = `${o.tested} measured, ${o.failed} failed, ${o.skipped} skipped`;
+  if (o.outcome === "failed") {
+    // The start's own answer already says it (above), once is enough.
+    if (o.error !== null && o.error === shownError) return null;
+    return (
+      <p id="bench-outcome" class="banner banner-error" role="alert" data-outcome="failed">
+        <strong>Last run failed</strong>
+        {o.error ? `: ${o.error}` : ""}
+      </p>
+    );
+  }
+  return (
+    <p id="bench-outcome" class="outcome" data-outcome={o.outcome}>
+      Last run {o.outcome}: {counts}
+    </p>
+  );
+}
+
 /** Status and controls. */
 export function BenchControls({ form, live, tokenRequired }: BenchControlsProps) {
   const l = live.value;
   const s = l.status;
+  const busy = form.busy.value;
+  const percent = Math.round(l.percent);
   return (
-    <section class="card controls">
+    <section class="card controls" aria-label="Benchmark controls">
       <div class="status-line">
         <span id="bench-status" class={`badge ${s}`} data-status={s}>{s}</span>
         <span id="bench-model">{l.model ?? ""}</span>
-        <progress id="bench-progress" max={100} value={l.percent} />
-        {l.outcome && <span id="bench-outcome">last: {l.outcome}</span>}
+        <span id="bench-phase">{s !== "idle" ? l.detail : ""}</span>
+        <Eta live={l} />
+      </div>
+      <div class="progress-line">
+        <progress
+          id="bench-progress"
+          class="progress"
+          max={100}
+          value={l.percent}
+          aria-label="Benchmark progress"
+        />
+        <span id="bench-percent">{percent}%</span>
       </div>
       <div class="buttons">
-        <button id="btn-start" type="button" disabled={s !== "idle"} onClick={form.start}>
-          Start
+        <button id="btn-start" type="button" disabled={s !== "idle" || busy} onClick={form.start}>
+          {busy ? "Starting…" : "Start"}
         </button>
         <button
           id="btn-pause"
@@ -58,9 +107,13 @@ export function BenchControls({ form, live, tokenRequired }: BenchControlsProps)
           Stop
         </button>
       </div>
+      {form.error.value && (
+        <p id="bench-error" class="banner banner-error" role="alert">{form.error.value}</p>
+      )}
       {form.message.value && (
         <p id="bench-message" class="message" role="status">{form.message.value}</p>
       )}
+      <Outcome live={l} shownError={form.error.value} />
       {tokenRequired && (
         <label class="field">
           <span>Dashboard token</span>

@@ -5,6 +5,8 @@
  * @module
  */
 import { useEffect, useRef } from "preact/hooks";
+import { loadChart } from "../lib/shared/charts/load.ts";
+import { chartColors } from "../lib/shared/charts/theme.ts";
 
 /** One data series. */
 export interface SeriesSpec {
@@ -39,8 +41,9 @@ export const PALETTE = [
   "#3e9b4f",
 ];
 
+/** The chart.js configuration of a spec (colours not named come from the palette). */
 // deno-lint-ignore no-explicit-any
-function toConfig(spec: ChartSpec): any {
+export function toConfig(spec: ChartSpec, surface = "#ffffff"): any {
   const round = spec.type === "doughnut";
   const datasets = spec.series.map((s, i) => ({
     label: s.label,
@@ -49,9 +52,12 @@ function toConfig(spec: ChartSpec): any {
       (round || spec.type === "bar" && spec.series.length === 1
         ? spec.labels?.map((_, j) => PALETTE[j % PALETTE.length]) ?? PALETTE[i]
         : PALETTE[i % PALETTE.length]),
-    borderColor: round ? "#ffffff" : (s.color ?? PALETTE[i % PALETTE.length]),
+    borderColor: round ? surface : (s.color ?? PALETTE[i % PALETTE.length]),
+    // Slice borders take the card's colour again when the scheme changes (charts/theme.ts).
+    ...(round ? { surfaceBorder: true } : {}),
     pointRadius: spec.type === "scatter" ? 5 : 3,
     tension: 0.2,
+    spanGaps: true,
   }));
   const axis = (title?: string) => ({ title: { display: !!title, text: title ?? "" } });
   return {
@@ -84,9 +90,9 @@ export function ChartCanvas(props: ChartCanvasProps) {
   const chart = useRef<any>(null);
   useEffect(() => {
     let cancelled = false;
-    import("../lib/shared/chart_setup.ts").then(({ Chart }) => {
+    loadChart(props.spec.type).then((Chart) => {
       if (cancelled || !canvas.current) return;
-      const config = toConfig(props.spec);
+      const config = toConfig(props.spec, chartColors().surface);
       if (chart.current) {
         chart.current.data = config.data;
         chart.current.update("none");

@@ -48,7 +48,7 @@ export default function HeatMap(props: { rows: HeatRow[] }) {
   const { models, quants, avg, max } = heatCells(props.rows);
   if (models.length === 0) return <p class="empty">No data for the heatmap.</p>;
   return (
-    <div class="scroll">
+    <div class="scroll" tabIndex={0} role="region" aria-label="Heatmap of model and quantization">
       <table class="heatmap" id="heatmap">
         <thead>
           <tr>

@@ -1,47 +1,130 @@
 /**
- * The live view of a running benchmark: the output as a terminal, tokens per second per run and
- * the hardware samples as charts.
+ * The live view of a benchmark: the output as a terminal that follows new text unless the user
+ * scrolled up (and is scrollable by keyboard), tokens per second per run and parallel round,
+ * and the hardware samples — or, when there is nothing to draw, why.
  *
  * @module
  */
 import type { ReadonlySignal } from "@preact/signals";
+import { useEffect, useLayoutEffect, useRef } from "preact/hooks";
 import { ChartCanvas } from "./ChartCanvas.tsx";
 import type { LiveState } from "./live_state.ts";
 
+/** How close to the bottom (px) still counts as following. */
+const FOLLOW_SLACK = 24;
+
+/** The output box: follows the end while the user is there. */
+function Terminal({ output }: { output: string }) {
+  const box = useRef<HTMLPreElement>(null);
+  const follow = useRef(true);
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (el && follow.current) el.scrollTop = el.scrollHeight;
+  }, [output]);
+  const onScroll = () => {
+    const el = box.current;
+    if (el) follow.current = el.scrollTop + el.clientHeight >= el.scrollHeight - FOLLOW_SLACK;
+  };
+  return (
+    <pre
+      id="live-output"
+      ref={box}
+      class="terminal"
+      tabIndex={0}
+      role="region"
+      aria-label="Live output"
+      onScroll={onScroll}
+    >
+      {output || "The output of the next run appears here."}
+    </pre>
+  );
+}
+
+/** The hardware chart, or why there is none. */
+function Hardware({ live }: { live: LiveState }) {
+  if (live.hardware.length === 0) {
+    const why = live.profiling === false
+      ? "Profiling is off for this run: temperature, CPU and RAM are sampled when " +
+        "“Sample the hardware” (--enable-profiling) is on."
+      : live.profiling === true
+      ? "Waiting for the first hardware sample…"
+      : "Temperature, CPU and RAM are drawn here during a run with “Sample the hardware” " +
+        "(--enable-profiling) on.";
+    return <p id="hw-empty" class="chart-empty">{why}</p>;
+  }
+  return (
+    <ChartCanvas
+      id="chart-live-hw"
+      size="small"
+      label="Hardware samples: temperature, CPU and RAM"
+      spec={{
+        type: "line",
+        labels: live.hardware.map((h) => h.t),
+        series: [
+          { label: "temp °C", data: live.hardware.map((h) => h.temp) },
+          { label: "CPU %", data: live.hardware.map((h) => h.cpu) },
+          { label: "RAM GB", data: live.hardware.map((h) => h.ram) },
+        ],
+      }}
+    />
+  );
+}
+
+/** The speed per run and per parallel round, or why there is none yet. */
+function Speeds({ live }: { live: LiveState }) {
+  if (live.runs.length === 0) {
+    return <p id="runs-empty" class="chart-empty">Tokens per second appear after each run.</p>;
+  }
+  const rounds = live.runs.some((r) => r.kind === "round");
+  return (
+    <ChartCanvas
+      id="chart-live-runs"
+      size="small"
+      label="Tokens per second per run"
+      spec={{
+        type: "line",
+        labels: live.runs.map((r) => r.label),
+        series: [
+          { label: "tok/s per run", data: live.runs.map((r) => r.kind === "run" ? r.speed : null) },
+          ...(rounds
+            ? [{
+              label: "tok/s per parallel round",
+              data: live.runs.map((r) => r.kind === "round" ? r.speed : null),
+            }]
+            : []),
+        ],
+      }}
+    />
+  );
+}
+
+/** Props of {@linkcode LiveView}. */
+export interface LiveViewProps {
+  live: ReadonlySignal<LiveState>;
+  /** Changes when a run was started from this page: the view scrolls into sight and takes focus. */
+  started: number;
+}
+
 /** The live output and charts. */
-export function LiveView({ live }: { live: ReadonlySignal<LiveState> }) {
+export function LiveView({ live, started }: LiveViewProps) {
+  const section = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (started === 0 || !section.current) return;
+    section.current.scrollIntoView({ block: "start" });
+    section.current.querySelector<HTMLElement>("#live-output")?.focus({ preventScroll: true });
+  }, [started]);
   const l = live.value;
   return (
-    <section class="grid2">
+    <section id="live" ref={section} class="grid2 live" aria-label="Live view">
       <div class="card">
         <h2>Live output</h2>
-        <pre id="live-output" class="terminal" aria-live="polite">{l.output}</pre>
+        <Terminal output={l.output} />
       </div>
       <div class="card">
         <h2>Tokens/s per run</h2>
-        <ChartCanvas
-          id="chart-live-runs"
-          size="small"
-          spec={{
-            type: "line",
-            labels: l.runs.map((r) => r.label),
-            series: [{ label: "tok/s", data: l.runs.map((r) => r.speed) }],
-          }}
-        />
+        <Speeds live={l} />
         <h2>Hardware</h2>
-        <ChartCanvas
-          id="chart-live-hw"
-          size="small"
-          spec={{
-            type: "line",
-            labels: l.hardware.map((h) => h.t),
-            series: [
-              { label: "temp °C", data: l.hardware.map((h) => h.temp) },
-              { label: "CPU %", data: l.hardware.map((h) => h.cpu) },
-              { label: "RAM GB", data: l.hardware.map((h) => h.ram) },
-            ],
-          }}
-        />
+        <Hardware live={l} />
       </div>
     </section>
   );

@@ -59,7 +59,7 @@ export default function LoadCurveCard({ curves }: LoadCurveCardProps) {
       <section class="grid2">{charts}</section>
       <section class="card">
         <h2>Load levels</h2>
-        <div class="scroll">
+        <div class="scroll" tabIndex={0} role="region" aria-label="Load levels">
           <table class="table" id="load-levels">
             <thead>
               <tr>

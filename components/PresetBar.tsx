@@ -14,6 +14,7 @@ export function PresetBar({ form }: { form: BenchForm }) {
     <div class="toolbar">
       <select
         id="preset"
+        aria-label="Preset"
         value={preset}
         onChange={(e) => form.loadPreset((e.target as HTMLSelectElement).value)}
       >
@@ -24,6 +25,7 @@ export function PresetBar({ form }: { form: BenchForm }) {
       </select>
       <input
         id="preset-name"
+        aria-label="Name of the preset to save"
         placeholder="save as…"
         value={form.saveName.value}
         onInput={(e) => form.saveName.value = (e.target as HTMLInputElement).value}

@@ -33,7 +33,7 @@ function cell(row: ResultRow, key: string, digits?: number): string {
 export function ResultsTable({ s }: { s: ResultsState }) {
   const sort = s.sort.value;
   return (
-    <div class="scroll card">
+    <div class="scroll card" tabIndex={0} role="region" aria-label="Results table">
       <table class="table" id="results-table">
         <thead>
           <tr>

@@ -23,7 +23,14 @@ export interface BenchForm {
   /** The loaded preset ("" for none). */
   preset: Signal<string>;
   saveName: Signal<string>;
+  /** The last action's note. */
   message: Signal<string>;
+  /** The last action's failure (shown as an alert). */
+  error: Signal<string>;
+  /** A start request is on its way. */
+  busy: Signal<boolean>;
+  /** Incremented by each accepted start: the live view comes into view. */
+  started: Signal<number>;
   start(): Promise<void>;
   control(action: "pause" | "resume" | "stop"): Promise<void>;
   loadPreset(name: string): Promise<void>;
@@ -34,10 +41,12 @@ export interface BenchForm {
 /** Creates the form's state. */
 export function createBenchForm(flags: FlagView[], presets: PresetItem[]): BenchForm {
   const say = async (what: () => Promise<string | void>) => {
+    f.error.value = "";
     try {
       f.message.value = (await what()) ?? "";
     } catch (e) {
-      f.message.value = (e as Error).message;
+      f.message.value = "";
+      f.error.value = (e as Error).message;
     }
   };
   const refreshPresets = async () => {
@@ -50,12 +59,20 @@ export function createBenchForm(flags: FlagView[], presets: PresetItem[]): Bench
     preset: signal(""),
     saveName: signal(""),
     message: signal(""),
+    error: signal(""),
+    busy: signal(false),
+    started: signal(0),
     start: () =>
       say(async () => {
         const preset = f.preset.value;
         const body = { ...formToBody(flags, f.values.value), ...(preset ? { preset } : {}) };
-        await api("/api/benchmark/start", { method: "POST", body: JSON.stringify(body) });
-        return "Started";
+        f.busy.value = true;
+        try {
+          await api("/api/benchmark/start", { method: "POST", body: JSON.stringify(body) });
+        } finally {
+          f.busy.value = false;
+        }
+        f.started.value++;
       }),
     control: (action) =>
       say(async () => {

@@ -1,6 +1,7 @@
 /**
- * Island: the Benchmark view. Every parameter, presets (load, save, delete), start / pause /
- * resume / stop, and the live output and charts. The form is signals (`bench_form.ts`); the live
+ * Island: the Benchmark view. Start / pause / resume / stop with the progress, the live output
+ * and charts right below (in sight after Start), then every parameter and presets (load, save,
+ * delete). The form is signals (`bench_form.ts`); the live
  * state is the page's shared signal fed by the event stream (`bench_events.ts`), shown as the
  * server's status until the stream is followed.
  *
@@ -37,6 +38,7 @@ export default function BenchmarkPanel(props: BenchmarkPanelProps) {
   return (
     <div class="bench">
       <BenchControls form={form} live={live} tokenRequired={props.tokenRequired} />
+      <LiveView live={live} started={form.started.value} />
       <section class="card">
         <PresetBar form={form} />
         <FlagForm
@@ -45,7 +47,6 @@ export default function BenchmarkPanel(props: BenchmarkPanelProps) {
           onChange={(k, v) => form.values.value = { ...form.values.value, [k]: v }}
         />
       </section>
-      <LiveView live={live} />
     </div>
   );
 }

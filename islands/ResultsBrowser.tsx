@@ -18,12 +18,14 @@ function ResultsToolbar({ s }: { s: ReturnType<typeof createResultsState> }) {
       <input
         id="filter-text"
         type="search"
+        aria-label="Filter by model or architecture"
         placeholder="Filter by model or architecture"
         value={s.text.value}
         onInput={(e) => s.text.value = (e.target as HTMLInputElement).value}
       />
       <select
         id="filter-quant"
+        aria-label="Quantization"
         value={s.quant.value}
         onChange={(e) => s.quant.value = (e.target as HTMLSelectElement).value}
       >

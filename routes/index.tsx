@@ -1,13 +1,15 @@
 /**
  * Home: KPI cards (cached models, average speed, P50, P95, architectures, quantizations), the
- * top-10 bar chart, the quantization donut and the most efficient models.
+ * top-10 bar chart, the quantization donut and the most efficient models. The charts are SVG
+ * drawn here (the page ships no script); every model links to its history on Comparison.
  *
  * @module
  */
 import { shortModelName } from "../lib/shared/model_name.ts";
 import { fmt } from "../components/format.ts";
 import KpiCard from "../components/KpiCard.tsx";
-import Chart from "../islands/Chart.tsx";
+import { BarList, Donut } from "../components/SvgCharts.tsx";
+import { comparisonHref } from "../components/links.ts";
 import { define } from "../lib/control/services.ts";
 import { page } from "../lib/http/fw/mod.ts";
 import { dashboardStats } from "../lib/store/dashboard.ts";
@@ -41,30 +43,25 @@ export default define.page<typeof handler>(function Home({ data: s }) {
           <section class="grid2">
             <div class="card">
               <h2>Top 10 by speed</h2>
-              <Chart
+              <BarList
                 id="chart-top10"
                 label="Top 10 models by tokens per second"
-                spec={{
-                  type: "bar",
-                  horizontal: true,
-                  labels: top.map((m) =>
-                    `${shortModelName(m.model_name)} ${m.quantization ?? ""}`.trim()
-                  ),
-                  series: [{ label: "tokens/s", data: top.map((m) => m.speed) }],
-                  xTitle: "tokens/s",
-                }}
+                items={top.map((m) => ({
+                  label: `${shortModelName(m.model_name)} ${m.quantization ?? ""}`.trim(),
+                  title: m.model_key,
+                  value: m.speed,
+                  href: comparisonHref(m.model_key),
+                }))}
+                format={(v) => `${fmt(v)} tok/s`}
               />
             </div>
             <div class="card">
               <h2>Quantizations</h2>
-              <Chart
+              <Donut
                 id="chart-quants"
                 label="Models per quantization"
-                spec={{
-                  type: "doughnut",
-                  labels: quants.map(([k]) => k),
-                  series: [{ label: "models", data: quants.map(([, n]) => n) }],
-                }}
+                slices={quants.map(([label, value]) => ({ label, value }))}
+                unit="models"
               />
             </div>
           </section>
@@ -72,7 +69,7 @@ export default define.page<typeof handler>(function Home({ data: s }) {
       {s.efficiency_top.length > 0 && (
         <section class="card">
           <h2>Most efficient (tokens/s per GB)</h2>
-          <div class="scroll">
+          <div class="scroll" tabIndex={0} role="region" aria-label="Most efficient models">
             <table class="table">
               <thead>
                 <tr>
@@ -86,7 +83,11 @@ export default define.page<typeof handler>(function Home({ data: s }) {
               <tbody>
                 {s.efficiency_top.map((m) => (
                   <tr key={m.model_key}>
-                    <td title={m.model_name}>{shortModelName(m.model_name)}</td>
+                    <td>
+                      <a href={comparisonHref(m.model_key)} title={m.model_key}>
+                        {shortModelName(m.model_name)}
+                      </a>
+                    </td>
                     <td>{m.quantization ?? "–"}</td>
                     <td>{fmt(m.tokens_per_sec_per_gb, 2)}</td>
                     <td>{fmt(m.speed)}</td>

@@ -41,8 +41,15 @@ export type BenchEvent =
     backend: string;
     server: string;
     models: string[];
+    /** Measured runs per model (every workload cell's). */
     runs: number;
     skipped: string[];
+    /** Parallel rounds per model after the runs (0: none). */
+    parallel_rounds?: number;
+    /** Load-curve levels per model after them (0: none). */
+    load_levels?: number;
+    /** Whether hardware samples come (`--enable-profiling`). */
+    profiling?: boolean;
   }
   | {
     type: "model_skip";
@@ -82,6 +89,19 @@ export type BenchEvent =
     status: "ok" | "failed" | "stopped";
     error: string | null;
     figures: ModelFigures | null;
+  }
+  | {
+    /** A parallel round ended: `parallel` requests at once. */
+    type: "round_end";
+    key: string;
+    round: number;
+    rounds: number;
+    parallel: number;
+    ok: number;
+    failed: number;
+    /** Output tokens of the round over its wall time. */
+    tokens_per_sec: number | null;
+    wall_ms: number;
   }
   | {
     type: "load_level";

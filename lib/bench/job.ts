@@ -129,6 +129,9 @@ export async function runJob(
       models: run.map((t) => t.key),
       runs: config.num_runs * cellsOf(workload).length,
       skipped: summary.skipped,
+      parallel_rounds: backend.kind !== "sdk" && options.n_parallel > 1 ? config.num_runs : 0,
+      load_levels: workload.concurrency.length + workload.request_rate.length,
+      profiling: options.enable_profiling,
     });
     for (const s of skipped) {
       emit({ type: "model_skip", key: s.key, reason: s.reason, unknown: s.unknown ?? false });

@@ -305,6 +305,18 @@ export class ModelSession {
     this.ctx.emit({ type: "run_start", key: this.key, run: index + 1, runs, parallel: n });
     const round = await parallelRound(this.#measure, this.instanceId!, n);
     this.rounds.push(round);
+    const tokens = round.requests.reduce((a, m) => a + (m.tokens_out ?? 0), 0);
+    this.ctx.emit({
+      type: "round_end",
+      key: this.key,
+      round: index + 1,
+      rounds: runs,
+      parallel: n,
+      ok: round.requests.length,
+      failed: round.failures.length,
+      tokens_per_sec: round.wall_ms > 0 && tokens > 0 ? tokens / (round.wall_ms / 1000) : null,
+      wall_ms: round.wall_ms,
+    });
     round.requests.forEach((metrics, j) =>
       this.ctx.store.addRun(this.resultId, {
         run_index: 1000 + index * n + j,

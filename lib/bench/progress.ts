@@ -158,6 +158,12 @@ export function createProgress(
           );
         }
         break;
+      case "round_end":
+        line(
+          `  parallel round ${e.round}/${e.rounds}: ${e.ok}/${e.parallel} requests ok, ` +
+            `${fmt(e.tokens_per_sec)} tok/s together in ${fmt(e.wall_ms / 1000, 1)} s`,
+        );
+        break;
       case "model_end":
         line(
           e.status === "ok"

@@ -21,6 +21,7 @@ import {
   applyEvent,
   type BenchStatus,
   emptyProgress,
+  etaSeconds,
   type Outcome,
   type Progress,
   type StatusSnapshot,
@@ -81,11 +82,17 @@ export class BenchmarkController {
 
   /** The current snapshot. */
   status(): StatusSnapshot {
+    const started = this.#startedAt === null ? null : Date.parse(this.#startedAt);
+    const now = (this.#deps.now?.() ?? new Date()).getTime();
+    const progress = { ...this.#state.progress };
+    progress.eta_s = started === null || this.#status !== "running"
+      ? null
+      : etaSeconds(progress, now - started);
     return {
       status: this.#status,
       running: this.#status !== "idle",
       model: this.#state.model,
-      progress: { ...this.#state.progress },
+      progress,
       started_at: this.#startedAt,
       args: this.#args,
       outcome: this.#outcome,

@@ -82,9 +82,12 @@ export function parseWebArgs(argv: string[]): WebArgs {
     else if (name === "--allowed-hosts") out.allowedHosts.push(...parseHostList(value()));
     else if (name === "--no-plugins") out.plugins = false;
     else if (name === "--dev") out.dev = true;
-    // Kept for older scripts: the web app never builds at start any more.
-    else if (name === "--no-build") continue;
-    else if (name === "--help" || name === "-h") out.help = true;
+    else if (name === "--no-build") {
+      throw badRequest(
+        "Option '--no-build' was removed: the web app never builds at start " +
+          "(it serves what 'deno task build' wrote; '--dev' rebuilds on changes)",
+      );
+    } else if (name === "--help" || name === "-h") out.help = true;
     else out.benchArgs.push(arg);
   }
   return out;

@@ -2,9 +2,9 @@
  * The web app: one Hono app serving the route tree of the manifest (the dashboard's pages and
  * API, the host's pages, each hosted plugin's pages at `/plugins/<id>/`), the prebuilt island
  * bundles and static files, and the plugin host's APIs at the paths the host answers. The guards
- * run in one chain for all of it: the Host allow-list, the body cap, the security headers, the
- * dashboard's token, then each folder's `_middleware` (same-origin API calls, the host's
- * sign-in); failures end in `_404` / `_500` or `{"error", "code"}`.
+ * run in one chain for all of it: the Host allow-list, the body cap, compression, the security
+ * headers, the dashboard's token, then each folder's `_middleware` (same-origin API calls, the
+ * host's sign-in); failures end in `_404` / `_500` or `{"error", "code"}`.
  *
  * `deno task webapp` builds it with the dashboard and the host; `deno task host` with the host
  * alone (no dashboard routes).
@@ -13,6 +13,7 @@
  */
 import { Hono } from "hono";
 import { limitBody, MAX_REQUEST_BODY } from "../http/body.ts";
+import { compress } from "../http/compress.ts";
 import { errorPages, type Manifest, mountRoutes, type RouteFolder } from "../http/fw/mod.ts";
 import { serveAssets } from "../http/fw/static.ts";
 import { hasBuild, ISLANDS_DIR, ISLANDS_URL } from "../http/fw/bundles.ts";
@@ -91,6 +92,8 @@ export function createWebServer(options: WebServerOptions): Hono {
   app.notFound(errors.notFound);
   app.use("*", allowHosts(options.allowedHosts));
   app.use("*", limitBody(MAX_REQUEST_BODY));
+  // Text answers of both parts (pages, JSON, bundles) leave compressed; the event stream never.
+  app.use("*", compress());
   if (host) {
     // The host answers its own API paths with its own authentication (key or session).
     app.use("*", async (c, next) => {

@@ -55,9 +55,11 @@ Deno.test({
               fullPage: true,
             });
 
-          await open("/");
-          const cell = page.locator(`td[title="${PATH_ID}"]`);
+          await page.goto(`${base}/`); // Home has no island: nothing to hydrate
+          const cell = page.locator(`td a[title="${PATH_ID}@f32"]`);
           assert.equal((await cell.first().textContent())?.trim(), "tiny-a");
+          const bar = page.locator(`#chart-top10 a[title="${PATH_ID}@f32"]`);
+          assert.equal((await bar.textContent())?.trim(), "tiny-a f32");
           await shot("home");
 
           await open("/results");

@@ -74,7 +74,6 @@ Deno.test("pages render on the server with island markers and the boot script", 
   seedStore(d.web.store);
   for (
     const [path, marker] of [
-      ["/", 'data-island="Chart"'],
       ["/benchmark", 'data-island="BenchmarkPanel"'],
       ["/results", 'data-island="ResultsBrowser"'],
       ["/comparison?model=tiny", 'id="chart-speed"'],
@@ -88,8 +87,12 @@ Deno.test("pages render on the server with island markers and the boot script", 
     assert.ok(html.includes('src="/_islands/boot.js"'), path);
     assert.ok(!/(src|href)="(https?:)?\/\//.test(html), `${path} loads something external`);
   }
+  // Home draws its charts as SVG here and ships no script at all.
   const home = await (await d.request("/")).text();
   assert.match(home, /id="kpi-models"[^]*?>8</);
+  assert.match(home, /<ol class="barlist" id="chart-top10"/);
+  assert.match(home, /<div class="donut" id="chart-quants"><svg/);
+  assert.ok(!home.includes("<script"), "Home has no script");
 });
 
 Deno.test("unknown paths are 404: the one error body for clients, the _404 page for browsers", async () => {

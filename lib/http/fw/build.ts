@@ -2,7 +2,10 @@
  * The build (`deno task build`): the manifest (`./crawl.ts`), then the island bundles: esbuild
  * bundles the boot script and every island into one folder (ESM, code splitting, minified).
  * Entry files keep their names (`boot.js`, `Chart.js`); shared chunks carry a content hash
- * (`chunk-XXXX.js`), so they can be cached for ever. The servers only serve what it wrote.
+ * (`chunk-XXXX.js`), so they can be cached for ever. Standalone modules
+ * (`lib/shared/standalone/<name>.ts`) are bundled each on its own into `<name>.js`, sharing no
+ * chunk, for code the islands load by URL (a chart type's parts of chart.js). The servers only
+ * serve what it wrote.
  *
  * esbuild is loaded only when a build runs; no server imports this module.
  *
@@ -23,6 +26,11 @@ export interface BuildOptions {
   bootFile?: string;
   /** Minify the output. @default true */
   minify?: boolean;
+  /**
+   * Modules bundled each on its own (no chunk shared with anything): name (`chart_line`) →
+   * module path. @default {}
+   */
+  standalone?: Record<string, string>;
 }
 
 /** What a build wrote. */
@@ -63,25 +71,32 @@ export async function buildIslands(options: BuildOptions): Promise<BuildResult> 
     if (!(err instanceof Deno.errors.NotFound)) throw err;
   });
   await Deno.mkdir(options.outDir, { recursive: true });
+  const standalone = options.standalone ?? {};
+  for (const name of Object.keys(standalone)) {
+    if (!/^[a-z][a-z0-9_]*$/.test(name) || name === "boot") {
+      throw new TypeError(`Cannot build standalone module '${name}': use a snake_case name`);
+    }
+  }
   const esbuild = await import("esbuild");
+  const common = {
+    bundle: true,
+    format: "esm",
+    minify: options.minify ?? true,
+    jsx: "automatic",
+    jsxImportSource: "preact",
+    platform: "browser",
+    target: "es2022",
+    outdir: options.outDir,
+    entryNames: "[name]",
+    legalComments: "none",
+    logLevel: "silent",
+    define: { "process.env.NODE_ENV": '"production"' },
+  } as const;
   try {
-    await esbuild.build({
-      entryPoints,
-      bundle: true,
-      splitting: true,
-      format: "esm",
-      minify: options.minify ?? true,
-      jsx: "automatic",
-      jsxImportSource: "preact",
-      platform: "browser",
-      target: "es2022",
-      outdir: options.outDir,
-      entryNames: "[name]",
-      chunkNames: "chunk-[hash]",
-      legalComments: "none",
-      logLevel: "silent",
-      define: { "process.env.NODE_ENV": '"production"' },
-    });
+    await esbuild.build({ ...common, entryPoints, splitting: true, chunkNames: "chunk-[hash]" });
+    if (Object.keys(standalone).length > 0) {
+      await esbuild.build({ ...common, entryPoints: standalone, splitting: false });
+    }
   } finally {
     await esbuild.stop();
   }
@@ -97,6 +112,23 @@ export async function buildIslands(options: BuildOptions): Promise<BuildResult> 
     islands: Object.keys(entryPoints).filter((n) => n !== "boot"),
     ms: performance.now() - started,
   };
+}
+
+/** The folder of a project's standalone browser modules. */
+export const STANDALONE_DIR = "lib/shared/standalone";
+
+/** A project's standalone modules (`lib/shared/standalone/<name>.ts`): name → absolute path. */
+export async function standaloneEntries(root: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  try {
+    for await (const e of Deno.readDir(join(root, STANDALONE_DIR))) {
+      const m = /^([a-z][a-z0-9_]*)\.ts$/.exec(e.name);
+      if (e.isFile && m) out[m[1]!] = join(root, STANDALONE_DIR, e.name);
+    }
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+  }
+  return out;
 }
 
 /** The island entries of a project: name → absolute path. */
@@ -123,8 +155,8 @@ export interface ProjectBuildResult {
 }
 
 /**
- * Crawls the project, writes its manifest and bundles its islands into
- * `<staticDir>/_islands/`.
+ * Crawls the project, writes its manifest and bundles its islands (and its standalone modules)
+ * into `<staticDir>/_islands/`.
  *
  * @example
  * ```ts ignore
@@ -143,6 +175,7 @@ export async function buildProject(
     islands: islandEntries(root, files),
     outDir: join(options.staticDir ?? join(root, "static"), ISLANDS_DIR),
     minify: options.minify,
+    standalone: await standaloneEntries(root),
   });
   return { files, manifestChanged, islands };
 }

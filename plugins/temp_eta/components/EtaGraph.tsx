@@ -5,6 +5,7 @@
  * @module
  */
 import { useEffect, useRef } from "preact/hooks";
+import { loadChart } from "../../../lib/shared/charts/load.ts";
 import { heaterName, type HistoryPoint, isActiveHistory } from "../client.ts";
 
 const COLORS = ["#e5484d", "#4f7cff", "#22b07d", "#f5a524", "#8e4ec6", "#12a5b5"];
@@ -45,7 +46,7 @@ export function EtaGraph(
         },
       ].map((d) => ({ ...d, pointRadius: 0, tension: 0.2, spanGaps: false }));
     });
-    import("../../../lib/shared/chart_setup.ts").then(({ Chart }) => {
+    loadChart("line").then((Chart) => {
       if (cancelled || !canvas.current) return;
       if (chart.current) {
         chart.current.data.datasets = datasets;
