@@ -9,6 +9,7 @@ import type { Page } from "playwright-core";
 import { hasChromium, launchChromium } from "./_browser.ts";
 import { applyLook, expectAccessible, forEachLook, LOOKS, shotPath } from "./_axe.ts";
 import { openPage, startDashboard, watchedPage } from "./_dashboard.ts";
+import { waitFor } from "../_helpers.ts";
 
 const PAGES: [string, string][] = [
   ["home", "/"],
@@ -104,7 +105,13 @@ Deno.test({
         const card = document.getElementById("chart-scatter")!.closest(".card")!;
         return getComputedStyle(card).backgroundColor !== "rgb(255, 255, 255)";
       });
-      const after = await chartTextColors(page, "/_islands/chart_scatter.js", "chart-scatter");
+      // The card turns dark at once; the chart re-themes on the media query's change event, a
+      // moment later. Wait (bounded) for that, then measure: a chart that never follows fails.
+      let after = { text: "", card: "" };
+      await waitFor(async () => {
+        after = await chartTextColors(page, "/_islands/chart_scatter.js", "chart-scatter");
+        return contrast(after.text, after.card) >= 4.5;
+      }, 10_000).catch(() => {});
       assert.ok(contrast(after.text, after.card) >= 4.5, JSON.stringify(after));
     } finally {
       await browser.close();
