@@ -16,6 +16,7 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
+import { withoutLeadingDashDash } from "./lib/args.ts";
 import { resolveInvocation } from "./lib/cli/invocation.ts";
 import { connect, lmsFor } from "./lib/bench/connect.ts";
 import { BenchmarkController } from "./lib/control/controller.ts";
@@ -194,7 +195,9 @@ async function startDevBuild(): Promise<{ close(): void }> {
   });
 }
 
-async function main(argv: string[]): Promise<number> {
+async function main(rawArgs: string[]): Promise<number> {
+  // `deno task webapp -- user add ...` (the README's form) hands over a leading `--`.
+  const argv = withoutLeadingDashDash(rawArgs);
   if (isHostCommand(argv)) {
     // Plugin-host accounts: `user add`, `apikey create`, `apikey revoke` (same as `deno task host`).
     const hostEnv = Object.fromEntries(

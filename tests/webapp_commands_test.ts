@@ -28,6 +28,11 @@ Deno.test("webapp.ts adds users and creates and revokes API keys of the plugin h
   assert.equal(r.code, 0, r.stderr);
   assert.doesNotMatch(r.stdout + r.stderr, /s3cret/, "the password is never echoed");
 
+  // The README's form: `deno task webapp -- user add ...` hands over a leading `--`.
+  r = await webapp(["--", "user", "add", "bob", "--permissions", "STATUS"], t.vars, "pw-of-bob\n");
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /User bob saved with STATUS/);
+
   r = await webapp(["apikey", "create", "--user", "alice"], t.vars);
   assert.equal(r.code, 0, r.stderr);
   const key = r.stdout.trim();
