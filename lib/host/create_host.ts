@@ -36,7 +36,7 @@ import { pushSocketHandler } from "./push/socket.ts";
 import { settingsRoutes } from "./settings/routes.ts";
 import { SettingsStore } from "./settings/store.ts";
 import { type ScopeControl, ScopeWatch } from "./scope_watch.ts";
-import { HANDOVER_NAME, HandoverFile } from "./handover.ts";
+import { HANDOVER_NAME, HandoverFile, HOST_HANDOVER } from "./handover.ts";
 import { servedPaths } from "./paths_served.ts";
 
 /** Options of {@linkcode createHost}. */
@@ -151,9 +151,11 @@ export function createHost(options: HostOptions): Host {
     new VirtualPrinter({ clock, speed: options.printerSpeed ?? 1 });
 
   const handover = new HandoverFile(join(paths.hostDir, HANDOVER_NAME), logger);
+  const hostHandover = handover.of(HOST_HANDOVER);
   const contexts = new Map<string, PluginContext>();
   for (const p of options.plugins) {
     if (contexts.has(p.id)) throw new TypeError(`Cannot host plugin '${p.id}' twice`);
+    if (p.id === HOST_HANDOVER) throw new TypeError(`Cannot host a plugin named '${p.id}'`);
     contexts.set(p.id, {
       id: p.id,
       logger: logger.child(`plugins.${p.id}`),
@@ -290,6 +292,8 @@ export function createHost(options: HostOptions): Host {
       }
       await settings.load();
       await handover.load(options.resumed ?? false);
+      // Signed-in browsers carry on across a planned restart (see stop).
+      sessions.import(hostHandover.get());
       const adminKey = await users.ensureAdmin();
       if (adminKey) logger.info("No users yet: created user 'admin' and an admin API key");
       printer.start();
@@ -300,7 +304,10 @@ export function createHost(options: HostOptions): Host {
     ready: () => each("ready"),
     async stop(info) {
       await each("stop", info);
-      if (info?.planned) await handover.save();
+      if (info?.planned) {
+        hostHandover.set(sessions.export());
+        await handover.save();
+      }
       push.closeAll();
       printer.stop();
       logger.info("Plugin host stopped");

@@ -14,6 +14,9 @@ import type { Handover } from "./plugin.ts";
 /** The file's name in the host folder. */
 export const HANDOVER_NAME = "handover.json";
 
+/** The host's own entry in the handover (its sessions); no plugin may take this id. */
+export const HOST_HANDOVER = "host";
+
 /** The handover file and the states of one run. */
 export class HandoverFile {
   readonly #path: string;

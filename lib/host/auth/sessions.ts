@@ -103,8 +103,39 @@ export class SessionStore {
     this.#sessions.delete(id);
   }
 
+  /**
+   * The live sessions, to hand to the next run of the host across a planned restart (the
+   * launcher widening its scope), so that signed-in browsers carry on.
+   */
+  export(): Session[] {
+    this.prune();
+    return [...this.#sessions.values()].map((s) => ({ ...s }));
+  }
+
+  /**
+   * Takes over sessions a previous run exported; entries of the wrong shape and expired ones
+   * are dropped.
+   */
+  import(sessions: unknown): void {
+    if (!Array.isArray(sessions)) return;
+    const now = this.#now();
+    for (const s of sessions) {
+      if (!isSession(s) || s.expires <= now || s.ends <= now) continue;
+      this.#sessions.set(s.id, { ...s });
+    }
+  }
+
   /** Closes every session of a user (e.g. after a password change). */
   deleteUser(user: string): void {
     for (const [id, s] of this.#sessions) if (s.user === user) this.#sessions.delete(id);
   }
+}
+
+function isSession(value: unknown): value is Session {
+  if (value === null || typeof value !== "object") return false;
+  const s = value as Record<string, unknown>;
+  return ["id", "user", "stamp", "csrfToken"].every((k) =>
+    typeof s[k] === "string" && s[k] !== ""
+  ) &&
+    typeof s.expires === "number" && typeof s.ends === "number";
 }

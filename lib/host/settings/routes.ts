@@ -1,6 +1,8 @@
 /**
  * `GET /api/settings` (STATUS; restricted settings omitted), `POST /api/settings`
- * (`{plugins: {<id>: {...}}}`, SETTINGS) and `DELETE /api/settings/plugins/<id>` (SETTINGS).
+ * (`{plugins: {<id>: {...}}}`, SETTINGS) and `DELETE /api/settings/plugins/<id>` (SETTINGS). Each
+ * answers `{plugins, secrets}`: `secrets` says per plugin which restricted settings hold a value
+ * (`{"temp_eta": {"mqtt_password": true}}`), never the value.
  *
  * @module
  */
@@ -18,9 +20,10 @@ export interface SettingsRoutesOptions {
 
 /** The settings sub-app (mount at `/api/settings`). */
 export function settingsRoutes(store: SettingsStore, options: SettingsRoutesOptions = {}): Hono {
-  const saved = () => ({ plugins: store.publicView(), ...options.afterSave?.() });
+  const view = () => ({ plugins: store.publicView(), secrets: store.secretsView() });
+  const saved = () => ({ ...view(), ...options.afterSave?.() });
   const app = new Hono();
-  app.get("/", requirePermission("STATUS"), (c) => c.json({ plugins: store.publicView() }));
+  app.get("/", requirePermission("STATUS"), (c) => c.json(view()));
   app.post("/", requirePermission("SETTINGS"), async (c) => {
     const body = await readJsonObject(c);
     for (const key of Object.keys(body)) {

@@ -120,6 +120,23 @@ export class SettingsStore {
   }
 
   /**
+   * Which restricted settings (passwords) hold a value, per plugin that has any: what a settings
+   * form shows ("set" / "not set") without ever seeing the value.
+   */
+  secretsView(): Record<string, Record<string, boolean>> {
+    const out: Record<string, Record<string, boolean>> = {};
+    for (const p of this.#plugins.values()) {
+      const keys = p.restrictedSettings ?? [];
+      if (keys.length === 0) continue;
+      const s = this.#settingsOf(p.id);
+      out[p.id] = Object.fromEntries(
+        keys.map((k) => [k, s[k] !== undefined && s[k] !== null && s[k] !== ""]),
+      );
+    }
+    return out;
+  }
+
+  /**
    * Validates updates of several plugins, then saves them in one atomic write.
    *
    * @throws {AppError} 400 for an unknown plugin or an invalid setting (nothing is saved).

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { createHost } from "../../../lib/host/mod.ts";
 import type { PluginContext, PluginDescriptor } from "../../../lib/host/plugin.ts";
 import { createLogger } from "../../../lib/log.ts";
+import { SessionStore } from "../../../lib/host/auth/sessions.ts";
 
 function carrier(seen: unknown[]): PluginDescriptor {
   return {
@@ -55,4 +56,46 @@ Deno.test("a planned stop hands the plugins' state to the resumed start, once", 
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("a signed-in browser keeps its session across a planned restart, not across a real stop", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "lb_handover_" });
+  const logger = createLogger("t", { sink: () => {} });
+  const start = async (resumed: boolean) => {
+    const host = createHost({ plugins: [carrier([])], dataDir: dir, logger, resumed });
+    await host.start();
+    return host;
+  };
+  try {
+    let host = await start(false);
+    await host.users.addUser("ann", "ann-pass", ["STATUS"]);
+    const session = host.sessions.create("ann", (await host.users.account("ann"))!.stamp);
+    await host.stop({ planned: true });
+    const text = await Deno.readTextFile(join(dir, "host", "handover.json"));
+    assert.ok(text.includes(session.id), "handed over in the 0600 file");
+    host = await start(true);
+    const resumed = host.sessions.get(session.id);
+    assert.equal(resumed?.user, "ann");
+    assert.equal(resumed?.csrfToken, session.csrfToken, "the page's CSRF token still works");
+    await host.stop({ planned: false });
+    host = await start(true);
+    assert.equal(host.sessions.get(session.id), null, "a real stop ends every session");
+    await host.stop({ planned: false });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("sessions handed over in a bad shape or already expired are dropped", () => {
+  let now = 1_000;
+  const store = new SessionStore({ now: () => now });
+  const live = store.create("ann", "stamp");
+  const exported = store.export();
+  const next = new SessionStore({ now: () => now });
+  next.import([...exported, { id: "x" }, "junk", { ...live, id: "old", ends: 500 }]);
+  assert.equal(next.size, 1);
+  next.import("not a list");
+  assert.equal(next.get(live.id)?.csrfToken, live.csrfToken);
+  now += 25 * 3600_000;
+  assert.equal(next.size, 0);
 });

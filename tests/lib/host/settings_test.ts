@@ -44,7 +44,13 @@ Deno.test("GET /api/settings returns every plugin's settings without restricted 
     assert.equal(res.status, 200);
     const body = await res.json();
     assert.deepEqual(body.plugins.demo, { interval: 5, name: "x" });
+    assert.deepEqual(body.secrets, { demo: { password: true } }, "set, never its value");
     assert.ok(!JSON.stringify(body).includes("hunter2"));
+    const cleared = await t.request("/api/settings", {
+      ...json("POST", { plugins: { demo: { password: "" } } }),
+      key: t.keys.SETTINGS,
+    });
+    assert.deepEqual((await cleared.json()).secrets, { demo: { password: false } });
   } finally {
     await t.close();
   }
