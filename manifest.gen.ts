@@ -2,88 +2,108 @@
 // plugins/<id>/{routes,islands}/. Do not edit: `deno task check` fails when it is stale.
 import type { Manifest } from "./lib/http/fw/mod.ts";
 import * as $0 from "./plugins/branchplus/routes/index.tsx";
-import * as $1 from "./plugins/logmonitor/routes/index.tsx";
-import * as $2 from "./plugins/temp_eta/routes/index.tsx";
-import * as $3 from "./routes/_404.tsx";
-import * as $4 from "./routes/_500.tsx";
-import * as $5 from "./routes/_app.tsx";
-import * as $6 from "./routes/_layout.tsx";
-import * as $7 from "./routes/api/_middleware.ts";
-import * as $8 from "./routes/api/benchmark/events.ts";
-import * as $9 from "./routes/api/benchmark/pause.ts";
-import * as $10 from "./routes/api/benchmark/resume.ts";
-import * as $11 from "./routes/api/benchmark/start.ts";
-import * as $12 from "./routes/api/benchmark/stop.ts";
-import * as $13 from "./routes/api/cache/[...key].ts";
-import * as $14 from "./routes/api/cache/clear.ts";
-import * as $15 from "./routes/api/comparison/[...name].ts";
-import * as $16 from "./routes/api/comparison/index.ts";
-import * as $17 from "./routes/api/dashboard/stats.ts";
-import * as $18 from "./routes/api/presets/[name].ts";
-import * as $19 from "./routes/api/presets/index.ts";
-import * as $20 from "./routes/api/results.ts";
-import * as $21 from "./routes/api/status.ts";
-import * as $22 from "./routes/api/system/shutdown.ts";
-import * as $23 from "./routes/benchmark.tsx";
-import * as $24 from "./routes/comparison.tsx";
-import * as $25 from "./routes/index.tsx";
-import * as $26 from "./routes/plugins/_middleware.ts";
-import * as $27 from "./routes/plugins/index.ts";
-import * as $28 from "./routes/plugins/login.tsx";
-import * as $29 from "./routes/results.tsx";
+import * as $1 from "./plugins/branchplus/routes/settings.tsx";
+import * as $2 from "./plugins/host_uptime/routes/settings.tsx";
+import * as $3 from "./plugins/logmonitor/routes/index.tsx";
+import * as $4 from "./plugins/logmonitor/routes/settings.tsx";
+import * as $5 from "./plugins/temp_eta/routes/index.tsx";
+import * as $6 from "./plugins/temp_eta/routes/settings.tsx";
+import * as $7 from "./routes/_404.tsx";
+import * as $8 from "./routes/_500.tsx";
+import * as $9 from "./routes/_app.tsx";
+import * as $10 from "./routes/_layout.tsx";
+import * as $11 from "./routes/api/_middleware.ts";
+import * as $12 from "./routes/api/benchmark/events.ts";
+import * as $13 from "./routes/api/benchmark/pause.ts";
+import * as $14 from "./routes/api/benchmark/resume.ts";
+import * as $15 from "./routes/api/benchmark/start.ts";
+import * as $16 from "./routes/api/benchmark/stop.ts";
+import * as $17 from "./routes/api/cache/[...key].ts";
+import * as $18 from "./routes/api/cache/clear.ts";
+import * as $19 from "./routes/api/comparison/[...name].ts";
+import * as $20 from "./routes/api/comparison/index.ts";
+import * as $21 from "./routes/api/dashboard/stats.ts";
+import * as $22 from "./routes/api/presets/[name].ts";
+import * as $23 from "./routes/api/presets/index.ts";
+import * as $24 from "./routes/api/results.ts";
+import * as $25 from "./routes/api/status.ts";
+import * as $26 from "./routes/api/system/shutdown.ts";
+import * as $27 from "./routes/benchmark.tsx";
+import * as $28 from "./routes/comparison.tsx";
+import * as $29 from "./routes/index.tsx";
+import * as $30 from "./routes/plugins/_middleware.ts";
+import * as $31 from "./routes/plugins/index.ts";
+import * as $32 from "./routes/plugins/login.tsx";
+import * as $33 from "./routes/plugins/settings.ts";
+import * as $34 from "./routes/results.tsx";
 import * as $$0 from "./islands/BenchmarkPanel.tsx";
 import * as $$1 from "./islands/Chart.tsx";
 import * as $$2 from "./islands/LoginForm.tsx";
 import * as $$3 from "./islands/ResultsBrowser.tsx";
-import * as $$4 from "./plugins/branchplus/islands/PowerPanel.tsx";
-import * as $$5 from "./plugins/host_uptime/islands/UptimeWidget.tsx";
-import * as $$6 from "./plugins/logmonitor/islands/LogViewer.tsx";
-import * as $$7 from "./plugins/temp_eta/islands/TempEtaNavbar.tsx";
-import * as $$8 from "./plugins/temp_eta/islands/TempEtaPanel.tsx";
+import * as $$4 from "./islands/UserMenu.tsx";
+import * as $$5 from "./plugins/branchplus/islands/BranchSettings.tsx";
+import * as $$6 from "./plugins/branchplus/islands/PowerPanel.tsx";
+import * as $$7 from "./plugins/host_uptime/islands/UptimeSettings.tsx";
+import * as $$8 from "./plugins/host_uptime/islands/UptimeWidget.tsx";
+import * as $$9 from "./plugins/logmonitor/islands/LogMonitorSettings.tsx";
+import * as $$10 from "./plugins/logmonitor/islands/LogViewer.tsx";
+import * as $$11 from "./plugins/temp_eta/islands/TempEtaNavbar.tsx";
+import * as $$12 from "./plugins/temp_eta/islands/TempEtaPanel.tsx";
+import * as $$13 from "./plugins/temp_eta/islands/TempEtaSettings.tsx";
 
 /** Every route and island file of the project. */
 export const manifest: Manifest = {
   routes: {
     "plugins/branchplus/routes/index.tsx": $0,
-    "plugins/logmonitor/routes/index.tsx": $1,
-    "plugins/temp_eta/routes/index.tsx": $2,
-    "routes/_404.tsx": $3,
-    "routes/_500.tsx": $4,
-    "routes/_app.tsx": $5,
-    "routes/_layout.tsx": $6,
-    "routes/api/_middleware.ts": $7,
-    "routes/api/benchmark/events.ts": $8,
-    "routes/api/benchmark/pause.ts": $9,
-    "routes/api/benchmark/resume.ts": $10,
-    "routes/api/benchmark/start.ts": $11,
-    "routes/api/benchmark/stop.ts": $12,
-    "routes/api/cache/[...key].ts": $13,
-    "routes/api/cache/clear.ts": $14,
-    "routes/api/comparison/[...name].ts": $15,
-    "routes/api/comparison/index.ts": $16,
-    "routes/api/dashboard/stats.ts": $17,
-    "routes/api/presets/[name].ts": $18,
-    "routes/api/presets/index.ts": $19,
-    "routes/api/results.ts": $20,
-    "routes/api/status.ts": $21,
-    "routes/api/system/shutdown.ts": $22,
-    "routes/benchmark.tsx": $23,
-    "routes/comparison.tsx": $24,
-    "routes/index.tsx": $25,
-    "routes/plugins/_middleware.ts": $26,
-    "routes/plugins/index.ts": $27,
-    "routes/plugins/login.tsx": $28,
-    "routes/results.tsx": $29,
+    "plugins/branchplus/routes/settings.tsx": $1,
+    "plugins/host_uptime/routes/settings.tsx": $2,
+    "plugins/logmonitor/routes/index.tsx": $3,
+    "plugins/logmonitor/routes/settings.tsx": $4,
+    "plugins/temp_eta/routes/index.tsx": $5,
+    "plugins/temp_eta/routes/settings.tsx": $6,
+    "routes/_404.tsx": $7,
+    "routes/_500.tsx": $8,
+    "routes/_app.tsx": $9,
+    "routes/_layout.tsx": $10,
+    "routes/api/_middleware.ts": $11,
+    "routes/api/benchmark/events.ts": $12,
+    "routes/api/benchmark/pause.ts": $13,
+    "routes/api/benchmark/resume.ts": $14,
+    "routes/api/benchmark/start.ts": $15,
+    "routes/api/benchmark/stop.ts": $16,
+    "routes/api/cache/[...key].ts": $17,
+    "routes/api/cache/clear.ts": $18,
+    "routes/api/comparison/[...name].ts": $19,
+    "routes/api/comparison/index.ts": $20,
+    "routes/api/dashboard/stats.ts": $21,
+    "routes/api/presets/[name].ts": $22,
+    "routes/api/presets/index.ts": $23,
+    "routes/api/results.ts": $24,
+    "routes/api/status.ts": $25,
+    "routes/api/system/shutdown.ts": $26,
+    "routes/benchmark.tsx": $27,
+    "routes/comparison.tsx": $28,
+    "routes/index.tsx": $29,
+    "routes/plugins/_middleware.ts": $30,
+    "routes/plugins/index.ts": $31,
+    "routes/plugins/login.tsx": $32,
+    "routes/plugins/settings.ts": $33,
+    "routes/results.tsx": $34,
   },
   islands: {
     "islands/BenchmarkPanel.tsx": $$0,
     "islands/Chart.tsx": $$1,
     "islands/LoginForm.tsx": $$2,
     "islands/ResultsBrowser.tsx": $$3,
-    "plugins/branchplus/islands/PowerPanel.tsx": $$4,
-    "plugins/host_uptime/islands/UptimeWidget.tsx": $$5,
-    "plugins/logmonitor/islands/LogViewer.tsx": $$6,
-    "plugins/temp_eta/islands/TempEtaNavbar.tsx": $$7,
-    "plugins/temp_eta/islands/TempEtaPanel.tsx": $$8,
+    "islands/UserMenu.tsx": $$4,
+    "plugins/branchplus/islands/BranchSettings.tsx": $$5,
+    "plugins/branchplus/islands/PowerPanel.tsx": $$6,
+    "plugins/host_uptime/islands/UptimeSettings.tsx": $$7,
+    "plugins/host_uptime/islands/UptimeWidget.tsx": $$8,
+    "plugins/logmonitor/islands/LogMonitorSettings.tsx": $$9,
+    "plugins/logmonitor/islands/LogViewer.tsx": $$10,
+    "plugins/temp_eta/islands/TempEtaNavbar.tsx": $$11,
+    "plugins/temp_eta/islands/TempEtaPanel.tsx": $$12,
+    "plugins/temp_eta/islands/TempEtaSettings.tsx": $$13,
   },
 };

@@ -1,33 +1,29 @@
 /**
- * The frame of every page: the top bar (the dashboard's views and each hosted plugin's page,
- * the current one marked; for a signed-in host user the plugins' widgets and the user) and the
- * page inside `<main>`.
+ * The frame of every page: the top bar (the dashboard's views, each hosted plugin's page and the
+ * plugins' settings, the current one marked; for a signed-in host user the plugins' widgets, the
+ * user and a logout button, for a visitor a "Log in" link) and the page inside `<main>`.
  *
  * @module
  */
 import { islandComponent } from "../lib/http/fw/mod.ts";
-import { define, type NavLink } from "../lib/web/state.ts";
-
-/** Whether `link` is the page at `path` (a plugin's link covers the pages below it). */
-function isCurrent(link: NavLink, path: string): boolean {
-  return link.href.endsWith("/") && link.href !== "/"
-    ? `${path}/`.startsWith(link.href)
-    : path === link.href;
-}
+import { currentLink, define } from "../lib/web/state.ts";
+import UserMenu from "../islands/UserMenu.tsx";
 
 /** The page frame. */
 export default define.layout(function Layout({ Component, url, state }) {
   const nav = state.nav ?? [];
+  const current = currentLink(nav, url.pathname);
+  const here = `${url.pathname}${url.search}`;
   return (
     <>
       <header class="topbar">
         <a class="brand" href={nav[0]?.href ?? "/"}>localbench</a>
-        <nav>
+        <nav aria-label="Main">
           {nav.map((link) => (
             <a
               key={link.href}
               href={link.href}
-              aria-current={isCurrent(link, url.pathname) ? "page" : undefined}
+              aria-current={link === current ? "page" : undefined}
             >
               {link.label}
             </a>
@@ -40,7 +36,19 @@ export default define.layout(function Layout({ Component, url, state }) {
                 const Widget = islandComponent(name);
                 return Widget ? <Widget key={name} /> : null;
               })}
-              <span class="user" data-testid="user">{state.user}</span>
+              <UserMenu user={state.user} csrfToken={state.csrfToken ?? ""} />
+            </div>
+          )
+          : state.loginPath && url.pathname !== state.loginPath
+          ? (
+            <div class="topbar-user">
+              <a
+                class="login-link"
+                href={`${state.loginPath}?next=${encodeURIComponent(here)}`}
+                data-testid="login-link"
+              >
+                Log in
+              </a>
             </div>
           )
           : null}

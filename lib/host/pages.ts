@@ -22,12 +22,19 @@ export const PAGES_BASE = "/plugins";
 /** The login page (the one host page open without a session). */
 export const LOGIN_PATH = `${PAGES_BASE}/login`;
 
+/** The settings screens' entry (the first plugin's screen; each at `/plugins/<id>/settings`). */
+export const SETTINGS_PATH = `${PAGES_BASE}/settings`;
+
+/** The settings screen of a plugin. */
+export function settingsPathOf(id: string): string {
+  return `${PAGES_BASE}/${id}/settings`;
+}
+
 /** The state of a host page once signed in. */
 export interface HostPageState extends WebState {
   /** The host's accounts, sessions and settings. */
   host: HostServices;
   principal: Principal;
-  /** The session's CSRF token (empty for a request made with an API key). */
   csrfToken: string;
 }
 
@@ -56,6 +63,26 @@ export const define: Define<HostPageState> = createDefine<HostPageState>();
  */
 export function definePluginPages<I extends PluginInstance>(): Define<PluginPageState<I>> {
   return createDefine<PluginPageState<I>>();
+}
+
+/**
+ * The signed-in user on every page (the dashboard's too), so that the top bar shows who is
+ * signed in and a logout button: a browser's live session sets `user` and `csrfToken`; anything
+ * else (no session, a dead one, an API key) leaves them unset. Enforces nothing.
+ */
+export function sessionUser(host: HostServices): Middleware<WebState> {
+  return async function sessionUserMiddleware(c, next) {
+    const sid = getCookie(c, SESSION_COOKIE);
+    const session = sid === undefined ? null : host.sessions.get(sid);
+    if (session) {
+      const account = await host.users.account(session.user);
+      if (account && account.stamp === session.stamp) {
+        c.set("user", session.user);
+        c.set("csrfToken", session.csrfToken);
+      }
+    }
+    await next();
+  };
 }
 
 /**

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { limitBody, MAX_REQUEST_BODY } from "../http/body.ts";
 import { compress } from "../http/compress.ts";
 import { errorPages, type Manifest, mountRoutes, type RouteFolder } from "../http/fw/mod.ts";
@@ -25,7 +25,13 @@ import { requireToken } from "../http/security.ts";
 import type { DashboardServices } from "../control/services.ts";
 import { DASHBOARD_NAV } from "../control/nav.ts";
 import type { Host } from "../host/create_host.ts";
-import { PAGES_BASE } from "../host/pages.ts";
+import {
+  LOGIN_PATH,
+  PAGES_BASE,
+  sessionUser,
+  SETTINGS_PATH,
+  settingsPathOf,
+} from "../host/pages.ts";
 import type { Logger } from "../log.ts";
 import type { NavLink } from "./state.ts";
 
@@ -110,6 +116,8 @@ export function createWebServer(options: WebServerOptions): Hono {
   // Stylesheet, icons and island bundles: the same public bytes for every visitor.
   const assets = serveAssets({ root: options.staticDir });
   app.use("*", async (c, next) => ASSET.test(c.req.path) ? await assets(c, next) : await next());
+  // Who is signed in to the host, in every page's top bar (the dashboard's too).
+  if (pages) app.use("*", sessionUser(host!) as MiddlewareHandler);
   if (dashboard) {
     const token = requireToken(dashboard.token);
     app.use("*", async (c, next) => {
@@ -133,15 +141,28 @@ const BOOT = `${ISLANDS_URL}/boot.js`;
 function pageState(options: WebServerOptions, pages: boolean): Record<string, unknown> {
   const nav: NavLink[] = options.dashboard ? [...DASHBOARD_NAV] : [];
   const navbar: string[] = [];
+  const settingsNav: NavLink[] = [];
   if (pages && options.host) {
     for (const p of options.host.plugins) {
       if (p.ui?.nav) nav.push({ href: `${PAGES_BASE}/${p.id}/`, label: p.ui.nav });
       navbar.push(...(p.ui?.navbar ?? []));
+      if (`plugins/${p.id}/routes/settings.tsx` in options.manifest.routes) {
+        settingsNav.push({ href: settingsPathOf(p.id), label: p.name });
+      }
+    }
+    if (settingsNav.length > 0) {
+      nav.push({
+        href: SETTINGS_PATH,
+        label: "Settings",
+        covers: settingsNav.map((link) => link.href),
+      });
     }
   }
   return {
     nav,
     navbar,
+    settingsNav,
+    ...(pages ? { loginPath: LOGIN_PATH } : {}),
     ...(options.dashboard ? { services: options.dashboard.services } : {}),
     ...(pages && options.host ? { host: options.host } : {}),
   };

@@ -19,6 +19,8 @@ export type HeaterInfo = HeaterStatus & { display: DisplayText };
 /** What the browser reads from `GET /api/plugin/temp_eta`. */
 export interface EtaStatus {
   enabled: boolean;
+  /** The algorithm in use (`linear` or `exponential`). */
+  algorithm: string;
   time_format: string;
   heaters: HeaterInfo[];
   ui: UiConfig;
@@ -186,12 +188,16 @@ export function alertAction(
 export function applySettingsChanged(
   ui: UiConfig,
   data: Record<string, unknown>,
-): { ui: UiConfig; enabled?: boolean } {
+): { ui: UiConfig; enabled?: boolean; algorithm?: string } {
   if (data.type !== "settings_changed") return { ui };
   const next = typeof data.ui === "object" && data.ui !== null
     ? { ...ui, ...(data.ui as Partial<UiConfig>) }
     : ui;
-  return typeof data.enabled === "boolean" ? { ui: next, enabled: data.enabled } : { ui: next };
+  return {
+    ui: next,
+    ...(typeof data.enabled === "boolean" ? { enabled: data.enabled } : {}),
+    ...(typeof data.algorithm === "string" ? { algorithm: data.algorithm } : {}),
+  };
 }
 
 /** Loads the status; throws with the server's text on failure. */

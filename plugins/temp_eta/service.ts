@@ -137,7 +137,12 @@ export class TempEtaService {
       else this.#calc.reset();
     }
     if (!first) {
-      this.#ctx.push({ type: "settings_changed", enabled: next.enabled, ui: uiConfigOf(next) });
+      this.#ctx.push({
+        type: "settings_changed",
+        enabled: next.enabled,
+        algorithm: next.algorithm,
+        ui: uiConfigOf(next),
+      });
     }
     this.#debug(`settings applied (algorithm ${next.algorithm})`);
   }

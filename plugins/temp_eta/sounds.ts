@@ -50,6 +50,20 @@ export function soundFileExists(name: string): boolean {
   }
 }
 
+/** The choices of a `*_sound_file` setting: `default`, the default sounds and the folder's files. */
+export function soundChoices(): string[] {
+  const files = new Set(Object.keys(DEFAULT_SOUNDS));
+  try {
+    for (const entry of Deno.readDirSync(SOUNDS_DIR)) {
+      if (entry.isFile && SOUND_NAME.test(entry.name)) files.add(entry.name);
+    }
+  } catch (err) {
+    // Not readable (the permission-scoped host reads only what it was granted): the defaults.
+    if (!(err instanceof Deno.errors.NotFound || err instanceof Deno.errors.NotCapable)) throw err;
+  }
+  return ["default", ...[...files].sort()];
+}
+
 /** The file name a `heating_sound_file` / `cooling_sound_file` setting stands for. */
 export function soundFileName(kind: "heating" | "cooling", setting: string): string {
   return setting === "default" || setting === "" ? DEFAULT_FILE[kind] : setting;

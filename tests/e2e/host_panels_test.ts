@@ -119,6 +119,29 @@ Deno.test({
       const dialog = page.locator("[data-testid=confirm]");
       await dialog.waitFor({ timeout: 5000 });
       assert.match(await dialog.innerText(), /24 V/);
+      // A modal dialog: Cancel has the focus, Tab stays inside, Esc closes it and the focus
+      // goes back to the button that opened it.
+      const focused = () =>
+        page.evaluate(() => document.activeElement?.getAttribute("data-testid"));
+      assert.equal(await focused(), "confirm-no");
+      for (const key of ["Tab", "Tab", "Tab", "Shift+Tab", "Shift+Tab"]) {
+        await page.keyboard.press(key);
+        assert.ok(
+          await page.evaluate(() => !!document.activeElement?.closest("[data-testid=confirm]")),
+          `the focus stays in the dialog after ${key}`,
+        );
+      }
+      await page.keyboard.press("Escape");
+      await dialog.waitFor({ state: "detached", timeout: 5000 });
+      assert.equal(
+        await page.evaluate(() =>
+          document.activeElement?.closest("[data-testid=channel-mx24v-1]") !== null &&
+          document.activeElement?.getAttribute("data-testid")
+        ),
+        "power",
+      );
+      await mx1.locator("[data-testid=power]").click();
+      await dialog.waitFor({ timeout: 5000 });
       await page.click("[data-testid=confirm-no]");
       await dialog.waitFor({ state: "detached", timeout: 5000 });
       await new Promise((r) => setTimeout(r, 300));

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { ModalDialog } from "../../../lib/shared/dialog.tsx";
 import { pushConnected } from "../../../lib/shared/push.ts";
 import type { CardView } from "../panel_client.ts";
 import { CHIP_TEXT } from "./PowerCard.tsx";
@@ -37,42 +38,37 @@ export function StateChips({ cards }: { cards: CardView[] }) {
   );
 }
 
-/** Asks before switching a 24 V output on. */
+/**
+ * Asks before switching a 24 V output on: a modal dialog (focus kept inside, Esc cancels, the
+ * focus back on the card's button afterwards) whose default button is Cancel.
+ */
 export function ConfirmDialog({ s }: { s: PowerState }) {
   const pending = s.confirm.value;
   const card = pending && s.cards.value.find((c) => c.kind === pending.kind && c.id === pending.id);
   if (!card) return null;
+  const cancel = () => s.confirm.value = null;
   return (
-    <div class="modal-backdrop">
-      <div
-        class="modal"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="confirm-title"
-        data-testid="confirm"
-      >
-        <h2 id="confirm-title">Switch on a 24 V output?</h2>
-        <p>
-          <strong>{card.label}</strong>{" "}
-          ({card.type}) supplies 24 V. Make sure the connected device is rated for it.
-        </p>
-        <div class="modal-actions">
-          <button
-            type="button"
-            class="danger"
-            data-testid="confirm-yes"
-            onClick={() => {
-              s.confirm.value = null;
-              s.switchTo(card, true, true);
-            }}
-          >
-            Switch on
-          </button>
-          <button type="button" data-testid="confirm-no" onClick={() => s.confirm.value = null}>
-            Cancel
-          </button>
-        </div>
+    <ModalDialog title="Switch on a 24 V output?" onClose={cancel} testid="confirm">
+      <p>
+        <strong>{card.label}</strong>{" "}
+        ({card.type}) supplies 24 V. Make sure the connected device is rated for it.
+      </p>
+      <div class="modal-actions">
+        <button
+          type="button"
+          class="danger"
+          data-testid="confirm-yes"
+          onClick={() => {
+            s.confirm.value = null;
+            s.switchTo(card, true, true);
+          }}
+        >
+          Switch on
+        </button>
+        <button type="button" data-testid="confirm-no" autofocus onClick={cancel}>
+          Cancel
+        </button>
       </div>
-    </div>
+    </ModalDialog>
   );
 }

@@ -15,7 +15,10 @@ export const meta = { title: "Power" };
 export default define.page(function PowerPage({ state }) {
   return (
     <>
-      <h1>Power</h1>
+      <div class="page-head">
+        <h1>Power</h1>
+        <a href="/plugins/branchplus/settings">Hub and automation settings</a>
+      </div>
       <PowerPanel csrfToken={state.csrfToken} />
     </>
   );

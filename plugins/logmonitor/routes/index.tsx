@@ -32,7 +32,10 @@ export const handler = define.handlers({
 export default define.page<typeof handler>(function LogsPage({ data }) {
   return (
     <>
-      <h1>Log monitor</h1>
+      <div class="page-head">
+        <h1>Log monitor</h1>
+        <a href="/plugins/logmonitor/settings">Log monitor settings</a>
+      </div>
       <LogViewer {...data} />
     </>
   );

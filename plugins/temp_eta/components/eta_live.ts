@@ -25,6 +25,8 @@ export const heaters: Signal<HeaterMap> = signal({});
 export const ui: Signal<UiConfig> = signal(DEFAULT_UI);
 /** Whether the plugin is enabled. */
 export const enabled: Signal<boolean> = signal(true);
+/** The algorithm in use ("" until the status arrives). */
+export const algorithm: Signal<string> = signal("");
 /** Whether a status has been loaded. */
 export const loaded: Signal<boolean> = signal(false);
 /** The last load failure ("" when none). */
@@ -37,6 +39,7 @@ export function applyEtaPush(data: Record<string, unknown>): void {
     const next = applySettingsChanged(ui.value, data);
     ui.value = next.ui;
     if (next.enabled !== undefined) enabled.value = next.enabled;
+    if (next.algorithm !== undefined) algorithm.value = next.algorithm;
   }
 }
 
@@ -47,6 +50,7 @@ export async function reloadEta(): Promise<void> {
     heaters.value = heaterMapOf(s.heaters);
     ui.value = s.ui;
     enabled.value = s.enabled;
+    algorithm.value = s.algorithm;
     loaded.value = true;
     loadError.value = "";
   } catch (err) {

@@ -12,7 +12,15 @@ import { pushConnected } from "../../../lib/shared/push.ts";
 import { orderHeaters } from "../client.ts";
 import { EtaGraph } from "../components/EtaGraph.tsx";
 import { EtaSidebar } from "../components/EtaSidebar.tsx";
-import { enabled, followEta, heaters, loaded, loadError, ui } from "../components/eta_live.ts";
+import {
+  algorithm,
+  enabled,
+  followEta,
+  heaters,
+  loaded,
+  loadError,
+  ui,
+} from "../components/eta_live.ts";
 import { HeaterCard } from "../components/HeaterCard.tsx";
 import { createPanelState, type PanelState, permissionState } from "../components/panel_state.ts";
 import { Toasts } from "../components/Toasts.tsx";
@@ -30,6 +38,9 @@ function EtaToolbar({ panel }: { panel: PanelState }) {
   return (
     <div class="toolbar">
       <span class={`push-state ${live ? "on" : "off"}`}>{live ? "live" : "offline"}</span>
+      {algorithm.value
+        ? <span class="hint" data-testid="algorithm">Algorithm: {algorithm.value}</span>
+        : null}
       {panel.permission.value === "default"
         ? (
           <button

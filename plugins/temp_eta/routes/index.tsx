@@ -15,7 +15,10 @@ export const meta = { title: "Temperature" };
 export default define.page(function TemperaturePage() {
   return (
     <>
-      <h1>Temperature</h1>
+      <div class="page-head">
+        <h1>Temperature</h1>
+        <a href="/plugins/temp_eta/settings">Temperature ETA settings</a>
+      </div>
       <TempEtaPanel />
     </>
   );

@@ -114,14 +114,16 @@ Deno.test("alertAction() uses a system notification only when permitted, else a 
   });
 });
 
-Deno.test("applySettingsChanged() merges the ui settings and reports enabled", () => {
+Deno.test("applySettingsChanged() merges the ui settings and reports enabled and the algorithm", () => {
   const next = applySettingsChanged(DEFAULT_UI, {
     type: "settings_changed",
     enabled: false,
+    algorithm: "exponential",
     ui: { show_in_navbar: true },
   });
   assert.equal(next.ui.show_in_navbar, true);
   assert.equal(next.ui.show_in_graph, true);
   assert.equal(next.enabled, false);
+  assert.equal(next.algorithm, "exponential");
   assert.equal(applySettingsChanged(DEFAULT_UI, { type: "eta_update" }).ui, DEFAULT_UI);
 });

@@ -88,6 +88,11 @@ Deno.test("TempEtaService follows settings changes: timers, disable and enable",
   >;
   assert.equal(ui.show_in_navbar, true);
   assert.equal(ui.cooling_sound_url, "/plugin/temp_eta/static/sounds/cooling_done.wav");
+  await f.settings.update({ algorithm: "exponential" });
+  assert.equal(
+    f.pushes.filter((p) => p.type === "settings_changed").at(-1)!.algorithm,
+    "exponential",
+  );
   await f.settings.update({ enabled: false });
   assert.deepEqual(f.clock.pendingDelays(), []);
   assert.equal(f.printer.listeners.size, 0);

@@ -1,0 +1,26 @@
+/**
+ * `GET /plugins/branchplus/settings`: the branch controller's settings screen.
+ *
+ * @module
+ */
+import { page } from "../../../lib/http/fw/mod.ts";
+import { definePluginPages } from "../../../lib/host/pages.ts";
+import { SettingsFrame, settingsProps } from "../../../lib/host/settings_page.tsx";
+import BranchSettings from "../islands/BranchSettings.tsx";
+
+const define = definePluginPages();
+
+/** Page metadata. */
+export const meta = { title: "Power settings" };
+
+/** The plugin's settings. */
+export const handler = define.handlers({ GET: (c) => page(settingsProps(c, "branchplus")) });
+
+/** The branch controller's settings page. */
+export default define.page<typeof handler>(function PowerSettingsPage({ data, state, url }) {
+  return (
+    <SettingsFrame title="Power settings" tabs={state.settingsNav} path={url.pathname}>
+      <BranchSettings {...data} />
+    </SettingsFrame>
+  );
+});

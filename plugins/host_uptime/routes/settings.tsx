@@ -1,0 +1,26 @@
+/**
+ * `GET /plugins/host_uptime/settings`: the uptime plugin's settings screen.
+ *
+ * @module
+ */
+import { page } from "../../../lib/http/fw/mod.ts";
+import { definePluginPages } from "../../../lib/host/pages.ts";
+import { SettingsFrame, settingsProps } from "../../../lib/host/settings_page.tsx";
+import UptimeSettings from "../islands/UptimeSettings.tsx";
+
+const define = definePluginPages();
+
+/** Page metadata. */
+export const meta = { title: "Uptime settings" };
+
+/** The plugin's settings. */
+export const handler = define.handlers({ GET: (c) => page(settingsProps(c, "host_uptime")) });
+
+/** The uptime plugin's settings page. */
+export default define.page<typeof handler>(function UptimeSettingsPage({ data, state, url }) {
+  return (
+    <SettingsFrame title="Uptime settings" tabs={state.settingsNav} path={url.pathname}>
+      <UptimeSettings {...data} />
+    </SettingsFrame>
+  );
+});

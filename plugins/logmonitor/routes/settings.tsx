@@ -1,0 +1,30 @@
+/**
+ * `GET /plugins/logmonitor/settings`: the log monitor's settings screen.
+ *
+ * @module
+ */
+import { page } from "../../../lib/http/fw/mod.ts";
+import { SettingsFrame, settingsProps } from "../../../lib/host/settings_page.tsx";
+import LogMonitorSettings from "../islands/LogMonitorSettings.tsx";
+import { listLogFiles } from "../files.ts";
+import { define } from "../pages.ts";
+
+/** Page metadata. */
+export const meta = { title: "Log monitor settings" };
+
+/** The settings and the log folder's files. */
+export const handler = define.handlers({
+  async GET(c) {
+    const files = (await listLogFiles(c.var.plugin.runtime.ctx.logDir)) ?? [];
+    return page({ ...settingsProps(c, "logmonitor"), files: files.map((f) => f.name) });
+  },
+});
+
+/** The log monitor's settings page. */
+export default define.page<typeof handler>(function LogMonitorSettingsPage({ data, state, url }) {
+  return (
+    <SettingsFrame title="Log monitor settings" tabs={state.settingsNav} path={url.pathname}>
+      <LogMonitorSettings {...data} />
+    </SettingsFrame>
+  );
+});

@@ -1,0 +1,38 @@
+/**
+ * `GET /plugins/temp_eta/settings`: the Temperature ETA settings screen.
+ *
+ * @module
+ */
+import { page } from "../../../lib/http/fw/mod.ts";
+import { definePluginPages } from "../../../lib/host/pages.ts";
+import { SettingsFrame, settingsProps } from "../../../lib/host/settings_page.tsx";
+import TempEtaSettings from "../islands/TempEtaSettings.tsx";
+import { soundChoices, soundUrl } from "../sounds.ts";
+
+const define = definePluginPages();
+
+/** Page metadata. */
+export const meta = { title: "Temperature settings" };
+
+/** The settings, the sound choices and their URLs. */
+export const handler = define.handlers({
+  GET(c) {
+    const sounds = soundChoices();
+    const urls = (kind: "heating" | "cooling") =>
+      Object.fromEntries(sounds.map((s) => [s, soundUrl(kind, s)]));
+    return page({
+      ...settingsProps(c, "temp_eta"),
+      sounds,
+      soundUrls: { heating: urls("heating"), cooling: urls("cooling") },
+    });
+  },
+});
+
+/** The Temperature ETA settings page. */
+export default define.page<typeof handler>(function TemperatureSettingsPage({ data, state, url }) {
+  return (
+    <SettingsFrame title="Temperature settings" tabs={state.settingsNav} path={url.pathname}>
+      <TempEtaSettings {...data} />
+    </SettingsFrame>
+  );
+});

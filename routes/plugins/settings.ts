@@ -1,0 +1,17 @@
+/**
+ * `GET /plugins/settings`: the first hosted plugin's settings screen (each is at
+ * `/plugins/<id>/settings`; 404 when no plugin has one).
+ *
+ * @module
+ */
+import { AppError } from "../../lib/error.ts";
+import { define } from "../../lib/host/pages.ts";
+
+/** Route handlers. */
+export const handler = define.handlers({
+  GET(c) {
+    const first = c.var.settingsNav[0];
+    if (!first) throw new AppError(404, "No hosted plugin has a settings screen");
+    return c.redirect(first.href);
+  },
+});
