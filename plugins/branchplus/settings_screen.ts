@@ -53,7 +53,7 @@ export const BRANCH_SECTIONS: readonly Section[] = [
         label: "Rule matrix and temperature rule",
         kind: "select",
         options: [
-          { value: "temp_override", label: "The temperature rule decides when it has an opinion" },
+          { value: "temp_override", label: "The temperature rule wins" },
           { value: "and", label: "On only when both say on" },
           { value: "or", label: "On when either says on" },
         ],

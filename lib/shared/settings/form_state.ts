@@ -149,7 +149,10 @@ export function createSettingsForm(
       }
       if (setting !== null && byKey.has(setting)) {
         s.errors.value = { ...s.errors.value, [setting]: message };
-        s.status.value = { kind: "error", text: "Not saved: see the marked field." };
+        s.status.value = {
+          kind: "error",
+          text: `Not saved: see the message under "${byKey.get(setting)!.label}".`,
+        };
         focusField(plugin, setting);
       } else {
         s.status.value = { kind: "error", text: `Not saved: ${message}` };
