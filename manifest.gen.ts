@@ -38,18 +38,19 @@ import * as $33 from "./routes/plugins/settings.ts";
 import * as $34 from "./routes/results.tsx";
 import * as $$0 from "./islands/BenchmarkPanel.tsx";
 import * as $$1 from "./islands/Chart.tsx";
-import * as $$2 from "./islands/LoginForm.tsx";
-import * as $$3 from "./islands/ResultsBrowser.tsx";
-import * as $$4 from "./islands/UserMenu.tsx";
-import * as $$5 from "./plugins/branchplus/islands/BranchSettings.tsx";
-import * as $$6 from "./plugins/branchplus/islands/PowerPanel.tsx";
-import * as $$7 from "./plugins/host_uptime/islands/UptimeSettings.tsx";
-import * as $$8 from "./plugins/host_uptime/islands/UptimeWidget.tsx";
-import * as $$9 from "./plugins/logmonitor/islands/LogMonitorSettings.tsx";
-import * as $$10 from "./plugins/logmonitor/islands/LogViewer.tsx";
-import * as $$11 from "./plugins/temp_eta/islands/TempEtaNavbar.tsx";
-import * as $$12 from "./plugins/temp_eta/islands/TempEtaPanel.tsx";
-import * as $$13 from "./plugins/temp_eta/islands/TempEtaSettings.tsx";
+import * as $$2 from "./islands/ComparisonPicker.tsx";
+import * as $$3 from "./islands/LoginForm.tsx";
+import * as $$4 from "./islands/ResultsBrowser.tsx";
+import * as $$5 from "./islands/UserMenu.tsx";
+import * as $$6 from "./plugins/branchplus/islands/BranchSettings.tsx";
+import * as $$7 from "./plugins/branchplus/islands/PowerPanel.tsx";
+import * as $$8 from "./plugins/host_uptime/islands/UptimeSettings.tsx";
+import * as $$9 from "./plugins/host_uptime/islands/UptimeWidget.tsx";
+import * as $$10 from "./plugins/logmonitor/islands/LogMonitorSettings.tsx";
+import * as $$11 from "./plugins/logmonitor/islands/LogViewer.tsx";
+import * as $$12 from "./plugins/temp_eta/islands/TempEtaNavbar.tsx";
+import * as $$13 from "./plugins/temp_eta/islands/TempEtaPanel.tsx";
+import * as $$14 from "./plugins/temp_eta/islands/TempEtaSettings.tsx";
 
 /** Every route and island file of the project. */
 export const manifest: Manifest = {
@@ -93,17 +94,18 @@ export const manifest: Manifest = {
   islands: {
     "islands/BenchmarkPanel.tsx": $$0,
     "islands/Chart.tsx": $$1,
-    "islands/LoginForm.tsx": $$2,
-    "islands/ResultsBrowser.tsx": $$3,
-    "islands/UserMenu.tsx": $$4,
-    "plugins/branchplus/islands/BranchSettings.tsx": $$5,
-    "plugins/branchplus/islands/PowerPanel.tsx": $$6,
-    "plugins/host_uptime/islands/UptimeSettings.tsx": $$7,
-    "plugins/host_uptime/islands/UptimeWidget.tsx": $$8,
-    "plugins/logmonitor/islands/LogMonitorSettings.tsx": $$9,
-    "plugins/logmonitor/islands/LogViewer.tsx": $$10,
-    "plugins/temp_eta/islands/TempEtaNavbar.tsx": $$11,
-    "plugins/temp_eta/islands/TempEtaPanel.tsx": $$12,
-    "plugins/temp_eta/islands/TempEtaSettings.tsx": $$13,
+    "islands/ComparisonPicker.tsx": $$2,
+    "islands/LoginForm.tsx": $$3,
+    "islands/ResultsBrowser.tsx": $$4,
+    "islands/UserMenu.tsx": $$5,
+    "plugins/branchplus/islands/BranchSettings.tsx": $$6,
+    "plugins/branchplus/islands/PowerPanel.tsx": $$7,
+    "plugins/host_uptime/islands/UptimeSettings.tsx": $$8,
+    "plugins/host_uptime/islands/UptimeWidget.tsx": $$9,
+    "plugins/logmonitor/islands/LogMonitorSettings.tsx": $$10,
+    "plugins/logmonitor/islands/LogViewer.tsx": $$11,
+    "plugins/temp_eta/islands/TempEtaNavbar.tsx": $$12,
+    "plugins/temp_eta/islands/TempEtaPanel.tsx": $$13,
+    "plugins/temp_eta/islands/TempEtaSettings.tsx": $$14,
   },
 };

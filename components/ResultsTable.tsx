@@ -1,70 +1,126 @@
 /**
- * The results table: a sortable column per figure, the model's short name with its full id as
- * the title, and a delete button per row.
+ * The results table: a sortable column per figure (the speed right after the model, so a phone
+ * shows it), the model's short name linking to its history (full id on hover), a delete button
+ * per row, what to do when the filters match nothing, and what the Δ column means.
  *
  * @module
  */
 import { shortModelName } from "../lib/shared/model_name.ts";
 import { fmt, fmtPct, fmtTime } from "./format.ts";
+import { comparisonHref } from "./links.ts";
 import type { ResultRow, ResultsState } from "./results_state.ts";
 
 const COLUMNS: [string, string, number?][] = [
   ["model_key", "Model"],
-  ["quantization", "Quant"],
-  ["architecture", "Arch"],
   ["tokens_per_sec_mean", "tok/s", 1],
   ["speed_delta_pct", "Δ"],
   ["ttft_ms_mean", "TTFT ms", 0],
+  ["quantization", "Quant"],
+  ["architecture", "Arch"],
   ["vram_mb", "VRAM MB", 0],
   ["tokens_per_sec_per_gb", "tok/s/GB", 2],
   ["finished_at", "When"],
 ];
 
-function cell(row: ResultRow, key: string, digits?: number): string {
+function cell(row: ResultRow, key: string, digits?: number) {
   const v = row[key];
-  if (key === "speed_delta_pct") return fmtPct(v);
+  if (key === "model_key") {
+    return (
+      <a href={comparisonHref(String(v))} title={`${v}: its history`}>
+        {shortModelName(String(v))}
+      </a>
+    );
+  }
+  if (key === "speed_delta_pct") {
+    const cls = typeof v !== "number" ? "" : v > 0 ? "delta-up" : v < 0 ? "delta-down" : "";
+    return <span class={cls}>{fmtPct(v)}</span>;
+  }
   if (key === "finished_at") return fmtTime(v);
   if (digits !== undefined) return fmt(v, digits);
-  if (key === "model_key") return shortModelName(String(v)); // the full id is the cell's title
   return v === null || v === undefined ? "–" : String(v);
+}
+
+/** The row shown instead of results when none passes the filters. */
+function NoMatch({ s }: { s: ResultsState }) {
+  const what = [
+    s.text.value ? `“${s.text.value}”` : "",
+    s.quant.value ? `quantization ${s.quant.value}` : "",
+  ].filter(Boolean).join(" and ");
+  return (
+    <tr>
+      <td colSpan={COLUMNS.length + 1} class="no-match" id="results-empty" role="status">
+        {s.rows.value.length === 0
+          ? (
+            <>
+              No results yet: start a benchmark on the <a href="/benchmark">Benchmark</a> page.
+            </>
+          )
+          : (
+            <>
+              No result matches {what}.{" "}
+              <button type="button" class="link" id="clear-filters" onClick={s.clearFilters}>
+                Clear the filters
+              </button>
+            </>
+          )}
+      </td>
+    </tr>
+  );
 }
 
 /** The table of the shown rows. */
 export function ResultsTable({ s }: { s: ResultsState }) {
   const sort = s.sort.value;
+  const shown = s.shown.value;
   return (
-    <div class="scroll card" tabIndex={0} role="region" aria-label="Results table">
-      <table class="table" id="results-table">
-        <thead>
-          <tr>
-            {COLUMNS.map(([key, label]) => (
-              <th key={key}>
-                <button type="button" class="sort" data-sort={key} onClick={() => s.sortBy(key)}>
-                  {label}
-                  {sort.key === key ? (sort.desc ? " ▼" : " ▲") : ""}
-                </button>
-              </th>
-            ))}
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {s.shown.value.map((r) => (
-            <tr key={String(r.model_key)}>
-              {COLUMNS.map(([key, , digits]) => (
-                <td key={key} title={key === "model_key" ? String(r.model_key) : undefined}>
-                  {cell(r, key, digits)}
-                </td>
+    <div class="card">
+      <div class="scroll" tabIndex={0} role="region" aria-label="Results table">
+        <table class="table results-table" id="results-table">
+          <thead>
+            <tr>
+              {COLUMNS.map(([key, label]) => (
+                <th
+                  key={key}
+                  aria-sort={sort.key === key
+                    ? (sort.desc ? "descending" : "ascending")
+                    : undefined}
+                >
+                  <button type="button" class="sort" data-sort={key} onClick={() => s.sortBy(key)}>
+                    {label}
+                    {sort.key === key ? (sort.desc ? " ▼" : " ▲") : ""}
+                  </button>
+                </th>
               ))}
-              <td>
-                <button type="button" class="link" onClick={() => s.remove(String(r.model_key))}>
-                  Delete
-                </button>
-              </td>
+              <th>
+                <span class="sr-only">Actions</span>
+              </th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {shown.length === 0
+              ? <NoMatch s={s} />
+              : shown.map((r) => (
+                <tr key={String(r.model_key)}>
+                  {COLUMNS.map(([key, , digits]) => <td key={key}>{cell(r, key, digits)}</td>)}
+                  <td>
+                    <button
+                      type="button"
+                      class="link"
+                      aria-label={`Delete ${r.model_key}`}
+                      onClick={() => s.remove(String(r.model_key))}
+                    >
+                      Delete
+                    </button>
+                  </td>
+                </tr>
+              ))}
+          </tbody>
+        </table>
+      </div>
+      <p class="hint" id="delta-legend">
+        Δ: change of the mean speed against the variant's previous result (+ faster, − slower, – no
+        earlier result). A model's name opens its history on Comparison.
+      </p>
     </div>
   );
 }

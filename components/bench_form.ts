@@ -6,8 +6,15 @@
  * @module
  */
 import { type Signal, signal } from "@preact/signals";
-import { api } from "./api_client.ts";
-import { type FlagView, formToBody, type FormValues, presetToForm } from "./flag_values.ts";
+import { api, type ApiError } from "./api_client.ts";
+import {
+  fieldMessage,
+  fieldOfError,
+  type FormField,
+  formToBody,
+  type FormValues,
+  presetToForm,
+} from "../lib/shared/form_fields.ts";
 
 /** A preset as the list shows it. */
 export interface PresetItem {
@@ -17,8 +24,12 @@ export interface PresetItem {
 
 /** The form's state and actions. */
 export interface BenchForm {
-  flags: FlagView[];
+  fields: FormField[];
   values: Signal<FormValues>;
+  /** Field id → the server's message about that field's value. */
+  fieldErrors: Signal<Record<string, string>>;
+  /** Sets one field (and clears its error). */
+  set(id: string, value: string | boolean): void;
   presets: Signal<PresetItem[]>;
   /** The loaded preset ("" for none). */
   preset: Signal<string>;
@@ -39,7 +50,7 @@ export interface BenchForm {
 }
 
 /** Creates the form's state. */
-export function createBenchForm(flags: FlagView[], presets: PresetItem[]): BenchForm {
+export function createBenchForm(fields: FormField[], presets: PresetItem[]): BenchForm {
   const say = async (what: () => Promise<string | void>) => {
     f.error.value = "";
     try {
@@ -53,8 +64,16 @@ export function createBenchForm(flags: FlagView[], presets: PresetItem[]): Bench
     f.presets.value = (await api<{ presets: PresetItem[] }>("/api/presets")).presets;
   };
   const f: BenchForm = {
-    flags,
+    fields,
     values: signal({}),
+    fieldErrors: signal({}),
+    set(id, value) {
+      f.values.value = { ...f.values.value, [id]: value };
+      if (f.fieldErrors.value[id]) {
+        const { [id]: _gone, ...rest } = f.fieldErrors.value;
+        f.fieldErrors.value = rest;
+      }
+    },
     presets: signal(presets),
     preset: signal(""),
     saveName: signal(""),
@@ -65,14 +84,25 @@ export function createBenchForm(flags: FlagView[], presets: PresetItem[]): Bench
     start: () =>
       say(async () => {
         const preset = f.preset.value;
-        const body = { ...formToBody(flags, f.values.value), ...(preset ? { preset } : {}) };
+        const body = { ...formToBody(fields, f.values.value), ...(preset ? { preset } : {}) };
         f.busy.value = true;
+        f.fieldErrors.value = {};
         try {
           await api("/api/benchmark/start", { method: "POST", body: JSON.stringify(body) });
+        } catch (err) {
+          // A refused argument is said on its field, which takes the focus.
+          const field = (err as ApiError).status === 400
+            ? fieldOfError(fields, (err as Error).message)
+            : null;
+          if (!field) throw err;
+          f.fieldErrors.value = { [field.id]: fieldMessage((err as Error).message) };
+          requestAnimationFrame(() => document.getElementById(`field-${field.id}`)?.focus());
+          return "";
         } finally {
           f.busy.value = false;
         }
         f.started.value++;
+        return "";
       }),
     control: (action) =>
       say(async () => {
@@ -86,13 +116,13 @@ export function createBenchForm(flags: FlagView[], presets: PresetItem[]): Bench
           return;
         }
         const p = await api<{ values: Record<string, unknown> }>(`/api/presets/${name}`);
-        f.values.value = presetToForm(flags, p.values);
+        f.values.value = presetToForm(fields, p.values);
         return `Preset ${name} loaded`;
       }),
     savePreset: () =>
       say(async () => {
         const name = f.saveName.value;
-        const body = { name, values: formToBody(flags, f.values.value) };
+        const body = { name, values: formToBody(fields, f.values.value) };
         await api("/api/presets", { method: "POST", body: JSON.stringify(body) });
         await refreshPresets();
         return `Preset ${name} saved`;

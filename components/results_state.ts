@@ -30,6 +30,8 @@ export interface ResultsState {
   shown: ReadonlySignal<ResultRow[]>;
   /** Sorts by `key` (again: the other direction; a new numeric column: descending). */
   sortBy(key: string): void;
+  /** Empties the text and quantization filters. */
+  clearFilters(): void;
   reload(): Promise<void>;
   remove(key: string): Promise<void>;
   clear(): Promise<void>;
@@ -78,6 +80,10 @@ export function createResultsState(initial: ResultRow[]): ResultsState {
     sortBy(key) {
       const sort = s.sort.value;
       s.sort.value = { key, desc: sort.key === key ? !sort.desc : key !== "model_key" };
+    },
+    clearFilters() {
+      s.text.value = "";
+      s.quant.value = "";
     },
     async reload() {
       s.rows.value = (await api<{ results: ResultRow[] }>("/api/results")).results;

@@ -12,15 +12,15 @@ import { useEffect, useMemo } from "preact/hooks";
 import { benchLive, followBenchEvents } from "../components/bench_events.ts";
 import { BenchControls } from "../components/BenchControls.tsx";
 import { createBenchForm, type PresetItem } from "../components/bench_form.ts";
-import FlagForm from "../components/FlagForm.tsx";
-import type { FlagView } from "../components/flag_values.ts";
+import BenchForm from "../components/BenchForm.tsx";
+import type { FormSection } from "../lib/shared/form_fields.ts";
 import { initialLive } from "../components/live_state.ts";
 import { LiveView } from "../components/LiveView.tsx";
 import { PresetBar } from "../components/PresetBar.tsx";
 
 /** Props of the panel. */
 export interface BenchmarkPanelProps {
-  flags: FlagView[];
+  sections: FormSection[];
   presets: PresetItem[];
   status: string;
   tokenRequired: boolean;
@@ -28,7 +28,10 @@ export interface BenchmarkPanelProps {
 
 /** The Benchmark view's interactive part. */
 export default function BenchmarkPanel(props: BenchmarkPanelProps) {
-  const form = useMemo(() => createBenchForm(props.flags, props.presets), []);
+  const form = useMemo(
+    () => createBenchForm(props.sections.flatMap((s) => s.fields), props.presets),
+    [],
+  );
   const following = useSignal(false);
   const live = useComputed(() => following.value ? benchLive.value : initialLive(props.status));
   useEffect(() => {
@@ -41,10 +44,11 @@ export default function BenchmarkPanel(props: BenchmarkPanelProps) {
       <LiveView live={live} started={form.started.value} />
       <section class="card">
         <PresetBar form={form} />
-        <FlagForm
-          flags={props.flags}
+        <BenchForm
+          sections={props.sections}
           values={form.values.value}
-          onChange={(k, v) => form.values.value = { ...form.values.value, [k]: v }}
+          errors={form.fieldErrors.value}
+          onChange={form.set}
         />
       </section>
     </div>

@@ -1,10 +1,11 @@
 /**
- * Benchmark: the form with every parameter and presets, the controls and the live view.
+ * Benchmark: the controls and the live view, then the form — grouped sections with human labels,
+ * the flag as a hint and the server's effective defaults as placeholders — and the presets.
  *
  * @module
  */
 import BenchmarkPanel, { type BenchmarkPanelProps } from "../islands/BenchmarkPanel.tsx";
-import { webFlags } from "../lib/control/args.ts";
+import { formSections } from "../lib/control/form_schema.ts";
 import { presetList } from "../lib/control/presets.ts";
 import { type DashboardServices, define } from "../lib/control/services.ts";
 import { page } from "../lib/http/fw/mod.ts";
@@ -12,34 +13,21 @@ import { page } from "../lib/http/fw/mod.ts";
 /** Page metadata. */
 export const meta = { title: "Benchmark" };
 
-/** The flag table, the presets and the current status. */
+/** The form, the presets and the current status. */
 async function panelProps(svc: DashboardServices): Promise<BenchmarkPanelProps> {
-  const flags = webFlags().map((f) => ({
-    long: f.long,
-    key: f.key,
-    kind: f.kind,
-    category: f.category,
-    description: f.description,
-    ...(f.value === undefined ? {} : { value: f.value }),
-    ...(f.choices ? { choices: [...f.choices] } : {}),
-    ...(f.min === undefined ? {} : { min: f.min }),
-    ...(f.max === undefined ? {} : { max: f.max }),
-    ...(f.fallback === undefined ? {} : { fallback: f.fallback }),
-    ...(f.arg === undefined ? {} : { arg: f.arg }),
-  }));
   const presets = (await presetList(svc.paths.presetsDir)).map((p) => ({
     name: p.name,
     readonly: p.readonly,
   }));
   return {
-    flags,
+    sections: formSections(await svc.controller.defaults()),
     presets,
     status: svc.controller.status().status,
     tokenRequired: svc.tokenRequired,
   };
 }
 
-/** Loads the panel's flags, presets and status. */
+/** Loads the panel's form, presets and status. */
 export const handler = define.handlers({
   GET: async (c) => page(await panelProps(c.var.services)),
 });

@@ -1,7 +1,8 @@
 /**
- * Comparison: pick a model, see its history (speed, TTFT and generation time per finished
- * result) as trend charts with min, max, mean and the trend direction, and its newest load
- * curves (output tokens/s by concurrency and by request rate).
+ * Comparison: a model's (or one variant's, `?model=publisher/model@quant`) history as trend
+ * charts with one line per variant and backend (speed, TTFT, generation time), each line's
+ * figures and trend, and the newest load curves. The picker opens another entry at once; the
+ * URL is the selection.
  *
  * @module
  */
@@ -9,10 +10,16 @@ import { shortModelName } from "../lib/shared/model_name.ts";
 import { fmt, fmtTime } from "../components/format.ts";
 import KpiCard from "../components/KpiCard.tsx";
 import Chart from "../islands/Chart.tsx";
+import ComparisonPicker, { type PickerGroup } from "../islands/ComparisonPicker.tsx";
 import { define } from "../lib/control/services.ts";
 import { page } from "../lib/http/fw/mod.ts";
-import type { Row } from "../lib/store/mod.ts";
-import { comparableModels, type ModelHistory, modelHistory } from "../lib/store/dashboard.ts";
+import {
+  type ComparableVariant,
+  comparableVariants,
+  type HistorySeries,
+  type ModelHistory,
+  modelHistory,
+} from "../lib/store/dashboard.ts";
 import { type LoadCurve, loadCurves } from "../lib/store/load_curves.ts";
 import LoadCurveCard from "../components/LoadCurveCard.tsx";
 
@@ -20,21 +27,33 @@ import LoadCurveCard from "../components/LoadCurveCard.tsx";
 export const meta = { title: "Comparison" };
 
 interface ComparisonData {
-  models: Row[];
+  groups: PickerGroup[];
   selected: string | null;
   history: ModelHistory | null;
   curves: LoadCurve[];
 }
 
-/** Loads the model list and the selected model's history (`?model=`). */
+/** The picker's groups: each model with its variants. */
+function pickerGroups(variants: ComparableVariant[]): PickerGroup[] {
+  const groups = Map.groupBy(variants, (v) => v.model_name);
+  return [...groups].map(([model, vs]) => ({
+    model,
+    label: shortModelName(model),
+    variants: vs.map((v) => ({
+      key: v.model_key,
+      label: `${shortModelName(model)} ${v.quantization ?? v.model_key}`,
+    })),
+  }));
+}
+
+/** Loads the picker and the selected entry's history (`?model=`, else the first model). */
 export const handler = define.handlers({
   GET(c) {
     const db = c.var.services.store.db;
-    const models = comparableModels(db);
-    const selected = c.req.query("model") ?? (models[0]?.model_name as string | undefined) ??
-      null;
+    const groups = pickerGroups(comparableVariants(db));
+    const selected = c.req.query("model") ?? groups[0]?.model ?? null;
     const data: ComparisonData = {
-      models,
+      groups,
       selected,
       history: selected ? modelHistory(db, selected) : null,
       curves: selected ? loadCurves(db, selected) : [],
@@ -43,60 +62,123 @@ export const handler = define.handlers({
   },
 });
 
-/** The Comparison view. */
-export default define.page<typeof handler>(function Comparison({ data: d }) {
-  const h = d.history;
-  const labels = h?.history.map((p, i) => `#${i + 1} ${fmtTime(p.timestamp)}`) ?? [];
-  const line = (id: string, label: string, key: string, unit: string) => (
+/** A series' name on the charts: the variant and, when several are shown, the backend. */
+function seriesLabel(s: HistorySeries, backends: number): string {
+  const name = `${shortModelName(s.model_key.replace(/@[^@/]*$/, ""))} ${s.quantization ?? ""}`;
+  return backends > 1 ? `${name.trim()} · ${s.backend}` : name.trim();
+}
+
+const TREND: Record<string, string> = {
+  up: "↑ up",
+  down: "↓ down",
+  stable: "→ stable",
+  mixed: "mixed",
+};
+
+/** The trend charts: one line per series on a shared time axis. */
+function TrendCharts({ h }: { h: ModelHistory }) {
+  const times = [...new Set(h.history.map((p) => p.timestamp))].sort();
+  const backends = new Set(h.series.map((s) => s.backend)).size;
+  const chart = (id: string, title: string, key: string, unit: string) => (
     <div class="card">
-      <h2>{label}</h2>
+      <h2>{title}</h2>
       <Chart
         id={id}
-        label={`${label} over time`}
+        label={`${title} over time, one line per variant`}
         spec={{
           type: "line",
-          labels,
-          series: [{ label: unit, data: h!.history.map((p) => p[key] as number | null) }],
+          labels: times.map(fmtTime),
+          series: h.series.map((s) => {
+            const at = new Map(s.history.map((p) => [p.timestamp, p[key] as number | null]));
+            return { label: seriesLabel(s, backends), data: times.map((t) => at.get(t) ?? null) };
+          }),
           yTitle: unit,
         }}
       />
     </div>
   );
   return (
+    <section class="grid2">
+      {chart("chart-speed", "Speed", "speed_tokens_sec", "tokens/s")}
+      {chart("chart-ttft", "Time to first token", "ttft", "ms")}
+      {chart("chart-gen", "Generation time", "gen_time", "ms")}
+    </section>
+  );
+}
+
+/** Each series' figures and trend. */
+function SeriesTable({ h }: { h: ModelHistory }) {
+  const backends = new Set(h.series.map((s) => s.backend)).size;
+  return (
+    <section class="card">
+      <h2>Variants and backends</h2>
+      <div class="scroll" tabIndex={0} role="region" aria-label="Variants and backends">
+        <table class="table" id="series-table">
+          <thead>
+            <tr>
+              <th>Variant</th>
+              <th>Backend</th>
+              <th>Results</th>
+              <th>Mean tok/s</th>
+              <th>Min</th>
+              <th>Max</th>
+              <th>Trend</th>
+            </tr>
+          </thead>
+          <tbody>
+            {h.series.map((s) => (
+              <tr key={s.id} data-series={s.id}>
+                <td title={s.model_key}>{seriesLabel(s, 1)}</td>
+                <td>{s.backend}</td>
+                <td>{s.stats.total_runs}</td>
+                <td>{fmt(s.stats.avg_speed)}</td>
+                <td>{fmt(s.stats.min_speed)}</td>
+                <td>{fmt(s.stats.max_speed)}</td>
+                <td class={`trend-${s.stats.trend}`}>{TREND[s.stats.trend]}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {backends > 1 || h.series.length > 1
+        ? (
+          <p class="hint">
+            Each line is one variant measured through one backend: their speeds are not one trend.
+          </p>
+        )
+        : null}
+    </section>
+  );
+}
+
+/** The Comparison view. */
+export default define.page<typeof handler>(function Comparison({ data: d }) {
+  const h = d.history;
+  return (
     <>
       <h1>Comparison</h1>
-      <form method="get" class="toolbar">
-        <label for="model">Model</label>
-        <select id="model" name="model">
-          {d.models.map((m) => (
-            <option
-              key={String(m.model_name)}
-              value={String(m.model_name)}
-              selected={m.model_name === d.selected}
-            >
-              {shortModelName(String(m.model_name))}
-            </option>
-          ))}
-        </select>
-        <button type="submit">Show</button>
-      </form>
-      {!h ? <p class="empty">No history yet.</p> : (
-        <>
-          <section class="kpis">
-            <KpiCard id="cmp-runs" label="Results" value={String(h.stats.total_runs)} />
-            <KpiCard id="cmp-avg" label="Mean" value={fmt(h.stats.avg_speed)} unit="tok/s" />
-            <KpiCard id="cmp-min" label="Min" value={fmt(h.stats.min_speed)} unit="tok/s" />
-            <KpiCard id="cmp-max" label="Max" value={fmt(h.stats.max_speed)} unit="tok/s" />
-            <KpiCard id="cmp-trend" label="Trend" value={h.stats.trend} />
-          </section>
-          <section class="grid2">
-            {line("chart-speed", "Speed", "speed_tokens_sec", "tokens/s")}
-            {line("chart-ttft", "Time to first token", "ttft", "ms")}
-            {line("chart-gen", "Generation time", "gen_time", "ms")}
-          </section>
-          <LoadCurveCard curves={d.curves} />
-        </>
-      )}
+      <ComparisonPicker groups={d.groups} selected={d.selected} />
+      {!h
+        ? (
+          <p class="empty" id="cmp-empty">
+            {d.groups.length === 0
+              ? "No history yet: results appear here once a benchmark has finished."
+              : `No finished result of ${d.selected}: pick a model above.`}
+          </p>
+        )
+        : (
+          <>
+            <section class="kpis">
+              <KpiCard id="cmp-runs" label="Results" value={String(h.stats.total_runs)} />
+              <KpiCard id="cmp-lines" label="Lines" value={String(h.series.length)} />
+              <KpiCard id="cmp-avg" label="Mean" value={fmt(h.stats.avg_speed)} unit="tok/s" />
+              <KpiCard id="cmp-trend" label="Trend" value={TREND[h.stats.trend] ?? ""} />
+            </section>
+            <TrendCharts h={h} />
+            <SeriesTable h={h} />
+            <LoadCurveCard curves={d.curves} />
+          </>
+        )}
     </>
   );
 });

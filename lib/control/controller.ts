@@ -80,6 +80,16 @@ export class BenchmarkController {
     return (this.#deps.now?.() ?? new Date()).toISOString();
   }
 
+  /**
+   * The configuration and options a run started with no arguments would have: the built-in,
+   * project and user defaults and the web app's own benchmark arguments (the form's defaults).
+   */
+  async defaults(): Promise<{ config: Config; options: RunInvocation["options"] }> {
+    const inv = await this.#deps.resolve([...(this.#deps.baseArgs ?? [])]);
+    if (inv.kind !== "run") throw badRequest("Cannot read the defaults: '--help' was given");
+    return { config: inv.config, options: inv.options };
+  }
+
   /** The current snapshot. */
   status(): StatusSnapshot {
     const started = this.#startedAt === null ? null : Date.parse(this.#startedAt);

@@ -178,8 +178,14 @@ export function dashboardStats(db: DatabaseSync): DashboardStats {
   };
 }
 
-export { comparableModels, modelHistory } from "./history.ts";
-export type { HistoryPoint, HistorySeries, HistoryStats, ModelHistory } from "./history.ts";
+export { comparableModels, comparableVariants, modelHistory } from "./history.ts";
+export type {
+  ComparableVariant,
+  HistoryPoint,
+  HistorySeries,
+  HistoryStats,
+  ModelHistory,
+} from "./history.ts";
 
 /** Deletes a model variant and its history; returns the number of results removed (0: none). */
 export function deleteModel(db: DatabaseSync, modelKey: string): number | null {

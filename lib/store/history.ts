@@ -140,3 +140,18 @@ export function comparableModels(db: DatabaseSync): Row[] {
      GROUP BY m.model_name ORDER BY m.model_name`,
   ).all().map((r) => plain<Row>(r));
 }
+
+/** A model variant with finished results, for the comparison picker. */
+export interface ComparableVariant {
+  model_name: string;
+  model_key: string;
+  quantization: string | null;
+}
+
+/** Every variant with a finished result, by model name then key. */
+export function comparableVariants(db: DatabaseSync): ComparableVariant[] {
+  return db.prepare(
+    `SELECT m.model_name, m.model_key, m.quantization FROM model_latest l
+       JOIN models m ON m.id = l.model_id ORDER BY m.model_name, m.model_key`,
+  ).all().map((r) => plain<ComparableVariant>(r));
+}

@@ -22,6 +22,8 @@ export interface DashboardOptions {
   tokenDelayMs?: number;
   /** Whether runs go to the double (false: to a port nothing listens on). @default true */
   modelServer?: boolean;
+  /** The user's `defaults.json` (a configuration layer). @default none */
+  userDefaults?: Record<string, unknown>;
 }
 
 /** A running dashboard. */
@@ -43,6 +45,12 @@ function closedPort(): number {
 /** Starts the dashboard (no plugin host). */
 export async function startDashboard(options: DashboardOptions = {}): Promise<Dashboard> {
   const env = await tempEnv();
+  if (options.userDefaults) {
+    await Deno.writeTextFile(
+      `${env.configDir}/defaults.json`,
+      JSON.stringify(options.userDefaults),
+    );
+  }
   const double = options.modelServer === false
     ? null
     : await startLmStudioDouble({ port: 0, tokenDelayMs: options.tokenDelayMs ?? 25 });

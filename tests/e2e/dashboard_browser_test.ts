@@ -103,7 +103,7 @@ Deno.test({
       await page.screenshot({ path: join(ARTIFACTS, "dashboard_comparison.png"), fullPage: true });
 
       await open("/benchmark");
-      await page.fill("#flag-runs", "2");
+      await page.fill("#field-runs", "2");
       await page.click("#btn-start");
       await page.waitForSelector('#bench-status[data-status="running"]');
       await page.waitForFunction(

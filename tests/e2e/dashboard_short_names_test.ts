@@ -64,7 +64,7 @@ Deno.test({
 
           await open("/results");
           await page.waitForSelector("#results-table tbody tr");
-          const row = page.locator(`#results-table td[title="${PATH_ID}@f32"]`);
+          const row = page.locator(`#results-table a[title^="${PATH_ID}@f32:"]`);
           assert.equal((await row.textContent())?.trim(), "tiny-a@f32");
           const heat = page.locator(`#heatmap th[title="${PATH_ID}"]`);
           assert.equal((await heat.textContent())?.trim(), "tiny-a");
@@ -73,7 +73,9 @@ Deno.test({
 
           await open(`/comparison?model=${encodeURIComponent(PATH_ID)}`);
           const option = page.locator(`#model option[value="${PATH_ID}"]`);
-          assert.equal((await option.textContent())?.trim(), "tiny-a");
+          assert.equal((await option.textContent())?.trim(), "tiny-a · every variant");
+          const variant = page.locator(`#model option[value="${PATH_ID}@f32"]`);
+          assert.equal((await variant.textContent())?.trim(), "tiny-a f32");
           assert.equal(await page.locator("#model").inputValue(), PATH_ID);
           await shot("comparison");
           await context.close();
