@@ -40,31 +40,29 @@ function cell(row: ResultRow, key: string, digits?: number) {
   return v === null || v === undefined ? "–" : String(v);
 }
 
-/** The row shown instead of results when none passes the filters. */
+/** What is said instead of results when none passes the filters (or there are none). */
 function NoMatch({ s }: { s: ResultsState }) {
   const what = [
     s.text.value ? `“${s.text.value}”` : "",
     s.quant.value ? `quantization ${s.quant.value}` : "",
   ].filter(Boolean).join(" and ");
   return (
-    <tr>
-      <td colSpan={COLUMNS.length + 1} class="no-match" id="results-empty" role="status">
-        {s.rows.value.length === 0
-          ? (
-            <>
-              No results yet: start a benchmark on the <a href="/benchmark">Benchmark</a> page.
-            </>
-          )
-          : (
-            <>
-              No result matches {what}.{" "}
-              <button type="button" class="link" id="clear-filters" onClick={s.clearFilters}>
-                Clear the filters
-              </button>
-            </>
-          )}
-      </td>
-    </tr>
+    <p class="no-match" id="results-empty" role="status">
+      {s.rows.value.length === 0
+        ? (
+          <>
+            No results yet: start a benchmark on the <a href="/benchmark">Benchmark</a> page.
+          </>
+        )
+        : (
+          <>
+            No result matches {what}.{" "}
+            <button type="button" class="link" id="clear-filters" onClick={s.clearFilters}>
+              Clear the filters
+            </button>
+          </>
+        )}
+    </p>
   );
 }
 
@@ -74,6 +72,7 @@ export function ResultsTable({ s }: { s: ResultsState }) {
   const shown = s.shown.value;
   return (
     <div class="card">
+      {shown.length === 0 && <NoMatch s={s} />}
       <div class="scroll" tabIndex={0} role="region" aria-label="Results table">
         <table class="table results-table" id="results-table">
           <thead>
@@ -97,23 +96,21 @@ export function ResultsTable({ s }: { s: ResultsState }) {
             </tr>
           </thead>
           <tbody>
-            {shown.length === 0
-              ? <NoMatch s={s} />
-              : shown.map((r) => (
-                <tr key={String(r.model_key)}>
-                  {COLUMNS.map(([key, , digits]) => <td key={key}>{cell(r, key, digits)}</td>)}
-                  <td>
-                    <button
-                      type="button"
-                      class="link"
-                      aria-label={`Delete ${r.model_key}`}
-                      onClick={() => s.remove(String(r.model_key))}
-                    >
-                      Delete
-                    </button>
-                  </td>
-                </tr>
-              ))}
+            {shown.map((r) => (
+              <tr key={String(r.model_key)}>
+                {COLUMNS.map(([key, , digits]) => <td key={key}>{cell(r, key, digits)}</td>)}
+                <td>
+                  <button
+                    type="button"
+                    class="link"
+                    aria-label={`Delete ${r.model_key}`}
+                    onClick={() => s.remove(String(r.model_key))}
+                  >
+                    Delete
+                  </button>
+                </td>
+              </tr>
+            ))}
           </tbody>
         </table>
       </div>

@@ -59,6 +59,8 @@ Deno.test({
         await forEachLook(page, async (look) => {
           await openPage(page, d.base, path);
           await expectAccessible(page, `${name} ${look.name}`);
+          const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+          assert.ok(wide <= look.viewport.width, `${name} ${look.name} is ${wide} px wide`);
           await page.screenshot({ path: shotPath(`dashboard_${name}`, look), fullPage: true });
         });
       }

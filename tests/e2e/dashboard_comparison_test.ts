@@ -135,6 +135,8 @@ Deno.test({
         await page.textContent("#results-empty") ?? "",
         /No result matches “no-such-model”/,
       );
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(wide <= 390, `the page is ${wide} px wide on a phone`);
       await page.screenshot({ path: shotPath("results_no_match", LOOKS[2]!), fullPage: true });
       await page.click("#clear-filters");
       assert.equal(await page.inputValue("#filter-text"), "");

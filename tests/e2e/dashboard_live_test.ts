@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { hasChromium, launchChromium } from "./_browser.ts";
-import { applyLook, LOOKS, shotPath } from "./_axe.ts";
+import { applyLook, expectAccessible, LOOKS, shotPath } from "./_axe.ts";
 import { openPage, startDashboard, watchedPage } from "./_dashboard.ts";
 
 const output = (page: Page) => page.textContent("#live-output").then((t) => t ?? "");
@@ -46,6 +46,7 @@ Deno.test({
       assert.equal(status.outcome.outcome, "failed");
       assert.match(await output(page), /\[error\] Benchmark not started/);
       await page.screenshot({ path: shotPath("live_failed_start", LOOKS[0]!), fullPage: true });
+      await expectAccessible(page, "benchmark after a failed start");
       // A reload replays the closing idle, not a stale "running", and keeps the failure said.
       await openPage(page, d.base, "/benchmark");
       await page.waitForSelector('#bench-outcome[data-outcome="failed"]');
@@ -130,6 +131,7 @@ Deno.test({
 
       await waitOutput(page, /parallel round 2\/2[^]*tok\/s together/);
       await page.screenshot({ path: shotPath("live_running", LOOKS[0]!), fullPage: false });
+      await expectAccessible(page, "benchmark while running");
       await waitOutput(page, /load curve: 2 at once[^]*req\/s, latency p99/);
       await page.waitForSelector('#bench-status[data-status="idle"]', { timeout: 30_000 });
       assert.equal(await page.textContent("#bench-percent"), "100%");
