@@ -6,6 +6,8 @@
  *
  * @module
  */
+import { CONFIG_SCHEMA } from "../config/schema.ts";
+import { fieldAt, fieldInfo } from "../schema/fields.ts";
 import { MODEL_FLAGS } from "./flags_model.ts";
 import { RUN_FLAGS } from "./flags_run.ts";
 import { OUTPUT_FLAGS, WORKLOAD_FLAGS } from "./flags_workload.ts";
@@ -58,6 +60,7 @@ export interface FlagSpec {
   value?: boolean;
   /** Name of the value in the help (`<n>`). */
   arg?: string;
+  /** Bounds and choices: only for a flag without `config` (else the schema's, filled in). */
   min?: number;
   max?: number;
   /** Minimum is exclusive (e.g. sizes > 0). */
@@ -65,7 +68,10 @@ export interface FlagSpec {
   choices?: readonly string[];
   /** Default shown in help when no configuration value applies. */
   fallback?: string | number | boolean;
-  /** Where the configuration holds this value (dotted path), shown as the help default. */
+  /**
+   * Where the configuration holds this value (dotted path): the help shows its value as the
+   * default, and the value is checked by that field of the configuration schema.
+   */
   config?: string;
   /** Extra spellings accepted (rewritten before parsing). */
   aliases?: string[];
@@ -83,13 +89,21 @@ const LANDED_WORKLOAD: ReadonlySet<string> = new Set<string>([
   "slo-tpot",
 ]);
 
+/** A flag that sets a configuration field, with the field's bounds and choices (one source). */
+function withSchemaBounds(spec: FlagSpec): FlagSpec {
+  const info = spec.config ? fieldInfo(fieldAt(CONFIG_SCHEMA, spec.config)) : undefined;
+  if (info === undefined) return spec;
+  const { min, max, exclusiveMin, options } = info;
+  return { ...spec, min, max, exclusiveMin, ...(options ? { choices: options } : {}) };
+}
+
 /** Every argument, in help order. */
 export const FLAGS: readonly FlagSpec[] = [
   ...RUN_FLAGS,
   ...MODEL_FLAGS,
   ...WORKLOAD_FLAGS.filter((f) => LANDED_WORKLOAD.has(f.long)),
   ...OUTPUT_FLAGS,
-];
+].map(withSchemaBounds);
 
 /** Our additions to the seed's arguments. */
 export const ADDED_FLAGS: readonly string[] = [

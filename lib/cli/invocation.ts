@@ -5,14 +5,13 @@
  * @module
  */
 import {
+  applyLayer,
   backendOf,
   type Config,
-  deepMerge,
   type EnvReader,
   type LayerReport,
   loadConfig,
   loadPreset,
-  normalisePorts,
   type Paths,
   processEnv,
   resolvePaths,
@@ -110,9 +109,7 @@ export async function resolveInvocation(
     flags = { ...fromPreset, ...flags };
   }
 
-  const overrides = flagsToOverrides(flags);
-  const config = deepMerge(base.config, overrides);
-  config.modelserver.ports = normalisePorts(config.modelserver.ports);
+  const config = applyLayer(base.config, flagsToOverrides(flags), "the command line");
   const runOptions = flagsToRunOptions(flags);
   const w = runOptions.workload;
   if (backendOf(config) === "sdk" && w && (w.concurrency.length || w.request_rate.length)) {

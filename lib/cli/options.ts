@@ -7,6 +7,7 @@
 import type { BackendKind, JsonObject } from "../config/mod.ts";
 import { badRequest } from "../error.ts";
 import type { Flags } from "./program.ts";
+import { FLAGS } from "./flags.ts";
 
 /** Model filters. */
 export interface FilterOptions {
@@ -93,30 +94,13 @@ export function workloadOf(options: Pick<RunOptions, "workload">): WorkloadOptio
   };
 }
 
-/** Flag key → configuration path. */
-const CONFIG_PATHS: Record<string, string> = {
-  runs: "num_runs",
-  context: "context_length",
-  prompt: "prompt",
-  temperature: "inference.temperature",
-  top_k: "inference.top_k_sampling",
-  top_p: "inference.top_p_sampling",
-  min_p: "inference.min_p_sampling",
-  repeat_penalty: "inference.repeat_penalty",
-  max_tokens: "inference.max_tokens",
-  n_gpu_layers: "load.n_gpu_layers",
-  n_batch: "load.n_batch",
-  n_threads: "load.n_threads",
-  flash_attention: "load.flash_attention",
-  rope_freq_base: "load.rope_freq_base",
-  rope_freq_scale: "load.rope_freq_scale",
-  use_mmap: "load.use_mmap",
-  use_mlock: "load.use_mlock",
-  kv_cache_quant: "load.kv_cache_quant",
-  use_rest_api: "modelserver.use_rest_api",
+/**
+ * Flag key → configuration path: the table's `config` of every flag, and the token (left out of
+ * the table's `config` so that the help never shows it and an empty one is refused).
+ */
+const CONFIG_PATHS: Readonly<Record<string, string>> = {
+  ...Object.fromEntries(FLAGS.flatMap((f) => f.config ? [[f.key, f.config]] : [])),
   api_token: "modelserver.api_token",
-  backend: "modelserver.backend",
-  base_url: "modelserver.base_url",
 };
 
 /** The configuration path a flag writes, if any. */

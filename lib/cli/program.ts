@@ -4,8 +4,11 @@
  * @module
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import * as v from "valibot";
 import { withoutLeadingDashDash } from "../args.ts";
+import { CONFIG_SCHEMA } from "../config/schema.ts";
 import { badRequest } from "../error.ts";
+import { fieldAt, integer, number, text } from "../schema/fields.ts";
 import { CATEGORIES, FLAGS, type FlagSpec } from "./flags.ts";
 
 /** Parsed flags: only the values given on the command line (or by a preset), by key. */
@@ -14,29 +17,34 @@ export type Flags = Record<string, string | number | boolean | string[] | number
 /** Result of {@linkcode parseFlags}. */
 export type ParseResult = { help: string } | { flags: Flags; positionals: string[] };
 
-function describeRange(spec: FlagSpec): string {
-  const lo = spec.min === undefined ? "" : `${spec.exclusiveMin ? ">" : "≥"} ${spec.min}`;
-  const hi = spec.max === undefined ? "" : `≤ ${spec.max}`;
-  return [lo, hi].filter(Boolean).join(" and ");
+/**
+ * The schema of one value of a flag: the configuration field the flag sets (its type, range and
+ * message), or else a field of the flag's own kind and bounds.
+ */
+function fieldOf(spec: FlagSpec): v.GenericSchema {
+  if (spec.config) return fieldAt(CONFIG_SCHEMA, spec.config);
+  const bounds = { min: spec.min, max: spec.max, exclusiveMin: spec.exclusiveMin };
+  if (spec.kind === "int" || spec.kind === "ints") return integer(bounds);
+  if (spec.kind === "float" || spec.kind === "floats") return number(bounds);
+  return text({ nonEmpty: true });
+}
+
+/** Checks a parsed value with the flag's schema; commander shows `Must be <phrase>.`. */
+function checked<T>(field: v.GenericSchema, value: T): T {
+  const result = v.safeParse(field, value, { abortEarly: true });
+  if (!result.success) throw new InvalidArgumentError(`Must be ${result.issues[0].message}.`);
+  return value;
 }
 
 function numberParser(spec: FlagSpec): (raw: string) => number {
-  const integer = spec.kind === "int" || spec.kind === "ints";
+  const integerKind = spec.kind === "int" || spec.kind === "ints";
+  const field = fieldOf(spec);
   return (raw) => {
     const text = raw.trim();
-    const ok = integer
+    const ok = integerKind
       ? /^[+-]?\d+$/.test(text)
       : /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text);
-    const value = Number(text);
-    const low = spec.min === undefined ||
-      (spec.exclusiveMin ? value > spec.min : value >= spec.min);
-    const high = spec.max === undefined || value <= spec.max;
-    if (!ok || !Number.isFinite(value) || !low || !high) {
-      const kind = integer ? "an integer" : "a number";
-      const range = describeRange(spec);
-      throw new InvalidArgumentError(`Must be ${kind}${range ? ` ${range}` : ""}.`);
-    }
-    return value;
+    return checked(field, ok ? Number(text) : Number.NaN);
   };
 }
 
@@ -94,11 +102,10 @@ function valueParser(spec: FlagSpec): ((raw: string) => unknown) | null {
         }
         return raw.replace(/\/+$/, "");
       };
-    case "string":
-      return (raw) => {
-        if (raw.trim() === "") throw new InvalidArgumentError("Must not be empty.");
-        return raw;
-      };
+    case "string": {
+      const field = fieldOf(spec);
+      return (raw) => checked(field, raw);
+    }
     default:
       return null;
   }

@@ -1,45 +1,26 @@
 /**
- * Built-in defaults, the lowest configuration layer (DECISIONS.md "Benchmark").
+ * Built-in defaults, the lowest configuration layer (DECISIONS.md "Benchmark"): the defaults of
+ * the configuration schema.
  *
  * @module
  */
+import * as v from "valibot";
+import { CONFIG_SCHEMA } from "./schema.ts";
 import type { Config } from "./types.ts";
 
-/** The model server's default ports. */
-export const DEFAULT_PORTS: readonly number[] = [1234, 1235];
+export { DEFAULT_PORTS } from "./ports.ts";
 
-/** Returns a fresh copy of the built-in defaults. */
+/**
+ * Returns a fresh copy of the built-in defaults.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { builtInDefaults } from "./defaults.ts";
+ * const d = builtInDefaults();
+ * assert.deepEqual([d.num_runs, d.modelserver.ports, d.load.rope_freq_base], [3, [1234, 1235], null]);
+ * ```
+ */
 export function builtInDefaults(): Config {
-  return {
-    prompt: "Explain machine learning in 3 sentences.",
-    context_length: 2048,
-    num_runs: 3,
-    modelserver: {
-      host: "localhost",
-      ports: [...DEFAULT_PORTS],
-      api_token: null,
-      use_rest_api: false,
-      backend: null,
-      base_url: null,
-    },
-    inference: {
-      temperature: 0.1,
-      top_k_sampling: 40,
-      top_p_sampling: 0.9,
-      min_p_sampling: 0.05,
-      repeat_penalty: 1.2,
-      max_tokens: 256,
-    },
-    load: {
-      n_gpu_layers: -1,
-      n_batch: 512,
-      n_threads: -1,
-      flash_attention: true,
-      rope_freq_base: null,
-      rope_freq_scale: null,
-      use_mmap: true,
-      use_mlock: false,
-      kv_cache_quant: null,
-    },
-  };
+  return v.parse(CONFIG_SCHEMA, {});
 }

@@ -4,10 +4,10 @@
  *
  * @module
  */
-import { builtInDefaults } from "./defaults.ts";
+import * as v from "valibot";
 import { readJsonFile } from "./json_file.ts";
 import { deepMerge, type JsonObject } from "./merge.ts";
-import { normalisePorts } from "./ports.ts";
+import { CONFIG_SCHEMA } from "./schema.ts";
 import type { Config } from "./types.ts";
 import { validateLayer } from "./validate.ts";
 
@@ -44,12 +44,23 @@ export interface LoadConfigOptions {
 }
 
 /**
- * Loads and merges the layers, normalises the ports and returns one typed object.
- * A malformed or mistyped file throws an `AppError` naming the layer and its file name (and the
- * position or key), never the full path or the content.
+ * Checks `layer` and merges it over `config` (a `null` keeps the value below): the configuration
+ * with one more layer on top, its ports normalised.
+ *
+ * @throws {AppError} 422 naming `source` and the key of a value the schema refuses.
+ */
+export function applyLayer(config: Config, layer: JsonObject, source: string): Config {
+  validateLayer(layer, source);
+  return v.parse(CONFIG_SCHEMA, deepMerge(config, layer));
+}
+
+/**
+ * Loads and merges the layers over the built-in defaults (the schema's), normalises the ports
+ * and returns one typed object. A malformed or mistyped file throws an `AppError` naming the
+ * layer and its file name (and the position or key), never the full path or the content.
  */
 export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadedConfig> {
-  let merged = builtInDefaults() as unknown as JsonObject;
+  let merged: JsonObject = {};
   const layers: LayerReport[] = [{ source: "built-in defaults", found: true, unknownKeys: [] }];
   const files = [options.projectFile ?? PROJECT_DEFAULTS, options.userFile ?? null];
   for (const [i, file] of files.entries()) {
@@ -69,7 +80,5 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
     merged = deepMerge(merged, options.overrides);
     layers.push({ source: "command line", found: true, unknownKeys: [] });
   }
-  const config = merged as unknown as Config;
-  config.modelserver.ports = normalisePorts(config.modelserver.ports);
-  return { config, layers };
+  return { config: v.parse(CONFIG_SCHEMA, merged), layers };
 }

@@ -1,5 +1,6 @@
 /**
- * Deep merge of configuration layers.
+ * The one deep merge of layered values: configuration layers (built-in defaults → project file
+ * → user file → command line) and plugin settings (defaults → stored → update) merge the same way.
  *
  * @module
  */
@@ -14,18 +15,19 @@ export function isPlainObject(value: unknown): value is JsonObject {
 
 /**
  * Merges `upper` over `lower` recursively: objects merge key by key, arrays and scalars replace,
- * and a `null` in `upper` is skipped so the lower value is kept. Neither input is modified.
+ * and a `null` (or `undefined`) in `upper` is skipped so the lower value is kept (seed:
+ * "Configuration layers"; the same rule for settings updates). Neither input is modified.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { deepMerge } from "./merge.ts";
- * const merged = deepMerge({ a: { b: 1, c: 2 } }, { a: { b: null, c: 3 } });
- * assert.equal(JSON.stringify(merged), '{"a":{"b":1,"c":3}}');
+ * const merged = deepMerge({ a: { b: 1, c: 2 }, d: [1, 2] }, { a: { b: null, c: 3 }, d: [3] });
+ * assert.deepEqual(merged, { a: { b: 1, c: 3 }, d: [3] });
  * ```
  */
 export function deepMerge<T extends object>(lower: T, upper: object): T {
-  const out = structuredClone(lower) as JsonObject;
+  const out: JsonObject = structuredClone(lower) as JsonObject;
   for (const [key, value] of Object.entries(upper)) {
     if (value === null || value === undefined) continue;
     const below = out[key];

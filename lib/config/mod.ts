@@ -3,7 +3,8 @@
  *
  * @module
  */
-export { backendOf, KV_CACHE_QUANTS } from "./types.ts";
+export { backendOf } from "./types.ts";
+export { BACKENDS, CONFIG_SCHEMA, KV_CACHE_QUANTS } from "./schema.ts";
 export type {
   BackendKind,
   Config,
@@ -20,7 +21,7 @@ export { configDir, dataDir, processEnv, resolvePaths } from "./paths.ts";
 export type { EnvReader, Paths } from "./paths.ts";
 export { parseJsonText, readJsonFile, writeFileAtomic } from "./json_file.ts";
 export { validateLayer } from "./validate.ts";
-export { loadConfig, PROJECT_DEFAULTS } from "./load.ts";
+export { applyLayer, loadConfig, PROJECT_DEFAULTS } from "./load.ts";
 export type { LayerReport, LoadConfigOptions, LoadedConfig } from "./load.ts";
 export {
   BUILT_IN_PRESETS,

@@ -3,7 +3,9 @@
  *
  * @module
  */
-import { DEFAULT_PORTS } from "./defaults.ts";
+
+/** The model server's default ports. */
+export const DEFAULT_PORTS: readonly number[] = [1234, 1235];
 
 function asPort(value: unknown): number | null {
   if (typeof value === "number") {

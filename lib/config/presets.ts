@@ -6,9 +6,11 @@
  * @module
  */
 import { join } from "node:path";
+import * as v from "valibot";
 import { AppError, badRequest } from "../error.ts";
+import { issuePath } from "../schema/settings.ts";
 import { readJsonFile, writeFileAtomic } from "./json_file.ts";
-import { isPlainObject, type JsonObject } from "./merge.ts";
+import { isPlainObject } from "./merge.ts";
 
 /** A preset's values, keyed by the long option name in snake_case (`runs`, `dev_mode`, ...). */
 export type PresetValues = Record<string, string | number | boolean>;
@@ -43,13 +45,36 @@ export const BUILT_IN_PRESETS: Readonly<Record<string, Readonly<PresetValues>>> 
 };
 
 /** Older key names accepted in preset files, mapped to the current ones. */
-const LEGACY_KEYS: Record<string, string> = {
+const LEGACY_KEYS: Readonly<Record<string, string>> = {
   context_length: "context",
   num_runs: "runs",
   top_k_sampling: "top_k",
   top_p_sampling: "top_p",
   min_p_sampling: "min_p",
 };
+
+/**
+ * A preset file: its values keyed by option name (or wrapped in `{params: {...}}`), each a
+ * string, number or boolean; `null` and `""` mean "not set"; older key names are migrated. What
+ * each value may be is the command line's business: presets become arguments (see
+ * `lib/cli/presets_args.ts`), checked like the user's.
+ */
+export const PRESET_SCHEMA = v.pipe(
+  v.unknown(),
+  v.transform((raw) => isPlainObject(raw) && isPlainObject(raw.params) ? raw.params : raw),
+  v.record(
+    v.string(),
+    v.nullable(v.union([v.string(), v.number(), v.boolean()], "a string, number or boolean")),
+    "a JSON object",
+  ),
+  v.transform((values): PresetValues => {
+    const out: PresetValues = {};
+    for (const [key, value] of Object.entries(values)) {
+      if (value !== null && value !== "") out[LEGACY_KEYS[key] ?? key] = value;
+    }
+    return out;
+  }),
+);
 
 const NAME = /^[A-Za-z0-9_-]{1,50}$/;
 
@@ -73,29 +98,29 @@ function presetLabel(name: string): string {
 }
 
 /**
- * Normalises a stored preset object: accepts a `{params: {...}}` wrapper and legacy keys.
- * `source` names the preset in messages (its name, not its path).
+ * Normalises a stored preset object with {@linkcode PRESET_SCHEMA}. `source` names the preset in
+ * messages (its name, not its path).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { normalisePresetValues } from "./presets.ts";
+ * assert.deepEqual(normalisePresetValues({ params: { num_runs: 2, arch: null } }, "p"), { runs: 2 });
+ * assert.throws(() => normalisePresetValues({ runs: [2] }, "p"), /'runs' must be a string, number/);
+ * ```
  */
 export function normalisePresetValues(raw: unknown, source: string): PresetValues {
-  const body = isPlainObject(raw) && isPlainObject(raw.params) ? raw.params : raw;
-  if (!isPlainObject(body)) {
-    throw new AppError(422, `Invalid preset '${source}': it must be a JSON object`, {
-      code: "invalid_preset",
-    });
-  }
-  const out: PresetValues = {};
-  for (const [key, value] of Object.entries(body as JsonObject)) {
-    if (value === null || value === "") continue;
-    if (!["string", "number", "boolean"].includes(typeof value)) {
-      throw new AppError(
-        422,
-        `Invalid preset '${source}': '${key}' must be a string, number or boolean`,
-        { code: "invalid_preset" },
-      );
-    }
-    out[LEGACY_KEYS[key] ?? key] = value as string | number | boolean;
-  }
-  return out;
+  const result = v.safeParse(PRESET_SCHEMA, raw, { abortEarly: true });
+  if (result.success) return result.output;
+  const issue = result.issues[0];
+  const key = issuePath(issue);
+  throw new AppError(
+    422,
+    key === ""
+      ? `Invalid preset '${source}': it must be ${issue.message}`
+      : `Invalid preset '${source}': '${key}' must be ${issue.message}`,
+    { code: "invalid_preset" },
+  );
 }
 
 /** Where user presets live. */

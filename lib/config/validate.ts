@@ -1,53 +1,15 @@
 /**
- * Type checks for configuration layers, so a wrong value in a file is reported with the file and
- * the key instead of failing later.
+ * Checks of one configuration layer (a parsed file, or the command line) against the
+ * configuration schema, so a wrong value in a file is reported with the file and the key instead
+ * of failing later. Unknown keys are returned for a warning, not refused.
  *
  * @module
  */
+import * as v from "valibot";
 import { AppError } from "../error.ts";
+import { entriesOf } from "../schema/fields.ts";
 import { isPlainObject, type JsonObject } from "./merge.ts";
-import { KV_CACHE_QUANTS } from "./types.ts";
-
-type Check = (value: unknown) => string | null;
-
-const num: Check = (v) => typeof v === "number" && Number.isFinite(v) ? null : "a number";
-const int = (min: number): Check => (v) =>
-  typeof v === "number" && Number.isInteger(v) && v >= min ? null : `an integer ≥ ${min}`;
-const str: Check = (v) => typeof v === "string" ? null : "a string";
-const bool: Check = (v) => typeof v === "boolean" ? null : "true or false";
-const oneOf = (values: readonly string[]): Check => (v) =>
-  typeof v === "string" && values.includes(v) ? null : `one of ${values.join(", ")}`;
-const any: Check = () => null;
-
-/** Expected type of every known key, by dotted path (null values are always allowed). */
-const SCHEMA: Record<string, Check> = {
-  "prompt": (v) => typeof v === "string" && v.trim() !== "" ? null : "a non-empty string",
-  "context_length": int(1),
-  "num_runs": int(1),
-  "modelserver.host": str,
-  "modelserver.ports": any, // normalised after merging
-  "modelserver.api_token": str,
-  "modelserver.use_rest_api": bool,
-  "modelserver.backend": oneOf(["sdk", "rest", "openai"]),
-  "modelserver.base_url": str,
-  "inference.temperature": num,
-  "inference.top_k_sampling": int(0),
-  "inference.top_p_sampling": num,
-  "inference.min_p_sampling": num,
-  "inference.repeat_penalty": num,
-  "inference.max_tokens": int(1),
-  "load.n_gpu_layers": int(-1),
-  "load.n_batch": int(1),
-  "load.n_threads": int(-1),
-  "load.flash_attention": bool,
-  "load.rope_freq_base": num,
-  "load.rope_freq_scale": num,
-  "load.use_mmap": bool,
-  "load.use_mlock": bool,
-  "load.kv_cache_quant": oneOf(KV_CACHE_QUANTS),
-};
-
-const SECTIONS = new Set(["modelserver", "inference", "load"]);
+import { CONFIG_SCHEMA } from "./schema.ts";
 
 /** What a wrong value is, without repeating it (files may hold secrets such as the token). */
 function kindOf(value: unknown): string {
@@ -58,43 +20,57 @@ function kindOf(value: unknown): string {
   return typeof value === "object" ? "an object" : typeof value;
 }
 
+function invalid(message: string): AppError {
+  return new AppError(422, message, { code: "invalid_config" });
+}
+
 /**
- * Checks one layer (a parsed file). Throws `AppError` 422 naming `source` (a description such as
- * `the user configuration (defaults.json)`) and the key for a value of the wrong type, saying
- * what the value is without repeating it; returns the unknown keys so the caller can warn.
+ * Checks one layer. Throws `AppError` 422 (`invalid_config`) naming `source` (a description such
+ * as `the user configuration (defaults.json)`) and the key of a value the schema refuses, saying
+ * what the value must be and what it is without repeating it; a `null` is always accepted (it
+ * keeps the lower layer's value, see `merge.ts`). Returns the unknown keys so the caller can warn.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { validateLayer } from "./validate.ts";
+ * assert.deepEqual(validateLayer({ num_run: 2, load: { n_batch: null } }, "a file"), ["num_run"]);
+ * assert.throws(
+ *   () => validateLayer({ inference: { temperature: 3 } }, "a file"),
+ *   /Cannot use a file: 'inference.temperature' must be a number between 0.0 and 2.0: got an integer$/,
+ * );
+ * ```
  */
 export function validateLayer(layer: unknown, source: string): string[] {
-  if (!isPlainObject(layer)) {
-    throw new AppError(422, `Cannot use ${source}: it must hold a JSON object`, {
-      code: "invalid_config",
-    });
-  }
+  if (!isPlainObject(layer)) throw invalid(`Cannot use ${source}: it must hold a JSON object`);
   const unknown: string[] = [];
-  const visit = (obj: JsonObject, prefix: string) => {
+  const visit = (obj: JsonObject, schema: v.GenericSchema, prefix: string) => {
+    const entries = entriesOf(schema) ?? {};
     for (const [key, value] of Object.entries(obj)) {
       const path = prefix + key;
-      if (prefix === "" && SECTIONS.has(key) && (isPlainObject(value) || value === null)) {
-        if (value) visit(value, `${key}.`);
-        continue;
-      }
-      const check = SCHEMA[path];
-      if (!check) {
+      const field = entries[key];
+      if (field === undefined) {
         unknown.push(path);
         continue;
       }
       if (value === null) continue;
-      const expected = check(value);
-      if (expected) {
-        throw new AppError(
-          422,
-          `Cannot use ${source}: '${path}' must be ${expected}: got ${kindOf(value)}`,
-          {
-            code: "invalid_config",
-          },
+      if (entriesOf(field) !== undefined) {
+        if (!isPlainObject(value)) {
+          throw invalid(`Cannot use ${source}: '${path}' must be an object: got ${kindOf(value)}`);
+        }
+        visit(value, field, `${path}.`);
+        continue;
+      }
+      const result = v.safeParse(field, value, { abortEarly: true });
+      if (!result.success) {
+        throw invalid(
+          `Cannot use ${source}: '${path}' must be ${result.issues[0].message}: got ${
+            kindOf(value)
+          }`,
         );
       }
     }
   };
-  visit(layer, "");
+  visit(layer, CONFIG_SCHEMA, "");
   return unknown;
 }

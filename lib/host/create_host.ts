@@ -26,6 +26,7 @@ import type {
   PluginContext,
   PluginDescriptor,
   PluginInstance,
+  Settings,
   ShutdownInfo,
 } from "./plugin.ts";
 import { defaultPermissionFor } from "./permissions.ts";
@@ -97,7 +98,7 @@ export interface Host extends HostServices {
   /** The context handed to a plugin. */
   contextOf(id: string): PluginContext;
   /** The instance the host holds for a hosted plugin (what its `create(ctx)` returned). */
-  instanceOf<I extends PluginInstance>(plugin: PluginDescriptor<I> | string): I;
+  instanceOf<I extends PluginInstance>(plugin: PluginDescriptor<Settings, I> | string): I;
   /**
    * Loads settings, creates the admin key at first start, starts the printer and starts every
    * plugin (`start`). Returns the admin key when one was just generated (print it once).
@@ -274,7 +275,7 @@ export function createHost(options: HostOptions): Host {
       if (!ctx) throw new TypeError(`Unknown plugin '${id}'`);
       return ctx;
     },
-    instanceOf<I extends PluginInstance>(plugin: PluginDescriptor<I> | string): I {
+    instanceOf<I extends PluginInstance>(plugin: PluginDescriptor<Settings, I> | string): I {
       const id = typeof plugin === "string" ? plugin : plugin.id;
       const instance = instances.get(id);
       if (!instance) throw new TypeError(`Unknown plugin '${id}'`);

@@ -8,14 +8,22 @@
  * @module
  */
 import type { Hono } from "hono";
+import type * as v from "valibot";
 import type { Clock } from "../clock.ts";
 import type { Logger } from "../log.ts";
 
 /** Permissions of the host. ADMIN implies all others. */
 export type Permission = "STATUS" | "CONTROL" | "SETTINGS" | "ADMIN";
 
-/** A plugin's settings: a JSON object. */
+/** A plugin's settings as the host stores and serves them: a JSON object. */
 export type Settings = Record<string, unknown>;
+
+/**
+ * The schema of a plugin's settings (valibot, see `lib/schema`): every setting with its type,
+ * default (`v.optional(field, default)`) and rules, unknown keys refused (`v.strictObject`), and
+ * the cross-setting rules (`rule()` in a pipe). Parsing `{}` gives the defaults.
+ */
+export type SettingsSchema<S extends Settings> = v.GenericSchema<unknown, S>;
 
 /** Heater names of the printer: `tool0`..`toolN`, `bed`, `chamber`. */
 export type HeaterName = string;
@@ -61,13 +69,13 @@ export interface PrinterAccess {
 }
 
 /** A plugin's view of its own settings in the host's settings store. */
-export interface SettingsAccess {
+export interface SettingsAccess<S extends Settings = Settings> {
   /** The current, validated settings with defaults applied. */
-  get(): Settings;
-  /** Merges and saves a partial update (validated by the plugin; throws `AppError` 400). */
-  update(partial: Settings): Promise<Settings>;
+  get(): S;
+  /** Merges and saves a partial update (validated by its schema; throws a 400 `SettingError`). */
+  update(partial: Settings): Promise<S>;
   /** Subscribes to saved changes; returns the unsubscribe function. */
-  onChange(listener: (next: Settings, previous: Settings) => void): () => void;
+  onChange(listener: (next: S, previous: S) => void): () => void;
 }
 
 /** Options of a push message. */
@@ -76,8 +84,8 @@ export interface PushOptions {
   permission?: Permission;
 }
 
-/** Services the host gives a plugin. */
-export interface PluginContext {
+/** Services the host gives a plugin whose settings are `S`. */
+export interface PluginContext<S extends Settings = Settings> {
   /** The plugin id. */
   id: string;
   logger: Logger;
@@ -86,7 +94,7 @@ export interface PluginContext {
   dataDir: string;
   /** The host's log folder (the log monitor reads it; the host writes its own log there). */
   logDir: string;
-  settings: SettingsAccess;
+  settings: SettingsAccess<S>;
   printer: PrinterAccess;
   /** Sends `{"plugin": {"plugin": id, "data": data}}` to every connected push-socket client. */
   push(data: Record<string, unknown>, options?: PushOptions): void;
@@ -179,36 +187,41 @@ export interface PluginUi {
   navbar?: string[];
 }
 
-/** What `plugins/<id>/mod.ts` exports as `plugin`; `I` is the type of its instance. */
-export interface PluginDescriptor<I extends PluginInstance = PluginInstance> {
+/**
+ * What `plugins/<id>/mod.ts` exports as `plugin`: `S` is the type of its settings (its schema's
+ * output), `I` the type of its instance.
+ */
+export interface PluginDescriptor<
+  out S extends Settings = Settings,
+  I extends PluginInstance = PluginInstance,
+> {
   id: string;
   name: string;
   version: string;
   /** Current settings version (stored beside the settings in config.yaml). */
   settingsVersion: number;
-  /** Full default settings tree. */
-  settingsDefaults: Settings;
   /**
-   * Validates a complete candidate (defaults + stored + update) and returns it normalised.
-   * Throws `AppError` 400 whose message names the setting.
+   * Every setting: type, default, rules (see {@linkcode SettingsSchema}). The host validates
+   * every candidate (defaults + stored + update) with it; a refusal names the setting's path.
    */
-  validateSettings(candidate: Settings): Settings;
+  settingsSchema: SettingsSchema<S>;
   /**
    * Merges a saved partial update into the current settings (before validation).
-   * @default a deep merge of objects; arrays and other values are replaced
+   * @default the one deep merge (`lib/config/merge.ts`): objects merge, arrays and other values
+   * replace, a `null` keeps the current value
    */
-  mergeSettingsUpdate?(current: Settings, partial: Settings): Settings;
+  mergeSettingsUpdate?(current: S, partial: Settings): Settings;
   /** Migrates stored settings from `fromVersion` to `settingsVersion`. */
   migrateSettings?(stored: Settings, fromVersion: number): Settings;
   /** The plugin's pages and top-bar widgets in the web app. @default none */
   ui?: PluginUi;
-  /** Setting keys never returned by `GET /api/settings` (secrets). */
-  restrictedSettings?: string[];
+  /** Setting keys never returned by `GET /api/settings` nor shown in a message (secrets). */
+  restrictedSettings?: readonly string[];
   /**
    * Creates the plugin's instance for one run of the host (the host calls it once, when it is
    * built, and keeps the instance). A plugin without routes or work of its own may leave it out.
    */
-  create?(ctx: PluginContext): I;
+  create?(ctx: PluginContext<S>): I;
   /**
    * Environment variables the plugin reads (e.g. `TEMP_ETA_ALGORITHM`). The permission-scoped
    * host passes only these (and its own) to the process and into `ctx.env`.
@@ -220,13 +233,13 @@ export interface PluginDescriptor<I extends PluginInstance = PluginInstance> {
    * listen address; when a saved change needs a destination the running host may not reach,
    * the launcher restarts the host under the wider scope.
    */
-  networkHosts?(settings: Settings): string[];
+  networkHosts?(settings: S): string[];
   /**
    * Files outside the host's folders the plugin reads with these settings (e.g. a CA
    * certificate). The permission-scoped host may read these files alone, after links are
    * resolved; like {@linkcode networkHosts}, a change widens the scope through a restart.
    */
-  readFiles?(settings: Settings): string[];
+  readFiles?(settings: S): string[];
   /**
    * One-shot checks the launcher may run on the host's behalf in a process allowed to reach only
    * the checked destination (see {@linkcode PluginContext.probeOutside}).

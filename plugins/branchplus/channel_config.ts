@@ -1,11 +1,13 @@
 /**
  * Per-channel configuration: mode, label, remembered manual state, rule matrix, temperature rule
- * and failsafe. Pure parsers shared by the settings validation and the `set_*` commands; every
- * invalid value is an `AppError` 400 whose message names the field.
+ * and failsafe. The schemas of a (partial) channel entry are shared by the settings schema and by
+ * the `set_*` commands; every invalid value is a 400 whose message names the field.
  *
  * @module
  */
-import { AppError, UsageError } from "../../lib/error.ts";
+import * as v from "valibot";
+import { UsageError } from "../../lib/error.ts";
+import { boolean, choice, number, parseSetting, text } from "../../lib/schema/mod.ts";
 import { type ChannelKind, defaultLabel } from "./layout.ts";
 
 /** Printer states of the rule matrix. */
@@ -63,15 +65,84 @@ export function defaultChannelConfig(kind: ChannelKind, id: number): ChannelConf
   };
 }
 
+/** A number, or a string of one (`"35.5"`: forms send text), checked by `field`. */
+export function numeric<T extends v.GenericSchema<unknown, number>>(field: T) {
+  return v.pipe(
+    v.unknown(),
+    v.transform((x) => typeof x === "string" && x.trim() !== "" ? Number(x) : x),
+    field,
+  );
+}
+
+/** A label: stripped and cut to {@linkcode MAX_LABEL_LENGTH} characters. */
+const LABEL = v.pipe(
+  text(),
+  v.transform((s) => Array.from(s.trim()).slice(0, MAX_LABEL_LENGTH).join("").trim()),
+);
+const MODE = choice(["auto", "manual"]);
+const FAILSAFE = choice(["off", "on", "hold"]);
+const ACTION = choice(["on", "off", "ignore"]);
+
+/** A partial rule matrix (printer state → on/off/ignore). */
+export const RULES_PATCH = v.strictObject({
+  idle: v.optional(ACTION),
+  prepare: v.optional(ACTION),
+  printing: v.optional(ACTION),
+  paused: v.optional(ACTION),
+  error: v.optional(ACTION),
+}, "an object of printer state to on/off/ignore");
+
+/** A partial temperature rule. */
+export const TEMP_RULE_PATCH = v.strictObject({
+  enabled: v.optional(boolean()),
+  sensor: v.optional(choice(["bed", "tool", "chamber"])),
+  threshold: v.optional(numeric(number())),
+  above: v.optional(choice(["on", "off"])),
+}, "an object");
+
+/** A stored channel entry: its channel (`kind`, `id`) and any of its fields. */
+export const CHANNEL_PATCH = v.strictObject({
+  kind: v.optional(v.unknown()),
+  id: v.optional(v.unknown()),
+  label: v.optional(LABEL),
+  mode: v.optional(MODE),
+  manual_on: v.optional(boolean()),
+  rules: v.optional(RULES_PATCH),
+  temp_rule: v.optional(TEMP_RULE_PATCH),
+  failsafe: v.optional(FAILSAFE),
+}, "an object");
+
+/** A checked channel entry. */
+export type ChannelPatch = v.InferOutput<typeof CHANNEL_PATCH>;
+
+/** `base` with the fields of a checked `patch` (rules and temperature rule merge field by field). */
+export function applyChannelPatch(base: ChannelConfig, patch: ChannelPatch): ChannelConfig {
+  const defined = <T extends object>(o: T): Partial<T> =>
+    Object.fromEntries(Object.entries(o).filter(([, x]) => x !== undefined)) as Partial<T>;
+  return {
+    ...base,
+    ...(patch.label === undefined ? {} : { label: patch.label }),
+    ...(patch.mode === undefined ? {} : { mode: patch.mode }),
+    ...(patch.manual_on === undefined ? {} : { manual_on: patch.manual_on }),
+    ...(patch.failsafe === undefined ? {} : { failsafe: patch.failsafe }),
+    rules: { ...base.rules, ...defined(patch.rules ?? {}) },
+    temp_rule: { ...base.temp_rule, ...defined(patch.temp_rule ?? {}) },
+  };
+}
+
+/** Parses one field of a command with its schema; a refusal names `field`. */
+function parseField<S>(schema: v.GenericSchema<unknown, S>, value: unknown, field: string): S {
+  return parseSetting(schema, value, { owner: "branchplus", at: field });
+}
+
 /** Strips a label and cuts it to {@linkcode MAX_LABEL_LENGTH} characters. */
 export function cleanLabel(value: unknown, field = "label"): string {
-  if (typeof value !== "string") throw invalid(field, "must be a string");
-  return Array.from(value.trim()).slice(0, MAX_LABEL_LENGTH).join("").trim();
+  return parseField(LABEL, value, field);
 }
 
 /** Parses a channel mode. */
 export function parseMode(value: unknown, field = "mode"): ChannelMode {
-  if (value === "auto" || value === "manual") return value;
+  if (v.is(MODE, value)) return value;
   throw new UsageError(
     `Unknown mode '${String(value)}' in '${field}': expected 'auto' or 'manual'`,
     { code: "unknown_mode" },
@@ -80,87 +151,42 @@ export function parseMode(value: unknown, field = "mode"): ChannelMode {
 
 /** Parses a failsafe value. */
 export function parseFailsafe(value: unknown, field = "failsafe"): Failsafe {
-  return oneOf(value, ["off", "on", "hold"] as const, field);
+  return parseField(FAILSAFE, value, field);
 }
 
-/** Parses a (partial) rule matrix and merges it into `base`. */
+/**
+ * Parses a (partial) rule matrix and merges it into `base`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { defaultChannelConfig, parseRules } from "./channel_config.ts";
+ * const rules = parseRules({ printing: "on" }, defaultChannelConfig("usb", 1).rules);
+ * assert.equal(rules.printing, "on");
+ * assert.throws(() => parseRules({ idle: "x" }, rules), /Setting 'rules.idle' must be one of/);
+ * ```
+ */
 export function parseRules(value: unknown, base: Rules, field = "rules"): Rules {
-  if (!isRecord(value)) throw invalid(field, "must be an object of printer state to on/off/ignore");
-  const rules = { ...base };
-  for (const [state, action] of Object.entries(value)) {
-    if (!(RULE_STATES as readonly string[]).includes(state)) {
-      throw invalid(`${field}.${state}`, `is not a printer state (${RULE_STATES.join(", ")})`);
-    }
-    rules[state as RuleState] = oneOf(
-      action,
-      ["on", "off", "ignore"] as const,
-      `${field}.${state}`,
-    );
-  }
-  return rules;
+  return applyChannelPatch(
+    { ...defaultChannelConfig("usb", 1), rules: base },
+    { rules: parseField(RULES_PATCH, value, field) },
+  ).rules;
 }
 
 /** Parses a (partial) temperature rule and merges it into `base`. */
 export function parseTempRule(value: unknown, base: TempRule, field = "temp_rule"): TempRule {
-  if (!isRecord(value)) throw invalid(field, "must be an object");
-  const rule = { ...base };
-  for (const [key, item] of Object.entries(value)) {
-    const name = `${field}.${key}`;
-    if (key === "enabled") {
-      if (typeof item !== "boolean") throw invalid(name, "must be true or false");
-      rule.enabled = item;
-    } else if (key === "sensor") {
-      rule.sensor = oneOf(item, ["bed", "tool", "chamber"] as const, name);
-    } else if (key === "threshold") {
-      const n = typeof item === "string" && item.trim() !== "" ? Number(item) : item;
-      if (typeof n !== "number" || !Number.isFinite(n)) throw invalid(name, "must be a number");
-      rule.threshold = n;
-    } else if (key === "above") {
-      rule.above = oneOf(item, ["on", "off"] as const, name);
-    } else {
-      throw invalid(name, "is not a temperature rule field (enabled, sensor, threshold, above)");
-    }
-  }
-  return rule;
+  return applyChannelPatch(
+    { ...defaultChannelConfig("usb", 1), temp_rule: base },
+    { temp_rule: parseField(TEMP_RULE_PATCH, value, field) },
+  ).temp_rule;
 }
 
-/** Parses one stored channel entry (all fields optional) over its default. */
-export function parseChannelConfig(
-  value: Record<string, unknown>,
-  base: ChannelConfig,
-  field: string,
-): ChannelConfig {
-  const config = structuredClone(base);
-  if ("label" in value) config.label = cleanLabel(value.label, `${field}.label`);
-  if ("mode" in value) config.mode = parseMode(value.mode, `${field}.mode`);
-  if ("manual_on" in value) {
-    if (typeof value.manual_on !== "boolean") {
-      throw invalid(`${field}.manual_on`, "must be true or false");
-    }
-    config.manual_on = value.manual_on;
-  }
-  if ("rules" in value) config.rules = parseRules(value.rules, config.rules, `${field}.rules`);
-  if ("temp_rule" in value) {
-    config.temp_rule = parseTempRule(value.temp_rule, config.temp_rule, `${field}.temp_rule`);
-  }
-  if ("failsafe" in value) config.failsafe = parseFailsafe(value.failsafe, `${field}.failsafe`);
-  return config;
-}
-
-/** A 400 naming the invalid field. */
-export function invalid(field: string, problem: string): AppError {
+/** A 400 naming an invalid field of a command. */
+export function invalid(field: string, problem: string): UsageError {
   return new UsageError(`Invalid setting '${field}': ${problem}`, { code: "invalid_setting" });
 }
 
 /** Whether a value is a plain object. */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** Returns `value` when it is one of `allowed`, else throws a 400 naming `field`. */
-export function oneOf<T extends string>(value: unknown, allowed: readonly T[], field: string): T {
-  if (typeof value === "string" && (allowed as readonly string[]).includes(value)) {
-    return value as T;
-  }
-  throw invalid(field, `must be one of ${allowed.map((a) => `'${a}'`).join(", ")}`);
 }

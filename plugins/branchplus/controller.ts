@@ -24,13 +24,7 @@ import {
 import { HubLossWatch } from "./hub_loss.ts";
 import { probeHub, type ProbeResult } from "./probe.ts";
 import { RulesEngine } from "./engine.ts";
-import {
-  type BranchSettings,
-  channelConfigOf,
-  hubNetTarget,
-  hubUrl,
-  validateBranchSettings,
-} from "./settings.ts";
+import { type BranchSettings, channelConfigOf, hubNetTarget, hubUrl } from "./settings.ts";
 import { failsafeAfterLoss, runStartup, sendFailsafe } from "./lifecycle.ts";
 
 /** The state `GET /api/plugin/branchplus` returns. */
@@ -75,7 +69,7 @@ export interface StopOptions {
 
 /** The controller of one plugin context. */
 export class BranchController {
-  readonly #ctx: PluginContext;
+  readonly #ctx: PluginContext<BranchSettings>;
   readonly #options: BranchControllerOptions;
   readonly #engine: RulesEngine;
   #client: HubClient | undefined;
@@ -90,7 +84,7 @@ export class BranchController {
   #unsaved = new Map<string, ChannelConfig>();
   #loss: HubLossWatch;
 
-  constructor(ctx: PluginContext, options: BranchControllerOptions = {}) {
+  constructor(ctx: PluginContext<BranchSettings>, options: BranchControllerOptions = {}) {
     this.#ctx = ctx;
     this.#options = options;
     this.#engine = new RulesEngine({
@@ -112,7 +106,7 @@ export class BranchController {
    * way: a command takes effect at once, so no rule evaluation can act on the older value.
    */
   settings(): BranchSettings {
-    const s = validateBranchSettings(this.#ctx.settings.get());
+    const s = this.#ctx.settings.get();
     if (this.#unsaved.size === 0) return s;
     return {
       ...s,
@@ -283,10 +277,8 @@ export class BranchController {
     this.#engine.run(client, this.#ctx.printer, reason);
   }
 
-  #onSettings(nextRaw: Record<string, unknown>, previousRaw: Record<string, unknown>): void {
+  #onSettings(next: BranchSettings, previous: BranchSettings): void {
     if (this.#stopping) return;
-    const next = validateBranchSettings(nextRaw);
-    const previous = validateBranchSettings(previousRaw);
     if (next.host !== previous.host || next.port !== previous.port || next.path !== previous.path) {
       this.#restartClient(next);
       return;

@@ -11,11 +11,11 @@ import { branchRoutes } from "./routes.ts";
 import { systemClock } from "../../lib/clock.ts";
 import { probeHub } from "./probe.ts";
 import {
-  defaultSettings,
+  BRANCH_SCHEMA,
+  type BranchSettings,
   hubNetTarget,
   mergeBranchUpdate,
   SETTINGS_VERSION,
-  validateBranchSettings,
 } from "./settings.ts";
 
 export { BranchController } from "./controller.ts";
@@ -29,18 +29,15 @@ export interface BranchInstance extends PluginInstance {
 }
 
 /** The plugin descriptor the host loads. */
-export const plugin: PluginDescriptor<BranchInstance> = {
+export const plugin: PluginDescriptor<BranchSettings, BranchInstance> = {
   id: "branchplus",
   name: "Branch power controller",
   version: "0.1.0",
   settingsVersion: SETTINGS_VERSION,
-  settingsDefaults: defaultSettings() as unknown as Record<string, unknown>,
-  validateSettings: (candidate) =>
-    validateBranchSettings(candidate) as unknown as Record<string, unknown>,
+  settingsSchema: BRANCH_SCHEMA,
   mergeSettingsUpdate: mergeBranchUpdate,
   ui: { nav: "Power", formerPaths: ["/plugins/power"] },
-  networkHosts(settings) {
-    const { host, port } = validateBranchSettings(settings);
+  networkHosts({ host, port }) {
     return host ? [hubNetTarget(host, port)] : [];
   },
   probes: {

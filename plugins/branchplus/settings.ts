@@ -1,19 +1,29 @@
 /**
  * The plugin's settings: hub address, reconnect bounds, engine options and the ten channel
- * configurations. {@linkcode validateBranchSettings} turns a candidate (defaults + stored + update)
- * into typed, normalised settings or throws `AppError` 400 naming the setting.
+ * configurations, as one schema ({@linkcode BRANCH_SCHEMA}): a candidate (defaults + stored +
+ * update) becomes typed, normalised settings, or a 400 naming the setting.
  *
  * @module
  */
+import * as v from "valibot";
+import { deepMerge } from "../../lib/config/merge.ts";
 import type { Settings } from "../../lib/host/plugin.ts";
-import { mergeSettings } from "../../lib/host/settings/merge.ts";
 import {
+  boolean,
+  choice,
+  integer,
+  number,
+  parseSettings,
+  rule,
+  text,
+} from "../../lib/schema/mod.ts";
+import {
+  applyChannelPatch,
+  CHANNEL_PATCH,
   type ChannelConfig,
   defaultChannelConfig,
-  invalid,
   isRecord,
-  oneOf,
-  parseChannelConfig,
+  numeric,
 } from "./channel_config.ts";
 import { channelKey, type ChannelKind, findSlot, LAYOUT } from "./layout.ts";
 
@@ -25,92 +35,108 @@ export type CombineLogic = "temp_override" | "and" | "or";
 /** What happens on the first connection to the hub. */
 export type StartupBehaviour = "leave" | "all_off" | "restore";
 
-/** The typed settings of the branch controller. */
-export interface BranchSettings {
+/**
+ * The stored channel entries (each names its channel and any of its fields) as the ten channel
+ * configurations in layout order, missing ones at their defaults.
+ */
+const CHANNELS = v.pipe(
+  v.array(CHANNEL_PATCH, "a list of channel entries"),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const byKey = new Map<string, ChannelConfig>();
+    for (const [index, entry] of dataset.value.entries()) {
+      const slot = findSlot(entry.kind, entry.id);
+      const key = slot ? channelKey(slot.kind, slot.id) : "";
+      const problem = !slot
+        ? `names no channel of the hub ('${entry.kind} ${entry.id}')`
+        : byKey.has(key)
+        ? `repeats channel '${slot.kind} ${slot.id}'`
+        : null;
+      if (problem !== null || !slot) {
+        addIssue({
+          message: `Setting 'channels[${index}]' ${problem}`,
+          path: [{
+            type: "array",
+            origin: "value",
+            input: dataset.value,
+            key: index,
+            value: entry,
+          }],
+        });
+        return NEVER;
+      }
+      byKey.set(key, applyChannelPatch(defaultChannelConfig(slot.kind, slot.id), entry));
+    }
+    return LAYOUT.map((slot) =>
+      byKey.get(channelKey(slot.kind, slot.id)) ?? defaultChannelConfig(slot.kind, slot.id)
+    );
+  }),
+);
+
+/** Every setting of the branch controller (version 1). */
+const FIELDS = v.strictObject({
   /** Hub host name or address; empty means no hub (the client is not started). */
-  host: string;
+  host: v.optional(
+    v.pipe(text(), v.trim(), v.check((h) => !/[\s/]/.test(h), "a host name or address")),
+    "",
+  ),
   /** Hub WebSocket port. */
-  port: number;
+  port: v.optional(numeric(integer({ min: 1, max: 65535 })), 80),
   /** Hub WebSocket path, starting with `/`. */
-  path: string;
-  /** First reconnect delay in seconds (at least 1). */
-  reconnect_min: number;
+  path: v.optional(
+    v.pipe(text(), v.check((p) => p.startsWith("/"), "a path starting with '/'")),
+    "/ws",
+  ),
+  /** First reconnect delay in seconds. */
+  reconnect_min: v.optional(numeric(number({ min: 1, max: 3600 })), 1),
   /** Longest reconnect delay in seconds (at least `reconnect_min`). */
-  reconnect_max: number;
+  reconnect_max: v.optional(numeric(number({ min: 1, max: 3600 })), 30),
   /** When false the engine does nothing, not even manual enforcement. */
-  automation_enabled: boolean;
-  combine_logic: CombineLogic;
+  automation_enabled: v.optional(boolean(), true),
+  combine_logic: v.optional(choice(["temp_override", "and", "or"]), "temp_override"),
   /** °C below the threshold at which an active temperature rule releases. */
-  temp_hysteresis: number;
+  temp_hysteresis: v.optional(numeric(number({ min: 0, max: 100 })), 2),
   /** Seconds between two engine switches of the same channel. */
-  min_switch_interval: number;
+  min_switch_interval: v.optional(numeric(number({ min: 0, max: 3600 })), 3),
   /** The panel asks before switching a 24 V channel on. */
-  confirm_high_power: boolean;
-  startup_behaviour: StartupBehaviour;
+  confirm_high_power: v.optional(boolean(), true),
+  startup_behaviour: v.optional(choice(["leave", "all_off", "restore"]), "leave"),
   /**
    * Seconds the hub may be lost before its outputs take their failsafe state on its return (a
    * shorter loss is only re-synced).
    */
-  failsafe_grace: number;
+  failsafe_grace: v.optional(numeric(number({ min: 1, max: 86400 })), 60),
   /** The ten channel configurations, in layout order. */
-  channels: ChannelConfig[];
-}
+  channels: v.optional(CHANNELS, []),
+}, "an object");
+
+/** The typed settings of the branch controller. */
+export type BranchSettings = v.InferOutput<typeof FIELDS>;
+
+/** The whole settings schema: the fields, then the cross-setting rule. */
+export const BRANCH_SCHEMA = v.pipe(
+  FIELDS,
+  rule<BranchSettings>(
+    "reconnect_max",
+    (s) =>
+      s.reconnect_max < s.reconnect_min
+        ? `Setting 'reconnect_max' must not be below 'reconnect_min' (${s.reconnect_min}): got ${s.reconnect_max}`
+        : null,
+  ),
+);
 
 /** The full default settings tree. */
 export function defaultSettings(): BranchSettings {
-  return {
-    host: "",
-    port: 80,
-    path: "/ws",
-    reconnect_min: 1,
-    reconnect_max: 30,
-    automation_enabled: true,
-    combine_logic: "temp_override",
-    temp_hysteresis: 2,
-    min_switch_interval: 3,
-    confirm_high_power: true,
-    startup_behaviour: "leave",
-    failsafe_grace: 60,
-    channels: LAYOUT.map((slot) => defaultChannelConfig(slot.kind, slot.id)),
-  };
+  return validateBranchSettings({});
 }
 
 /**
  * Validates a complete candidate and returns it normalised (missing keys take their defaults,
  * channels come back in layout order, all ten present).
  *
- * @throws {AppError} 400 naming the first invalid setting.
+ * @throws {SettingError} 400 naming the first invalid setting.
  */
-export function validateBranchSettings(candidate: Settings): BranchSettings {
-  const d = defaultSettings();
-  const get = (key: keyof BranchSettings) => key in candidate ? candidate[key] : d[key];
-  const host = get("host");
-  if (typeof host !== "string") throw invalid("host", "must be a string");
-  if (/[\s/]/.test(host.trim())) throw invalid("host", "must be a host name or address");
-  const path = get("path");
-  if (typeof path !== "string" || !path.startsWith("/")) {
-    throw invalid("path", "must start with '/'");
-  }
-  const reconnectMin = number(get("reconnect_min"), "reconnect_min", 1, 3600);
-  return {
-    host: host.trim(),
-    port: integer(get("port"), "port", 1, 65535),
-    path,
-    reconnect_min: reconnectMin,
-    reconnect_max: number(get("reconnect_max"), "reconnect_max", reconnectMin, 3600),
-    automation_enabled: boolean(get("automation_enabled"), "automation_enabled"),
-    combine_logic: oneOf(get("combine_logic"), ["temp_override", "and", "or"], "combine_logic"),
-    temp_hysteresis: number(get("temp_hysteresis"), "temp_hysteresis", 0, 100),
-    min_switch_interval: number(get("min_switch_interval"), "min_switch_interval", 0, 3600),
-    confirm_high_power: boolean(get("confirm_high_power"), "confirm_high_power"),
-    startup_behaviour: oneOf(
-      get("startup_behaviour"),
-      ["leave", "all_off", "restore"],
-      "startup_behaviour",
-    ),
-    failsafe_grace: number(get("failsafe_grace"), "failsafe_grace", 1, 86400),
-    channels: parseChannels(get("channels")),
-  };
+export function validateBranchSettings(candidate: unknown): BranchSettings {
+  return parseSettings(BRANCH_SCHEMA, candidate, { owner: "branchplus" });
 }
 
 /** The stored configuration of one channel. */
@@ -132,16 +158,17 @@ export function channelConfigOf(
  * ```ts
  * import assert from "node:assert/strict";
  * import { defaultSettings, mergeBranchUpdate, validateBranchSettings } from "./settings.ts";
- * const current = defaultSettings() as unknown as Record<string, unknown>;
+ * const current = defaultSettings();
  * const next = validateBranchSettings(
  *   mergeBranchUpdate(current, { channels: [{ kind: "usb", id: 2, label: "Fan" }] }),
  * );
  * assert.deepEqual(next.channels.slice(0, 2).map((c) => c.label), ["USB 1", "Fan"]);
  * ```
  */
-export function mergeBranchUpdate(current: Settings, partial: Settings): Settings {
+export function mergeBranchUpdate(current: BranchSettings, partial: Settings): Settings {
   const out: Settings = structuredClone(current);
   for (const [key, value] of Object.entries(partial)) {
+    if (value === null || value === undefined) continue; // the one merge rule: null keeps
     if (key !== "channels") out[key] = structuredClone(value);
     else if (isRecord(value) && Object.keys(value).length === 1 && "replace" in value) {
       out.channels = structuredClone(value.replace);
@@ -160,7 +187,9 @@ function mergeChannels(current: unknown, updates: unknown[]): unknown[] {
       )
       : -1;
     if (index < 0) channels.push(structuredClone(entry));
-    else channels[index] = mergeSettings(channels[index] as Settings, entry as Settings);
+    else if (isRecord(channels[index]) && isRecord(entry)) {
+      channels[index] = deepMerge(channels[index], entry);
+    }
   }
   return channels;
 }
@@ -174,39 +203,4 @@ export function hubNetTarget(host: string, port: number): string {
 export function hubUrl(host: string, port: number, path: string): string {
   const name = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
   return `ws://${name}:${port}${path}`;
-}
-
-function parseChannels(value: unknown): ChannelConfig[] {
-  if (!Array.isArray(value)) throw invalid("channels", "must be a list of channel entries");
-  const byKey = new Map<string, ChannelConfig>();
-  value.forEach((entry, index) => {
-    const field = `channels[${index}]`;
-    if (!isRecord(entry)) throw invalid(field, "must be an object");
-    const slot = findSlot(entry.kind, entry.id);
-    if (!slot) throw invalid(field, `names no channel of the hub ('${entry.kind} ${entry.id}')`);
-    const key = channelKey(slot.kind, slot.id);
-    if (byKey.has(key)) throw invalid(field, `repeats channel '${slot.kind} ${slot.id}'`);
-    byKey.set(key, parseChannelConfig(entry, defaultChannelConfig(slot.kind, slot.id), field));
-  });
-  return LAYOUT.map((slot) =>
-    byKey.get(channelKey(slot.kind, slot.id)) ?? defaultChannelConfig(slot.kind, slot.id)
-  );
-}
-
-function number(value: unknown, field: string, min: number, max: number): number {
-  const n = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
-  if (typeof n !== "number" || !Number.isFinite(n)) throw invalid(field, "must be a number");
-  if (n < min || n > max) throw invalid(field, `must be between ${min} and ${max}`);
-  return n;
-}
-
-function integer(value: unknown, field: string, min: number, max: number): number {
-  const n = number(value, field, min, max);
-  if (!Number.isInteger(n)) throw invalid(field, "must be a whole number");
-  return n;
-}
-
-function boolean(value: unknown, field: string): boolean {
-  if (typeof value !== "boolean") throw invalid(field, "must be true or false");
-  return value;
 }

@@ -7,7 +7,7 @@
 import { Hono } from "hono";
 import type { PluginContext, PluginDescriptor } from "../../lib/host/plugin.ts";
 import { noteLanguage, uptimePayload } from "./payload.ts";
-import { UPTIME_DEFAULTS, type UptimeSettings, validateUptimeSettings } from "./settings.ts";
+import { UPTIME_SCHEMA, type UptimeSettings } from "./settings.ts";
 import {
   hostUptimeSeconds,
   type ProcReader,
@@ -17,7 +17,7 @@ import {
 
 export { DISPLAY_FORMATS, type DisplayFormat, formatUptime, type UptimeTexts } from "./format.ts";
 export { UNAVAILABLE_NOTES, uptimePayload } from "./payload.ts";
-export { UPTIME_DEFAULTS, type UptimeSettings, validateUptimeSettings } from "./settings.ts";
+export { UPTIME_DEFAULTS, UPTIME_SCHEMA, type UptimeSettings } from "./settings.ts";
 export { systemUptimeSeconds } from "./source.ts";
 
 /** Options of {@linkcode createUptimePlugin}. */
@@ -29,22 +29,23 @@ export interface UptimePluginOptions {
 }
 
 /** Creates the uptime plugin descriptor. */
-export function createUptimePlugin(options: UptimePluginOptions = {}): PluginDescriptor {
+export function createUptimePlugin(
+  options: UptimePluginOptions = {},
+): PluginDescriptor<UptimeSettings> {
   const readProc = options.readProc ?? readProcUptime;
   return {
     id: "host_uptime",
     name: "Uptime",
     version: "1.0.0",
     settingsVersion: 1,
-    settingsDefaults: { ...UPTIME_DEFAULTS },
-    validateSettings: validateUptimeSettings,
+    settingsSchema: UPTIME_SCHEMA,
     ui: { navbar: ["UptimeWidget"] },
-    create(ctx: PluginContext) {
+    create(ctx: PluginContext<UptimeSettings>) {
       const startedAt = options.startedAt ?? ctx.clock.now();
       let lastDebug = -Infinity;
       const app = new Hono();
       app.get("/", async (c) => {
-        const settings = ctx.settings.get() as unknown as UptimeSettings;
+        const settings = ctx.settings.get();
         const now = ctx.clock.now();
         const payload = uptimePayload({
           systemSeconds: await systemUptimeSeconds(readProc),
@@ -65,7 +66,7 @@ export function createUptimePlugin(options: UptimePluginOptions = {}): PluginDes
 }
 
 /** The uptime plugin as registered by the host. */
-export const plugin: PluginDescriptor = createUptimePlugin();
+export const plugin: PluginDescriptor<UptimeSettings> = createUptimePlugin();
 export {
   compactToggleMs,
   ERROR_RETRY_MS,

@@ -1,53 +1,36 @@
 /**
- * Settings of the uptime plugin: defaults, ranges and validation.
+ * Settings of the uptime plugin: one schema with every key's type, default and range.
  *
  * @module
  */
-import type { Settings } from "../../lib/host/plugin.ts";
-import {
-  rejectUnknownSettings,
-  settingBool,
-  settingEnum,
-  settingInt,
-} from "../../lib/host/settings/validate.ts";
-import { DISPLAY_FORMATS, type DisplayFormat } from "./format.ts";
+import * as v from "valibot";
+import { boolean, choice, integer } from "../../lib/schema/mod.ts";
+import { DISPLAY_FORMATS } from "./format.ts";
+
+/** Every setting of the uptime plugin (version 1). */
+export const UPTIME_SCHEMA = v.strictObject({
+  show_system_uptime: v.optional(boolean(), true),
+  show_host_uptime: v.optional(boolean(), true),
+  compact_display: v.optional(boolean(), false),
+  compact_toggle_interval_seconds: v.optional(integer({ min: 5, max: 60 }), 5),
+  display_format: v.optional(choice(DISPLAY_FORMATS), "full"),
+  poll_interval_seconds: v.optional(integer({ min: 1, max: 120 }), 5),
+  debug: v.optional(boolean(), false),
+  debug_throttle_seconds: v.optional(integer({ min: 1, max: 120 }), 60),
+}, "an object");
 
 /** The typed settings. */
-export interface UptimeSettings {
-  show_system_uptime: boolean;
-  show_host_uptime: boolean;
-  compact_display: boolean;
-  compact_toggle_interval_seconds: number;
-  display_format: DisplayFormat;
-  poll_interval_seconds: number;
-  debug: boolean;
-  debug_throttle_seconds: number;
-}
+export type UptimeSettings = v.InferOutput<typeof UPTIME_SCHEMA>;
 
-/** Defaults. */
-export const UPTIME_DEFAULTS: UptimeSettings = {
-  show_system_uptime: true,
-  show_host_uptime: true,
-  compact_display: false,
-  compact_toggle_interval_seconds: 5,
-  display_format: "full",
-  poll_interval_seconds: 5,
-  debug: false,
-  debug_throttle_seconds: 60,
-};
-
-/** Validates a complete candidate; throws 400 naming the setting. */
-export function validateUptimeSettings(s: Settings): Settings {
-  rejectUnknownSettings(s, UPTIME_DEFAULTS as unknown as Settings);
-  const out: UptimeSettings = {
-    show_system_uptime: settingBool(s, "show_system_uptime"),
-    show_host_uptime: settingBool(s, "show_host_uptime"),
-    compact_display: settingBool(s, "compact_display"),
-    compact_toggle_interval_seconds: settingInt(s, "compact_toggle_interval_seconds", 5, 60),
-    display_format: settingEnum(s, "display_format", DISPLAY_FORMATS),
-    poll_interval_seconds: settingInt(s, "poll_interval_seconds", 1, 120),
-    debug: settingBool(s, "debug"),
-    debug_throttle_seconds: settingInt(s, "debug_throttle_seconds", 1, 120),
-  };
-  return out as unknown as Settings;
-}
+/**
+ * The defaults.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { UPTIME_DEFAULTS } from "./settings.ts";
+ * assert.equal(UPTIME_DEFAULTS.display_format, "full");
+ * assert.equal(UPTIME_DEFAULTS.poll_interval_seconds, 5);
+ * ```
+ */
+export const UPTIME_DEFAULTS: Readonly<UptimeSettings> = Object.freeze(v.parse(UPTIME_SCHEMA, {}));

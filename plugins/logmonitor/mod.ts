@@ -7,17 +7,13 @@
 import type { PluginContext, PluginDescriptor, PluginInstance } from "../../lib/host/plugin.ts";
 import { logMonitorApp, logMonitorPermission } from "./routes.ts";
 import { createRuntime, type LogMonitorOptions, type LogMonitorRuntime } from "./runtime.ts";
-import { LOGMONITOR_DEFAULTS, validateLogMonitorSettings } from "./settings.ts";
+import { LOGMONITOR_SCHEMA, type LogMonitorSettings } from "./settings.ts";
 
 export { type Level, LEVELS, type ParsedLine, parseLine } from "./parse.ts";
 export { isValidLogName, MAX_FILE_BYTES, resolveLogFile } from "./files.ts";
 export { parseSearchParams, searchFile, type SearchParams, type SearchResult } from "./search.ts";
 export { renderExport } from "./export.ts";
-export {
-  LOGMONITOR_DEFAULTS,
-  type LogMonitorSettings,
-  validateLogMonitorSettings,
-} from "./settings.ts";
+export { LOGMONITOR_DEFAULTS, LOGMONITOR_SCHEMA, type LogMonitorSettings } from "./settings.ts";
 export type { LogMonitorOptions, LogMonitorRuntime } from "./runtime.ts";
 
 /** One run of the plugin: its runtime (streams, alerts, search), routes and lifecycle. */
@@ -28,14 +24,13 @@ export interface LogMonitorInstance extends PluginInstance {
 /** Creates the log monitor descriptor (tests pass poll timings and file system doubles). */
 export function createLogMonitorPlugin(
   options: LogMonitorOptions = {},
-): PluginDescriptor<LogMonitorInstance> {
+): PluginDescriptor<LogMonitorSettings, LogMonitorInstance> {
   return {
     id: "logmonitor",
     name: "Log Monitor",
     version: "1.0.0",
     settingsVersion: 1,
-    settingsDefaults: structuredClone(LOGMONITOR_DEFAULTS) as unknown as Record<string, unknown>,
-    validateSettings: validateLogMonitorSettings,
+    settingsSchema: LOGMONITOR_SCHEMA,
     ui: { nav: "Logs", formerPaths: ["/plugins/logs"] },
     create(ctx) {
       const rt = createRuntime(ctx, options);
@@ -102,4 +97,5 @@ async function resume(ctx: PluginContext, rt: LogMonitorRuntime): Promise<void> 
 }
 
 /** The log monitor as registered by the host. */
-export const plugin: PluginDescriptor<LogMonitorInstance> = createLogMonitorPlugin();
+export const plugin: PluginDescriptor<LogMonitorSettings, LogMonitorInstance> =
+  createLogMonitorPlugin();

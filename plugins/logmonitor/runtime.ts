@@ -41,8 +41,11 @@ export interface LogMonitorRuntime {
 }
 
 /** Builds the runtime of a context. */
-export function createRuntime(ctx: PluginContext, options: LogMonitorOptions): LogMonitorRuntime {
-  const settings = () => ctx.settings.get() as unknown as LogMonitorSettings;
+export function createRuntime(
+  ctx: PluginContext<LogMonitorSettings>,
+  options: LogMonitorOptions,
+): LogMonitorRuntime {
+  const settings = () => ctx.settings.get();
   const pollMs = () => options.pollMs ?? settings().stream_poll_interval_s * 1000;
   const feed = options.feed === undefined ? watchFsFeed(ctx.logger) : options.feed;
   return {

@@ -6,8 +6,8 @@
  * @module
  */
 import { messageOf } from "../../lib/error.ts";
-import { SCHEMA, type TempEtaSettings } from "./schema.ts";
-import { checkValue } from "./settings.ts";
+import type { TempEtaSettings } from "./schema.ts";
+import { validateSettings } from "./settings.ts";
 
 /** The prefix of the override variables. */
 export const ENV_PREFIX = "TEMP_ETA_";
@@ -24,11 +24,12 @@ export interface EnvOverrides {
   rejected: string[];
 }
 
-function parseFlag(value: string): boolean | undefined {
+/** `1`/`true` and `0`/`false` as booleans; anything else as given (the schema refuses it). */
+function parseFlag(value: string): boolean | string {
   const v = value.trim().toLowerCase();
   if (v === "1" || v === "true") return true;
   if (v === "0" || v === "false") return false;
-  return undefined;
+  return value;
 }
 
 /**
@@ -47,14 +48,15 @@ export function applyEnvOverrides(
   settings: TempEtaSettings,
   env: Readonly<Record<string, string>>,
 ): EnvOverrides {
-  const next: Record<string, unknown> = { ...settings };
+  let next = settings;
   const applied: string[] = [];
   const rejected: string[] = [];
-  const set = (variable: string, key: string, parse: (raw: string) => unknown) => {
+  const set = (variable: string, key: keyof TempEtaSettings, parse: (raw: string) => unknown) => {
     const raw = env[ENV_PREFIX + variable];
     if (raw === undefined) return;
     try {
-      next[key] = checkValue(key, SCHEMA[key]!, parse(raw));
+      // The settings' own schema checks the value (and names it if it is refused).
+      next = validateSettings({ ...next, [key]: parse(raw) });
       applied.push(key);
     } catch (err) {
       rejected.push(`${ENV_PREFIX}${variable} ignored: ${messageOf(err)}`);
@@ -63,5 +65,5 @@ export function applyEnvOverrides(
   set("ALGORITHM", "algorithm", (raw) => raw.trim().toLowerCase());
   set("MIN_RATE", "min_rate", (raw) => (raw.trim() === "" ? NaN : Number(raw)));
   set("DEBUG", "debug_logging", parseFlag);
-  return { settings: next as unknown as TempEtaSettings, applied, rejected };
+  return { settings: next, applied, rejected };
 }

@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { SCHEMA, SETTINGS_VERSION } from "./schema.ts";
+import { fieldInfo } from "../../lib/schema/mod.ts";
+import { FIELDS, SETTINGS_VERSION } from "./schema.ts";
 
 /** Version 1 key → version 2 key (straight renames). */
 export const V1_RENAMES: Readonly<Record<string, string>> = {
@@ -29,12 +30,18 @@ const V1_DEFAULTS: Readonly<Record<string, unknown>> = {
   mqtt_base_topic: "octoprint/temp_eta",
 };
 
-function clampToSchema(key: string, value: unknown): unknown {
-  const spec = SCHEMA[key];
-  if (!spec || typeof value !== "number" || !Number.isFinite(value)) return value;
-  if (spec.type !== "float" && spec.type !== "integer") return value;
-  const rounded = spec.type === "integer" ? Math.round(value) : value;
-  return Math.min(spec.max, Math.max(spec.min, rounded));
+/** Whether `key` is a setting of version 2. */
+function isField(key: string): key is keyof typeof FIELDS {
+  return Object.hasOwn(FIELDS, key);
+}
+
+/** A number clamped into the version 2 range of its setting (the schema's bounds). */
+function clampToSchema(key: keyof typeof FIELDS, value: unknown): unknown {
+  const info = fieldInfo(FIELDS[key]);
+  if (typeof value !== "number" || !Number.isFinite(value)) return value;
+  if (info?.kind !== "number" && info?.kind !== "integer") return value;
+  const rounded = info.kind === "integer" ? Math.round(value) : value;
+  return Math.min(info.max ?? Infinity, Math.max(info.min ?? -Infinity, rounded));
 }
 
 function migrateV1(stored: Record<string, unknown>): Record<string, unknown> {
@@ -42,7 +49,7 @@ function migrateV1(stored: Record<string, unknown>): Record<string, unknown> {
   for (const [key, value] of Object.entries(stored)) {
     if (key in V1_DEFAULTS && V1_DEFAULTS[key] === value) continue;
     const target = V1_RENAMES[key] ?? key;
-    if (!(target in SCHEMA)) continue; // no version 2 meaning
+    if (!isField(target)) continue; // no version 2 meaning
     if (key !== target && target in stored) continue; // a key already named for v2 wins
     out[target] = clampToSchema(target, value);
   }

@@ -10,9 +10,9 @@ import { ENV_VARS } from "./env.ts";
 import { migrateSettings } from "./migrate.ts";
 import { connectionOf } from "./mqtt_client.ts";
 import { routesOf } from "./routes.ts";
-import { DEFAULTS, SETTINGS_VERSION } from "./schema.ts";
+import { SETTINGS_VERSION, type TempEtaSettings } from "./schema.ts";
 import { type ServiceOptions, TempEtaService } from "./service.ts";
-import { brokerTarget, SECRET_SETTINGS, validateSettings } from "./settings.ts";
+import { brokerTarget, SECRET_SETTINGS, SETTINGS_SCHEMA } from "./settings.ts";
 
 export { type ServiceStatus, TempEtaService } from "./service.ts";
 export type { TempEtaSettings } from "./schema.ts";
@@ -28,25 +28,21 @@ export interface TempEtaInstance extends PluginInstance {
 /** Builds the descriptor; tests pass an MQTT client factory or backoff timings. */
 export function createTempEtaPlugin(
   options: ServiceOptions = {},
-): PluginDescriptor<TempEtaInstance> {
+): PluginDescriptor<TempEtaSettings, TempEtaInstance> {
   return {
     id: PLUGIN_ID,
     name: "Temperature ETA",
     version: "2.0.0",
     settingsVersion: SETTINGS_VERSION,
-    settingsDefaults: { ...DEFAULTS },
-    validateSettings: (candidate) => ({ ...validateSettings(candidate) }),
+    settingsSchema: SETTINGS_SCHEMA,
     migrateSettings,
     restrictedSettings: [...SECRET_SETTINGS],
     ui: { nav: "Temperature", formerPaths: ["/plugins/temperature"], navbar: ["TempEtaNavbar"] },
     envVars: [...ENV_VARS],
-    networkHosts: (settings) =>
-      settings.mqtt_enabled === true && typeof settings.mqtt_broker === "string"
-        ? [brokerTarget(settings as { mqtt_broker: string; mqtt_port: number })]
-        : [],
+    networkHosts: (settings) => settings.mqtt_enabled ? [brokerTarget(settings)] : [],
     readFiles: (settings) => {
-      const { caPath } = connectionOf(validateSettings(settings));
-      return settings.mqtt_enabled === true && caPath !== null ? [caPath] : [];
+      const { caPath } = connectionOf(settings);
+      return settings.mqtt_enabled && caPath !== null ? [caPath] : [];
     },
     create(ctx) {
       const service = new TempEtaService(ctx, options);
@@ -61,4 +57,4 @@ export function createTempEtaPlugin(
 }
 
 /** The descriptor the host loads. */
-export const plugin: PluginDescriptor<TempEtaInstance> = createTempEtaPlugin();
+export const plugin: PluginDescriptor<TempEtaSettings, TempEtaInstance> = createTempEtaPlugin();

@@ -1,18 +1,13 @@
 /**
- * The settings table of the Temperature ETA plugin (settings version 2): every key with its type,
- * default and range. The seed's keys, defaults and ranges are authoritative; ranges the seed leaves
- * open are decided here (see the `decided` notes) and listed in the plugin's README.
+ * The settings of the Temperature ETA plugin (settings version 2) as one schema: every key with
+ * its type, default and range (`FIELDS`), then the format and cross-setting rules of `rules.ts`.
+ * The seed's keys, defaults and ranges are authoritative; ranges the seed leaves open are decided
+ * here (see the `decided` notes) and listed in the plugin's README.
  *
  * @module
  */
-
-/** The type and bounds of one setting. */
-export type SettingSpec =
-  | { type: "boolean"; default: boolean }
-  | { type: "float"; default: number; min: number; max: number }
-  | { type: "integer"; default: number; min: number; max: number }
-  | { type: "enum"; default: string; options: readonly string[] }
-  | { type: "string"; default: string; maxLength: number };
+import * as v from "valibot";
+import { boolean, choice, integer, number, text } from "../../lib/schema/mod.ts";
 
 /** The current settings version. */
 export const SETTINGS_VERSION = 2;
@@ -23,29 +18,16 @@ export const ALGORITHMS = ["linear", "exponential"] as const;
 /** ETA display formats. */
 export const TIME_FORMATS = ["auto", "seconds", "minutes", "hours", "hms"] as const;
 
-const bool = (d: boolean): SettingSpec => ({ type: "boolean", default: d });
-const float = (d: number, min: number, max: number): SettingSpec => ({
-  type: "float",
-  default: d,
-  min,
-  max,
-});
-const int = (d: number, min: number, max: number): SettingSpec => ({
-  type: "integer",
-  default: d,
-  min,
-  max,
-});
-const str = (d: string, maxLength = 256): SettingSpec => ({
-  type: "string",
-  default: d,
-  maxLength,
-});
+const bool = (d: boolean) => v.optional(boolean(), d);
+const float = (d: number, min: number, max: number) => v.optional(number({ min, max }), d);
+const int = (d: number, min: number, max: number) => v.optional(integer({ min, max }), d);
+/** A string checked at its given length, then trimmed. */
+const str = (d: string, maxLength = 256) => v.optional(v.pipe(text({ maxLength }), v.trim()), d);
 
 /** Every setting of version 2, in the seed's order, then the settings DECISIONS.md adds. */
-export const SCHEMA: Readonly<Record<string, SettingSpec>> = {
+export const FIELDS = {
   enabled: bool(true),
-  algorithm: { type: "enum", default: "linear", options: ALGORITHMS },
+  algorithm: v.optional(choice(ALGORITHMS), "linear"),
   update_interval: float(1.0, 0.5, 5.0),
   min_rate: float(0.1, 0.01, 1.0),
   max_eta: int(3600, 60, 7200),
@@ -62,7 +44,7 @@ export const SCHEMA: Readonly<Record<string, SettingSpec>> = {
   show_in_graph: bool(true),
   show_in_sidebar: bool(true),
   show_in_navbar: bool(false),
-  time_format: { type: "enum", default: "auto", options: TIME_FORMATS },
+  time_format: v.optional(choice(TIME_FORMATS), "auto"),
   show_rate: bool(true),
   show_percentage: bool(false),
   mqtt_enabled: bool(false),
@@ -76,7 +58,10 @@ export const SCHEMA: Readonly<Record<string, SettingSpec>> = {
   mqtt_ca_cert: str("", 65536),
   mqtt_topic_prefix: str("localbench/temp_eta", 200),
   mqtt_retain: bool(false),
-  mqtt_qos: int(0, 0, 2),
+  mqtt_qos: v.optional(
+    v.pipe(integer({ min: 0, max: 2 }), v.transform((n): 0 | 1 | 2 => n === 2 ? 2 : n ? 1 : 0)),
+    0,
+  ),
   // decided: 0 (keepalive off) to 65535, the protocol's limit.
   mqtt_keepalive: int(60, 0, 65535),
   history_max_age: int(60, 10, 300),
@@ -96,55 +81,11 @@ export const SCHEMA: Readonly<Record<string, SettingSpec>> = {
   cooling_target_chamber: float(30, 0, 100),
 };
 
-/** The default settings of version 2. */
-export const DEFAULTS: Readonly<Record<string, unknown>> = Object.freeze(
-  Object.fromEntries(Object.entries(SCHEMA).map(([key, spec]) => [key, spec.default])),
-);
+/** The keys and types of version 2, before the format and cross-setting rules. */
+export const FIELDS_SCHEMA = v.strictObject(FIELDS, "an object");
 
 /** Typed view of validated settings. */
-export interface TempEtaSettings {
-  enabled: boolean;
-  algorithm: (typeof ALGORITHMS)[number];
-  update_interval: number;
-  min_rate: number;
-  max_eta: number;
-  heating_enabled: boolean;
-  heating_threshold: number;
-  heating_sound_enabled: boolean;
-  heating_sound_file: string;
-  heating_notification_enabled: boolean;
-  cooling_enabled: boolean;
-  cooling_threshold: number;
-  cooling_sound_enabled: boolean;
-  cooling_sound_file: string;
-  cooling_notification_enabled: boolean;
-  show_in_graph: boolean;
-  show_in_sidebar: boolean;
-  show_in_navbar: boolean;
-  time_format: (typeof TIME_FORMATS)[number];
-  show_rate: boolean;
-  show_percentage: boolean;
-  mqtt_enabled: boolean;
-  mqtt_broker: string;
-  mqtt_port: number;
-  mqtt_username: string;
-  mqtt_password: string;
-  mqtt_tls_enabled: boolean;
-  mqtt_tls_insecure: boolean;
-  mqtt_ca_cert: string;
-  mqtt_topic_prefix: string;
-  mqtt_retain: boolean;
-  mqtt_qos: 0 | 1 | 2;
-  mqtt_keepalive: number;
-  history_max_age: number;
-  history_max_samples: number;
-  exponential_window: number;
-  linear_window: number;
-  exponential_max_tau: number;
-  calculation_interval: number;
-  cleanup_interval: number;
-  debug_logging: boolean;
-  cooling_target_tool: number;
-  cooling_target_bed: number;
-  cooling_target_chamber: number;
-}
+export type TempEtaSettings = v.InferOutput<typeof FIELDS_SCHEMA>;
+
+/** The default settings of version 2. */
+export const DEFAULTS: Readonly<TempEtaSettings> = Object.freeze(v.parse(FIELDS_SCHEMA, {}));

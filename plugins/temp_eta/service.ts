@@ -46,7 +46,7 @@ export interface ServiceStatus {
 
 /** The Temperature ETA runtime bound to one plugin context. */
 export class TempEtaService {
-  #ctx: PluginContext;
+  #ctx: PluginContext<TempEtaSettings>;
   #settings: TempEtaSettings;
   #envApplied: string[] = [];
   #calc: EtaCalculator;
@@ -55,7 +55,7 @@ export class TempEtaService {
   #sampling: Array<() => void> = [];
   #started = false;
 
-  constructor(ctx: PluginContext, options: ServiceOptions = {}) {
+  constructor(ctx: PluginContext<TempEtaSettings>, options: ServiceOptions = {}) {
     this.#ctx = ctx;
     // The host builds the routes (and so this service) before it loads the stored settings:
     // they are read in start(), which runs after the load.

@@ -1,66 +1,25 @@
 /**
- * Validation of the Temperature ETA settings on save: type, range and enum per key (from
- * {@linkcode SCHEMA}), then the per-key format rules and the cross-setting rules of `rules.ts`.
- * Every rejection is an `AppError` 400 with code `invalid_setting` whose message names the setting.
+ * Validation of the Temperature ETA settings on save: type, range and enum per key (the schema's
+ * {@linkcode FIELDS}), the topic prefix's slashes trimmed, then the format and cross-setting rules
+ * of `rules.ts`. Every rejection is a `SettingError` 400 (`invalid_setting`) whose message names
+ * the setting.
  *
  * @module
  */
-import { AppError, UsageError } from "../../lib/error.ts";
-import { SCHEMA, type SettingSpec, type TempEtaSettings } from "./schema.ts";
-import { checkCrossRules, normaliseStrings } from "./rules.ts";
+import * as v from "valibot";
+import { parseSettings } from "../../lib/schema/mod.ts";
+import { normaliseStrings, SETTINGS_RULES } from "./rules.ts";
+import { FIELDS_SCHEMA, type TempEtaSettings } from "./schema.ts";
 
-/** Settings kept out of responses, logs and config.yaml (see the host's secrets file). */
-export const SECRET_SETTINGS: readonly string[] = ["mqtt_password"];
+/** Settings kept out of responses, logs, messages and config.yaml (see the host's secrets file). */
+export const SECRET_SETTINGS = ["mqtt_password"] as const;
 
-/** Builds the 400 error of an invalid setting. */
-export function invalidSetting(message: string): AppError {
-  return new UsageError(message, { code: "invalid_setting" });
-}
-
-/** Formats a bound the way the settings table writes it (`1.0` for floats, `60` for integers). */
-function bound(spec: SettingSpec, n: number): string {
-  return spec.type === "float" && Number.isInteger(n) ? n.toFixed(1) : String(n);
-}
-
-function show(value: unknown): string {
-  return typeof value === "string" ? JSON.stringify(value) : String(JSON.stringify(value) ?? value);
-}
-
-/**
- * Checks one value against its spec and returns it (numbers unchanged, strings trimmed).
- *
- * @throws {AppError} 400 naming the setting when the type, range or option is wrong.
- */
-export function checkValue(key: string, spec: SettingSpec, value: unknown): unknown {
-  // A secret never appears in a message (responses and logs): its type is enough.
-  const shown = SECRET_SETTINGS.includes(key) ? `a hidden ${typeof value}` : show(value);
-  const fail = (what: string) => invalidSetting(`Setting '${key}' must be ${what}: got ${shown}`);
-  switch (spec.type) {
-    case "boolean":
-      if (typeof value !== "boolean") throw fail("a boolean");
-      return value;
-    case "float":
-    case "integer": {
-      if (typeof value !== "number" || !Number.isFinite(value)) {
-        throw fail(spec.type === "float" ? "a number" : "an integer");
-      }
-      if (spec.type === "integer" && !Number.isInteger(value)) throw fail("an integer");
-      if (value < spec.min || value > spec.max) {
-        throw fail(`between ${bound(spec, spec.min)} and ${bound(spec, spec.max)}`);
-      }
-      return value;
-    }
-    case "enum":
-      if (typeof value !== "string" || !spec.options.includes(value)) {
-        throw fail(`one of ${spec.options.join(", ")}`);
-      }
-      return value;
-    case "string":
-      if (typeof value !== "string") throw fail("a string");
-      if (value.length > spec.maxLength) throw fail(`at most ${spec.maxLength} characters long`);
-      return value.trim();
-  }
-}
+/** The whole settings schema: the fields, the normalised topic prefix, the rules. */
+export const SETTINGS_SCHEMA = v.pipe(
+  FIELDS_SCHEMA,
+  v.transform(normaliseStrings),
+  ...SETTINGS_RULES,
+);
 
 /**
  * Validates a complete candidate (defaults + stored + update) and returns it normalised: missing
@@ -70,25 +29,19 @@ export function checkValue(key: string, spec: SettingSpec, value: unknown): unkn
  * ```ts
  * import assert from "node:assert/strict";
  * import { validateSettings } from "./settings.ts";
- * assert.throws(() => validateSettings({ min_rate: 5 }), /'min_rate'/);
+ * assert.equal(validateSettings({ algorithm: "exponential" }).algorithm, "exponential");
+ * assert.throws(
+ *   () => validateSettings({ min_rate: 5 }),
+ *   /Setting 'min_rate' must be a number between 0.01 and 1.0: got 5$/,
+ * );
  * ```
- * @throws {AppError} 400 (`invalid_setting`) naming the first invalid setting.
+ * @throws {SettingError} 400 (`invalid_setting`) naming the first invalid setting.
  */
-export function validateSettings(candidate: Record<string, unknown>): TempEtaSettings {
-  if (candidate === null || typeof candidate !== "object" || Array.isArray(candidate)) {
-    throw invalidSetting("Settings of 'temp_eta' must be an object");
-  }
-  for (const key of Object.keys(candidate)) {
-    if (!(key in SCHEMA)) throw invalidSetting(`Setting '${key}' is not a setting of temp_eta`);
-  }
-  const out: Record<string, unknown> = {};
-  for (const [key, spec] of Object.entries(SCHEMA)) {
-    const value = candidate[key] === undefined ? spec.default : candidate[key];
-    out[key] = checkValue(key, spec, value);
-  }
-  const settings = normaliseStrings(out as unknown as TempEtaSettings);
-  checkCrossRules(settings);
-  return settings;
+export function validateSettings(candidate: unknown): TempEtaSettings {
+  return parseSettings(SETTINGS_SCHEMA, candidate, {
+    owner: "temp_eta",
+    secrets: SECRET_SETTINGS,
+  });
 }
 
 /** The `host:port` the MQTT broker needs network access to (an IPv6 address bracketed). */

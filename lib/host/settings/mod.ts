@@ -1,16 +1,9 @@
 /**
- * The host's settings store (config.yaml `plugins.<id>`), its routes and validation helpers.
+ * The host's settings store (config.yaml `plugins.<id>`), its routes and a plugin's settings
+ * through its schema.
  *
  * @module
  */
-export { mergeSettings, SettingsStore, VERSION_KEY } from "./store.ts";
+export { SettingsStore, VERSION_KEY } from "./store.ts";
 export { settingsRoutes } from "./routes.ts";
-export {
-  rejectUnknownSettings,
-  settingBool,
-  settingEnum,
-  settingInt,
-  settingNumber,
-  settingString,
-  settingStringList,
-} from "./validate.ts";
+export { mergeUpdate, settingsDefaults, validateSettings } from "./validate.ts";

@@ -9,12 +9,12 @@ import { AppError, UsageError } from "../../error.ts";
 import type { Logger } from "../../log.ts";
 import type { ConfigDoc, ConfigFile } from "../config_file.ts";
 import type { PluginDescriptor, Settings, SettingsAccess } from "../plugin.ts";
-import { mergeSettings } from "./merge.ts";
 import { readStoredSettings, VERSION_KEY } from "./stored.ts";
+import { mergeUpdate, settingsDefaults, validateSettings } from "./validate.ts";
 
 type Listener = (next: Settings, previous: Settings) => void;
 
-export { mergeSettings, VERSION_KEY };
+export { VERSION_KEY };
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
@@ -147,8 +147,7 @@ export class SettingsStore {
       const p = this.#plugins.get(id);
       if (!p) throw new UsageError(`Unknown plugin '${id}' in settings`);
       if (!isObject(partial)) throw new UsageError(`Settings of '${id}' must be an object`);
-      const merge = p.mergeSettingsUpdate ?? mergeSettings;
-      next.set(id, p.validateSettings(merge(this.#settingsOf(id), partial)));
+      next.set(id, validateSettings(p, mergeUpdate(p, this.#settingsOf(id), partial)));
     }
     await this.#commit(next);
   }
@@ -157,7 +156,7 @@ export class SettingsStore {
   async reset(id: string): Promise<Settings> {
     const p = this.#plugins.get(id);
     if (!p) throw new AppError(404, `Unknown plugin '${id}'`);
-    const defaults = p.validateSettings(structuredClone(p.settingsDefaults));
+    const defaults = settingsDefaults(p);
     await this.#commit(new Map([[id, defaults]]), true);
     return structuredClone(defaults);
   }
@@ -190,7 +189,7 @@ export class SettingsStore {
     const split = new Map<string, { open: Settings; secret: Settings }>();
     for (const [id, settings] of next) {
       const p = this.#plugins.get(id)!;
-      const open = diff(settings, p.settingsDefaults);
+      const open = diff(settings, settingsDefaults(p));
       const secret: Settings = {};
       for (const key of this.#secrets ? p.restrictedSettings ?? [] : []) {
         if (key in open) secret[key] = open[key];

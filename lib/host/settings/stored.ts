@@ -7,10 +7,12 @@
  *
  * @module
  */
+import { deepMerge } from "../../config/merge.ts";
 import { messageOf } from "../../error.ts";
+import { SettingError } from "../../schema/settings.ts";
 import type { ConfigDoc } from "../config_file.ts";
 import type { PluginDescriptor, Settings } from "../plugin.ts";
-import { mergeSettings } from "./merge.ts";
+import { settingsDefaults, validateSettings } from "./validate.ts";
 
 /** The key beside a plugin's settings that holds their version. */
 export const VERSION_KEY = "_version";
@@ -37,9 +39,10 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
-/** The quoted names of a settings error: every validator names its setting that way. */
-export function namesIn(message: string): string[] {
-  return [...message.matchAll(/'([A-Za-z_][\w.[\]]*)'/g)].map((m) => m[1]!);
+/** The settings an error names: its `setting`, then the quoted names of its message. */
+export function namesIn(err: unknown): string[] {
+  const quoted = [...messageOf(err).matchAll(/'([A-Za-z_][\w.[\]]*)'/g)].map((m) => m[1]!);
+  return err instanceof SettingError && err.setting !== null ? [err.setting, ...quoted] : quoted;
 }
 
 /** `channels[3].mode` → `["channels", 3, "mode"]`. */
@@ -63,25 +66,23 @@ function removeAt(values: Settings, path: (string | number)[]): boolean {
 }
 
 /**
- * Validates stored values over the defaults, dropping each value the plugin refuses (innermost
- * named field first, then its top-level key) until the rest validates.
+ * Validates stored values over the defaults, dropping each value the plugin refuses (the
+ * setting the error names, innermost first, then its top-level key) until the rest validates.
  */
-export function validateStored(
-  plugin: PluginDescriptor,
+export function validateStored<S extends Settings>(
+  plugin: PluginDescriptor<S>,
   stored: Settings,
-): { settings: Settings; problems: StoredProblem[] } {
+): { settings: S; problems: StoredProblem[] } {
   const values = structuredClone(stored);
+  const defaults = settingsDefaults(plugin);
   const problems: StoredProblem[] = [];
   const limit = JSON.stringify(values).length + 2;
   for (let attempt = 0; attempt < limit; attempt++) {
     try {
-      return {
-        settings: plugin.validateSettings(mergeSettings(plugin.settingsDefaults, values)),
-        problems,
-      };
+      return { settings: validateSettings(plugin, deepMerge(defaults, values)), problems };
     } catch (err) {
       const message = messageOf(err);
-      const names = namesIn(message);
+      const names = namesIn(err);
       const setting = names.find((n) => removeAt(values, pathOf(n))) ??
         names.find((n) => removeAt(values, pathOf(n).slice(0, 1)));
       if (setting !== undefined) {
@@ -92,10 +93,7 @@ export function validateStored(
       break;
     }
   }
-  return {
-    settings: plugin.validateSettings(structuredClone(plugin.settingsDefaults)),
-    problems,
-  };
+  return { settings: defaults, problems };
 }
 
 /**

@@ -75,7 +75,42 @@ Deno.test("loadConfig() names the file and key of a value of the wrong type", as
     () => loadConfig({ projectFile: join(t.root, "none.json"), userFile: user }),
     (e: Error) =>
       e.message ===
-        "Cannot use the user configuration (defaults.json): 'inference.temperature' must be a number: got a string",
+        "Cannot use the user configuration (defaults.json): 'inference.temperature' must be a number between 0.0 and 2.0: got a string",
+  );
+});
+
+Deno.test("a configuration file and the command line check a field with the same rule", async () => {
+  // One schema (lib/config/schema.ts): the file's 422 and the flag's 400 say the same range.
+  await using t = await tempEnv();
+  const user = join(t.configDir, "defaults.json");
+  for (
+    const [layer, path, flag] of [
+      [{ inference: { temperature: 3 } }, "inference.temperature", "--temperature"],
+      [{ load: { n_gpu_layers: -2 } }, "load.n_gpu_layers", "--n-gpu-layers"],
+    ] as const
+  ) {
+    await writeJson(user, layer);
+    const err = await loadConfig({ projectFile: join(t.root, "none.json"), userFile: user })
+      .then(() => null, (e) => e);
+    assert.ok(err instanceof AppError && err.status === 422, String(err));
+    const expected = /must be (.*): got /.exec(err.message)![1]!;
+    assert.match(err.message, new RegExp(`'${path}' must be `));
+    await Deno.remove(user);
+    const value = String(Object.values(Object.values(layer)[0]!)[0]);
+    await assert.rejects(
+      resolveInvocation([flag, value], { env: t.env, projectFile: join(t.root, "none.json") }),
+      (e: unknown) => e instanceof AppError && e.status === 400 && e.message.includes(expected),
+    );
+  }
+});
+
+Deno.test("a configuration section that is not an object is named, not taken for an unknown key", async () => {
+  await using t = await tempEnv();
+  const user = join(t.configDir, "defaults.json");
+  await writeJson(user, { inference: 5 });
+  await assert.rejects(
+    loadConfig({ projectFile: join(t.root, "none.json"), userFile: user }),
+    /'inference' must be an object: got an integer$/,
   );
 });
 

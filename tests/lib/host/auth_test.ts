@@ -2,14 +2,14 @@ import assert from "node:assert/strict";
 import { Hono } from "hono";
 import type { PluginDescriptor } from "../../../lib/host/plugin.ts";
 import { json, startTestHost } from "./_helpers.ts";
+import * as v from "valibot";
 
 const probe: PluginDescriptor = {
   id: "probe",
   name: "Probe",
   version: "1",
   settingsVersion: 1,
-  settingsDefaults: { n: 1 },
-  validateSettings: (s) => s,
+  settingsSchema: v.strictObject({ n: v.optional(v.number(), 1) }),
   create: () => ({
     routes: [{
       base: "/api/plugin/probe",

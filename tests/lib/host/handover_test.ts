@@ -8,6 +8,7 @@ import { createHost } from "../../../lib/host/mod.ts";
 import type { PluginContext, PluginDescriptor } from "../../../lib/host/plugin.ts";
 import { createLogger } from "../../../lib/log.ts";
 import { SessionStore } from "../../../lib/host/auth/sessions.ts";
+import * as v from "valibot";
 
 function carrier(seen: unknown[]): PluginDescriptor {
   return {
@@ -15,8 +16,7 @@ function carrier(seen: unknown[]): PluginDescriptor {
     name: "Carrier",
     version: "1",
     settingsVersion: 1,
-    settingsDefaults: {},
-    validateSettings: (s) => s,
+    settingsSchema: v.strictObject({}),
     create: (ctx: PluginContext) => ({
       start: () => {
         seen.push(ctx.resumed ? ctx.handover?.get() : "fresh");

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { createHost, PushHub, serveHost } from "../../../lib/host/mod.ts";
 import type { PluginContext, PluginDescriptor } from "../../../lib/host/plugin.ts";
 import { openWs, waitFor } from "./_helpers.ts";
+import * as v from "valibot";
 
 let captured: PluginContext | null = null;
 const pusher: PluginDescriptor = {
@@ -9,8 +10,7 @@ const pusher: PluginDescriptor = {
   name: "Pusher",
   version: "1",
   settingsVersion: 1,
-  settingsDefaults: {},
-  validateSettings: (s) => s,
+  settingsSchema: v.strictObject({}),
   create(ctx) {
     return {
       start() {

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { parse } from "yaml";
-import { UsageError } from "../../../lib/error.ts";
-import { createHost, denoConfigFs, settingInt, settingString } from "../../../lib/host/mod.ts";
-import type { PluginDescriptor, Settings } from "../../../lib/host/plugin.ts";
+import * as v from "valibot";
+import { createHost, denoConfigFs } from "../../../lib/host/mod.ts";
+import type { PluginDescriptor } from "../../../lib/host/plugin.ts";
+import { integer, text } from "../../../lib/schema/mod.ts";
 import { json, startTestHost } from "./_helpers.ts";
 
 function demo(extra: Partial<PluginDescriptor> = {}): PluginDescriptor {
@@ -11,20 +12,12 @@ function demo(extra: Partial<PluginDescriptor> = {}): PluginDescriptor {
     name: "Demo",
     version: "2",
     settingsVersion: 2,
-    settingsDefaults: { interval: 5, name: "x", password: "" },
+    settingsSchema: v.strictObject({
+      interval: v.optional(integer({ min: 1, max: 60 }), 5),
+      name: v.optional(text({ maxLength: 1024 }), "x"),
+      password: v.optional(text({ maxLength: 1024 }), ""),
+    }),
     restrictedSettings: ["password"],
-    validateSettings(s: Settings) {
-      for (const k of Object.keys(s)) {
-        if (!["interval", "name", "password"].includes(k)) {
-          throw new UsageError(`Unknown setting '${k}'`);
-        }
-      }
-      return {
-        interval: settingInt(s, "interval", 1, 60),
-        name: settingString(s, "name"),
-        password: settingString(s, "password"),
-      };
-    },
     migrateSettings(stored, from) {
       if (from < 2 && "old_interval" in stored) {
         const { old_interval, ...rest } = stored;
@@ -68,6 +61,22 @@ Deno.test("POST /api/settings saves valid values with the version and only non-d
     const doc = parse(await Deno.readTextFile(t.host.paths.configFile));
     assert.deepEqual(doc.plugins.demo, { _version: 2, interval: 9 });
     assert.ok(doc.accessControl, "the users section is preserved");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("POST /api/settings: a null keeps the saved value, as in the configuration layers", async () => {
+  // The one merge rule (lib/config/merge.ts): a null in the upper layer is skipped.
+  const t = await startTestHost({ plugins: [demo()] });
+  try {
+    await t.host.settings.updateMany({ demo: { interval: 9 } });
+    const res = await t.request("/api/settings", {
+      ...json("POST", { plugins: { demo: { interval: null, name: "y" } } }),
+      key: t.keys.SETTINGS,
+    });
+    assert.equal(res.status, 200);
+    assert.deepEqual((await res.json()).plugins.demo, { interval: 9, name: "y" });
   } finally {
     await t.close();
   }

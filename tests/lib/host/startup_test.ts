@@ -7,17 +7,14 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parse } from "yaml";
-import {
-  createHost,
-  pluginScope,
-  resolveReadFiles,
-  settingInt,
-  settingString,
-} from "../../../lib/host/mod.ts";
-import type { PluginDescriptor, Settings } from "../../../lib/host/plugin.ts";
+import * as v from "valibot";
+import { createHost, pluginScope, resolveReadFiles } from "../../../lib/host/mod.ts";
+import type { PluginDescriptor } from "../../../lib/host/plugin.ts";
+import { integer, text } from "../../../lib/schema/mod.ts";
 import { createLogger, type LogLevel } from "../../../lib/log.ts";
 import { plugin as branchplus } from "../../../plugins/branchplus/mod.ts";
 import { createTempEtaPlugin } from "../../../plugins/temp_eta/mod.ts";
+import { DEFAULTS } from "../../../plugins/temp_eta/schema.ts";
 import { FakeClock, json } from "./_helpers.ts";
 
 const demo: PluginDescriptor = {
@@ -25,10 +22,9 @@ const demo: PluginDescriptor = {
   name: "Demo",
   version: "1",
   settingsVersion: 1,
-  settingsDefaults: { interval: 5, name: "x" },
-  validateSettings: (s: Settings) => ({
-    interval: settingInt(s, "interval", 1, 60),
-    name: settingString(s, "name"),
+  settingsSchema: v.strictObject({
+    interval: v.optional(integer({ min: 1, max: 60 }), 5),
+    name: v.optional(text({ maxLength: 1024 }), "x"),
   }),
 };
 
@@ -193,7 +189,7 @@ Deno.test("a CA file named in the settings is granted by its real path, after li
     await Deno.symlink(ca, join(dir, "link-ca.pem"));
     const plugin = createTempEtaPlugin();
     const files = plugin.readFiles!({
-      ...plugin.settingsDefaults,
+      ...DEFAULTS,
       mqtt_enabled: true,
       mqtt_tls_enabled: true,
       mqtt_ca_cert: join(dir, "link-ca.pem"),

@@ -2,25 +2,25 @@ import assert from "node:assert/strict";
 import { Hono } from "hono";
 import { h } from "preact";
 import { createHost, type Host } from "../../../lib/host/mod.ts";
-import type { PluginDescriptor, PluginInstance } from "../../../lib/host/plugin.ts";
+import type { PluginDescriptor, PluginInstance, Settings } from "../../../lib/host/plugin.ts";
 import { definePluginPages, requireSignIn } from "../../../lib/host/pages.ts";
 import { listenHostNames } from "../../../lib/http/host_allow.ts";
 import type { LayoutProps, Manifest } from "../../../lib/http/fw/mod.ts";
 import { createLogger } from "../../../lib/log.ts";
 import { assertIslandsBuilt, createWebServer } from "../../../lib/web/server.ts";
 import type { WebState } from "../../../lib/web/state.ts";
+import * as v from "valibot";
 
 interface ProbeInstance extends PluginInstance {
   greeting: string;
 }
 
-const probe: PluginDescriptor<ProbeInstance> = {
+const probe: PluginDescriptor<Settings, ProbeInstance> = {
   id: "probe",
   name: "Probe",
   version: "1",
   settingsVersion: 1,
-  settingsDefaults: {},
-  validateSettings: (s) => s,
+  settingsSchema: v.strictObject({}),
   ui: { nav: "Probe", formerPaths: ["/plugins/old-probe"], navbar: ["ProbeWidget"] },
   create: () => ({
     greeting: "hello from the instance",

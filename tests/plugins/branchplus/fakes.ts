@@ -19,6 +19,7 @@ import { createLogger } from "../../../lib/log.ts";
 import { plugin } from "../../../plugins/branchplus/mod.ts";
 
 import { ManualClock as FakeClock } from "../../_fake_clock.ts";
+import type { BranchSettings } from "../../../plugins/branchplus/settings.ts";
 
 export { FakeClock };
 
@@ -57,10 +58,10 @@ export class FakePrinter implements PrinterAccess {
 
 /** A context plus handles on its fakes. */
 export interface FakeContext {
-  ctx: PluginContext;
+  ctx: PluginContext<BranchSettings>;
   clock: FakeClock;
   printer: FakePrinter;
-  settings: MemorySettings;
+  settings: MemorySettings<BranchSettings>;
   pushes: Record<string, unknown>[];
 }
 
@@ -70,7 +71,7 @@ export function fakeContext(settings: Settings = {}): FakeContext {
   const printer = new FakePrinter();
   const store = new MemorySettings(plugin, settings);
   const pushes: Record<string, unknown>[] = [];
-  const ctx: PluginContext = {
+  const ctx: PluginContext<BranchSettings> = {
     id: "branchplus",
     logger: createLogger("test.branchplus", { level: "error", sink: () => {} }),
     clock,

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { AppError } from "../../../lib/error.ts";
 import { cleanLabel } from "../../../plugins/branchplus/channel_config.ts";
+import { settingsDefaults, validateSettings } from "../../../lib/host/settings/validate.ts";
 import { plugin } from "../../../plugins/branchplus/mod.ts";
 import {
   defaultSettings,
@@ -17,18 +18,16 @@ function rejects(candidate: Record<string, unknown>, setting: string) {
   );
 }
 
-Deno.test("the descriptor declares id, version, defaults and a validator", () => {
+Deno.test("the descriptor declares id, version, a schema whose defaults validate, and its hub", () => {
   assert.equal(plugin.id, "branchplus");
   assert.equal(plugin.settingsVersion, 1);
-  assert.deepEqual(
-    plugin.validateSettings(structuredClone(plugin.settingsDefaults)),
-    plugin.settingsDefaults,
-  );
-  assert.deepEqual(
-    plugin.networkHosts?.({ ...plugin.settingsDefaults, host: "hub.lan", port: 81 }),
-    ["hub.lan:81"],
-  );
-  assert.deepEqual(plugin.networkHosts?.(plugin.settingsDefaults), []);
+  const defaults = settingsDefaults(plugin);
+  assert.deepEqual(defaults, defaultSettings());
+  assert.deepEqual(validateSettings(plugin, structuredClone(defaults)), defaults);
+  assert.deepEqual(plugin.networkHosts?.({ ...defaults, host: "hub.lan", port: 81 }), [
+    "hub.lan:81",
+  ]);
+  assert.deepEqual(plugin.networkHosts?.(defaults), []);
 });
 
 Deno.test("defaultSettings() has ten safe channels and the reference defaults", () => {

@@ -19,6 +19,7 @@ import { plugin } from "../../../plugins/temp_eta/mod.ts";
 import { MemorySettings } from "../../_memory_settings.ts";
 
 import { ManualClock } from "../../_fake_clock.ts";
+import type { TempEtaSettings } from "../../../plugins/temp_eta/schema.ts";
 
 export { ManualClock };
 
@@ -51,10 +52,10 @@ export class FakePrinter implements PrinterAccess {
 
 /** A plugin context of fakes with the captured push messages. */
 export interface FakeContext {
-  ctx: PluginContext;
+  ctx: PluginContext<TempEtaSettings>;
   clock: ManualClock;
   printer: FakePrinter;
-  settings: MemorySettings;
+  settings: MemorySettings<TempEtaSettings>;
   pushes: Record<string, unknown>[];
   logs: string[];
 }
@@ -69,7 +70,7 @@ export function fakeContext(
   const store = new MemorySettings(plugin, settings);
   const pushes: Record<string, unknown>[] = [];
   const logs: string[] = [];
-  const ctx: PluginContext = {
+  const ctx: PluginContext<TempEtaSettings> = {
     id: "temp_eta",
     logger: createLogger("test.temp_eta", { level: "debug", sink: (_l, line) => logs.push(line) }),
     clock,

@@ -72,7 +72,10 @@ Deno.test("the host's settings store validates, saves and resets the plugin's se
   await using h = await hostWith();
   const bad = await h.call("POST", "/api/settings", { plugins: { temp_eta: { min_rate: 5 } } });
   assert.equal(bad.status, 400);
-  assert.match(JSON.stringify(bad.body), /Setting 'min_rate' must be between 0.01 and 1.0: got 5/);
+  assert.match(
+    JSON.stringify(bad.body),
+    /Setting 'min_rate' must be a number between 0.01 and 1.0: got 5/,
+  );
   const ok = await h.call("POST", "/api/settings", {
     plugins: { temp_eta: { algorithm: "exponential", mqtt_username: "u", mqtt_password: "p" } },
   });

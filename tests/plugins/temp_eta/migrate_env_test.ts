@@ -111,7 +111,10 @@ Deno.test("applyEnvOverrides() ignores invalid values and says why", () => {
   assert.deepEqual(r.applied, []);
   assert.equal(r.rejected.length, 3);
   assert.match(r.rejected[0]!, /^TEMP_ETA_ALGORITHM ignored: Setting 'algorithm' must be one of/);
-  assert.match(r.rejected[1]!, /TEMP_ETA_MIN_RATE ignored: .*'min_rate' must be between 0.01/);
+  assert.match(
+    r.rejected[1]!,
+    /TEMP_ETA_MIN_RATE ignored: .*'min_rate' must be a number between 0.01/,
+  );
   assert.match(r.rejected[2]!, /TEMP_ETA_DEBUG ignored/);
   assert.equal(applyEnvOverrides(base, { TEMP_ETA_MIN_RATE: "" }).rejected.length, 1);
 });

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { createTempEtaPlugin } from "../../../plugins/temp_eta/mod.ts";
 import { TempEtaService } from "../../../plugins/temp_eta/service.ts";
+import { DEFAULTS } from "../../../plugins/temp_eta/schema.ts";
+import { settingsDefaults } from "../../../lib/host/settings/validate.ts";
 import { type FakeContext, fakeContext, fakeFactory, flush } from "./fakes.ts";
 
 /** Emits one reading per heater every 500 ms for `seconds`, advancing the clock with it. */
@@ -165,12 +167,12 @@ Deno.test("the descriptor declares id, version 2 settings, secrets, env and netw
   assert.equal(plugin.settingsVersion, 2);
   assert.deepEqual(plugin.restrictedSettings, ["mqtt_password"]);
   assert.deepEqual(plugin.envVars, ["TEMP_ETA_ALGORITHM", "TEMP_ETA_MIN_RATE", "TEMP_ETA_DEBUG"]);
-  assert.deepEqual(plugin.networkHosts!(plugin.settingsDefaults), []);
+  assert.deepEqual(plugin.networkHosts!(DEFAULTS), []);
   assert.deepEqual(
-    plugin.networkHosts!({ ...plugin.settingsDefaults, mqtt_enabled: true, mqtt_port: 8883 }),
+    plugin.networkHosts!({ ...DEFAULTS, mqtt_enabled: true, mqtt_port: 8883 }),
     ["localhost:8883"],
   );
-  assert.equal(plugin.validateSettings({}).algorithm, "linear");
+  assert.equal(settingsDefaults(plugin).algorithm, "linear");
   assert.equal(plugin.migrateSettings!({ threshold_start: 2 }, 1).heating_threshold, 2);
   const f = fakeContext();
   const instance = plugin.create!(f.ctx);

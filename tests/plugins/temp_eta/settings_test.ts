@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { AppError } from "../../../lib/error.ts";
-import { DEFAULTS, SCHEMA } from "../../../plugins/temp_eta/schema.ts";
+import { fieldInfo } from "../../../lib/schema/mod.ts";
+import { DEFAULTS, FIELDS } from "../../../plugins/temp_eta/schema.ts";
 import { validateSettings } from "../../../plugins/temp_eta/settings.ts";
 import { isHostName } from "../../../plugins/temp_eta/rules.ts";
 
@@ -70,38 +71,45 @@ Deno.test("validateSettings() has the seed's keys and the cooling targets", () =
     "debug_logging",
   ]; // deno-fmt-ignore
   const extra = ["cooling_target_tool", "cooling_target_bed", "cooling_target_chamber"];
-  assert.deepEqual(Object.keys(SCHEMA).sort(), [...seedKeys, ...extra].sort());
+  assert.deepEqual(Object.keys(FIELDS).sort(), [...seedKeys, ...extra].sort());
 });
 
 Deno.test("validateSettings() rejects the wrong type for every setting, naming it", async (t) => {
-  for (const [key, spec] of Object.entries(SCHEMA)) {
+  for (const [key, field] of Object.entries(FIELDS)) {
+    const kind = fieldInfo(field)!.kind;
     await t.step(key, () => {
-      const wrong = spec.type === "boolean" ? "yes" : spec.type === "string" ? 42 : "1";
-      rejects({ [key]: wrong }, key, /must be (a|an|one of)/);
+      const wrong = kind === "boolean" ? "yes" : kind === "string" ? 42 : "1";
+      rejects({ [key]: wrong }, key, /must be (a|an|one of|true or false)\b/);
       rejects({ [key]: null }, key);
     });
   }
 });
 
 Deno.test("validateSettings() rejects values outside every numeric range", async (t) => {
-  for (const [key, spec] of Object.entries(SCHEMA)) {
-    if (spec.type !== "float" && spec.type !== "integer") continue;
+  for (const [key, field] of Object.entries(FIELDS)) {
+    const spec = fieldInfo(field)!;
+    if (spec.kind !== "number" && spec.kind !== "integer") continue;
+    const [min, max] = [spec.min!, spec.max!];
     await t.step(key, () => {
       // Short windows and intervals so that each minimum passes the cross-setting rules.
       const base = { linear_window: 5, exponential_window: 10, cleanup_interval: 1 };
-      assert.equal(validateSettings({ ...base, [key]: spec.min })[key as "max_eta"], spec.min);
+      assert.equal(validateSettings({ ...base, [key]: min })[key as "max_eta"], min);
       const top = { update_interval: 5, history_max_age: 300 };
-      assert.equal(validateSettings({ ...top, [key]: spec.max })[key as "max_eta"], spec.max);
-      rejects({ [key]: spec.min - 1 }, key, /must be between/);
-      rejects({ [key]: spec.max + 1 }, key, /must be between/);
-      if (spec.type === "integer") rejects({ [key]: spec.min + 0.5 }, key, /integer/);
+      assert.equal(validateSettings({ ...top, [key]: max })[key as "max_eta"], max);
+      rejects({ [key]: min - 1 }, key, /must be an? (number|integer) between/);
+      rejects({ [key]: max + 1 }, key, /must be an? (number|integer) between/);
+      if (spec.kind === "integer") rejects({ [key]: min + 0.5 }, key, /integer/);
       rejects({ [key]: Number.NaN }, key);
     });
   }
 });
 
 Deno.test("validateSettings() names the range as the settings table writes it", () => {
-  rejects({ min_rate: 5 }, "min_rate", /^Setting 'min_rate' must be between 0.01 and 1.0: got 5$/);
+  rejects(
+    { min_rate: 5 },
+    "min_rate",
+    /^Setting 'min_rate' must be a number between 0.01 and 1.0: got 5$/,
+  );
   rejects({ max_eta: 10 }, "max_eta", /between 60 and 7200: got 10$/);
   rejects({ update_interval: 0.1 }, "update_interval", /between 0.5 and 5.0/);
 });
