@@ -36,11 +36,12 @@ export function issuePath(issue: v.BaseIssue<unknown>): string {
   return pathText((issue.path ?? []).map((item) => item.key));
 }
 
-/** A value as a message shows it: JSON, or only its type for a secret. */
+/** A value as a message shows it: JSON (at most 100 characters), only its type for a secret. */
 export function shownValue(value: unknown, secret = false): string {
   if (secret) return `a hidden ${value === null ? "null" : typeof value}`;
   if (typeof value === "number" && !Number.isFinite(value)) return String(value);
-  return JSON.stringify(value) ?? String(value);
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 100 ? `${text.slice(0, 100)}… (${text.length} characters)` : text;
 }
 
 /** Options of {@linkcode parseSettings}. */

@@ -82,6 +82,12 @@ Deno.test("a refused setting is a 400 invalid_setting naming its path and what i
   }
 });
 
+Deno.test("a long value is cut in the message", () => {
+  const err = refusal({ name: "y".repeat(500) });
+  assert.ok(err.message.length < 250, err.message);
+  assert.match(err.message, /… \(502 characters\)$/);
+});
+
 Deno.test("a secret's value never appears in a message, and a rule names its setting", () => {
   const err = refusal({ secret: 12345 });
   assert.equal(err.message, "Setting 'secret' must be a string: got a hidden number");
