@@ -7,7 +7,7 @@
  * @module
  */
 import * as v from "valibot";
-import { boolean, choice, integer, number, text } from "../../lib/schema/mod.ts";
+import { boolean, choice, fieldInfo, integer, number, text } from "../../lib/schema/mod.ts";
 
 /** The current settings version. */
 export const SETTINGS_VERSION = 2;
@@ -89,3 +89,43 @@ export type TempEtaSettings = v.InferOutput<typeof FIELDS_SCHEMA>;
 
 /** The default settings of version 2. */
 export const DEFAULTS: Readonly<TempEtaSettings> = Object.freeze(v.parse(FIELDS_SCHEMA, {}));
+
+/** One setting as a settings screen reads it: its type and bounds (read from {@linkcode FIELDS}). */
+export type SettingSpec =
+  | { type: "boolean" }
+  | { type: "float" | "integer"; min: number; max: number }
+  | { type: "enum"; options: readonly string[] }
+  | { type: "string"; maxLength: number };
+
+function specOf(field: (typeof FIELDS)[keyof typeof FIELDS]): SettingSpec {
+  const info = fieldInfo(field)!;
+  switch (info.kind) {
+    case "boolean":
+      return { type: "boolean" };
+    case "choice":
+      return { type: "enum", options: info.options ?? [] };
+    case "string":
+      return { type: "string", maxLength: info.maxLength ?? Infinity };
+    default:
+      return {
+        type: info.kind === "integer" ? "integer" : "float",
+        min: info.min ?? -Infinity,
+        max: info.max ?? Infinity,
+      };
+  }
+}
+
+/**
+ * The type and bounds of every setting, read from the schema (not a second description): what
+ * the settings screen shows as hints.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { SCHEMA } from "./schema.ts";
+ * assert.deepEqual(SCHEMA.max_eta, { type: "integer", min: 60, max: 7200 });
+ * ```
+ */
+export const SCHEMA: Readonly<Record<string, SettingSpec>> = Object.freeze(
+  Object.fromEntries(Object.entries(FIELDS).map(([key, field]) => [key, specOf(field)])),
+);
