@@ -62,6 +62,8 @@ const LEGACY_KEYS: Readonly<Record<string, string>> = {
 export const PRESET_SCHEMA = v.pipe(
   v.unknown(),
   v.transform((raw) => isPlainObject(raw) && isPlainObject(raw.params) ? raw.params : raw),
+  // valibot's record takes an array too: a preset is a JSON object.
+  v.check(isPlainObject, "a JSON object"),
   v.record(
     v.string(),
     v.nullable(v.union([v.string(), v.number(), v.boolean()], "a string, number or boolean")),
@@ -107,6 +109,7 @@ function presetLabel(name: string): string {
  * import { normalisePresetValues } from "./presets.ts";
  * assert.deepEqual(normalisePresetValues({ params: { num_runs: 2, arch: null } }, "p"), { runs: 2 });
  * assert.throws(() => normalisePresetValues({ runs: [2] }, "p"), /'runs' must be a string, number/);
+ * assert.throws(() => normalisePresetValues([2], "p"), /it must be a JSON object/);
  * ```
  */
 export function normalisePresetValues(raw: unknown, source: string): PresetValues {

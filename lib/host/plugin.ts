@@ -20,7 +20,7 @@ export type Settings = Record<string, unknown>;
 
 /**
  * The schema of a plugin's settings (valibot, see `lib/schema`): every setting with its type,
- * default (`v.optional(field, default)`) and rules, unknown keys refused (`v.strictObject`), and
+ * default (`v.optional(field, default)`) and rules, unknown keys and lists refused (`object()` of `lib/schema`), and
  * the cross-setting rules (`rule()` in a pipe). Parsing `{}` gives the defaults.
  */
 export type SettingsSchema<S extends Settings> = v.GenericSchema<unknown, S>;

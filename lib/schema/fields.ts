@@ -180,3 +180,31 @@ export function fieldAt(schema: AnySchema, path: string): AnySchema {
   }
   return node;
 }
+
+/**
+ * An object of `entries` only (unknown keys refused), as `v.strictObject`, except that a list is
+ * refused as well: valibot's objects take an array as an object, and settings are JSON objects.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import * as v from "valibot";
+ * import { integer, object } from "./fields.ts";
+ * const schema = object({ n: v.optional(integer(), 1) });
+ * assert.deepEqual(v.parse(schema, {}), { n: 1 });
+ * assert.equal(v.safeParse(schema, []).success, false);
+ * assert.equal(v.safeParse(schema, { m: 2 }).success, false);
+ * ```
+ */
+export function object<const T extends v.ObjectEntries>(entries: T, message = "an object") {
+  const schema = v.strictObject(entries, message);
+  const run = schema["~run"];
+  return {
+    ...schema,
+    "~run"(dataset, config) {
+      if (!Array.isArray(dataset.value)) return run.call(schema, dataset, config);
+      v._addIssue(schema, "type", dataset, config);
+      return dataset as typeof dataset & { typed: false };
+    },
+  } as typeof schema;
+}

@@ -18,6 +18,7 @@ export {
   integer,
   number,
   numberPhrase,
+  object,
   text,
   type TextOptions,
   unwrapped,

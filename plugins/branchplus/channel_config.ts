@@ -7,7 +7,7 @@
  */
 import * as v from "valibot";
 import { UsageError } from "../../lib/error.ts";
-import { boolean, choice, number, parseSetting, text } from "../../lib/schema/mod.ts";
+import { boolean, choice, number, object, parseSetting, text } from "../../lib/schema/mod.ts";
 import { type ChannelKind, defaultLabel } from "./layout.ts";
 
 /** Printer states of the rule matrix. */
@@ -84,7 +84,7 @@ const FAILSAFE = choice(["off", "on", "hold"]);
 const ACTION = choice(["on", "off", "ignore"]);
 
 /** A partial rule matrix (printer state → on/off/ignore). */
-export const RULES_PATCH = v.strictObject({
+export const RULES_PATCH = object({
   idle: v.optional(ACTION),
   prepare: v.optional(ACTION),
   printing: v.optional(ACTION),
@@ -93,7 +93,7 @@ export const RULES_PATCH = v.strictObject({
 }, "an object of printer state to on/off/ignore");
 
 /** A partial temperature rule. */
-export const TEMP_RULE_PATCH = v.strictObject({
+export const TEMP_RULE_PATCH = object({
   enabled: v.optional(boolean()),
   sensor: v.optional(choice(["bed", "tool", "chamber"])),
   threshold: v.optional(numeric(number())),
@@ -101,7 +101,7 @@ export const TEMP_RULE_PATCH = v.strictObject({
 }, "an object");
 
 /** A stored channel entry: its channel (`kind`, `id`) and any of its fields. */
-export const CHANNEL_PATCH = v.strictObject({
+export const CHANNEL_PATCH = object({
   kind: v.optional(v.unknown()),
   id: v.optional(v.unknown()),
   label: v.optional(LABEL),

@@ -13,6 +13,7 @@ import {
   choice,
   integer,
   number,
+  object,
   parseSettings,
   rule,
   text,
@@ -73,7 +74,7 @@ const CHANNELS = v.pipe(
 );
 
 /** Every setting of the branch controller (version 1). */
-const FIELDS = v.strictObject({
+const FIELDS = object({
   /** Hub host name or address; empty means no hub (the client is not started). */
   host: v.optional(
     v.pipe(text(), v.trim(), v.check((h) => !/[\s/]/.test(h), "a host name or address")),

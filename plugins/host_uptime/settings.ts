@@ -4,11 +4,11 @@
  * @module
  */
 import * as v from "valibot";
-import { boolean, choice, integer } from "../../lib/schema/mod.ts";
+import { boolean, choice, integer, object } from "../../lib/schema/mod.ts";
 import { DISPLAY_FORMATS } from "./format.ts";
 
 /** Every setting of the uptime plugin (version 1). */
-export const UPTIME_SCHEMA = v.strictObject({
+export const UPTIME_SCHEMA = object({
   show_system_uptime: v.optional(boolean(), true),
   show_host_uptime: v.optional(boolean(), true),
   compact_display: v.optional(boolean(), false),

@@ -6,7 +6,7 @@
  */
 import * as v from "valibot";
 import { HOST_LOG_NAME } from "../../lib/host/host_log.ts";
-import { boolean, choice, integer, text } from "../../lib/schema/mod.ts";
+import { boolean, choice, integer, object, text } from "../../lib/schema/mod.ts";
 import { isValidLogName } from "./files.ts";
 import { type Level, LEVELS } from "./parse.ts";
 
@@ -32,7 +32,7 @@ function uniqueList<T extends v.GenericSchema>(item: T) {
 }
 
 /** Every setting of the log monitor (version 1); the host's own log is the default file. */
-export const LOGMONITOR_SCHEMA = v.strictObject({
+export const LOGMONITOR_SCHEMA = object({
   show_navbar: v.optional(boolean(), true),
   show_sidebar: v.optional(boolean(), true),
   alerts_enabled: v.optional(boolean(), true),

@@ -7,7 +7,7 @@
  * @module
  */
 import * as v from "valibot";
-import { boolean, choice, fieldInfo, integer, number, text } from "../../lib/schema/mod.ts";
+import { boolean, choice, fieldInfo, integer, number, object, text } from "../../lib/schema/mod.ts";
 
 /** The current settings version. */
 export const SETTINGS_VERSION = 2;
@@ -82,7 +82,7 @@ export const FIELDS = {
 };
 
 /** The keys and types of version 2, before the format and cross-setting rules. */
-export const FIELDS_SCHEMA = v.strictObject(FIELDS, "an object");
+export const FIELDS_SCHEMA = object(FIELDS, "an object");
 
 /** Typed view of validated settings. */
 export type TempEtaSettings = v.InferOutput<typeof FIELDS_SCHEMA>;

@@ -7,6 +7,7 @@ import {
   fieldInfo,
   integer,
   number,
+  object,
   parseSettings,
   rule,
   SettingError,
@@ -22,7 +23,7 @@ const SCHEMA = v.pipe(
     rate: v.optional(number({ min: 0, exclusiveMin: true }), 0.5),
     name: v.optional(v.pipe(text({ maxLength: 8 }), v.trim()), "x"),
     secret: v.optional(text(), ""),
-    items: v.optional(v.array(v.strictObject({ n: integer({ min: 0 }) }), "a list"), []),
+    items: v.optional(v.array(object({ n: integer({ min: 0 }) }), "a list"), []),
   }, "an object"),
   rule("secret", (s) => s.secret !== "" && s.name === "x" ? "Setting 'secret' needs 'name'" : null),
 );
@@ -108,4 +109,11 @@ Deno.test("fieldInfo() and fieldAt() read a field's kind, bounds and options bac
   assert.deepEqual(fieldInfo(choice(["p", "q"]))?.options, ["p", "q"]);
   assert.equal(fieldInfo(v.string()), undefined);
   assert.throws(() => fieldAt(object, "inner.y"), TypeError);
+});
+
+Deno.test("a list where an object belongs is refused, at the top and inside", () => {
+  assert.equal(refusal([]).message, "Settings of 'demo' must be an object");
+  const inner = refusal({ items: [[]] });
+  assert.equal(inner.setting, "items[0]");
+  assert.equal(inner.message, "Setting 'items[0]' must be an object: got []");
 });

@@ -70,6 +70,9 @@ Deno.test("validateBranchSettings() rejects invalid values with a 400 naming the
   rejects({ automation_enabled: "yes" }, "automation_enabled");
   rejects({ channels: "all" }, "channels");
   rejects({ channels: [{ kind: "usb", id: 9 }] }, "channels[0]");
+  rejects({ channels: [[]] }, "channels[0]");
+  rejects({ channels: [{ kind: "usb", id: 1, rules: [] }] }, "channels[0].rules");
+  rejects({ channels: [{ kind: "usb", id: 1, temp_rule: [] }] }, "channels[0].temp_rule");
   rejects({ channels: [{ kind: "usb", id: 1 }, { kind: "usb", id: 1 }] }, "channels[1]");
   rejects({ channels: [{ kind: "usb", id: 1, mode: "sometimes" }] }, "channels[0].mode");
   rejects(
