@@ -8,15 +8,12 @@
  */
 import * as v from "valibot";
 import { boolean, choice, fieldInfo, integer, number, object, text } from "../../lib/schema/mod.ts";
+import { ALGORITHMS, TIME_FORMATS } from "./choices.ts";
 
 /** The current settings version. */
 export const SETTINGS_VERSION = 2;
 
-/** Heating / cooling algorithms. */
-export const ALGORITHMS = ["linear", "exponential"] as const;
-
-/** ETA display formats. */
-export const TIME_FORMATS = ["auto", "seconds", "minutes", "hours", "hms"] as const;
+export { ALGORITHMS, TIME_FORMATS } from "./choices.ts";
 
 const bool = (d: boolean) => v.optional(boolean(), d);
 const float = (d: number, min: number, max: number) => v.optional(number({ min, max }), d);
@@ -90,42 +87,30 @@ export type TempEtaSettings = v.InferOutput<typeof FIELDS_SCHEMA>;
 /** The default settings of version 2. */
 export const DEFAULTS: Readonly<TempEtaSettings> = Object.freeze(v.parse(FIELDS_SCHEMA, {}));
 
-/** One setting as a settings screen reads it: its type and bounds (read from {@linkcode FIELDS}). */
-export type SettingSpec =
-  | { type: "boolean" }
-  | { type: "float" | "integer"; min: number; max: number }
-  | { type: "enum"; options: readonly string[] }
-  | { type: "string"; maxLength: number };
-
-function specOf(field: (typeof FIELDS)[keyof typeof FIELDS]): SettingSpec {
-  const info = fieldInfo(field)!;
-  switch (info.kind) {
-    case "boolean":
-      return { type: "boolean" };
-    case "choice":
-      return { type: "enum", options: info.options ?? [] };
-    case "string":
-      return { type: "string", maxLength: info.maxLength ?? Infinity };
-    default:
-      return {
-        type: info.kind === "integer" ? "integer" : "float",
-        min: info.min ?? -Infinity,
-        max: info.max ?? Infinity,
-      };
-  }
+/** A range bound as the settings table writes it (`5.0` for a decimal setting). */
+function shownBound(n: number, decimal: boolean): string {
+  return decimal && Number.isInteger(n) ? n.toFixed(1) : String(n);
 }
 
 /**
- * The type and bounds of every setting, read from the schema (not a second description): what
- * the settings screen shows as hints.
+ * The range of every number setting as the settings screen's hints say it, read from
+ * {@linkcode FIELDS} (the server hands them to the screen, which loads no schema code).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { SCHEMA } from "./schema.ts";
- * assert.deepEqual(SCHEMA.max_eta, { type: "integer", min: 60, max: 7200 });
+ * import { rangeHints } from "./schema.ts";
+ * assert.equal(rangeHints().update_interval, "From 0.5 to 5.0.");
+ * assert.equal(rangeHints().max_eta, "From 60 to 7200.");
  * ```
  */
-export const SCHEMA: Readonly<Record<string, SettingSpec>> = Object.freeze(
-  Object.fromEntries(Object.entries(FIELDS).map(([key, field]) => [key, specOf(field)])),
-);
+export function rangeHints(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, field] of Object.entries(FIELDS)) {
+    const info = fieldInfo(field);
+    if (info?.min === undefined || info.max === undefined) continue;
+    const decimal = info.kind === "number";
+    out[key] = `From ${shownBound(info.min, decimal)} to ${shownBound(info.max, decimal)}.`;
+  }
+  return out;
+}

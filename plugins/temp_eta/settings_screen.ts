@@ -1,24 +1,12 @@
 /**
- * The Temperature ETA settings screen: its sections and fields (browser-safe data). Ranges in
- * the hints come from the settings table (`schema.ts`), the one the host validates with.
+ * The Temperature ETA settings screen: its sections and fields (browser-safe data). The ranges
+ * in the hints come from the server (`rangeHints()` of `schema.ts`, the schema the host
+ * validates with), so this file loads no schema code.
  *
  * @module
  */
 import type { Field, Section } from "../../lib/shared/settings/mod.ts";
-import { SCHEMA, TIME_FORMATS } from "./schema.ts";
-
-/** "From 0.5 to 5.0" for a number setting of the table ("" for any other). */
-export function rangeOf(key: string): string {
-  const spec = SCHEMA[key];
-  if (!spec || (spec.type !== "float" && spec.type !== "integer")) return "";
-  const show = (n: number) =>
-    spec.type === "float" && Number.isInteger(n) ? n.toFixed(1) : String(n);
-  return `From ${show(spec.min)} to ${show(spec.max)}.`;
-}
-
-function num(key: string, label: string, unit: string, hint = ""): Field {
-  return { key, label, kind: "number", unit, hint: `${hint} ${rangeOf(key)}`.trim() };
-}
+import { TIME_FORMATS } from "./choices.ts";
 
 const TIME_FORMAT_LABELS: Record<(typeof TIME_FORMATS)[number], string> = {
   auto: "Automatic (by size)",
@@ -28,8 +16,18 @@ const TIME_FORMAT_LABELS: Record<(typeof TIME_FORMATS)[number], string> = {
   hms: "HH:MM:SS",
 };
 
-/** The sections of the screen, with the sound files to choose from. */
-export function tempEtaSections(sounds: readonly string[]): Section[] {
+/** The sections of the screen, with the sound files to choose from and each number's range. */
+export function tempEtaSections(
+  sounds: readonly string[],
+  ranges: Readonly<Record<string, string>>,
+): Section[] {
+  const num = (key: string, label: string, unit: string, hint = ""): Field => ({
+    key,
+    label,
+    kind: "number",
+    unit,
+    hint: `${hint} ${ranges[key] ?? ""}`.trim(),
+  });
   const soundChoices = sounds.map((s) => ({ value: s, label: s === "default" ? "Default" : s }));
   return [
     {

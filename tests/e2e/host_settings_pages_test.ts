@@ -69,13 +69,14 @@ Deno.test("each hosted plugin has a settings screen with its settings, never a s
       }
       assert.ok(!html.includes("hunter2"), `${id}: the password never reaches the page`);
     }
-    const eta = islandProps(
-      await (await get("/plugins/temp_eta/settings")).text(),
-      "TempEtaSettings",
-    );
+    const etaHtml = await (await get("/plugins/temp_eta/settings")).text();
+    const eta = islandProps(etaHtml, "TempEtaSettings");
     assert.deepEqual(eta.secrets, { mqtt_password: true });
     assert.equal((eta.values as Record<string, unknown>).algorithm, "exponential");
     assert.deepEqual(eta.sounds, ["default", "cooling_done.wav", "heating_done.wav"]);
+    // The ranges in the hints are the schema's, handed over by the server.
+    assert.equal((eta.ranges as Record<string, string>).update_interval, "From 0.5 to 5.0.");
+    assert.match(etaHtml, /From 0\.5 to 5\.0\./);
     assert.equal(
       (eta.soundUrls as { cooling: Record<string, string> }).cooling.default,
       "/plugin/temp_eta/static/sounds/cooling_done.wav",

@@ -20,12 +20,14 @@ export interface TempEtaSettingsProps extends SettingsProps {
   sounds: string[];
   /** The URL of each sound choice, per event. */
   soundUrls: { heating: Record<string, string>; cooling: Record<string, string> };
+  /** The range hint of each number setting (`rangeHints()` of `schema.ts`). */
+  ranges: Record<string, string>;
 }
 
 /** The Temperature ETA settings screen. */
 export default function TempEtaSettings(props: TempEtaSettingsProps) {
   const form = useMemo(
-    () => createSettingsForm("temp_eta", tempEtaSections(props.sounds), props),
+    () => createSettingsForm("temp_eta", tempEtaSections(props.sounds, props.ranges), props),
     [],
   );
   return (

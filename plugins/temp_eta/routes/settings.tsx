@@ -7,6 +7,7 @@ import { page } from "../../../lib/http/fw/mod.ts";
 import { definePluginPages } from "../../../lib/host/pages.ts";
 import { SettingsFrame, settingsProps } from "../../../lib/host/settings_page.tsx";
 import TempEtaSettings from "../islands/TempEtaSettings.tsx";
+import { rangeHints } from "../schema.ts";
 import { soundChoices, soundUrl } from "../sounds.ts";
 
 const define = definePluginPages();
@@ -14,7 +15,7 @@ const define = definePluginPages();
 /** Page metadata. */
 export const meta = { title: "Temperature settings" };
 
-/** The settings, the sound choices and their URLs. */
+/** The settings, the sound choices and their URLs, and the ranges of the number settings. */
 export const handler = define.handlers({
   GET(c) {
     const sounds = soundChoices();
@@ -24,6 +25,7 @@ export const handler = define.handlers({
       ...settingsProps(c, "temp_eta"),
       sounds,
       soundUrls: { heating: urls("heating"), cooling: urls("cooling") },
+      ranges: rangeHints(),
     });
   },
 });
