@@ -1,12 +1,13 @@
 /**
  * The results table: a sortable column per figure (the speed right after the model, so a phone
- * shows it), the model's short name linking to its history (full id on hover), a delete button
- * per row, what to do when the filters match nothing, and what the Δ column means.
+ * shows it), the parallel rounds' total speed, the model's short name linking to its history
+ * (full id on hover), a delete button per row, what to do when the filters match nothing, and
+ * what the Δ and parallel columns mean.
  *
  * @module
  */
 import { shortModelName } from "../lib/shared/model_name.ts";
-import { fmt, fmtPct, fmtTime } from "./format.ts";
+import { fmt, fmtParallel, fmtPct, fmtTime } from "./format.ts";
 import { comparisonHref } from "./links.ts";
 import type { ResultRow, ResultsState } from "./results_state.ts";
 
@@ -15,6 +16,7 @@ const COLUMNS: [string, string, number?][] = [
   ["tokens_per_sec_mean", "tok/s", 1],
   ["speed_delta_pct", "Δ"],
   ["ttft_ms_mean", "TTFT ms", 0],
+  ["parallel_tokens_per_sec", "Parallel tok/s"],
   ["quantization", "Quant"],
   ["architecture", "Arch"],
   ["vram_mb", "VRAM MB", 0],
@@ -35,6 +37,7 @@ function cell(row: ResultRow, key: string, digits?: number) {
     const cls = typeof v !== "number" ? "" : v > 0 ? "delta-up" : v < 0 ? "delta-down" : "";
     return <span class={cls}>{fmtPct(v)}</span>;
   }
+  if (key === "parallel_tokens_per_sec") return fmtParallel(v, row.n_parallel);
   if (key === "finished_at") return fmtTime(v);
   if (digits !== undefined) return fmt(v, digits);
   return v === null || v === undefined ? "–" : String(v);
@@ -116,7 +119,8 @@ export function ResultsTable({ s }: { s: ResultsState }) {
       </div>
       <p class="hint" id="delta-legend">
         Δ: change of the mean speed against the variant's previous result (+ faster, − slower, – no
-        earlier result). A model's name opens its history on Comparison.
+        earlier result). Parallel tok/s: the total output speed of ×N requests at once (--n-parallel
+        N). A model's name opens its history on Comparison.
       </p>
     </div>
   );

@@ -19,3 +19,13 @@ export function fmtPct(value: unknown): string {
   if (typeof value !== "number" || !Number.isFinite(value)) return "–";
   return `${value > 0 ? "+" : ""}${value.toFixed(1)}%`;
 }
+
+/**
+ * A parallel round's total output speed with its stream count, e.g. `84.2 ×2`, or "–" when the
+ * result has no parallel round (`--n-parallel` 1 or unset).
+ */
+export function fmtParallel(tokensPerSec: unknown, streams: unknown): string {
+  return typeof streams === "number" && streams > 1 && typeof tokensPerSec === "number"
+    ? `${fmt(tokensPerSec, 1)} ×${streams}`
+    : "–";
+}

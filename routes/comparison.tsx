@@ -7,7 +7,7 @@
  * @module
  */
 import { shortModelName } from "../lib/shared/model_name.ts";
-import { fmt, fmtTime } from "../components/format.ts";
+import { fmt, fmtParallel, fmtTime } from "../components/format.ts";
 import KpiCard from "../components/KpiCard.tsx";
 import Chart from "../islands/Chart.tsx";
 import ComparisonPicker, { type PickerGroup } from "../islands/ComparisonPicker.tsx";
@@ -106,9 +106,17 @@ function TrendCharts({ h }: { h: ModelHistory }) {
   );
 }
 
-/** Each series' figures and trend. */
+/** A series' newest parallel round (`84.2 ×2`), or "–" when it has none. */
+function newestParallel(s: HistorySeries): string {
+  const p = s.history.findLast((p) => fmtParallel(p.parallel_tokens_per_sec, p.n_parallel) !== "–");
+  return p ? fmtParallel(p.parallel_tokens_per_sec, p.n_parallel) : "–";
+}
+
+/** Each series' figures and trend (and its newest parallel round when any series has one). */
 function SeriesTable({ h }: { h: ModelHistory }) {
   const backends = new Set(h.series.map((s) => s.backend)).size;
+  const parallel = h.series.map(newestParallel);
+  const anyParallel = parallel.some((p) => p !== "–");
   return (
     <section class="card">
       <h2>Variants and backends</h2>
@@ -123,10 +131,15 @@ function SeriesTable({ h }: { h: ModelHistory }) {
               <th>Min</th>
               <th>Max</th>
               <th>Trend</th>
+              {anyParallel && (
+                <th title="the newest parallel round: total output tok/s of ×N requests at once">
+                  Parallel tok/s
+                </th>
+              )}
             </tr>
           </thead>
           <tbody>
-            {h.series.map((s) => (
+            {h.series.map((s, i) => (
               <tr key={s.id} data-series={s.id}>
                 <td title={s.model_key}>{seriesLabel(s, 1)}</td>
                 <td>{s.backend}</td>
@@ -135,6 +148,7 @@ function SeriesTable({ h }: { h: ModelHistory }) {
                 <td>{fmt(s.stats.min_speed)}</td>
                 <td>{fmt(s.stats.max_speed)}</td>
                 <td class={`trend-${s.stats.trend}`}>{TREND[s.stats.trend]}</td>
+                {anyParallel && <td>{parallel[i]}</td>}
               </tr>
             ))}
           </tbody>

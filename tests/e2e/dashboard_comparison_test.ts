@@ -2,7 +2,8 @@
  * Comparison and Results as a person uses them (issue 19.2, 19.6): one line per variant and
  * backend, links from Home and Results open the right entry, the picker follows the URL and
  * opens a choice at once, back restores it; Results says what to do when a filter matches
- * nothing and when there is no VRAM figure, explains Δ and shows tok/s on a phone.
+ * nothing and when there is no VRAM figure, explains Δ and shows tok/s on a phone; a parallel
+ * round shows on both pages as the sequential figures do.
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
@@ -48,6 +49,14 @@ function addSdkResults(store: ResultsStore, key: string, speeds: number[]): void
   });
 }
 
+/** Gives the newest result of `key` a parallel round: 2 streams at `tokensPerSec` together. */
+function addParallelRound(store: ResultsStore, key: string, tokensPerSec: number): void {
+  store.db.prepare(
+    `UPDATE results SET n_parallel = 2, parallel_tokens_per_sec = ? WHERE id = (
+       SELECT MAX(r.id) FROM results r JOIN models m ON m.id = r.model_id WHERE m.model_key = ?)`,
+  ).run(tokensPerSec, key);
+}
+
 Deno.test({
   name: "Comparison draws a line per variant and backend and follows the URL and the picker",
   ignore: !hasChromium,
@@ -56,6 +65,7 @@ Deno.test({
   async fn() {
     const d = await startDashboard();
     addSdkResults(d.web.store, "qwen/qwen3-4b@q4_k_m", [30, 31]);
+    addParallelRound(d.web.store, "qwen/qwen3-4b@q8_0", 51.3);
     const browser = await launchChromium();
     try {
       const { page, watch } = await watchedPage(browser, d.base);
@@ -70,6 +80,9 @@ Deno.test({
       await page.waitForSelector('#chart-speed[data-drawn="true"]');
       assert.deepEqual(await lines(page, "chart-speed"), ["qwen/qwen3-4b q8_0"]);
       assert.equal(await page.locator("#series-table tbody tr").count(), 1);
+      // Its parallel round is there as the sequential figures are.
+      assert.match(await page.textContent("#series-table thead") ?? "", /Parallel tok\/s/);
+      assert.match(await page.textContent("#series-table tbody") ?? "", /51\.3 ×2/);
 
       // The picker opens another entry at once: the whole model, one line per variant+backend.
       await Promise.all([
@@ -117,6 +130,7 @@ Deno.test({
   async fn() {
     const d = await startDashboard();
     const browser = await launchChromium();
+    addParallelRound(d.web.store, "tiny@q8_0", 98.7);
     try {
       const { page, watch } = await watchedPage(browser, d.base);
       await applyLook(page, LOOKS[2]!);
@@ -128,6 +142,12 @@ Deno.test({
       assert.ok(speed && speed.x + speed.width <= 390, `tok/s at ${JSON.stringify(speed)}`);
       assert.match(await page.textContent("#results-table thead") ?? "", /tok\/s/);
       assert.match(await page.textContent("#delta-legend") ?? "", /previous result/);
+      // A parallel round shows beside the sequential speed, explained by the legend.
+      const tiny = page.locator("#results-table tbody tr", {
+        has: page.locator('a[title^="tiny@q8_0"]'),
+      });
+      assert.match(await tiny.textContent() ?? "", /98\.7 ×2/);
+      assert.match(await page.textContent("#delta-legend") ?? "", /Parallel tok\/s: the total/);
 
       await page.fill("#filter-text", "no-such-model");
       await page.waitForSelector("#results-empty");
