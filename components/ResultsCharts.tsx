@@ -9,7 +9,7 @@ import { ChartCanvas } from "./ChartCanvas.tsx";
 import HeatMap from "./HeatMap.tsx";
 import type { ResultsState } from "./results_state.ts";
 
-/** The scatter and the heat map of the shown rows. */
+/** The scatter and the heat map of the shown rows (drawn only when some row is shown). */
 export function ResultsCharts({ s }: { s: ResultsState }) {
   const shown = s.shown.value;
   const points = shown.filter((r) =>
@@ -23,11 +23,8 @@ export function ResultsCharts({ s }: { s: ResultsState }) {
         {points.length === 0
           ? (
             <p id="scatter-empty" class="chart-empty">
-              {shown.length === 0
-                ? "No result to place: nothing passes the filters."
-                : "No VRAM figure yet: VRAM is measured while the hardware is sampled. Run a " +
-                  "benchmark with “Sample the hardware” (--enable-profiling) to place the " +
-                  "models by memory."}
+              No VRAM figure yet: VRAM is measured while the hardware is sampled. Run a benchmark
+              with “Sample the hardware” (--enable-profiling) to place the models by memory.
             </p>
           )
           : (

@@ -73,6 +73,13 @@ function NoMatch({ s }: { s: ResultsState }) {
 export function ResultsTable({ s }: { s: ResultsState }) {
   const sort = s.sort.value;
   const shown = s.shown.value;
+  if (s.rows.value.length === 0) {
+    return (
+      <div class="card">
+        <NoMatch s={s} />
+      </div>
+    );
+  }
   return (
     <div class="card">
       {shown.length === 0 && <NoMatch s={s} />}

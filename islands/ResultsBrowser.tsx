@@ -2,7 +2,8 @@
  * Island: the results browser. Table (sort by any column, filter by text and quantization),
  * speed-vs-VRAM scatter and the model × quantization heatmap, all from `GET /api/results`;
  * deleting a model or clearing the cache (with a backup) calls the cache API. Its state is
- * signals (`results_state.ts`).
+ * signals (`results_state.ts`). With no result, or none passing the filters, one message says
+ * why and what to do instead of empty charts.
  *
  * @module
  */
@@ -44,12 +45,14 @@ export default function ResultsBrowser(props: { initial: ResultRow[] }) {
   useEffect(() => {
     s.reload().catch((e) => s.message.value = String(e.message ?? e));
   }, [s]);
+  // With no result at all there is nothing to filter, clear or chart: only what to do.
+  const any = s.rows.value.length > 0;
   return (
     <div class="results">
-      <ResultsToolbar s={s} />
+      {any && <ResultsToolbar s={s} />}
       {s.message.value && <p class="message" role="status">{s.message.value}</p>}
       <ResultsTable s={s} />
-      <ResultsCharts s={s} />
+      {s.shown.value.length > 0 && <ResultsCharts s={s} />}
     </div>
   );
 }

@@ -171,12 +171,17 @@ export default define.page<typeof handler>(function Comparison({ data: d }) {
   return (
     <>
       <h1>Comparison</h1>
-      <ComparisonPicker groups={d.groups} selected={d.selected} />
+      {d.groups.length > 0 && <ComparisonPicker groups={d.groups} selected={d.selected} />}
       {!h
         ? (
           <p class="empty" id="cmp-empty">
             {d.groups.length === 0
-              ? "No history yet: results appear here once a benchmark has finished."
+              ? (
+                <>
+                  No history yet: start a benchmark on the <a href="/benchmark">Benchmark</a>{" "}
+                  page; each model's results over time appear here once it has finished.
+                </>
+              )
               : `No finished result of ${d.selected}: pick a model above.`}
           </p>
         )

@@ -1,7 +1,8 @@
 /**
  * Home: KPI cards (cached models, average speed, P50, P95, architectures, quantizations), the
  * top-10 bar chart, the quantization donut and the most efficient models. The charts are SVG
- * drawn here (the page ships no script); every model links to its history on Comparison.
+ * drawn here (the page ships no script); every model links to its history on Comparison. With no
+ * result (or no VRAM figure) it says so and what to do instead of showing zeros.
  *
  * @module
  */
@@ -26,19 +27,33 @@ export const handler = define.handlers({
 export default define.page<typeof handler>(function Home({ data: s }) {
   const top = s.top_models_extended;
   const quants = Object.entries(s.quantization_distribution);
+  const none = s.cached_models === 0;
+  /** A speed figure, or "–" while there is none (not a measured 0). */
+  const speed = (v: number | null) => none ? "–" : fmt(v);
+  const unit = none ? undefined : "tok/s";
   return (
     <>
       <h1>Overview</h1>
       <section class="kpis">
         <KpiCard id="kpi-models" label="Cached models" value={String(s.cached_models)} />
-        <KpiCard id="kpi-avg" label="Average speed" value={fmt(s.speed_summary.avg)} unit="tok/s" />
-        <KpiCard id="kpi-p50" label="P50" value={fmt(s.speed_summary.p50)} unit="tok/s" />
-        <KpiCard id="kpi-p95" label="P95" value={fmt(s.speed_summary.p95)} unit="tok/s" />
+        <KpiCard
+          id="kpi-avg"
+          label="Average speed"
+          value={speed(s.speed_summary.avg)}
+          unit={unit}
+        />
+        <KpiCard id="kpi-p50" label="P50" value={speed(s.speed_summary.p50)} unit={unit} />
+        <KpiCard id="kpi-p95" label="P95" value={speed(s.speed_summary.p95)} unit={unit} />
         <KpiCard id="kpi-archs" label="Architectures" value={String(s.architecture_count)} />
         <KpiCard id="kpi-quants" label="Quantizations" value={String(s.quantization_count)} />
       </section>
-      {s.cached_models === 0
-        ? <p class="empty">No results yet: start a benchmark on the Benchmark page.</p>
+      {none
+        ? (
+          <p class="empty" id="home-empty">
+            No results yet: start a benchmark on the <a href="/benchmark">Benchmark</a>{" "}
+            page; its speeds, quantizations and most efficient models appear here.
+          </p>
+        )
         : (
           <section class="grid2">
             <div class="card">
@@ -66,6 +81,15 @@ export default define.page<typeof handler>(function Home({ data: s }) {
             </div>
           </section>
         )}
+      {!none && s.efficiency_top.length === 0 && (
+        <section class="card">
+          <h2>Most efficient (tokens/s per GB)</h2>
+          <p class="chart-empty" id="efficiency-empty">
+            No VRAM figure yet: memory is measured while the hardware is sampled. Run a benchmark
+            with “Sample the hardware” (--enable-profiling) to rank the models by tokens/s per GB.
+          </p>
+        </section>
+      )}
       {s.efficiency_top.length > 0 && (
         <section class="card">
           <h2>Most efficient (tokens/s per GB)</h2>

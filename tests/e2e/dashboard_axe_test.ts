@@ -69,6 +69,10 @@ Deno.test({
         await forEachLook(other.page, async (look) => {
           await openPage(other.page, empty.base, path);
           await expectAccessible(other.page, `${name} (empty store) ${look.name}`);
+          await other.page.screenshot({
+            path: shotPath(`dashboard_${name}_empty`, look),
+            fullPage: true,
+          });
         }, [LOOKS[0]!, LOOKS[3]!]);
       }
       assert.deepEqual([...watch.errors, ...other.watch.errors], []);

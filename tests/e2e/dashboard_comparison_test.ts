@@ -155,6 +155,8 @@ Deno.test({
         await page.textContent("#results-empty") ?? "",
         /No result matches “no-such-model”/,
       );
+      // Nothing to chart: the one message above says why and what to do.
+      assert.equal(await page.locator("#chart-scatter, #scatter-empty").count(), 0);
       const wide = await page.evaluate(() => document.documentElement.scrollWidth);
       assert.ok(wide <= 390, `the page is ${wide} px wide on a phone`);
       await page.screenshot({ path: shotPath("results_no_match", LOOKS[2]!), fullPage: true });
