@@ -35,13 +35,25 @@ function contrast(a: string, b: string): number {
   return (hi! + 0.05) / (lo! + 0.05);
 }
 
-/** chart.js's text colour in the page's chart bundle and the card colour behind the canvas. */
-function chartTextColors(page: Page, bundle: string, canvasId: string) {
-  return page.evaluate(async ({ bundle, canvasId }) => {
+/**
+ * The text colours the drawn chart uses (its axes' ticks and titles, as the chart holds them,
+ * not chart.js's defaults) and the card colour behind the canvas; `text` is the one of least
+ * contrast.
+ */
+async function chartTextColors(page: Page, bundle: string, canvasId: string) {
+  const found = await page.evaluate(async ({ bundle, canvasId }) => {
     const { Chart } = await import(bundle);
+    const chart = Chart.getChart(canvasId);
     const card = document.getElementById(canvasId)!.closest(".card")!;
-    return { text: String(Chart.defaults.color), card: getComputedStyle(card).backgroundColor };
+    // deno-lint-ignore no-explicit-any
+    const scales = Object.values(chart.scales) as any[];
+    const texts = scales.flatMap((
+      s,
+    ) => [String(s.options.ticks.color), String(s.options.title.color)]);
+    return { texts, card: getComputedStyle(card).backgroundColor };
   }, { bundle, canvasId });
+  const [text] = found.texts.sort((a, b) => contrast(a, found.card) - contrast(b, found.card));
+  return { text: text ?? "", card: found.card, texts: found.texts };
 }
 
 Deno.test({

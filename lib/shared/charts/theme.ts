@@ -1,7 +1,8 @@
 /**
  * chart.js in the page's theme: text and grid colours come from the stylesheet's variables
- * (`--muted` text on the card, `--line` grid), read again and every chart redrawn when the
- * colour scheme changes, so axis labels keep their contrast in light and dark. Browser code.
+ * (`--muted` text on the card, `--line` grid), read again and every chart (legend, axes, grid,
+ * slice borders) recoloured and redrawn when the colour scheme changes, so axis labels keep their
+ * contrast in light and dark. Browser code.
  *
  * @module
  */
@@ -30,6 +31,34 @@ export function chartColors(): ChartColors {
 
 let followed = false;
 
+/** One scale's options as chart.js keeps them (only the coloured parts). */
+interface ScaleColors {
+  ticks?: { color?: unknown };
+  title?: { color?: unknown };
+  pointLabels?: { color?: unknown };
+  grid?: { color?: unknown };
+  border?: { color?: unknown };
+  angleLines?: { color?: unknown };
+}
+
+/**
+ * Gives a drawn chart's scales the colours `c`. chart.js copies the defaults' colours into each
+ * scale's options when the chart is made, so new defaults alone reach the legend but not the
+ * axes: their ticks and titles would keep the old scheme's text colour (unreadable on the new
+ * card) and their grid the old lines.
+ */
+function recolorScales(scales: Record<string, ScaleColors | undefined>, c: ChartColors): void {
+  for (const scale of Object.values(scales)) {
+    if (!scale) continue;
+    for (const part of [scale.ticks, scale.title, scale.pointLabels]) {
+      if (part) part.color = c.text;
+    }
+    for (const part of [scale.grid, scale.border, scale.angleLines]) {
+      if (part) part.color = c.grid;
+    }
+  }
+}
+
 /** Sets chart.js's defaults to the page's colours and keeps them in step with the scheme. */
 export function useThemeColors(chart: typeof Chart): void {
   const apply = () => {
@@ -42,10 +71,15 @@ export function useThemeColors(chart: typeof Chart): void {
   followed = true;
   matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => {
     apply();
+    const c = chartColors();
     for (const instance of Object.values(chart.instances)) {
+      recolorScales(
+        (instance.config.options?.scales ?? {}) as Record<string, ScaleColors | undefined>,
+        c,
+      );
       for (const ds of instance.data.datasets) {
         if ((ds as { surfaceBorder?: boolean }).surfaceBorder) {
-          (ds as { borderColor?: string }).borderColor = chartColors().surface;
+          (ds as { borderColor?: string }).borderColor = c.surface;
         }
       }
       instance.update("none");
