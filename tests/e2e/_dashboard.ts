@@ -7,6 +7,7 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { ensureIslandsBuilt, tempEnv } from "../_helpers.ts";
+import { applyLook, expectAccessible, type Look, LOOKS, shotPath } from "./_axe.ts";
 import { type RunningLmStudioDouble, startLmStudioDouble } from "../doubles/lmstudio_server.ts";
 import { type SeedOptions, seedStore } from "../routes/_seed.ts";
 import { createLogger } from "../../lib/log.ts";
@@ -104,4 +105,17 @@ export async function openPage(page: Page, base: string, path: string): Promise<
   await page.goto(`${base}${path}`);
   if (await page.locator("x-island").count() === 0) return;
   await page.waitForSelector('html[data-hydrated="true"]', { timeout: 10_000 });
+}
+
+/**
+ * Checks the page as it is now with axe in every look (desktop and mobile, light and dark) and
+ * photographs each (`test-artifacts/<name>_<look>.png`); the page is left in `after`.
+ */
+export async function checkEveryLook(page: Page, name: string, after: Look): Promise<void> {
+  for (const look of LOOKS) {
+    await applyLook(page, look);
+    await expectAccessible(page, `${name} ${look.name}`);
+    await page.screenshot({ path: shotPath(name, look), fullPage: false });
+  }
+  await applyLook(page, after);
 }

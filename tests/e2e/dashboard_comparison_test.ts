@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { hasChromium, launchChromium } from "./_browser.ts";
 import { applyLook, LOOKS, shotPath } from "./_axe.ts";
-import { openPage, startDashboard, watchedPage } from "./_dashboard.ts";
+import { checkEveryLook, openPage, startDashboard, watchedPage } from "./_dashboard.ts";
 import { insertRow } from "../../lib/store/rows.ts";
 import type { ResultsStore } from "../../lib/store/mod.ts";
 
@@ -97,7 +97,7 @@ Deno.test({
       ]);
       assert.equal(await page.locator("#series-table tbody tr").count(), 3);
       assert.match(await page.textContent("#cmp-trend") ?? "", /mixed|up|down|stable/);
-      await page.screenshot({ path: shotPath("comparison_lines", LOOKS[0]!), fullPage: true });
+      await checkEveryLook(page, "comparison_lines", LOOKS[0]!);
 
       // Back: the previous entry, and the picker says so.
       await page.goBack();
@@ -159,7 +159,7 @@ Deno.test({
       assert.equal(await page.locator("#chart-scatter, #scatter-empty").count(), 0);
       const wide = await page.evaluate(() => document.documentElement.scrollWidth);
       assert.ok(wide <= 390, `the page is ${wide} px wide on a phone`);
-      await page.screenshot({ path: shotPath("results_no_match", LOOKS[2]!), fullPage: true });
+      await checkEveryLook(page, "results_no_match", LOOKS[2]!);
       await page.click("#clear-filters");
       assert.equal(await page.inputValue("#filter-text"), "");
       assert.equal(await page.locator("#results-table tbody tr").count(), 8);

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { hasChromium, launchChromium } from "./_browser.ts";
 import { applyLook, expectAccessible, LOOKS, shotPath } from "./_axe.ts";
-import { openPage, startDashboard, watchedPage } from "./_dashboard.ts";
+import { checkEveryLook, openPage, startDashboard, watchedPage } from "./_dashboard.ts";
 
 Deno.test({
   name:
@@ -62,8 +62,7 @@ Deno.test({
       assert.equal(await page.getAttribute("#field-runs", "aria-invalid"), "true");
       assert.equal(await page.evaluate(() => document.activeElement?.id), "field-runs");
       assert.equal(await page.locator("#bench-error").count(), 0);
-      await expectAccessible(page, "benchmark form with an error");
-      await page.screenshot({ path: shotPath("form_error", LOOKS[0]!), fullPage: false });
+      await checkEveryLook(page, "form_error", LOOKS[0]!);
       await page.fill("#field-runs", "1");
       assert.equal(await page.locator("#field-runs-error").count(), 0, "typing clears it");
 

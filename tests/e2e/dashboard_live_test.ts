@@ -9,8 +9,8 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { hasChromium, launchChromium } from "./_browser.ts";
-import { applyLook, expectAccessible, LOOKS, shotPath } from "./_axe.ts";
-import { openPage, startDashboard, watchedPage } from "./_dashboard.ts";
+import { applyLook, LOOKS, shotPath } from "./_axe.ts";
+import { checkEveryLook, openPage, startDashboard, watchedPage } from "./_dashboard.ts";
 
 const output = (page: Page) => page.textContent("#live-output").then((t) => t ?? "");
 
@@ -45,8 +45,7 @@ Deno.test({
       assert.equal(status.status, "idle");
       assert.equal(status.outcome.outcome, "failed");
       assert.match(await output(page), /\[error\] Benchmark not started/);
-      await page.screenshot({ path: shotPath("live_failed_start", LOOKS[0]!), fullPage: true });
-      await expectAccessible(page, "benchmark after a failed start");
+      await checkEveryLook(page, "live_failed_start", LOOKS[0]!);
       // A reload replays the closing idle, not a stale "running", and keeps the failure said.
       await openPage(page, d.base, "/benchmark");
       await page.waitForSelector('#bench-outcome[data-outcome="failed"]');
@@ -130,8 +129,7 @@ Deno.test({
       assert.equal(await page.evaluate(() => document.getElementById("live-output")!.scrollTop), 0);
 
       await waitOutput(page, /parallel round 2\/2[^]*tok\/s together/);
-      await page.screenshot({ path: shotPath("live_running", LOOKS[0]!), fullPage: false });
-      await expectAccessible(page, "benchmark while running");
+      await checkEveryLook(page, "live_running", LOOKS[0]!);
       await waitOutput(page, /load curve: 2 at once[^]*req\/s, latency p99/);
       await page.waitForSelector('#bench-status[data-status="idle"]', { timeout: 30_000 });
       assert.equal(await page.textContent("#bench-percent"), "100%");

@@ -7,8 +7,14 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { hasChromium, launchChromium } from "./_browser.ts";
-import { applyLook, LOOKS, shotPath } from "./_axe.ts";
-import { type Dashboard, openPage, startDashboard, watchedPage } from "./_dashboard.ts";
+import { applyLook, LOOKS } from "./_axe.ts";
+import {
+  checkEveryLook,
+  type Dashboard,
+  openPage,
+  startDashboard,
+  watchedPage,
+} from "./_dashboard.ts";
 import { createLogger } from "../../lib/log.ts";
 import { createDashboardClient, TrayController, type TrayState } from "../../lib/tray/mod.ts";
 import { FakeTray, ManualClock } from "../lib/tray/_fakes.ts";
@@ -68,7 +74,7 @@ Deno.test({
       assert.ok(t.tray.last!.items.find((i) => i.id === "start")!.enabled);
       assert.equal(await pageStatus(page), "idle");
       assert.equal(await page.isEnabled("#btn-start"), true);
-      await page.screenshot({ path: shotPath("tray_failed_start", LOOKS[1]!), fullPage: false });
+      await checkEveryLook(page, "tray_failed_start", LOOKS[1]!);
       assert.deepEqual(watch.errors, []);
     } finally {
       await t.tray.close(); // the icon goes away (Quit would shut the dashboard down)
