@@ -31,7 +31,7 @@ function Secret({ form, field, id, describedBy, invalid }: ControlProps) {
         name={field.key}
         type="password"
         autocomplete="new-password"
-        placeholder={set ? "New value (leave empty to keep)" : "Value"}
+        placeholder={set ? "Type to replace" : "Type to set"}
         value={edit.mode === "replace" ? edit.value : ""}
         disabled={clearing}
         aria-invalid={invalid || undefined}

@@ -73,8 +73,10 @@ export function PowerCard(
           ? <span class="hint" data-testid="waiting">waiting for the hub…</span>
           : null}
       </div>
-      <fieldset class={manual ? "rules muted" : "rules"}>
-        <legend>Rules (auto mode)</legend>
+      <fieldset class={manual ? "rules idle" : "rules"}>
+        <legend>
+          Rules (auto mode){manual ? <span class="hint">, not applied while manual</span> : null}
+        </legend>
         <div class="matrix">
           {MATRIX_STATES.map((state) => (
             <label key={state}>
