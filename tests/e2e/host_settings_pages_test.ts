@@ -168,3 +168,32 @@ Deno.test("the host served alone answers /favicon.ico and gives browsers HTML fa
     await t.close();
   }
 });
+
+Deno.test("a host page that fails gives a browser the HTML 500 page in the layout, the plugin's API JSON, and no internals", async () => {
+  const t = await allPlugins();
+  try {
+    // The log folder swapped for a file: listing it fails in a way nobody planned for.
+    const logDir = t.host.paths.logDir;
+    await Deno.remove(logDir, { recursive: true });
+    await Deno.writeTextFile(logDir, "not a folder");
+    const { cookie } = await signIn(t, "status", "STATUS-pass");
+    const html = { Accept: "text/html,application/xhtml+xml", Cookie: cookie };
+    const failed = await t.request("/plugins/logmonitor/", { key: null, headers: html });
+    assert.equal(failed.status, 500);
+    assert.match(failed.headers.get("content-type")!, /text\/html/);
+    const page = await failed.text();
+    assert.match(page, /Error 500/);
+    assert.match(page, /Internal server error/);
+    assert.match(page, /href="\/styles.css"/, "in the app shell");
+    assert.match(page, /data-island="UserMenu"/, "in the layout, signed in");
+    assert.ok(!page.includes(logDir), "the folder's path stays on the server");
+    const api = await t.request("/plugin/logmonitor/files", { headers: { Accept: "text/html" } });
+    assert.equal(api.status, 500);
+    const body = await api.json();
+    assert.equal(body.error, "Internal server error");
+    assert.equal(typeof body.code, "string");
+    assert.ok(!JSON.stringify(body).includes(logDir));
+  } finally {
+    await t.close();
+  }
+});

@@ -128,7 +128,10 @@ Deno.test({
       await page.click("[data-testid=save]");
       const minRateError = page.locator("[data-testid=error-min_rate]");
       await minRateError.waitFor();
-      assert.match(await minRateError.innerText(), /'min_rate' must be between 0.01 and 1.0/);
+      assert.match(
+        await minRateError.innerText(),
+        /'min_rate' must be a number between 0.01 and 1.0: got 5/,
+      );
       assert.equal(await page.getAttribute("#set-temp_eta-min_rate", "aria-invalid"), "true");
       assert.match(
         (await page.getAttribute("#set-temp_eta-min_rate", "aria-describedby"))!,
