@@ -13,6 +13,7 @@ import {
   timeoutError,
   unreachableError,
 } from "./errors.ts";
+import { Http1Client, proxied } from "./http1/mod.ts";
 import { type WaitReporter, Watchdog } from "./timeout.ts";
 
 /** Silence allowed before the first byte of an answer, by default. */
@@ -26,8 +27,13 @@ export interface HttpTransportOptions {
   baseUrl: string;
   /** Sent as `Authorization: Bearer <token>` when set. @default null */
   token?: string | null;
-  /** The fetch to use (tests pass a double's handler). @default globalThis.fetch */
+  /**
+   * The fetch to use (tests pass a double's handler). @default the HTTP/1.1 client
+   * (http1/client.ts), or `globalThis.fetch` when the environment sets a proxy for the URL
+   */
   fetch?: typeof fetch;
+  /** The HTTP/1.1 client when no `fetch` is given (tests pass one with their certificates). */
+  client?: Http1Client;
   /** Silence allowed between the bytes of an answer, and for a model load. @default 300_000 */
   timeoutMs?: number;
   /** Silence allowed before the first byte of an answer. @default min(60_000, timeoutMs) */
@@ -35,6 +41,25 @@ export interface HttpTransportOptions {
   /** Told while a call waits for the server (the "waiting for the server…" line). */
   onWait?: WaitReporter;
 }
+
+/** What the callers read of a response: a fetch `Response` or the HTTP/1.1 client's. */
+export interface StreamResponse {
+  readonly status: number;
+  readonly ok: boolean;
+  readonly body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | null;
+  text(): Promise<string>;
+}
+
+/** Sends one request (a fetch, or the HTTP/1.1 client's `request`). */
+type Requester = (
+  url: URL,
+  init: {
+    method: string;
+    headers: Record<string, string>;
+    body: string | undefined;
+    signal: AbortSignal;
+  },
+) => Promise<StreamResponse>;
 
 /** Per-call options. */
 export interface CallOptions {
@@ -61,8 +86,10 @@ export class HttpTransport {
   readonly timeoutMs: number;
   readonly firstByteMs: number;
   readonly #onWait: WaitReporter | undefined;
-  readonly #token: string | null;
-  readonly #fetch: typeof fetch;
+  readonly #headers: Record<string, string>;
+  readonly #urls = new Map<string, URL>();
+  readonly #request: Requester;
+  readonly #client: Http1Client | null = null;
 
   constructor(options: HttpTransportOptions) {
     this.base = options.baseUrl.replace(/\/+$/, "");
@@ -70,15 +97,34 @@ export class HttpTransport {
     this.timeoutMs = options.timeoutMs ?? IDLE_MS;
     this.firstByteMs = options.firstByteMs ?? Math.min(FIRST_BYTE_MS, this.timeoutMs);
     this.#onWait = options.onWait;
-    this.#token = options.token ?? null;
-    this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+    const token = options.token ?? null;
+    this.#headers = {
+      "content-type": "application/json",
+      accept: "application/json",
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    };
+    if (options.fetch) this.#request = options.fetch;
+    else if (!/^https?:/.test(this.base) || proxied(new URL(this.base))) {
+      this.#request = globalThis.fetch.bind(globalThis);
+    } else {
+      const client = this.#client = options.client ?? new Http1Client();
+      this.#request = (url, init) => client.request(url, init);
+    }
   }
 
-  /** Request headers: JSON content type and the bearer token when one is set. */
-  headers(): Headers {
-    const h = new Headers({ "content-type": "application/json", accept: "application/json" });
-    if (this.#token) h.set("authorization", `Bearer ${this.#token}`);
-    return h;
+  /** Ends the connections kept for the next request. */
+  close(): void {
+    this.#client?.close();
+  }
+
+  /** The URL of a path on the server (parsed once per path). */
+  #url(path: string): URL {
+    let url = this.#urls.get(path);
+    if (url === undefined) {
+      url = new URL(this.base + path);
+      if (this.#urls.size < 64) this.#urls.set(path, url);
+    }
+    return url;
   }
 
   /** Sends a request and returns the response once its headers arrived (2xx only). */
@@ -88,7 +134,7 @@ export class HttpTransport {
     body: unknown,
     what: string,
     opts: CallOptions = {},
-  ): Promise<{ response: Response; watchdog: Watchdog }> {
+  ): Promise<{ response: StreamResponse; watchdog: Watchdog }> {
     const idleMs = opts.timeoutMs ?? this.timeoutMs;
     const watchdog = new Watchdog(
       opts.firstByteMs ?? Math.min(this.firstByteMs, idleMs),
@@ -99,11 +145,11 @@ export class HttpTransport {
         ...(this.#onWait ? { onWait: this.#onWait } : {}),
       },
     );
-    let response: Response;
+    let response: StreamResponse;
     try {
-      response = await this.#fetch(this.base + path, {
+      response = await this.#request(this.#url(path), {
         method,
-        headers: this.headers(),
+        headers: this.#headers,
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: watchdog.signal,
       });

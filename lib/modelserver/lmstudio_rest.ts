@@ -294,6 +294,7 @@ export class LmStudioRestClient implements Backend {
   }
 
   close(): Promise<void> {
+    this.#http.close();
     return Promise.resolve();
   }
 }

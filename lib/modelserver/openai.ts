@@ -315,6 +315,7 @@ export class OpenAiClient implements Backend {
   }
 
   close(): Promise<void> {
+    this.#http.close();
     return Promise.resolve();
   }
 }

@@ -7,6 +7,7 @@
  */
 import { join } from "node:path";
 import mqtt from "mqtt";
+import { makeCerts } from "../../_certs.ts";
 import { systemProgram } from "../../_helpers.ts";
 
 /** The broker program, found in /usr/sbin even when PATH lacks it. */
@@ -63,15 +64,6 @@ async function portOpen(port: number): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-// deno-fmt-ignore
-async function makeCerts(dir: string): Promise<void> {
-  const ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"];
-  await run("openssl", ["req", "-x509", ...ec, "-keyout", "ca.key", "-out", "ca.crt", "-days", "1", "-subj", "/CN=localbench test CA"], dir);
-  await run("openssl", ["req", ...ec, "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1"], dir);
-  await Deno.writeTextFile(join(dir, "san.cnf"), "subjectAltName=IP:127.0.0.1,DNS:localhost\n");
-  await run("openssl", ["x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.crt", "-days", "1", "-extfile", "san.cnf"], dir);
 }
 
 /** Starts mosquitto on a free loopback port. */
