@@ -26,7 +26,8 @@ import { type Config, type EnvReader, processEnv, resolvePaths } from "./lib/con
 import { exitCodeOf, messageOf, UsageError } from "./lib/error.ts";
 import { isFileSync } from "./lib/fs.ts";
 import { listenHostNames, parseHostList } from "./lib/http/host_allow.ts";
-import { assertUsableToken, isLoopback, randomToken } from "./lib/http/security.ts";
+import { assertUsableToken, randomToken } from "./lib/http/security.ts";
+import { isLoopback } from "./lib/net.ts";
 import { assertIslandsBuilt, createWebServer } from "./lib/web/server.ts";
 import {
   createHost,

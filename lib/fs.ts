@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { dirname } from "node:path";
 
 /** Whether something exists at `path` (a missing path is false; other errors are thrown). */
 export async function exists(path: string): Promise<boolean> {
@@ -48,4 +49,64 @@ export function writeFailureReason(err: unknown): string | null {
   if (/read-only file system/i.test(text)) return "the disk is read-only";
   if (/no space left/i.test(text)) return "the disk is full";
   return null;
+}
+
+/** The file operations of {@linkcode writeFileAtomic} (tests inject failures). */
+export interface AtomicWriteFs {
+  /** Writes `data` to a new file at `path` (with `mode` when given). */
+  write(path: string, data: string | Uint8Array, mode?: number): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  remove(path: string): Promise<void>;
+}
+
+/** The real file system. */
+export const denoAtomicWriteFs: AtomicWriteFs = {
+  write: (path, data, mode) =>
+    typeof data === "string"
+      ? Deno.writeTextFile(path, data, { mode })
+      : Deno.writeFile(path, data, { mode }),
+  rename: (from, to) => Deno.rename(from, to),
+  remove: (path) => Deno.remove(path),
+};
+
+/** Options of {@linkcode writeFileAtomic}. */
+export interface WriteFileAtomicOptions {
+  /** Permissions of the new file (e.g. `0o600` for secrets). @default the process's umask */
+  mode?: number;
+  /** Create the folder first when it is missing. @default false */
+  mkdir?: boolean;
+  /** @default the real file system */
+  fs?: AtomicWriteFs;
+}
+
+/**
+ * Writes a file atomically: a temporary file in the same folder, then a rename, so a reader or
+ * a crash never sees half a file. On failure the temporary file is removed and the error thrown.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { writeFileAtomic } from "./fs.ts";
+ * const dir = await Deno.makeTempDir();
+ * await writeFileAtomic(`${dir}/a/b.json`, "{}", { mkdir: true, mode: 0o600 });
+ * assert.equal(await Deno.readTextFile(`${dir}/a/b.json`), "{}");
+ * assert.deepEqual([...Deno.readDirSync(`${dir}/a`)].map((e) => e.name), ["b.json"]);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  options: WriteFileAtomicOptions = {},
+): Promise<void> {
+  const fs = options.fs ?? denoAtomicWriteFs;
+  if (options.mkdir) await Deno.mkdir(dirname(path), { recursive: true });
+  const tmp = `${path}.tmp-${crypto.randomUUID().slice(0, 8)}`;
+  try {
+    await fs.write(tmp, data, options.mode);
+    await fs.rename(tmp, path);
+  } catch (err) {
+    await fs.remove(tmp).catch(() => {});
+    throw err;
+  }
 }

@@ -5,15 +5,9 @@
  * @module
  */
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
-import {
-  type Config,
-  type LayerReport,
-  listPresets,
-  type Paths,
-  writeFileAtomic,
-} from "../config/mod.ts";
+import { type Config, type LayerReport, listPresets, type Paths } from "../config/mod.ts";
 import { AppError, Status } from "../error.ts";
-import { writeFailureReason } from "../fs.ts";
+import { writeFailureReason, writeFileAtomic } from "../fs.ts";
 import { cacheListing, exportCache, ResultsStore } from "../store/mod.ts";
 import { VERSION } from "../version.ts";
 

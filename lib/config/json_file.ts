@@ -78,18 +78,3 @@ export async function readJsonFile(path: string, what?: string): Promise<unknown
   }
   return parseJsonText(text, label);
 }
-
-/**
- * Writes a file atomically: a temporary file in the same folder, then a rename, so a reader or a
- * crash never sees half a file.
- */
-export async function writeFileAtomic(path: string, data: string): Promise<void> {
-  const tmp = `${path}.tmp-${crypto.randomUUID().slice(0, 8)}`;
-  try {
-    await Deno.writeTextFile(tmp, data);
-    await Deno.rename(tmp, path);
-  } catch (err) {
-    await Deno.remove(tmp).catch(() => {});
-    throw err;
-  }
-}

@@ -19,7 +19,7 @@ export type { JsonObject } from "./merge.ts";
 export { normalisePorts } from "./ports.ts";
 export { configDir, dataDir, processEnv, resolvePaths } from "./paths.ts";
 export type { EnvReader, Paths } from "./paths.ts";
-export { parseJsonText, readJsonFile, writeFileAtomic } from "./json_file.ts";
+export { parseJsonText, readJsonFile } from "./json_file.ts";
 export { validateLayer } from "./validate.ts";
 export { applyLayer, loadConfig, PROJECT_DEFAULTS } from "./load.ts";
 export type { LayerReport, LoadConfigOptions, LoadedConfig } from "./load.ts";

@@ -9,7 +9,8 @@ import { join } from "node:path";
 import * as v from "valibot";
 import { AppError, badRequest } from "../error.ts";
 import { issuePath } from "../schema/settings.ts";
-import { readJsonFile, writeFileAtomic } from "./json_file.ts";
+import { writeFileAtomic } from "../fs.ts";
+import { readJsonFile } from "./json_file.ts";
 import { isPlainObject } from "./merge.ts";
 
 /** A preset's values, keyed by the long option name in snake_case (`runs`, `dev_mode`, ...). */

@@ -8,7 +8,7 @@
 import { AppError, UpstreamError } from "../error.ts";
 import type { Logger } from "../log.ts";
 import { requireEngine } from "./find.ts";
-import { findFreePort, isLoopback } from "./free_port.ts";
+import { findFreePort, isLoopback } from "../net.ts";
 import { drainOutput } from "./output_tail.ts";
 import { waitForHttp } from "./ready.ts";
 import { routerArgs } from "./router_args.ts";

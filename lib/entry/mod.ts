@@ -13,10 +13,4 @@ export {
 } from "./args.ts";
 export { BENCH_TRAY_URL, ENTRY_HELP, runEntry } from "./entry.ts";
 export type { EntryDeps, TrayHandle } from "./entry.ts";
-export {
-  freeLocalPort,
-  hasDesktop,
-  PROGRAM_PERMISSIONS,
-  systemEntryDeps,
-  TRAY_PERMISSIONS,
-} from "./system.ts";
+export { hasDesktop, PROGRAM_PERMISSIONS, systemEntryDeps, TRAY_PERMISSIONS } from "./system.ts";

@@ -5,6 +5,7 @@
  */
 import { join } from "node:path";
 import { createLogger, print, printError } from "../log.ts";
+import { findFreePort } from "../net.ts";
 import type { EntryDeps } from "./entry.ts";
 import { TOKEN_ENV } from "../tray/args.ts";
 
@@ -36,14 +37,6 @@ export function hasDesktop(
   return Boolean(env("DISPLAY") || env("WAYLAND_DISPLAY"));
 }
 
-/** A free TCP port on 127.0.0.1 chosen by the operating system. */
-export function freeLocalPort(): Promise<number> {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return Promise.resolve(port);
-}
-
 /** Dependencies of the entry script on this machine, rooted at `root`. */
 export function systemEntryDeps(root: string, benchmarkHelp: () => Promise<string>): EntryDeps {
   const log = createLogger("localbench.entry");
@@ -51,7 +44,7 @@ export function systemEntryDeps(root: string, benchmarkHelp: () => Promise<strin
   return {
     root,
     benchmarkHelp,
-    freePort: freeLocalPort,
+    freePort: () => findFreePort(),
     out: print,
     err: printError,
     async exists(path) {

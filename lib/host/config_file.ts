@@ -8,6 +8,7 @@
 import { dirname } from "node:path";
 import { parse, stringify } from "yaml";
 import { AppError } from "../error.ts";
+import { writeFileAtomic } from "../fs.ts";
 
 /** The parsed document: a plain object. */
 export type ConfigDoc = Record<string, unknown>;
@@ -109,12 +110,16 @@ export class ConfigFile {
 
   async #write(doc: ConfigDoc): Promise<void> {
     await Deno.mkdir(dirname(this.path), { recursive: true });
-    const tmp = `${this.path}.tmp-${crypto.randomUUID().slice(0, 8)}`;
+    const fs = this.#fs;
     try {
-      await this.#fs.writeTextFile(tmp, stringify(doc));
-      await this.#fs.rename(tmp, this.path);
+      await writeFileAtomic(this.path, stringify(doc), {
+        fs: {
+          write: (path, text) => fs.writeTextFile(path, String(text)),
+          rename: (from, to) => fs.rename(from, to),
+          remove: (path) => fs.remove(path),
+        },
+      });
     } catch (err) {
-      await this.#fs.remove(tmp).catch(() => {});
       throw new AppError(500, `Cannot save '${this.path}'`, { cause: err });
     }
   }

@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { dirname } from "node:path";
 import { messageOf } from "../error.ts";
+import { writeFileAtomic } from "../fs.ts";
 import type { Logger } from "../log.ts";
 import type { Handover } from "./plugin.ts";
 
@@ -63,13 +63,9 @@ export class HandoverFile {
   /** Writes the states set during this run's planned shutdown (atomically, 0600). */
   async save(): Promise<void> {
     if (Object.keys(this.#next).length === 0) return;
-    const tmp = `${this.#path}.tmp-${crypto.randomUUID().slice(0, 8)}`;
     try {
-      await Deno.mkdir(dirname(this.#path), { recursive: true });
-      await Deno.writeTextFile(tmp, JSON.stringify(this.#next), { mode: 0o600 });
-      await Deno.rename(tmp, this.#path);
+      await writeFileAtomic(this.#path, JSON.stringify(this.#next), { mode: 0o600, mkdir: true });
     } catch (err) {
-      await Deno.remove(tmp).catch(() => {});
       this.#logger.warn(`Cannot hand state over to the next run: ${messageOf(err)}`);
     }
   }

@@ -11,12 +11,6 @@ import { AppError } from "../error.ts";
 /** Names every loopback listener answers to. */
 const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "::1"];
 
-/** Whether a listen address only accepts local connections. */
-export function isLoopback(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  return h === "localhost" || h === "::1" || /^127(\.\d{1,3}){3}$/.test(h);
-}
-
 /** Whether a listen address is a wildcard (every interface). */
 export function isWildcard(hostname: string): boolean {
   const h = hostname.replace(/^\[|\]$/g, "");

@@ -11,8 +11,6 @@ import { getCookie, setCookie } from "hono/cookie";
 import { AppError, UsageError } from "../error.ts";
 import { isStateChanging } from "./request.ts";
 
-export { isLoopback } from "./host_allow.ts";
-
 /** The header carrying the dashboard token (a bearer `Authorization` header works too). */
 export const TOKEN_HEADER = "X-Localbench-Token";
 

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { encodeBase64 } from "./_base64.ts";
+import { Buffer } from "node:buffer";
 import type { ChatMessage } from "./backend.ts";
 
 /** One item of the REST `input` array. */
@@ -52,7 +52,7 @@ export function toRestInput(messages: ChatMessage[], images: string[] = []): Res
  * ```
  */
 export function imageDataUrl(bytes: Uint8Array, mime = "image/png"): string {
-  return `data:${mime};base64,${encodeBase64(bytes)}`;
+  return `data:${mime};base64,${Buffer.from(bytes).toString("base64")}`;
 }
 
 /** An `ephemeral_mcp` integration item, for tool-use models. */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { exists } from "../fs.ts";
+import { exists, writeFileAtomic } from "../fs.ts";
 import { join } from "node:path";
 import { messageOf } from "../error.ts";
 import { renderCsv } from "./csv.ts";
@@ -45,18 +45,6 @@ export function reportFileName(id: string, format: ReportFormat): string {
   return `benchmark_results_${id}.${format}`;
 }
 
-async function writeAtomic(path: string, data: string | Uint8Array): Promise<void> {
-  const tmp = `${path}.tmp-${crypto.randomUUID().slice(0, 8)}`;
-  try {
-    if (typeof data === "string") await Deno.writeTextFile(tmp, data);
-    else await Deno.writeFile(tmp, data);
-    await Deno.rename(tmp, path);
-  } catch (err) {
-    await Deno.remove(tmp).catch(() => {});
-    throw err;
-  }
-}
-
 /**
  * Writes every report format into `dir` (created when missing). When files of `data.id` already
  * exist (two reports in one second), the id gets a `_2`, `_3`... suffix so nothing is overwritten.
@@ -75,7 +63,7 @@ export async function writeReports(
   for (const format of formats) {
     const path = join(dir, reportFileName(data.id, format));
     try {
-      await writeAtomic(path, await exporters[format]!(data));
+      await writeFileAtomic(path, await exporters[format]!(data));
       outcome.files[format] = path;
     } catch (err) {
       outcome.errors.push({ format, message: messageOf(err) });

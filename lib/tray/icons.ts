@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { Buffer } from "node:buffer";
 import { encodePng } from "./png.ts";
 import type { IconColor } from "./status.ts";
 
@@ -34,19 +35,13 @@ export function iconPng(color: IconColor, size = ICON_SIZE): Uint8Array {
   return encodePng(size, size, rgba);
 }
 
-function toBase64(bytes: Uint8Array): string {
-  let bin = "";
-  for (const b of bytes) bin += String.fromCharCode(b);
-  return btoa(bin);
-}
-
 const cache = new Map<IconColor, string>();
 
 /** The icon of `color` as base64 PNG (what systray2 accepts as `icon`). */
 export function iconBase64(color: IconColor): string {
   let text = cache.get(color);
   if (text === undefined) {
-    text = toBase64(iconPng(color));
+    text = Buffer.from(iconPng(color)).toString("base64");
     cache.set(color, text);
   }
   return text;

@@ -7,6 +7,7 @@
  * @module
  */
 import { join, posix } from "node:path";
+import { writeFileAtomic } from "../../fs.ts";
 import { islandName } from "./islands.ts";
 import { isRouteFile, isSpecialFile } from "./segments.ts";
 
@@ -105,9 +106,7 @@ export async function writeManifest(root: string, files?: ProjectFiles): Promise
   const text = manifestSource(files ?? await crawlProject(root));
   const path = join(root, MANIFEST_FILE);
   if (await readOrNull(path) === text) return false;
-  const tmp = `${path}.${crypto.randomUUID()}.tmp`;
-  await Deno.writeTextFile(tmp, text);
-  await Deno.rename(tmp, path);
+  await writeFileAtomic(path, text);
   return true;
 }
 

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import mqtt from "mqtt";
 import { makeCerts } from "../../_certs.ts";
 import { systemProgram } from "../../_helpers.ts";
+import { findFreePort } from "../../../lib/net.ts";
 
 /** The broker program, found in /usr/sbin even when PATH lacks it. */
 const MOSQUITTO = systemProgram("mosquitto");
@@ -40,13 +41,6 @@ async function run(cmd: string, args: string[], cwd: string): Promise<void> {
   if (!out.success) throw new Error(`${cmd} failed: ${new TextDecoder().decode(out.stderr)}`);
 }
 
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return port;
-}
-
 /** Waits (real time, bounded) until `predicate` holds; throws with `what` on timeout. */
 export async function waitFor(predicate: () => boolean, what: string, ms = 10_000): Promise<void> {
   const end = Date.now() + ms;
@@ -69,7 +63,7 @@ async function portOpen(port: number): Promise<boolean> {
 /** Starts mosquitto on a free loopback port. */
 export async function startMosquitto(options: BrokerOptions = {}): Promise<Broker> {
   const dir = await Deno.makeTempDir({ prefix: "temp_eta_mqtt_" });
-  const port = freePort();
+  const port = await findFreePort();
   const lines = [
     `listener ${port} 127.0.0.1`,
     ...(options.persistence
