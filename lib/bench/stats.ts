@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { tCritical } from "../student_t.ts";
 
 /** Summary of one metric over the measured runs. */
 export interface Summary {
@@ -24,49 +25,6 @@ export interface Summary {
   ci_high: number | null;
   /** std ÷ mean; null when undefined. */
   cv: number | null;
-}
-
-/** Two-sided 97.5% quantiles of Student's t for 1..30 degrees of freedom. */
-const T_975 = [
-  12.706,
-  4.303,
-  3.182,
-  2.776,
-  2.571,
-  2.447,
-  2.365,
-  2.306,
-  2.262,
-  2.228,
-  2.201,
-  2.179,
-  2.16,
-  2.145,
-  2.131,
-  2.12,
-  2.11,
-  2.101,
-  2.093,
-  2.086,
-  2.08,
-  2.074,
-  2.069,
-  2.064,
-  2.06,
-  2.056,
-  2.052,
-  2.048,
-  2.045,
-  2.042,
-];
-
-/** The t quantile for a 95% two-sided interval with `df` degrees of freedom. */
-export function tCritical(df: number): number {
-  if (df < 1) return Number.NaN;
-  if (df <= 30) return T_975[df - 1]!;
-  if (df <= 60) return 2.042 - (df - 30) * (2.042 - 2.0) / 30;
-  if (df <= 120) return 2.0 - (df - 60) * (2.0 - 1.98) / 60;
-  return 1.96;
 }
 
 /** Linear-interpolated quantile (position (n − 1)·q) of sorted values. */

@@ -34,7 +34,7 @@ export { renderHtml, renderPdf } from "./exporters.ts";
 export { chartSpecs } from "./chart_specs.ts";
 export type { ChartSpec } from "./chart_specs.ts";
 export { rankEntries, RANKINGS } from "./rank.ts";
-export { incompleteBeta, logGamma, tTwoSidedP, welchTest } from "./welch.ts";
+export { welchTest } from "./welch.ts";
 export type { WelchResult } from "./welch.ts";
 export { EXPORTERS, outcomeLines, reportFileName, writeReports } from "./write.ts";
 export type { Exporter, ReportFormat, WriteOptions, WriteOutcome } from "./write.ts";

@@ -1,89 +1,10 @@
 /**
- * Welch's t-test on two independent samples with unequal variances, and the numerics it needs:
- * the log-gamma function, the regularized incomplete beta function and Student's t distribution.
+ * Welch's t-test on two independent samples with unequal variances (Student's t from
+ * `lib/student_t.ts`).
  *
  * @module
  */
-
-const LANCZOS = [
-  676.5203681218851,
-  -1259.1392167224028,
-  771.32342877765313,
-  -176.61502916214059,
-  12.507343278686905,
-  -0.13857109526572012,
-  9.9843695780195716e-6,
-  1.5056327351493116e-7,
-];
-
-/** Natural logarithm of the gamma function for x > 0 (Lanczos approximation, g = 7). */
-export function logGamma(x: number): number {
-  if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
-  const z = x - 1;
-  let sum = 0.99999999999980993;
-  for (let i = 0; i < LANCZOS.length; i++) sum += LANCZOS[i]! / (z + i + 1);
-  const t = z + LANCZOS.length - 0.5;
-  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(sum);
-}
-
-/** Continued fraction of the incomplete beta function (modified Lentz method). */
-function betaFraction(x: number, a: number, b: number): number {
-  const tiny = 1e-300;
-  let c = 1;
-  let d = 1 - (a + b) * x / (a + 1);
-  if (Math.abs(d) < tiny) d = tiny;
-  d = 1 / d;
-  let h = d;
-  for (let m = 1; m <= 300; m++) {
-    const m2 = 2 * m;
-    const even = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
-    d = 1 + even * d;
-    if (Math.abs(d) < tiny) d = tiny;
-    c = 1 + even / c;
-    if (Math.abs(c) < tiny) c = tiny;
-    d = 1 / d;
-    h *= d * c;
-    const odd = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
-    d = 1 + odd * d;
-    if (Math.abs(d) < tiny) d = tiny;
-    c = 1 + odd / c;
-    if (Math.abs(c) < tiny) c = tiny;
-    d = 1 / d;
-    const step = d * c;
-    h *= step;
-    if (Math.abs(step - 1) < 1e-15) break;
-  }
-  return h;
-}
-
-/**
- * The regularized incomplete beta function I_x(a, b) for 0 ≤ x ≤ 1 and a, b > 0.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { incompleteBeta } from "./welch.ts";
- * assert.ok(Math.abs(incompleteBeta(0.5, 2, 3) - 0.6875) < 1e-12);
- * ```
- */
-export function incompleteBeta(x: number, a: number, b: number): number {
-  if (!(a > 0 && b > 0) || Number.isNaN(x)) return Number.NaN;
-  if (x <= 0) return 0;
-  if (x >= 1) return 1;
-  const front = Math.exp(
-    logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x),
-  );
-  // The continued fraction converges fast for x < (a + 1) / (a + b + 2); use symmetry otherwise.
-  if (x < (a + 1) / (a + b + 2)) return front * betaFraction(x, a, b) / a;
-  return 1 - front * betaFraction(1 - x, b, a) / b;
-}
-
-/** Two-sided p-value of Student's t statistic `t` with `df` (> 0, may be fractional) degrees of freedom. */
-export function tTwoSidedP(t: number, df: number): number {
-  if (!(df > 0) || Number.isNaN(t)) return Number.NaN;
-  if (!Number.isFinite(t)) return 0;
-  return incompleteBeta(df / (df + t * t), df / 2, 0.5);
-}
+import { tTwoSidedP } from "../student_t.ts";
 
 /** Result of {@linkcode welchTest}. */
 export interface WelchResult {
