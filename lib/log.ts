@@ -115,6 +115,12 @@ export function createLogger(name: string, options: LoggerOptions = {}): Logger 
   };
 }
 
+/** Where a command writes: standard output and standard error, injected for tests. */
+export interface Output {
+  out(text: string): void;
+  err(text: string): void;
+}
+
 /** Writes text to standard output as it is (for command output, not logs). */
 export function print(text: string): void {
   Deno.stdout.writeSync(encoder.encode(text.endsWith("\n") ? text : text + "\n"));

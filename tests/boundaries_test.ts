@@ -45,6 +45,16 @@ Deno.test("no host or dashboard file imports a plugin's files; the entries use t
   }
 });
 
+Deno.test("the engine and the reports never import the command line (lib/cli/)", async () => {
+  for (const dir of ["lib/bench", "lib/reports"]) {
+    for (const file of await sources(dir)) {
+      for (const target of await imports(file)) {
+        assert.ok(!target.startsWith("lib/cli/"), `${file} imports ${target}`);
+      }
+    }
+  }
+});
+
 Deno.test("a plugin imports lib/ and its own files, never another plugin", async () => {
   for await (const e of Deno.readDir(join(REPO_ROOT, "plugins"))) {
     if (!e.isDirectory) continue;

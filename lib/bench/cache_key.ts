@@ -8,7 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import type { BackendKind, Config } from "../config/mod.ts";
-import { workloadOf, type WorkloadOptions } from "../cli/options.ts";
+import { workloadOf, type WorkloadOptions } from "./options.ts";
 import { canSet } from "./applied.ts";
 
 /** Everything a measurement depends on. */

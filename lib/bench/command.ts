@@ -4,9 +4,9 @@
  *
  * @module
  */
-import type { Invocation } from "../cli/invocation.ts";
-import type { Output } from "../cli/actions.ts";
-import { openStore } from "../cli/actions.ts";
+import type { ResolvedRun } from "./options.ts";
+import type { Output } from "../log.ts";
+import { openStore } from "./open_store.ts";
 import { AppError } from "../error.ts";
 import { createBackend } from "../modelserver/factory.ts";
 import { VERSION } from "../version.ts";
@@ -19,18 +19,16 @@ import type { Profiler } from "./profiler_types.ts";
 import { createProgress } from "./progress.ts";
 import { gridTable, latencyTable, loadTable, parallelTable, resultsTable } from "./table.ts";
 
-type RunInvocation = Extract<Invocation, { kind: "run" }>;
-
 /** Hooks of {@linkcode runBenchmarkCommand} (the defaults run on this machine). */
 export interface CommandHooks {
   /** Creates the profiler for `--enable-profiling`. @default the hardware profiler of this machine */
-  profiler?: (inv: RunInvocation) => Profiler | null;
+  profiler?: (inv: ResolvedRun) => Profiler | null;
   /**
    * Called after the job (reports are written here). Returns lines to print and whether a report
    * could not be written (the exit code is then 1).
    */
   after?: (
-    inv: RunInvocation,
+    inv: ResolvedRun,
     summary: JobSummary,
   ) => Promise<{ lines: string[]; failed: boolean; json?: string }>;
   /** Extra event consumers (e.g. a log file). */
@@ -38,13 +36,13 @@ export interface CommandHooks {
 }
 
 /** The profiler of `--enable-profiling` on this machine. */
-export function defaultProfiler(inv: RunInvocation): Profiler {
+export function defaultProfiler(inv: ResolvedRun): Profiler {
   return createProfiler({ disable_gtt: inv.options.disable_gtt });
 }
 
 /** Runs the benchmark of a resolved invocation; returns the exit code. */
 export async function runBenchmarkCommand(
-  inv: RunInvocation,
+  inv: ResolvedRun,
   output: Output,
   hooks: CommandHooks = {},
 ): Promise<number> {

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { FilterOptions } from "../cli/options.ts";
+import type { FilterOptions } from "./options.ts";
 import { sizeGiB, type Target } from "./target.ts";
 
 /** Why a target was left out. */

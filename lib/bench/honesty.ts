@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { RunOptions } from "../cli/options.ts";
+import type { RunOptions } from "./options.ts";
 import type { BackendKind, Config } from "../config/mod.ts";
 import { unsettableRequests } from "./applied.ts";
 import type { EventSink, HardwareSample } from "./events.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { RunOptions } from "../cli/options.ts";
+import type { RunOptions } from "./options.ts";
 import type { Config } from "../config/mod.ts";
 import { AppError, messageOf, UsageError } from "../error.ts";
 import type { Backend } from "../modelserver/backend.ts";
@@ -20,7 +20,7 @@ import { noteSensors, optionWarnings, type SensorState } from "./honesty.ts";
 import { randomNonce } from "./measure.ts";
 import { runModel } from "./model_run.ts";
 import { cellsOf } from "./workload.ts";
-import { workloadOf } from "../cli/options.ts";
+import { workloadOf } from "./options.ts";
 import type { Profiler } from "./profiler_types.ts";
 import type { Target } from "./target.ts";
 import { shortModelName } from "../shared/model_name.ts";

@@ -5,8 +5,9 @@
  *
  * @module
  */
-import type { Invocation } from "../cli/invocation.ts";
-import { openStore, type Output } from "../cli/actions.ts";
+import type { ResolvedRun } from "./options.ts";
+import { type Output } from "../log.ts";
+import { openStore } from "./open_store.ts";
 import { createBackend } from "../modelserver/factory.ts";
 import { shortModelName } from "../shared/model_name.ts";
 import { measuredParams, paramsHash } from "./cache_key.ts";
@@ -14,8 +15,6 @@ import { connect, lmsFor } from "./connect.ts";
 import { discoverTargets } from "./discovery.ts";
 import { selectTargets } from "./job.ts";
 import { sizeGiB, type Target } from "./target.ts";
-
-type RunInvocation = Extract<Invocation, { kind: "run" }>;
 
 /** One model of the listing. */
 export interface ListedModel {
@@ -82,7 +81,7 @@ export function listingText(server: string, models: ListedModel[]): string {
 }
 
 /** Runs `--list-models`; returns the exit code. */
-export async function runListModels(inv: RunInvocation, output: Output): Promise<number> {
+export async function runListModels(inv: ResolvedRun, output: Output): Promise<number> {
   const { config, options } = inv;
   const lms = lmsFor(config);
   const backend = await connect(config, { createBackend, lms, note: (m) => output.err(m) }, {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { workloadOf } from "../cli/options.ts";
+import { workloadOf } from "./options.ts";
 import type { Row } from "../store/mod.ts";
 import { levelRow, type LoadMode, markKnee, runConcurrency, runRate } from "./load_curve.ts";
 import { promptWithNonce, type RequestShape } from "./measure.ts";

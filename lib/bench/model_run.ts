@@ -15,7 +15,7 @@ import { type ModelRunContext, ModelSession, type ModelStatus } from "./model_se
 import { aggregateParallel } from "./parallel.ts";
 import { gridRows } from "./workload.ts";
 import { runLoadCurve } from "./model_load.ts";
-import { workloadOf } from "../cli/options.ts";
+import { workloadOf } from "./options.ts";
 import { paramsBillions, sizeGiB, type Target } from "./target.ts";
 
 export { loadOptionsOf } from "./model_session.ts";

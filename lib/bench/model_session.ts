@@ -5,7 +5,7 @@
  * @module
  */
 import type { Config } from "../config/mod.ts";
-import type { RunOptions } from "../cli/options.ts";
+import type { RunOptions } from "./options.ts";
 import { messageOf } from "../error.ts";
 import type { Backend, LoadOptions, ServerConfig } from "../modelserver/backend.ts";
 import type { ResultsStore, Row } from "../store/mod.ts";
@@ -19,7 +19,7 @@ import {
   samplingOf,
 } from "./measure.ts";
 import { type Cell, cellLabel, type CellRun, WorkloadPlan } from "./workload.ts";
-import { workloadOf } from "../cli/options.ts";
+import { workloadOf } from "./options.ts";
 import { type RunMetrics, runMetrics } from "./metrics.ts";
 import { type ParallelRound, parallelRound } from "./parallel.ts";
 import type { Profiler } from "./profiler_types.ts";

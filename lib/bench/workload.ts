@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { WorkloadOptions } from "../cli/options.ts";
+import type { WorkloadOptions } from "./options.ts";
 import type { Backend, ChatRequest } from "../modelserver/backend.ts";
 import type { Row } from "../store/mod.ts";
 import type { RequestShape } from "./measure.ts";

@@ -8,14 +8,9 @@ import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { type Config, type LayerReport, listPresets, type Paths } from "../config/mod.ts";
 import { AppError, Status } from "../error.ts";
 import { writeFailureReason, writeFileAtomic } from "../fs.ts";
-import { cacheListing, exportCache, ResultsStore } from "../store/mod.ts";
+import { openStore } from "../bench/open_store.ts";
+import { cacheListing, exportCache } from "../store/mod.ts";
 import { VERSION } from "../version.ts";
-
-/** Where actions write: standard output and standard error, injected for tests. */
-export interface Output {
-  out(text: string): void;
-  err(text: string): void;
-}
 
 /** The presets as lines: `name  [readonly|user]  key=value ...`. */
 export async function listPresetsText(paths: Paths): Promise<string> {
@@ -45,23 +40,6 @@ export function configJson(config: Config): string {
 export function layersText(layers: LayerReport[]): string {
   return "configuration layers (lowest first): " +
     layers.map((l) => `${l.source}${l.found ? "" : " (not found)"}`).join(" → ");
-}
-
-/** Opens the results store of `paths`, creating its folder. */
-export async function openStore(paths: Paths): Promise<ResultsStore> {
-  try {
-    await Deno.mkdir(dirname(paths.database), { recursive: true });
-  } catch (err) {
-    const reason = writeFailureReason(err);
-    if (reason === null) throw err;
-    throw new AppError(
-      Status.Internal,
-      `Cannot create the data folder ${dirname(paths.database)} (${reason}): choose another ` +
-        `one with LOCALBENCH_DATA_DIR`,
-      { code: "write_failed", cause: err },
-    );
-  }
-  return ResultsStore.open(paths.database);
 }
 
 /** Resolves the `--export-cache` target: a bare file name goes to the results folder. */

@@ -4,35 +4,26 @@
  *
  * @module
  */
+import type { ResolvedRun } from "../bench/options.ts";
 import {
   applyLayer,
   backendOf,
   type Config,
   type EnvReader,
-  type LayerReport,
   loadConfig,
   loadPreset,
-  type Paths,
   processEnv,
   resolvePaths,
 } from "../config/mod.ts";
 import { AppError, badRequest } from "../error.ts";
-import { configPathOf, flagsToOverrides, flagsToRunOptions, type RunOptions } from "./options.ts";
+import { configPathOf, flagsToOverrides, flagsToRunOptions } from "./options.ts";
 import { type Flags, parseFlags } from "./program.ts";
 import { presetToArgs } from "./presets_args.ts";
 
 /** What a command line asks for. */
 export type Invocation =
   | { kind: "help"; text: string }
-  | {
-    kind: "run";
-    config: Config;
-    options: RunOptions;
-    layers: LayerReport[];
-    paths: Paths;
-    /** The arguments the preset contributed (empty without `--preset`). */
-    presetArgs: string[];
-  };
+  | { kind: "run" } & ResolvedRun;
 
 /** Options of {@linkcode resolveInvocation}. */
 export interface ResolveOptions {

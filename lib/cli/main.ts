@@ -14,8 +14,8 @@ import {
   layersText,
   listCacheText,
   listPresetsText,
-  type Output,
 } from "./actions.ts";
+import { type Output } from "../log.ts";
 import { type Invocation, resolveInvocation } from "./invocation.ts";
 
 /** Runs a resolved benchmark invocation (the engine); returns the exit code. */

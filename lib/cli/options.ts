@@ -1,98 +1,15 @@
 /**
  * From parsed flags to the two things the benchmark reads: configuration overrides (the highest
- * configuration layer) and the run options (filters, cache, profiling, comparison...).
+ * configuration layer) and the run options (`lib/bench/options.ts`: filters, cache, profiling,
+ * comparison...).
  *
  * @module
  */
+import type { Action, RunOptions } from "../bench/options.ts";
 import type { BackendKind, JsonObject } from "../config/mod.ts";
 import { badRequest } from "../error.ts";
 import type { Flags } from "./program.ts";
 import { FLAGS } from "./flags.ts";
-
-/** Model filters. */
-export interface FilterOptions {
-  only_vision: boolean;
-  only_tools: boolean;
-  quants: string[];
-  arch: string[];
-  params: string[];
-  min_context: number | null;
-  /** GiB. */
-  max_size: number | null;
-  include_models: string | null;
-  exclude_models: string | null;
-}
-
-/** What to do. */
-export type Action =
-  | "benchmark"
-  | "list-presets"
-  | "print-config"
-  | "list-cache"
-  | "export-cache"
-  | "export-only"
-  | "list-models";
-
-/** Controlled workload and load curve (`--prompt-tokens`, `--concurrency`, ...). */
-export interface WorkloadOptions {
-  /** Exact prompt lengths in tokens; empty: the configured prompt as it is. */
-  prompt_tokens: number[];
-  /** Output lengths in tokens; empty: up to `max_tokens`, as the model chooses. */
-  gen_tokens: number[];
-  /** Concurrency levels of the load curve; empty: none. */
-  concurrency: number[];
-  /** Request rates (per second, Poisson arrivals) of the load curve; empty: none. */
-  request_rate: number[];
-  /** Requests per load level. */
-  requests: number;
-  /** Seed of the Poisson arrivals. */
-  seed: number;
-  /** Goodput targets in ms, null when not set. */
-  slo_ttft_ms: number | null;
-  slo_tpot_ms: number | null;
-}
-
-/** Every option of a run that is not configuration. */
-export interface RunOptions {
-  action: Action;
-  preset: string | null;
-  limit: number | null;
-  dev_mode: boolean;
-  filters: FilterOptions;
-  retest: boolean;
-  export_cache: string | null;
-  enable_profiling: boolean;
-  max_temp: number | null;
-  max_power: number | null;
-  disable_gtt: boolean;
-  n_parallel: number;
-  unified_kv_cache: boolean;
-  compare_with: string | null;
-  rank_by: "speed" | "efficiency" | "ttft" | "vram";
-  /** `--request-timeout` in seconds; null: the defaults (60 s first byte, 300 s after). */
-  request_timeout?: number | null;
-  debug: boolean;
-  /** `--json`: the results document on standard output. */
-  json?: boolean;
-  /** Controlled workload and load curve. */
-  workload?: WorkloadOptions;
-  /** Flag keys given on the command line or by a preset (to warn only about what was asked). */
-  given?: string[];
-}
-
-/** The workload of run options (all off when absent). */
-export function workloadOf(options: Pick<RunOptions, "workload">): WorkloadOptions {
-  return options.workload ?? {
-    prompt_tokens: [],
-    gen_tokens: [],
-    concurrency: [],
-    request_rate: [],
-    requests: 16,
-    seed: 42,
-    slo_ttft_ms: null,
-    slo_tpot_ms: null,
-  };
-}
 
 /**
  * Flag key → configuration path: the table's `config` of every flag, and the token (left out of

@@ -8,7 +8,7 @@
  * @module
  */
 import { FLAGS, type FlagSpec, isListKind } from "../cli/flags.ts";
-import { type RunOptions, workloadOf } from "../cli/options.ts";
+import { type RunOptions, workloadOf } from "../bench/options.ts";
 import type { Config } from "../config/mod.ts";
 import type { FieldControl, FormField, FormSection } from "../shared/form_fields.ts";
 import { CHOICE_LABELS, LABELS, SECTIONS } from "./form_labels.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { FilterOptions, RunOptions } from "../cli/options.ts";
+import type { FilterOptions, RunOptions } from "../bench/options.ts";
 import { applyFilters } from "../bench/filters.ts";
 import type { Target } from "../bench/target.ts";
 import type { ResultRow, ResultsStore } from "../store/mod.ts";

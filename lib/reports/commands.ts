@@ -4,9 +4,9 @@
  *
  * @module
  */
-import type { Output } from "../cli/actions.ts";
-import { openStore } from "../cli/actions.ts";
-import type { Invocation } from "../cli/invocation.ts";
+import type { Output } from "../log.ts";
+import { openStore } from "../bench/open_store.ts";
+import type { ResolvedRun } from "../bench/options.ts";
 import type { JobSummary } from "../bench/job.ts";
 import { AppError } from "../error.ts";
 import { benchmarkEntries, buildReport, exportEntries } from "./build.ts";
@@ -14,8 +14,6 @@ import { loadPreviousReport, type PreviousReport, resolveCompareFile } from "./c
 import type { ReportEntry } from "./model.ts";
 import { outcomeLines, type WriteOptions, writeReports } from "./write.ts";
 import { renderJson } from "./json.ts";
-
-type RunInvocation = Extract<Invocation, { kind: "run" }>;
 
 /** Options of the report commands (tests inject a clock and exporters). */
 export interface ReportCommandOptions extends WriteOptions {
@@ -28,7 +26,7 @@ export interface ReportCommandOptions extends WriteOptions {
  * the option, or for `latest` when there is no earlier report (`notes` says so).
  */
 export async function loadComparison(
-  inv: RunInvocation,
+  inv: ResolvedRun,
   notes: string[] = [],
 ): Promise<PreviousReport | null> {
   const ref = inv.options.compare_with;
@@ -42,7 +40,7 @@ export async function loadComparison(
 }
 
 async function write(
-  inv: RunInvocation,
+  inv: ResolvedRun,
   entries: ReportEntry[],
   previous: PreviousReport | null,
   source: "benchmark" | "export-only",
@@ -83,9 +81,9 @@ export interface AfterOutcome {
  * before measuring) and returns the hook for `runBenchmarkCommand`.
  */
 export async function prepareReports(
-  inv: RunInvocation,
+  inv: ResolvedRun,
   options: ReportCommandOptions = {},
-): Promise<{ after: (inv: RunInvocation, summary: JobSummary) => Promise<AfterOutcome> }> {
+): Promise<{ after: (inv: ResolvedRun, summary: JobSummary) => Promise<AfterOutcome> }> {
   const notes: string[] = [];
   const previous = await loadComparison(inv, notes);
   return {
@@ -126,7 +124,7 @@ export async function prepareReports(
 
 /** `--export-only`: writes the reports of the stored results that pass the filters. */
 export async function runExportOnly(
-  inv: RunInvocation,
+  inv: ResolvedRun,
   output: Output,
   options: ReportCommandOptions = {},
 ): Promise<number> {

@@ -10,7 +10,7 @@ import {
 import type { Measured } from "../../../lib/bench/measure.ts";
 import { runMetrics } from "../../../lib/bench/metrics.ts";
 import type { ChatResult } from "../../../lib/modelserver/backend.ts";
-import { workloadOf } from "../../../lib/cli/options.ts";
+import { workloadOf } from "../../../lib/bench/options.ts";
 import { samplesOf } from "../../../lib/reports/model.ts";
 import { bench, ofType, testOptions } from "./_harness.ts";
 

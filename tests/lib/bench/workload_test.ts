@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { workloadOf } from "../../../lib/cli/options.ts";
+import { workloadOf } from "../../../lib/bench/options.ts";
 import { fillerText, PromptBuilder } from "../../../lib/bench/prompt_builder.ts";
 import { cellLabel, cellsOf } from "../../../lib/bench/workload.ts";
 import { gridTable } from "../../../lib/bench/table.ts";

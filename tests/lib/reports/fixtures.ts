@@ -5,7 +5,7 @@
  * @module
  */
 import { aggregateRuns, type RunMetrics } from "../../../lib/bench/metrics.ts";
-import type { RunOptions } from "../../../lib/cli/options.ts";
+import type { RunOptions } from "../../../lib/bench/options.ts";
 import { ResultsStore, type Row } from "../../../lib/store/mod.ts";
 
 /** One model variant of the fixture. */

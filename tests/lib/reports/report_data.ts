@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { RunOptions } from "../../../lib/cli/options.ts";
+import type { RunOptions } from "../../../lib/bench/options.ts";
 import {
   buildReport,
   exportEntries,

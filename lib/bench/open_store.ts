@@ -1,0 +1,28 @@
+/**
+ * The results store at the configured path, its folder created first (with a sentence saying
+ * what to change when it cannot be).
+ *
+ * @module
+ */
+import { dirname } from "node:path";
+import type { Paths } from "../config/mod.ts";
+import { AppError, Status } from "../error.ts";
+import { writeFailureReason } from "../fs.ts";
+import { ResultsStore } from "../store/mod.ts";
+
+/** Opens the results store of `paths`, creating its folder. */
+export async function openStore(paths: Paths): Promise<ResultsStore> {
+  try {
+    await Deno.mkdir(dirname(paths.database), { recursive: true });
+  } catch (err) {
+    const reason = writeFailureReason(err);
+    if (reason === null) throw err;
+    throw new AppError(
+      Status.Internal,
+      `Cannot create the data folder ${dirname(paths.database)} (${reason}): choose another ` +
+        `one with LOCALBENCH_DATA_DIR`,
+      { code: "write_failed", cause: err },
+    );
+  }
+  return ResultsStore.open(paths.database);
+}
