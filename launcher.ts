@@ -6,35 +6,9 @@
  *
  * @module
  */
-import { withoutLeadingDashDash } from "./lib/args.ts";
 import { resolveInvocation } from "./lib/cli/mod.ts";
-import { runEntry, systemEntryDeps } from "./lib/entry/mod.ts";
-import { DEFAULT_TRAY_URL, runTray, systemTrayDeps } from "./lib/tray/mod.ts";
-
-/** What the launcher does with its arguments. */
-export type LaunchPlan =
-  | { kind: "tray"; args: string[] }
-  | { kind: "entry"; args: string[] };
-
-/**
- * Decides between the tray alone and the entry script.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { planLaunch } from "./launcher.ts";
- * assert.equal(planLaunch(["-d"]).kind, "tray");
- * assert.equal(planLaunch(["--runs", "1"]).kind, "entry");
- * ```
- */
-export function planLaunch(given: string[]): LaunchPlan {
-  const argv = withoutLeadingDashDash(given);
-  if (argv.every((a) => a === "--debug" || a === "-d")) {
-    const debug = argv.length > 0 ? ["--debug"] : [];
-    return { kind: "tray", args: ["--url", DEFAULT_TRAY_URL, ...debug] };
-  }
-  return { kind: "entry", args: argv };
-}
+import { planLaunch, runEntry, systemEntryDeps } from "./lib/entry/mod.ts";
+import { runTray, systemTrayDeps } from "./lib/tray/mod.ts";
 
 async function benchmarkHelp(): Promise<string> {
   const inv = await resolveInvocation(["--help"]);

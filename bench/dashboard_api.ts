@@ -38,7 +38,7 @@ import { dashboardStats, resultsTable } from "../lib/store/dashboard.ts";
 import { ResultsStore } from "../lib/store/mod.ts";
 import { capture } from "../tests/lib/store/_capture.ts";
 import { seedHistory } from "../tests/lib/store/_history_seed.ts";
-import { STATIC_DIR } from "../webapp.ts";
+import { REPO_STATIC_DIR } from "../lib/app/mod.ts";
 import { pageJavaScript } from "./_home_js.ts";
 import { fmtMs, medianOf, minOf, quantileOf, sqlite3Peer } from "./_measure.ts";
 import { serveWebApp } from "./_web.ts";
@@ -169,7 +169,7 @@ for (const size of SIZES) {
 }
 print(`\n${REPEATS} interleaved rounds × ${REQUESTS} requests per path and size.`);
 report(rows);
-const js = await pageJavaScript(join(STATIC_DIR, ISLANDS_DIR), home);
+const js = await pageJavaScript(join(REPO_STATIC_DIR, ISLANDS_DIR), home);
 print(
   `\nHome view JavaScript: ${js.files.length} files, ${js.bytes} bytes, ${js.gzip} gzipped ` +
     `(${js.files.join(", ")})`,

@@ -9,14 +9,14 @@ import { listenHostNames } from "../lib/http/host_allow.ts";
 import { type Host, type ServedHost, serveHost } from "../lib/host/mod.ts";
 import { createWebServer } from "../lib/web/server.ts";
 import { manifest } from "../manifest.gen.ts";
-import { STATIC_DIR } from "../webapp.ts";
+import { REPO_STATIC_DIR } from "../lib/app/mod.ts";
 import { ensureIslandsBuilt } from "./_helpers.ts";
 
 /** The web app serving `host` alone (no dashboard), on loopback. */
 export function hostWebApp(host: Host): Hono {
   return createWebServer({
     manifest,
-    staticDir: STATIC_DIR,
+    staticDir: REPO_STATIC_DIR,
     allowedHosts: listenHostNames("127.0.0.1"),
     host,
   });

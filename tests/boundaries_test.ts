@@ -55,6 +55,17 @@ Deno.test("the engine and the reports never import the command line (lib/cli/)",
   }
 });
 
+Deno.test("tests, tools and benchmarks import no entry script (the web app is composed in lib/app)", async () => {
+  const entries = ["cli.ts", "webapp.ts", "host.ts", "main.ts", "launcher.ts", "tray.ts"];
+  for (const dir of ["tests", "tools", "bench", "lib"]) {
+    for (const file of await sources(dir)) {
+      for (const target of await imports(file)) {
+        assert.ok(!entries.includes(target), `${file} imports ${target}`);
+      }
+    }
+  }
+});
+
 Deno.test("a plugin imports lib/ and its own files, never another plugin", async () => {
   for await (const e of Deno.readDir(join(REPO_ROOT, "plugins"))) {
     if (!e.isDirectory) continue;

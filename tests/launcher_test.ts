@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { planLaunch } from "../launcher.ts";
+import { planLaunch } from "../lib/entry/launch.ts";
 import { runDeno } from "./_helpers.ts";
 
 const PERMS = ["run", "-A", "launcher.ts"];

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { createLogMonitorPlugin } from "../../plugins/logmonitor/mod.ts";
 import { createTempEtaPlugin } from "../../plugins/temp_eta/mod.ts";
 import { SOUNDS_DIR } from "../../plugins/temp_eta/sounds.ts";
-import { STATIC_DIR } from "../../webapp.ts";
+import { REPO_STATIC_DIR } from "../../lib/app/mod.ts";
 import { testDashboard } from "../routes/_dashboard.ts";
 import { plantSecret, probe, traversalTails } from "./_corpus.ts";
 
@@ -31,9 +31,9 @@ Deno.test("no spelling of a path outside the folder is served by any named-file 
   const routes = [
     { prefix: "/plugin/temp_eta/static/sounds/", dir: SOUNDS_DIR, ext: ".wav" },
     { prefix: "/plugin/logmonitor/download/", dir: host.paths.logDir, ext: ".log" },
-    { prefix: "/static/", dir: STATIC_DIR, ext: ".css" },
-    { prefix: "/_islands/", dir: join(STATIC_DIR, "_islands"), ext: ".js" },
-    { prefix: "/", dir: STATIC_DIR, ext: ".css" },
+    { prefix: "/static/", dir: REPO_STATIC_DIR, ext: ".css" },
+    { prefix: "/_islands/", dir: join(REPO_STATIC_DIR, "_islands"), ext: ".js" },
+    { prefix: "/", dir: REPO_STATIC_DIR, ext: ".css" },
   ];
   let total = 0;
   for (const route of routes) {

@@ -1,0 +1,158 @@
+/**
+ * The composition root of the web app: the dashboard (pages, control API, data API, live
+ * events), its services and the plugin host in one fetch handler. The entry script
+ * (`webapp.ts`) parses its arguments and serves it; tests and tools build it from here.
+ *
+ * @module
+ */
+import { fileURLToPath } from "node:url";
+import { resolveInvocation } from "../cli/invocation.ts";
+import { connect, lmsFor } from "../bench/connect.ts";
+import { BenchmarkController } from "../control/controller.ts";
+import type { DashboardServices } from "../control/services.ts";
+import { type Config, type EnvReader, processEnv, resolvePaths } from "../config/mod.ts";
+import { listenHostNames, parseHostList } from "../http/host_allow.ts";
+import { assertUsableToken, randomToken } from "../http/security.ts";
+import { isLoopback } from "../net.ts";
+import { assertIslandsBuilt, createWebServer } from "../web/server.ts";
+import { createHost, type Host, HOST_ENV_VARS, pluginEnvVars } from "../host/mod.ts";
+import type { PluginDescriptor } from "../host/plugin.ts";
+import { createLogger, type Logger } from "../log.ts";
+import type { Backend } from "../modelserver/backend.ts";
+import { createBackend } from "../modelserver/factory.ts";
+import { ResultsStore } from "../store/mod.ts";
+import { plugins as registryPlugins } from "../../plugins/registry.ts";
+import { manifest } from "../../manifest.gen.ts";
+
+/** The repository's `static/` folder (from source; a bundle passes its own). */
+export const REPO_STATIC_DIR: string = fileURLToPath(new URL("../../static", import.meta.url));
+
+/** Options of {@linkcode createWebApp}. */
+export interface WebAppOptions {
+  /** Environment (paths, token). @default the process environment */
+  env?: EnvReader;
+  /** Listen address (decides whether the token is required). @default "127.0.0.1" */
+  hostname?: string;
+  /** The token; `LOCALBENCH_WEB_TOKEN`, else generated, when none is given. @default null */
+  token?: string | null;
+  /** Host names answered besides the listen address's (and `LOCALBENCH_ALLOWED_HOSTS`). */
+  allowedHosts?: string[];
+  /** Default benchmark arguments of every run. @default [] */
+  baseArgs?: string[];
+  /** Connects to the model server. @default connect() without `lms` */
+  connect?: (config: Config) => Promise<Backend>;
+  /** Terminates the process after `POST /api/system/shutdown`. @default SIGTERM to itself */
+  exit?: () => void;
+  /** Delay between the shutdown answer and `exit`. @default 500 */
+  shutdownDelayMs?: number;
+  /** Hosted plugins; null for none (`--no-plugins`). @default plugins/registry.ts */
+  plugins?: PluginDescriptor[] | null;
+  /**
+   * Static folder (the entry script passes the one beside it: `dist/static/` in the bundle).
+   * @default the repository's `static/`
+   */
+  staticDir?: string;
+  logger?: Logger;
+}
+
+/** A web app ready to serve. */
+export interface WebApp {
+  fetch: (req: Request, info?: Deno.ServeHandlerInfo) => Response | Promise<Response>;
+  controller: BenchmarkController;
+  store: ResultsStore;
+  host: Host | null;
+  /** The token (shutdown always; every dashboard route when {@linkcode WebApp.tokenEverywhere}). */
+  token: string;
+  /** Whether the token was generated at start (print it). */
+  tokenGenerated: boolean;
+  /** Whether every dashboard route needs the token (bound beyond loopback). */
+  tokenEverywhere: boolean;
+  /** Stops the benchmark and the plugin host, closes the store. */
+  close(): Promise<void>;
+}
+
+/** Builds the dashboard, its services and the plugin host. */
+export async function createWebApp(options: WebAppOptions = {}): Promise<WebApp> {
+  const env = options.env ?? processEnv;
+  const paths = resolvePaths(env);
+  const logger = options.logger ?? createLogger("localbench.web");
+  const staticDir = options.staticDir ?? REPO_STATIC_DIR;
+  const hostname = options.hostname ?? "127.0.0.1";
+  const tokenEverywhere = !isLoopback(hostname);
+  const envToken = env("LOCALBENCH_WEB_TOKEN");
+  const configured = options.token ?? envToken ?? null;
+  const token = configured === null ? randomToken() : assertUsableToken(
+    configured,
+    options.token === undefined || options.token === null ? "LOCALBENCH_WEB_TOKEN" : "--token",
+  );
+  const allowedHosts = listenHostNames(hostname, {
+    extra: [...(options.allowedHosts ?? []), ...parseHostList(env("LOCALBENCH_ALLOWED_HOSTS"))],
+  });
+  await assertIslandsBuilt(manifest, staticDir);
+  await Deno.mkdir(paths.dataDir, { recursive: true });
+  const store = ResultsStore.open(paths.database);
+  if (store.interrupted > 0) {
+    logger.info(
+      `${store.interrupted} result(s) left running by an ended process marked interrupted`,
+    );
+  }
+  const controller = new BenchmarkController({
+    store,
+    baseArgs: options.baseArgs ?? [],
+    resolve: (argv) => resolveInvocation(argv, { env }),
+    connect: options.connect ??
+      ((config) =>
+        connect(config, { createBackend, lms: lmsFor(config), note: (m) => logger.info(m) })),
+  });
+  const exit = options.exit ?? (() => Deno.kill(Deno.pid, "SIGTERM"));
+  const services: DashboardServices = {
+    controller,
+    store,
+    paths,
+    tokenRequired: tokenEverywhere,
+    now: () => new Date(),
+    async shutdown() {
+      await controller.shutdown();
+      setTimeout(exit, options.shutdownDelayMs ?? 500);
+    },
+  };
+  const plugins = options.plugins === undefined ? registryPlugins : options.plugins;
+  let host: Host | null = null;
+  if (plugins !== null) {
+    const names = [...HOST_ENV_VARS, ...pluginEnvVars(plugins)];
+    const hostEnv: Record<string, string> = {};
+    for (const n of names) {
+      const v = env(n);
+      if (v !== undefined) hostEnv[n] = v;
+    }
+    host = createHost({
+      plugins,
+      env: hostEnv,
+      dataDir: paths.dataDir,
+      configDir: paths.configDir,
+      allowedHosts,
+    });
+  }
+  const app = createWebServer({
+    manifest,
+    staticDir,
+    allowedHosts,
+    dashboard: { services, token, everywhere: tokenEverywhere },
+    host,
+    logger,
+  });
+  return {
+    fetch: (req, info) => app.fetch(req, info),
+    controller,
+    store,
+    host,
+    token,
+    tokenGenerated: configured === null,
+    tokenEverywhere,
+    async close() {
+      await controller.shutdown();
+      await host?.stop();
+      store.close();
+    },
+  };
+}
