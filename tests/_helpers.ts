@@ -103,16 +103,40 @@ export function systemProgram(name: string, path = Deno.env.get("PATH") ?? ""): 
   return findOnPath(name, `${path}:${SYSTEM_DIRS}`) ?? name;
 }
 
-/** Polls `check` every 10 ms until it returns a truthy value or `timeoutMs` passes. */
+/** Options of {@linkcode waitFor}. */
+export interface WaitOptions {
+  /** What is awaited, for the error. @default "the condition" */
+  what?: string;
+  /** @default 10000 */
+  timeoutMs?: number;
+  /** Pause between checks. @default 10 */
+  intervalMs?: number;
+}
+
+/**
+ * The one wait of the tests: polls `check` (real time, bounded) until it returns a truthy value,
+ * and returns it; throws naming `what` after the timeout. The second argument is the timeout
+ * (`waitFor(check, 2000)`), what is awaited (`waitFor(check, "the hub", 10_000)`) or
+ * {@linkcode WaitOptions}.
+ */
 export async function waitFor<T>(
   check: () => T | Promise<T>,
-  timeoutMs = 5000,
+  options: number | string | WaitOptions = {},
+  timeoutMs?: number,
 ): Promise<Exclude<T, false | null | undefined | 0 | "">> {
-  const end = Date.now() + timeoutMs;
+  const o: WaitOptions = typeof options === "number"
+    ? { timeoutMs: options }
+    : typeof options === "string"
+    ? { what: options, timeoutMs }
+    : options;
+  const ms = o.timeoutMs ?? 10_000;
+  const end = Date.now() + ms;
   while (true) {
     const v = await check();
     if (v) return v as Exclude<T, false | null | undefined | 0 | "">;
-    if (Date.now() > end) throw new Error(`waitFor: timed out after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 10));
+    if (Date.now() > end) {
+      throw new Error(`Timed out after ${ms} ms waiting for ${o.what ?? "the condition"}`);
+    }
+    await new Promise((r) => setTimeout(r, o.intervalMs ?? 10));
   }
 }

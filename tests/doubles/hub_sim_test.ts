@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { parseHubServerArgs } from "./hub_server.ts";
 import { startHubSimulator } from "./hub_sim.ts";
+import { waitFor } from "../_helpers.ts";
 
 interface RawClient {
   ws: WebSocket;
@@ -21,14 +22,6 @@ function connect(url: string): RawClient {
   return { ws, frames, opened, closed };
 }
 
-async function until(predicate: () => boolean, what: string): Promise<void> {
-  const end = Date.now() + 5000;
-  while (!predicate()) {
-    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
 async function closeClient(client: RawClient): Promise<void> {
   if (client.ws.readyState === WebSocket.OPEN) client.ws.close();
   await client.closed;
@@ -37,7 +30,7 @@ async function closeClient(client: RawClient): Promise<void> {
 Deno.test("the simulator sends the nested snapshot of ten channels on connect", async () => {
   const sim = await startHubSimulator({ port: 0 });
   const client = connect(sim.url);
-  await until(() => client.frames.length === 1, "the snapshot");
+  await waitFor(() => client.frames.length === 1, "the snapshot");
   const usb = [1, 2, 3, 4, 5].map((id) => ({ id, on: 0 }));
   assert.deepEqual(client.frames[0], { control: { usb, mx24v: usb } });
   assert.equal(sim.clients, 1);
@@ -50,9 +43,9 @@ Deno.test("the simulator broadcasts every accepted command to all clients", asyn
   const sim = await startHubSimulator({ port: 0 });
   const a = connect(sim.url);
   const b = connect(sim.url);
-  await until(() => a.frames.length === 1 && b.frames.length === 1, "both snapshots");
+  await waitFor(() => a.frames.length === 1 && b.frames.length === 1, "both snapshots");
   a.ws.send(JSON.stringify({ usb: { id: 3, on: 1 } }));
-  await until(() => a.frames.length === 2 && b.frames.length === 2, "the broadcast");
+  await waitFor(() => a.frames.length === 2 && b.frames.length === 2, "the broadcast");
   assert.deepEqual(b.frames[1], { usb: [{ id: 3, on: 1 }] });
   assert.deepEqual(a.frames[1], { usb: [{ id: 3, on: 1 }] });
   assert.equal(sim.channels.usb?.["3"], 1);
@@ -64,12 +57,12 @@ Deno.test("the simulator broadcasts every accepted command to all clients", asyn
 Deno.test("the simulator ignores malformed commands and unknown channels", async () => {
   const sim = await startHubSimulator({ port: 0 });
   const client = connect(sim.url);
-  await until(() => client.frames.length === 1, "the snapshot");
+  await waitFor(() => client.frames.length === 1, "the snapshot");
   client.ws.send("not json");
   client.ws.send(JSON.stringify({ usb: { id: 9, on: 1 } }));
   client.ws.send(JSON.stringify({ mx24v: { id: "1", on: 1 } }));
   client.ws.send(JSON.stringify({ mx24v: { id: 1, on: 1 } }));
-  await until(() => client.frames.length === 2, "the one valid broadcast");
+  await waitFor(() => client.frames.length === 2, "the one valid broadcast");
   assert.deepEqual(sim.commands, [{ kind: "mx24v", id: 1, on: 1 }]);
   await closeClient(client);
   await sim.close();
@@ -78,10 +71,10 @@ Deno.test("the simulator ignores malformed commands and unknown channels", async
 Deno.test("setChannel() switches like a button press and broadcasts it", async () => {
   const sim = await startHubSimulator({ port: 0, layout: [{ kind: "usb", id: 1 }] });
   const client = connect(sim.url);
-  await until(() => client.frames.length === 1, "the snapshot");
+  await waitFor(() => client.frames.length === 1, "the snapshot");
   assert.deepEqual(client.frames[0], { control: { usb: [{ id: 1, on: 0 }] } });
   sim.setChannel("usb", 1, true);
-  await until(() => client.frames.length === 2, "the broadcast");
+  await waitFor(() => client.frames.length === 2, "the broadcast");
   assert.deepEqual(client.frames[1], { usb: [{ id: 1, on: 1 }] });
   assert.throws(() => sim.setChannel("mx24v", 1, true), RangeError);
   await closeClient(client);
@@ -102,7 +95,7 @@ Deno.test("setDelayMs() holds back outgoing frames", async () => {
 Deno.test("setDropConnections() closes open clients and every new connection", async () => {
   const sim = await startHubSimulator({ port: 0 });
   const first = connect(sim.url);
-  await until(() => first.frames.length === 1, "the snapshot");
+  await waitFor(() => first.frames.length === 1, "the snapshot");
   sim.setDropConnections(true);
   await first.closed;
   const second = connect(sim.url);
@@ -110,7 +103,7 @@ Deno.test("setDropConnections() closes open clients and every new connection", a
   assert.equal(second.frames.length, 0);
   sim.setDropConnections(false);
   const third = connect(sim.url);
-  await until(() => third.frames.length === 1, "a snapshot after dropping stopped");
+  await waitFor(() => third.frames.length === 1, "a snapshot after dropping stopped");
   await closeClient(third);
   await sim.close();
 });
@@ -168,7 +161,7 @@ Deno.test("the standalone hub server prints its address and serves the protocol"
   const url = text.match(/^listening on (ws:\/\/127\.0\.0\.1:\d+\/ws)$/m)?.[1];
   assert.ok(url, `unexpected output: ${text}`);
   const client = connect(url);
-  await until(() => client.frames.length === 1, "the snapshot");
+  await waitFor(() => client.frames.length === 1, "the snapshot");
   await closeClient(client);
   child.kill("SIGTERM");
   const status = await child.status;

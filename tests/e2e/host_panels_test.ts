@@ -14,17 +14,10 @@ import { createTempEtaPlugin } from "../../plugins/temp_eta/mod.ts";
 import { serveHostPages } from "../_web.ts";
 import { startHubSimulator } from "../doubles/hub_sim.ts";
 import { json, startTestHost } from "../lib/host/_helpers.ts";
+import { waitFor } from "../_helpers.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 const ARTIFACTS = new URL("../../test-artifacts/", import.meta.url);
-
-async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 async function login(page: Page, base: string, path: string): Promise<void> {
   await page.goto(`${base}${path}`);
@@ -90,7 +83,7 @@ Deno.test({
       });
       assert.equal(await usb2.locator("[data-testid=power]").isDisabled(), true, "auto mode");
       await usb2.locator("[data-testid=mode-manual]").click();
-      await until(() => channel("usb", 2).mode === "manual", "usb 2 in manual mode");
+      await waitFor(() => channel("usb", 2).mode === "manual", "usb 2 in manual mode");
       const usb2Power = usb2.locator("[data-testid=power]");
       await page.waitForFunction(() =>
         !document.querySelector<HTMLButtonElement>(
@@ -98,17 +91,17 @@ Deno.test({
         )?.disabled
       );
       await usb2Power.click();
-      await until(() => sim.channels.usb?.["2"] === 1, "the hub switching usb 2 on");
+      await waitFor(() => sim.channels.usb?.["2"] === 1, "the hub switching usb 2 on");
       await page.locator("[data-testid=channel-usb-2][data-state=on]").waitFor({ timeout: 10_000 });
       assert.equal(await usb2.locator("[data-testid=state]").innerText(), "ON");
       assert.equal(await usb2Power.innerText(), "Switch off");
       // The hub's broadcast may reach the page before the command's save completes.
-      await until(() => channel("usb", 2).manual_on === true, "usb 2 remembered on");
+      await waitFor(() => channel("usb", 2).manual_on === true, "usb 2 remembered on");
 
       // A 24 V channel asks first; cancel sends nothing, confirm switches.
       const mx1 = page.locator("[data-testid=channel-mx24v-1]");
       await mx1.locator("[data-testid=mode-manual]").click();
-      await until(() => channel("mx24v", 1).mode === "manual", "mx24v 1 in manual mode");
+      await waitFor(() => channel("mx24v", 1).mode === "manual", "mx24v 1 in manual mode");
       await page.waitForFunction(() =>
         !document.querySelector<HTMLButtonElement>(
           "[data-testid=channel-mx24v-1] [data-testid=power]",
@@ -150,7 +143,7 @@ Deno.test({
       await mx1.locator("[data-testid=power]").click();
       await dialog.waitFor({ timeout: 5000 });
       await page.click("[data-testid=confirm-yes]");
-      await until(() => sim.channels.mx24v?.["1"] === 1, "the hub switching mx24v 1 on");
+      await waitFor(() => sim.channels.mx24v?.["1"] === 1, "the hub switching mx24v 1 on");
       await page.locator("[data-testid=channel-mx24v-1][data-state=on]").waitFor({
         timeout: 10_000,
       });
@@ -159,15 +152,15 @@ Deno.test({
       const label = usb2.locator("[data-testid=label]");
       await label.fill("Printer lamp");
       await label.press("Enter");
-      await until(() => channel("usb", 2).label === "Printer lamp", "the label stored");
+      await waitFor(() => channel("usb", 2).label === "Printer lamp", "the label stored");
       await page.locator("[data-testid=chips]").filter({ hasText: "Printer lamp" }).waitFor({
         timeout: 5000,
       });
       await page.locator("[data-testid=channel-usb-3] [data-testid=rule-printing]")
         .selectOption("on");
-      await until(() => channel("usb", 3).rules.printing === "on", "the rule stored");
+      await waitFor(() => channel("usb", 3).rules.printing === "on", "the rule stored");
       await page.locator("[data-testid=channel-usb-3] [data-testid=failsafe]").selectOption("hold");
-      await until(() => channel("usb", 3).failsafe === "hold", "the failsafe stored");
+      await waitFor(() => channel("usb", 3).failsafe === "hold", "the failsafe stored");
 
       // A button on the hub itself reaches the card through the state push.
       sim.setChannel("usb", 2, false);
@@ -175,7 +168,7 @@ Deno.test({
         timeout: 10_000,
       });
       await usb2Power.click();
-      await until(() => sim.channels.usb?.["2"] === 1, "usb 2 on again");
+      await waitFor(() => sim.channels.usb?.["2"] === 1, "usb 2 on again");
       await page.locator("[data-testid=channel-usb-2][data-state=on]").waitFor({ timeout: 10_000 });
 
       // The hub goes away: banner, unknown states, buttons disabled; it comes back: banner gone.
@@ -224,13 +217,10 @@ Deno.test({
       const etaOf = async () => await tool0.locator("[data-testid=eta]").innerText();
       const first = await etaOf();
       assert.match(first, /^\d+(\.\d)?[smh]$/);
-      let next = first;
-      const end = Date.now() + 10_000;
-      while (next === first && Date.now() < end) {
-        await new Promise((r) => setTimeout(r, 100));
-        next = await etaOf();
-      }
-      assert.notEqual(next, first, "the ETA updates");
+      await waitFor(async () => (await etaOf()) !== first, {
+        what: "the ETA to update",
+        intervalMs: 100,
+      });
       assert.match(await tool0.locator("[data-testid=rate]").innerText(), /^\+\d+\.\d\d°C\/s$/);
       await tool0.locator("[data-testid=percentage]").waitFor({ timeout: 5000 });
       await navbar.filter({ hasText: "Tool0" }).waitFor({ state: "visible", timeout: 5000 });

@@ -9,22 +9,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { x11TrayOwned } from "../../lib/tray/host_probe.ts";
-import { REPO_ROOT, tempEnv } from "../_helpers.ts";
+import { REPO_ROOT, tempEnv, waitFor } from "../_helpers.ts";
 import { startLmStudioDouble } from "../doubles/lmstudio_server.ts";
 import { onPath, spawn, startXvfb, stopChild } from "./tray_x11.ts";
 
 const hasXvfb = await onPath("Xvfb");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, ms: number, probe: () => T | null): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = probe();
-    if (value !== null) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out after ${ms} ms waiting for ${what}`);
-    await sleep(200);
-  }
-}
 
 /** Processes whose environment holds `mark`, by what their command line runs. */
 function marked(mark: string, script: string): number[] {
@@ -78,19 +68,35 @@ Deno.test({
       children.push(spawn("trayer", ["--edge", "top", "--height", "32", "--SetDockType", "true"], {
         DISPLAY: display,
       }));
-      await until("the trayer panel", 30_000, () => (x11TrayOwned(display) === "ok" ? true : null));
+      await waitFor(() => (x11TrayOwned(display) === "ok" ? true : null), {
+        what: "the trayer panel",
+        timeoutMs: 30_000,
+        intervalMs: 200,
+      });
 
       // 1. Arguments the benchmark refuses: exit 2, and the tray goes with it.
       let run = entry(["--runs", "0"]);
       assert.equal((await run.output()).code, 2);
       await sleep(1500); // a tray that outlived its program would be up by now
-      await until("no tray after refused arguments", 30_000, () => (trays().length ? null : true));
+      await waitFor(() => (trays().length ? null : true), {
+        what: "no tray after refused arguments",
+        timeoutMs: 30_000,
+        intervalMs: 200,
+      });
 
       // 2. A benchmark: the tray is there while it runs and gone after it.
       run = entry([...bench, "--runs", "3", "--max-tokens", "30", "--include-models", "qwen3-4b"]);
-      await until("the benchmark's tray", 30_000, () => (trays().length === 1 ? true : null));
+      await waitFor(() => (trays().length === 1 ? true : null), {
+        what: "the benchmark's tray",
+        timeoutMs: 30_000,
+        intervalMs: 200,
+      });
       assert.equal((await run.output()).code, 0);
-      await until("no tray after the benchmark", 30_000, () => (trays().length ? null : true));
+      await waitFor(() => (trays().length ? null : true), {
+        what: "no tray after the benchmark",
+        timeoutMs: 30_000,
+        intervalMs: 200,
+      });
 
       // 3. A tray already watching the URL is reused: the benchmark's own tray ends at once and
       //    the first one stays after the benchmark.
@@ -104,13 +110,13 @@ Deno.test({
       }).spawn();
       children.push(standing);
       const claim = join(t.root, "run", "localbench");
-      await until("the standing tray's claim", 30_000, () => {
+      await waitFor(() => {
         try {
           return [...Deno.readDirSync(claim)].some((e) => e.name.endsWith(".sock")) ? true : null;
         } catch {
           return null;
         }
-      });
+      }, { what: "the standing tray's claim", timeoutMs: 30_000, intervalMs: 200 });
       run = entry([...bench, "--runs", "3", "--max-tokens", "40", "--include-models", "qwen3-4b"]);
       await sleep(6000);
       assert.deepEqual(trays(), [standing.pid], "one tray for the URL while the benchmark runs");
@@ -122,10 +128,18 @@ Deno.test({
       // 4. The dashboard: the tray follows it, and ends when it is stopped or killed.
       for (const signal of ["SIGTERM", "SIGKILL"] as const) {
         const web = entry(["-w", "--no-plugins"]);
-        await until("the dashboard's tray", 30_000, () => (trays().length === 1 ? true : null));
+        await waitFor(() => (trays().length === 1 ? true : null), {
+          what: "the dashboard's tray",
+          timeoutMs: 30_000,
+          intervalMs: 200,
+        });
         web.kill(signal);
         await web.status;
-        await until(`no tray after ${signal}`, 30_000, () => (trays().length ? null : true));
+        await waitFor(() => (trays().length ? null : true), {
+          what: `no tray after ${signal}`,
+          timeoutMs: 30_000,
+          intervalMs: 200,
+        });
         for (const pid of marked(mark, "webapp.ts")) Deno.kill(pid, "SIGTERM"); // orphaned by SIGKILL
         await web.stderr.cancel();
       }

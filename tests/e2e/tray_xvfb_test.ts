@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { x11TrayOwned } from "../../lib/tray/host_probe.ts";
 import type { IconColor } from "../../lib/tray/mod.ts";
-import { REPO_ROOT } from "../_helpers.ts";
+import { REPO_ROOT, waitFor } from "../_helpers.ts";
 import { startFakeDashboard } from "../lib/tray/_fake_dashboard.ts";
 import { grab, iconColor, onPath, screenshot, spawn, startXvfb, stopChild } from "./tray_x11.ts";
 
@@ -17,16 +17,6 @@ const H = 320;
 const ARTIFACTS = join(REPO_ROOT, "test-artifacts");
 const hasXvfb = await onPath("Xvfb");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, ms: number, probe: () => Promise<T | null>): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== null) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out after ${ms} ms waiting for ${what}`);
-    await sleep(200);
-  }
-}
 
 Deno.test({
   name: "the tray icon follows a live dashboard under Xvfb and Quit shuts it down",
@@ -66,11 +56,11 @@ Deno.test({
         "0x000000",
       ], env);
       children.push(trayer);
-      await until(
-        "the trayer panel",
-        30_000,
-        () => Promise.resolve(x11TrayOwned(display) === "ok" ? true : null),
-      );
+      await waitFor(() => Promise.resolve(x11TrayOwned(display) === "ok" ? true : null), {
+        what: "the trayer panel",
+        timeoutMs: 30_000,
+        intervalMs: 200,
+      });
 
       const tray = new Deno.Command(Deno.execPath(), {
         args: [
@@ -103,10 +93,10 @@ Deno.test({
       })();
 
       const seen = async (color: IconColor, artifact?: string) => {
-        const found = await until(`a ${color} icon`, 30_000, async () => {
+        const found = await waitFor(async () => {
           const c = iconColor(await grab(display, W, H), W);
           return c.color === color ? c : null;
-        });
+        }, { what: `a ${color} icon`, timeoutMs: 30_000, intervalMs: 200 });
         if (artifact) await screenshot(display, join(ARTIFACTS, artifact));
         return found;
       };

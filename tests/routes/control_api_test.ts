@@ -1,19 +1,17 @@
 import assert from "node:assert/strict";
+import { waitFor } from "../_helpers.ts";
 import { startLmStudioDouble } from "../doubles/lmstudio_server.ts";
 import { post, type TestDashboard, testDashboard } from "./_dashboard.ts";
 
-async function waitFor(
+/** The status once `ok` holds for it (polled, up to 20 s). */
+function statusWhen(
   d: TestDashboard,
   ok: (s: Record<string, unknown>) => boolean,
-  ms = 20_000,
 ): Promise<Record<string, unknown>> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
+  return waitFor(async () => {
     const s = await (await d.request("/api/status")).json();
-    if (ok(s)) return s;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error("Timed out waiting for the status");
+    return ok(s) ? s as Record<string, unknown> : null;
+  }, { what: "the status", timeoutMs: 20_000, intervalMs: 20 });
 }
 
 async function withDouble(
@@ -111,7 +109,7 @@ Deno.test("a benchmark started by the API runs to completion and fills the resul
     const res = await post(d, "/api/benchmark/start", { max_tokens: 16, n_parallel: 1 });
     assert.equal(res.status, 202);
     assert.equal((await res.json()).status, "running");
-    const s = await waitFor(d, (s) => s.status === "idle");
+    const s = await statusWhen(d, (s) => s.status === "idle");
     const outcome = s.outcome as Record<string, unknown>;
     assert.equal(outcome.outcome, "completed");
     assert.ok((outcome.tested as number) >= 1);
@@ -164,7 +162,7 @@ Deno.test("GET /api/benchmark/events streams typed JSON: status, progress, token
       assert.ok(types.has(t), `missing ${t} in ${[...types]}`);
     }
     assert.match(text, /^id: \d+$/m);
-    await waitFor(d, (s) => s.status === "idle");
+    await statusWhen(d, (s) => s.status === "idle");
   });
 });
 
@@ -179,8 +177,7 @@ Deno.test("POST /api/system/shutdown stops the benchmark, answers 200, then exit
     assert.equal(res.status, 200);
     assert.deepEqual(await res.json(), { status: "shutting_down" });
     assert.equal((await (await d.request("/api/status")).json()).status, "idle");
-    const end = Date.now() + 5000;
-    while (d.exits === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
+    await waitFor(() => d.exits > 0, "the exit after the shutdown answer");
     assert.equal(d.exits, 1);
   });
 });

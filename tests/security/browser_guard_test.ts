@@ -10,7 +10,7 @@ import { createHost, serveHost } from "../../lib/host/mod.ts";
 import { createLogger } from "../../lib/log.ts";
 import { CONTENT_SECURITY_POLICY } from "../../lib/http/headers.ts";
 import { createWebApp } from "../../lib/app/mod.ts";
-import { ensureIslandsBuilt, tempEnv } from "../_helpers.ts";
+import { ensureIslandsBuilt, tempEnv, waitFor } from "../_helpers.ts";
 import { testDashboard } from "../routes/_dashboard.ts";
 import { seedStore } from "../routes/_seed.ts";
 
@@ -170,8 +170,7 @@ Deno.test("shutdown needs the token even on loopback; a right token shuts down",
   assert.equal(d.exits, 0);
   const ok = await post({ Authorization: `Bearer ${d.web.token}` });
   assert.equal(ok.status, 200);
-  const end = Date.now() + 5000;
-  while (d.exits === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
+  await waitFor(() => d.exits > 0, "the exit after the shutdown answer");
   assert.equal(d.exits, 1);
 });
 

@@ -99,12 +99,6 @@ export class ManualClock implements Clock {
   }
 }
 
-/** Waits (up to 5 s) until `done()` holds. */
-export async function waitFor(done: () => boolean, what = "the condition"): Promise<void> {
-  for (let i = 0; i < 500 && !done(); i++) await new Promise((r) => setTimeout(r, 10));
-  if (!done()) throw new Error(`timed out waiting for ${what}`);
-}
-
 /** An in-memory host tree (reads see the current contents at the moment they are made). */
 export function memFiles(files: Record<string, string>): HostFiles & {
   files: Record<string, string>;

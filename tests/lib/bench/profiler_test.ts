@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { createProfiler, summarizeSamples } from "../../../lib/bench/profiler.ts";
 import { SERIES } from "../../../lib/bench/profiler_types.ts";
 import type { HardwareSample } from "../../../lib/bench/events.ts";
-import { fakeProc, fakeRunner, ManualClock, procStat, waitFor } from "./_profiler_fakes.ts";
+import { waitFor } from "../../_helpers.ts";
+import { fakeProc, fakeRunner, ManualClock, procStat } from "./_profiler_fakes.ts";
 
 const host = fakeProc;
 

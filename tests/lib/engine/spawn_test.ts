@@ -2,24 +2,17 @@ import assert from "node:assert/strict";
 import { isAlive } from "../../../lib/engine/processes.ts";
 import { defaultSpawn } from "../../../lib/engine/server.ts";
 import { findOnPath } from "../../../lib/engine/which.ts";
+import { waitFor } from "../../_helpers.ts";
 
 const hasSetpriv = findOnPath("setpriv") !== null;
-
-async function waitUntil(check: () => boolean, ms: number): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end;) {
-    if (check()) return true;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return check();
-}
 
 Deno.test("defaultSpawn() runs the command itself under the returned pid", async () => {
   const child = defaultSpawn("sleep", ["30"], {});
   try {
-    await waitUntil(
-      () => Deno.readTextFileSync(`/proc/${child.pid}/cmdline`).startsWith("sleep"),
-      2_000,
-    );
+    await waitFor(() => Deno.readTextFileSync(`/proc/${child.pid}/cmdline`).startsWith("sleep"), {
+      timeoutMs: 2_000,
+      intervalMs: 25,
+    });
     assert.equal(Deno.readTextFileSync(`/proc/${child.pid}/cmdline`).split("\0")[0], "sleep");
   } finally {
     child.kill("SIGKILL");
@@ -50,6 +43,10 @@ Deno.test({
     parent.kill("SIGKILL");
     await parent.status;
     await reader.cancel();
-    assert.ok(await waitUntil(() => !isAlive(pid), 3_000), "server got the parent-death signal");
+    await waitFor(() => !isAlive(pid), {
+      what: "the server to get the parent-death signal",
+      timeoutMs: 3_000,
+      intervalMs: 25,
+    });
   },
 });

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { plugin } from "../../../plugins/branchplus/mod.ts";
 import { startHubSimulator } from "../../doubles/hub_sim.ts";
-import { fakeContext, waitFor } from "./fakes.ts";
+import { waitFor } from "../../_helpers.ts";
+import { fakeContext } from "./fakes.ts";
 import { startPlugin } from "./harness.ts";
 
 const allOff = { "1": 0, "2": 0, "3": 0, "4": 0, "5": 0 };

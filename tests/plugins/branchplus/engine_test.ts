@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import type { ChannelConfig } from "../../../plugins/branchplus/channel_config.ts";
 import { startHubSimulator } from "../../doubles/hub_sim.ts";
-import { settle, waitFor } from "./fakes.ts";
+import { waitFor } from "../../_helpers.ts";
+import { settle } from "./fakes.ts";
 import { startPlugin } from "./harness.ts";
 
 type Rules = Partial<ChannelConfig["rules"]>;

@@ -85,19 +85,6 @@ export function fakeContext(settings: Settings = {}): FakeContext {
   return { ctx, clock, printer, settings: store, pushes };
 }
 
-/** Waits (real time, bounded) until `predicate` holds. */
-export async function waitFor(
-  predicate: () => boolean,
-  what = "condition",
-  timeoutMs = 5000,
-): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
 /** Lets pending socket events run. */
 export function settle(ms = 30): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -14,7 +14,8 @@ import {
 import { plugin } from "../../../plugins/branchplus/mod.ts";
 import { API_BASE, branchRoutes } from "../../../plugins/branchplus/routes.ts";
 import { type HubSimulator, startHubSimulator } from "../../doubles/hub_sim.ts";
-import { type FakeContext, fakeContext, waitFor } from "./fakes.ts";
+import { waitFor } from "../../_helpers.ts";
+import { type FakeContext, fakeContext } from "./fakes.ts";
 
 /** A started plugin and its simulator. */
 export interface PluginRun extends FakeContext {
@@ -69,11 +70,12 @@ export async function startPlugin(options: StartPluginOptions = {}): Promise<Plu
       return { status: res.status, body: await res.json() };
     },
     pushesOf: (type) => fake.pushes.filter((p) => p.type === type),
-    synced: () =>
-      waitFor(
+    synced: async () => {
+      await waitFor(
         () => controller.status().connected && fake.pushes.some((p) => p.type === "state"),
         "the plugin to sync with the hub",
-      ),
+      );
+    },
     stop: async () => {
       if (direct) await direct.stop();
       else await instance!.stop!({ planned: false });

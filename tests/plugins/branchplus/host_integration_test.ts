@@ -3,7 +3,8 @@ import { createHost, type Host } from "../../../lib/host/create_host.ts";
 import { createLogger } from "../../../lib/log.ts";
 import { plugin } from "../../../plugins/branchplus/mod.ts";
 import { startHubSimulator } from "../../doubles/hub_sim.ts";
-import { FakeClock, waitFor } from "./fakes.ts";
+import { waitFor } from "../../_helpers.ts";
+import { FakeClock } from "./fakes.ts";
 
 const BASE = "/api/plugin/branchplus";
 const quiet = createLogger("test.host", { level: "error", sink: () => {} });
@@ -21,11 +22,10 @@ async function call(host: Host, key: string | null, method: string, path: string
 }
 
 async function connected(host: Host, key: string): Promise<void> {
-  const end = Date.now() + 5000;
-  while ((await call(host, key, "GET", BASE)).body.connected !== true) {
-    if (Date.now() > end) throw new Error("Timed out waiting for the plugin to connect");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await waitFor(
+    async () => (await call(host, key, "GET", BASE)).body.connected === true,
+    "the plugin to connect",
+  );
 }
 
 Deno.test("in the host the plugin enforces STATUS and CONTROL, follows the virtual printer and keeps its settings across a restart", async () => {

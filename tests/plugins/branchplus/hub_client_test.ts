@@ -6,7 +6,8 @@ import {
   type StatesUpdate,
 } from "../../../plugins/branchplus/hub_client.ts";
 import { startHubSimulator } from "../../doubles/hub_sim.ts";
-import { FakeClock, waitFor } from "./fakes.ts";
+import { waitFor } from "../../_helpers.ts";
+import { FakeClock } from "./fakes.ts";
 
 const quiet = createLogger("test.hub", { level: "error", sink: () => {} });
 

@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import mqtt from "mqtt";
 import { makeCerts } from "../../_certs.ts";
-import { systemProgram } from "../../_helpers.ts";
+import { systemProgram, waitFor } from "../../_helpers.ts";
 import { findFreePort } from "../../../lib/net.ts";
 
 /** The broker program, found in /usr/sbin even when PATH lacks it. */
@@ -39,15 +39,6 @@ export interface BrokerOptions {
 async function run(cmd: string, args: string[], cwd: string): Promise<void> {
   const out = await new Deno.Command(cmd, { args, cwd, stdout: "null", stderr: "piped" }).output();
   if (!out.success) throw new Error(`${cmd} failed: ${new TextDecoder().decode(out.stderr)}`);
-}
-
-/** Waits (real time, bounded) until `predicate` holds; throws with `what` on timeout. */
-export async function waitFor(predicate: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!predicate()) {
-    if (Date.now() > end) throw new Error(`Timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 async function portOpen(port: number): Promise<boolean> {
@@ -94,11 +85,7 @@ export async function startMosquitto(options: BrokerOptions = {}): Promise<Broke
   const start = async () => {
     child = new Deno.Command(MOSQUITTO, { args: ["-c", conf], stdout: "null", stderr: "null" })
       .spawn();
-    const end = Date.now() + 10_000;
-    while (!(await portOpen(port))) {
-      if (Date.now() > end) throw new Error(`mosquitto did not listen on ${port}`);
-      await new Promise((r) => setTimeout(r, 30));
-    }
+    await waitFor(() => portOpen(port), { what: `mosquitto on ${port}`, intervalMs: 30 });
   };
   const stop = async () => {
     const c = child as Deno.ChildProcess | null;

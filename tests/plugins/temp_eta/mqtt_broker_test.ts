@@ -10,7 +10,8 @@ import type { HeaterStatus } from "../../../plugins/temp_eta/status.ts";
 import { TempEtaService } from "../../../plugins/temp_eta/service.ts";
 import { apiApp } from "../../../plugins/temp_eta/routes.ts";
 import { type FakeContext, fakeContext } from "./fakes.ts";
-import { startMosquitto, subscribe, waitFor } from "./mosquitto.ts";
+import { waitFor } from "../../_helpers.ts";
+import { startMosquitto, subscribe } from "./mosquitto.ts";
 
 const logger = createLogger("test", { sink: () => {} });
 // mqtt.js keeps internal timers and sockets alive a little after end(); the tests close every
