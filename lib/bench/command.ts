@@ -6,7 +6,7 @@
  */
 import type { ResolvedRun } from "./options.ts";
 import type { Output } from "../log.ts";
-import { openStore } from "./open_store.ts";
+import { openStore } from "../store/open.ts";
 import { AppError } from "../error.ts";
 import { createBackend } from "../modelserver/factory.ts";
 import { VERSION } from "../version.ts";

@@ -7,7 +7,7 @@
  */
 import type { ResolvedRun } from "./options.ts";
 import { type Output } from "../log.ts";
-import { openStore } from "./open_store.ts";
+import { openStore } from "../store/open.ts";
 import { createBackend } from "../modelserver/factory.ts";
 import { shortModelName } from "../shared/model_name.ts";
 import { measuredParams, paramsHash } from "./cache_key.ts";

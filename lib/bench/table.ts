@@ -109,11 +109,6 @@ export function parallelTable(rows: ResultRow[]): string | null {
   return aligned(head, body, 2);
 }
 
-const pm = (mean: unknown, std: unknown, digits: number) =>
-  typeof mean !== "number"
-    ? "-"
-    : `${mean.toFixed(digits)} ± ${typeof std === "number" ? std.toFixed(digits) : "-"}`;
-
 /** A cell's measured length: the target when exact, else `≈mean` (prompt) or `≤target` (output). */
 export function lengthText(
   target: unknown,
@@ -128,25 +123,44 @@ export function lengthText(
 }
 
 /**
+ * One cell of a controlled workload's grid as table cells: test (`pp128 tg32`), prefill and
+ * decode tokens/s ± standard deviation, the prompt and output lengths reached, the runs;
+ * `missing` stands for an absent value (the reports use "–").
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { gridCells } from "./table.ts";
+ * const cell = { prompt_tokens: 128, gen_tokens: null, pp_tps_mean: 812.25, pp_tps_std: 3,
+ *   tg_tps_mean: null, prompt_exact: 1, gen_tokens_mean: 40, runs: 3 };
+ * assert.deepEqual(gridCells(cell), ["pp128", "812.3 ± 3.0", "-", "128", "40", "3"]);
+ * ```
+ */
+export function gridCells(c: Row, missing = "-"): string[] {
+  const fixed = (v: unknown, digits: number) =>
+    typeof v === "number" && Number.isFinite(v) ? v.toFixed(digits) : missing;
+  const pm = (mean: unknown, std: unknown, digits: number) =>
+    typeof mean !== "number" ? missing : `${fixed(mean, digits)} ± ${fixed(std, digits)}`;
+  return [
+    [
+      c.prompt_tokens !== null ? `pp${c.prompt_tokens}` : null,
+      c.gen_tokens !== null ? `tg${c.gen_tokens}` : null,
+    ].filter(Boolean).join(" "),
+    pm(c.pp_tps_mean, c.pp_tps_std, 1),
+    pm(c.tg_tps_mean, c.tg_tps_std, 2),
+    lengthText(c.prompt_tokens, c.prompt_tokens_mean, c.prompt_exact, "≈"),
+    lengthText(c.gen_tokens, c.gen_tokens_mean, c.gen_exact, "≤"),
+    String(c.runs ?? missing),
+  ];
+}
+
+/**
  * The llama-bench-style grid of a controlled workload: per model and cell, prefill (pp) and
  * decode (tg) tokens/s ± standard deviation, the lengths reached and the runs.
  */
 export function gridTable(models: { row: ResultRow; grid: Row[] }[]): string {
   const head = ["Grid", "test", "pp tok/s", "tg tok/s", "prompt", "output", "runs"];
-  const body = models.flatMap(({ row, grid }) =>
-    grid.map((c) => [
-      variant(row),
-      [
-        c.prompt_tokens !== null ? `pp${c.prompt_tokens}` : null,
-        c.gen_tokens !== null ? `tg${c.gen_tokens}` : null,
-      ].filter(Boolean).join(" "),
-      pm(c.pp_tps_mean, c.pp_tps_std, 1),
-      pm(c.tg_tps_mean, c.tg_tps_std, 2),
-      lengthText(c.prompt_tokens, c.prompt_tokens_mean, c.prompt_exact, "≈"),
-      lengthText(c.gen_tokens, c.gen_tokens_mean, c.gen_exact, "≤"),
-      String(c.runs ?? "-"),
-    ])
-  );
+  const body = models.flatMap(({ row, grid }) => grid.map((c) => [variant(row), ...gridCells(c)]));
   return aligned(head, body, 2);
 }
 

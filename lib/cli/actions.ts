@@ -8,7 +8,7 @@ import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { type Config, type LayerReport, listPresets, type Paths } from "../config/mod.ts";
 import { AppError, Status } from "../error.ts";
 import { writeFailureReason, writeFileAtomic } from "../fs.ts";
-import { openStore } from "../bench/open_store.ts";
+import { openStore } from "../store/open.ts";
 import { cacheListing, exportCache } from "../store/mod.ts";
 import { VERSION } from "../version.ts";
 

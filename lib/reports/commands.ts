@@ -5,7 +5,7 @@
  * @module
  */
 import type { Output } from "../log.ts";
-import { openStore } from "../bench/open_store.ts";
+import { openStore } from "../store/open.ts";
 import type { ResolvedRun } from "../bench/options.ts";
 import type { JobSummary } from "../bench/job.ts";
 import { AppError } from "../error.ts";

@@ -5,13 +5,12 @@
  * @module
  */
 import { dirname } from "node:path";
-import type { Paths } from "../config/mod.ts";
 import { AppError, Status } from "../error.ts";
 import { writeFailureReason } from "../fs.ts";
-import { ResultsStore } from "../store/mod.ts";
+import { ResultsStore } from "./store.ts";
 
-/** Opens the results store of `paths`, creating its folder. */
-export async function openStore(paths: Paths): Promise<ResultsStore> {
+/** Opens the results store at `paths.database` (the configured paths), creating its folder. */
+export async function openStore(paths: { database: string }): Promise<ResultsStore> {
   try {
     await Deno.mkdir(dirname(paths.database), { recursive: true });
   } catch (err) {
