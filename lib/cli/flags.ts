@@ -97,6 +97,20 @@ function withSchemaBounds(spec: FlagSpec): FlagSpec {
   return { ...spec, min, max, exclusiveMin, ...(options ? { choices: options } : {}) };
 }
 
+/**
+ * The flags that are actions of the command line (print or write something and end), not
+ * benchmark settings: neither a preset nor the dashboard's form sets them.
+ */
+export const ACTION_FLAGS: ReadonlySet<string> = new Set([
+  "list_presets",
+  "list_cache",
+  "export_cache",
+  "export_only",
+  "print_config",
+  "list_models",
+  "json",
+]);
+
 /** Every argument, in help order. */
 export const FLAGS: readonly FlagSpec[] = [
   ...RUN_FLAGS,

@@ -6,20 +6,10 @@
  */
 import type { PresetValues } from "../config/mod.ts";
 import { AppError } from "../error.ts";
-import { FLAGS } from "./flags.ts";
+import { ACTION_FLAGS, FLAGS } from "./flags.ts";
 
 /** Flags a preset may not set (actions, secrets, the preset itself). */
-const NOT_IN_PRESETS = new Set([
-  "list_presets",
-  "preset",
-  "list_cache",
-  "export_cache",
-  "export_only",
-  "print_config",
-  "list_models",
-  "json",
-  "api_token",
-]);
+const NOT_IN_PRESETS = new Set([...ACTION_FLAGS, "preset", "api_token"]);
 
 /**
  * Converts preset values to arguments. Unknown keys are an error naming the preset and key.

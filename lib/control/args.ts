@@ -6,23 +6,12 @@
  *
  * @module
  */
-import { FLAGS, type FlagSpec, isListKind } from "../cli/flags.ts";
+import { ACTION_FLAGS, FLAGS, type FlagSpec, isListKind } from "../cli/flags.ts";
 import { badRequest } from "../error.ts";
-
-/** Flags that are actions of the command line, not benchmark settings. */
-const NOT_FROM_WEB = new Set([
-  "list_presets",
-  "list_cache",
-  "export_cache",
-  "export_only",
-  "print_config",
-  "list_models",
-  "json",
-]);
 
 /** The flags the dashboard form offers, in table order (actions left out). */
 export function webFlags(): FlagSpec[] {
-  return FLAGS.filter((f) => !NOT_FROM_WEB.has(f.key));
+  return FLAGS.filter((f) => !ACTION_FLAGS.has(f.key));
 }
 
 function specsOf(key: string): FlagSpec[] {
@@ -50,7 +39,7 @@ export function bodyToArgs(body: Record<string, unknown>): string[] {
     const specs = specsOf(key);
     const spec = specs[0];
     if (!spec) throw badRequest(`Unknown benchmark argument '${key}'`);
-    if (NOT_FROM_WEB.has(spec.key)) {
+    if (ACTION_FLAGS.has(spec.key)) {
       throw badRequest(`Argument '${key}' is a command-line action and cannot be started here`);
     }
     if (value === null || value === undefined || value === "") continue;

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { lengthText } from "../bench/table.ts";
+import { gridCells as tableGridCells } from "../bench/table.ts";
 import type { Row } from "../store/mod.ts";
 import { fixed } from "./format.ts";
 import { num, type ReportEntry } from "./model.ts";
@@ -88,24 +88,9 @@ export const PARALLEL_NOTE =
   "output tokens of a round ÷ its wall time, averaged over the rounds; × one stream: that ÷ the " +
   "sequential end-to-end tokens/s. Latency: request sent → end of its stream.";
 
-const pm = (mean: unknown, std: unknown, digits: number) =>
-  typeof mean !== "number"
-    ? "–"
-    : `${fixed(mean, digits)} ± ${typeof std === "number" ? fixed(std, digits) : "–"}`;
-
 /** One grid cell as report cells: test, pp ± std, tg ± std, prompt, output, runs. */
 export function gridCells(c: Row): string[] {
-  return [
-    [
-      c.prompt_tokens !== null ? `pp${c.prompt_tokens}` : null,
-      c.gen_tokens !== null ? `tg${c.gen_tokens}` : null,
-    ].filter(Boolean).join(" "),
-    pm(c.pp_tps_mean, c.pp_tps_std, 1),
-    pm(c.tg_tps_mean, c.tg_tps_std, 2),
-    lengthText(c.prompt_tokens, c.prompt_tokens_mean, c.prompt_exact, "≈"),
-    lengthText(c.gen_tokens, c.gen_tokens_mean, c.gen_exact, "≤"),
-    String(c.runs ?? "–"),
-  ];
+  return tableGridCells(c, "–");
 }
 
 /** The heads of {@linkcode gridCells}. */
