@@ -10,9 +10,9 @@
  * @module
  */
 // Must stay the first import: it scopes process.env before any npm package loads.
+import { parseOptions } from "./lib/args.ts";
 import { SCOPED_ENV_VAR } from "./lib/host/env_scope.ts";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { exitCodeOf, messageOf, UsageError } from "./lib/error.ts";
 import {
   createHost,
@@ -70,7 +70,7 @@ interface HostArgs {
 
 /** Parses the server flags. */
 export function parseHostArgs(argv: string[]): HostArgs {
-  const { values } = parseArgs({
+  const { values } = parseOptions({
     args: argv,
     options: {
       port: { type: "string", default: "5000" },

@@ -1,10 +1,15 @@
 /**
- * `deno task X -- opts` hands the program a literal `--` as its first argument (Deno passes it
- * through). Every program of this project drops it, so the README's form (`deno task bench --
- * --runs 1`) and the bare form (`deno task bench --runs 1`) mean the same.
+ * Arguments of the small programs. `deno task X -- opts` hands the program a literal `--` as its
+ * first argument (Deno passes it through): every program of this project drops it, so the
+ * README's form (`deno task bench -- --runs 1`) and the bare form mean the same. The tray, the
+ * plugin host, its account commands and the build tool parse with {@linkcode parseOptions}
+ * (`node:util`'s `parseArgs`); the benchmark's flag table has its own parser (commander: help
+ * from the table), and the web app and the entry script pass the arguments they do not own on.
  *
  * @module
  */
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { UsageError } from "./error.ts";
 
 /**
  * The arguments without a leading `--` (a `--` further on keeps its usual meaning).
@@ -18,4 +23,49 @@
  */
 export function withoutLeadingDashDash(argv: readonly string[]): string[] {
   return argv[0] === "--" ? argv.slice(1) : [...argv];
+}
+
+/** A refusal of `node:util`'s parser in the project's words. */
+function refusal(err: Error & { code?: string }): string | null {
+  const named = /'([^']*)'/.exec(err.message)?.[1] ?? "";
+  const option = named.replace(/ <value>$/, "");
+  switch (err.code) {
+    case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
+      return `unknown argument '${option}'`;
+    case "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL":
+      return `unexpected argument '${option}'`;
+    case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE":
+      return /does not take/.test(err.message)
+        ? `${option} takes no value`
+        : `${option} needs a value (write ${option}=VALUE for one that starts with '-')`;
+    default:
+      return null;
+  }
+}
+
+/**
+ * `node:util`'s `parseArgs` (after {@linkcode withoutLeadingDashDash}) with its refusals as a
+ * {@linkcode UsageError} (HTTP 400, exit code 2): `Cannot parse arguments: unknown argument
+ * '--x'`, `... --url needs a value`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseOptions } from "./args.ts";
+ * const options = { port: { type: "string" } } as const;
+ * assert.equal(parseOptions({ args: ["--", "--port", "8"], options }).values.port, "8");
+ * assert.throws(() => parseOptions({ args: ["--nope"], options }), /unknown argument '--nope'/);
+ * assert.throws(() => parseOptions({ args: ["--port"], options }), /--port needs a value/);
+ * ```
+ */
+export function parseOptions<T extends ParseArgsConfig & { args: string[] }>(
+  config: T,
+): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs({ ...config, args: withoutLeadingDashDash(config.args) });
+  } catch (err) {
+    const text = err instanceof TypeError ? refusal(err) : null;
+    if (text === null) throw err;
+    throw new UsageError(`Cannot parse arguments: ${text}`, { cause: err });
+  }
 }

@@ -9,10 +9,10 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { resolve } from "node:path";
 import { buildProject } from "../lib/http/fw/build.ts";
 import { isManifestCurrent, MANIFEST_FILE } from "../lib/http/fw/crawl.ts";
+import { parseOptions } from "../lib/args.ts";
 import { messageOf } from "../lib/error.ts";
 import { print, printError } from "../lib/log.ts";
 
@@ -26,7 +26,7 @@ const USAGE = `Usage: deno task build [-- options]
   -h, --help         show this help`;
 
 async function main(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = parseOptions({
     args: argv,
     options: {
       check: { type: "boolean", default: false },

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
+import { parseOptions } from "../args.ts";
 import { UsageError } from "../error.ts";
 import { UserStore } from "./auth/users.ts";
 import { ConfigFile } from "./config_file.ts";
@@ -45,7 +45,7 @@ export function isHostCommand(argv: string[]): boolean {
  * @throws {AppError} 400 for bad usage, 404 for an unknown user or key.
  */
 export async function runHostCommand(argv: string[], io: HostCommandIo): Promise<void> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseOptions({
     args: argv,
     options: { permissions: { type: "string" }, user: { type: "string" } },
     allowPositionals: true,

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { withoutLeadingDashDash } from "../args.ts";
+import { parseOptions } from "../args.ts";
 import { badRequest } from "../error.ts";
 
 /** The URL the tray watches when none is given (the packaged launcher's and the benchmark's). */
@@ -65,49 +65,30 @@ export function parseTrayArgs(
     timeoutMs: 10_000,
     exitWithStdin: false,
   };
-  const args = withoutLeadingDashDash(argv);
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    const eq = arg.indexOf("=");
-    const name = arg.startsWith("--") && eq > 0 ? arg.slice(0, eq) : arg;
-    const value = (): string => {
-      if (name !== arg) return arg.slice(eq + 1);
-      const next = args[++i];
-      if (next === undefined) throw badRequest(`Cannot parse arguments: ${arg} needs a value`);
-      return next;
-    };
-    switch (name) {
-      case "-h":
-      case "--help":
-        opts.help = true;
-        break;
-      case "-d":
-      case "--debug":
-        opts.debug = true;
-        break;
-      case "--url":
-        opts.url = checkUrl(value());
-        break;
-      case "--exit-with-stdin":
-        opts.exitWithStdin = true;
-        break;
-      case "--token":
-        opts.token = value() || undefined;
-        break;
-      case "--timeout": {
-        const text = value();
-        const seconds = Number(text);
-        if (!/^\d+(\.\d+)?$/.test(text) || seconds <= 0 || seconds > 3600) {
-          throw badRequest(
-            `Cannot parse arguments: --timeout '${text}' is not 0 < seconds <= 3600`,
-          );
-        }
-        opts.timeoutMs = Math.round(seconds * 1000);
-        break;
-      }
-      default:
-        throw badRequest(`Cannot parse arguments: unknown argument '${arg}'`);
+  const { values } = parseOptions({
+    args: argv,
+    options: {
+      help: { type: "boolean", short: "h" },
+      debug: { type: "boolean", short: "d" },
+      url: { type: "string" },
+      "exit-with-stdin": { type: "boolean" },
+      token: { type: "string" },
+      timeout: { type: "string" },
+    },
+    strict: true,
+  });
+  if (values.help) opts.help = true;
+  if (values.debug) opts.debug = true;
+  if (values.url !== undefined) opts.url = checkUrl(values.url);
+  if (values["exit-with-stdin"]) opts.exitWithStdin = true;
+  if (values.token !== undefined) opts.token = values.token || undefined;
+  if (values.timeout !== undefined) {
+    const text = values.timeout;
+    const seconds = Number(text);
+    if (!/^\d+(\.\d+)?$/.test(text) || seconds <= 0 || seconds > 3600) {
+      throw badRequest(`Cannot parse arguments: --timeout '${text}' is not 0 < seconds <= 3600`);
     }
+    opts.timeoutMs = Math.round(seconds * 1000);
   }
   return opts;
 }

@@ -62,6 +62,15 @@ Deno.test("account commands reject unknown users, permissions and usage", async 
       /password is empty/,
     );
     await assert.rejects(run(["user", "frobnicate"], cfg), /Unknown command/);
+    // An unknown flag or a flag without its value is a usage error (exit code 2), not a crash.
+    await assert.rejects(run(["user", "list", "--frobnicate"], cfg), {
+      name: "UsageError",
+      message: "Cannot parse arguments: unknown argument '--frobnicate'",
+    });
+    await assert.rejects(run(["apikey", "create", "--user"], cfg), {
+      name: "UsageError",
+      message: /^Cannot parse arguments: --user needs a value/,
+    });
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
