@@ -77,18 +77,6 @@ export interface FlagSpec {
   aliases?: string[];
 }
 
-/** The workload arguments whose measurement is implemented (the rest follow). */
-const LANDED_WORKLOAD: ReadonlySet<string> = new Set<string>([
-  "prompt-tokens",
-  "gen-tokens",
-  "concurrency",
-  "request-rate",
-  "requests",
-  "seed",
-  "slo-ttft",
-  "slo-tpot",
-]);
-
 /** A flag that sets a configuration field, with the field's bounds and choices (one source). */
 function withSchemaBounds(spec: FlagSpec): FlagSpec {
   const info = spec.config ? fieldInfo(fieldAt(CONFIG_SCHEMA, spec.config)) : undefined;
@@ -115,7 +103,7 @@ export const ACTION_FLAGS: ReadonlySet<string> = new Set([
 export const FLAGS: readonly FlagSpec[] = [
   ...RUN_FLAGS,
   ...MODEL_FLAGS,
-  ...WORKLOAD_FLAGS.filter((f) => LANDED_WORKLOAD.has(f.long)),
+  ...WORKLOAD_FLAGS,
   ...OUTPUT_FLAGS,
 ].map(withSchemaBounds);
 

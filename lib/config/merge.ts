@@ -4,14 +4,9 @@
  *
  * @module
  */
+import { isPlainObject, type JsonObject } from "../shared/json_object.ts";
 
-/** A JSON object. */
-export type JsonObject = Record<string, unknown>;
-
-/** True for plain objects (not arrays, not null). */
-export function isPlainObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+export { isPlainObject, type JsonObject };
 
 /**
  * Merges `upper` over `lower` recursively: objects merge key by key, arrays and scalars replace,

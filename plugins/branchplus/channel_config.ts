@@ -185,8 +185,3 @@ export function parseTempRule(value: unknown, base: TempRule, field = "temp_rule
 export function invalid(field: string, problem: string): UsageError {
   return new UsageError(`Invalid setting '${field}': ${problem}`, { code: "invalid_setting" });
 }
-
-/** Whether a value is a plain object. */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}

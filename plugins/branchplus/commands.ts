@@ -9,7 +9,6 @@ import { UsageError } from "../../lib/error.ts";
 import {
   cleanLabel,
   invalid,
-  isRecord,
   parseFailsafe,
   parseMode,
   parseRules,
@@ -17,6 +16,7 @@ import {
 } from "./channel_config.ts";
 import type { BranchController } from "./controller.ts";
 import { requireSlot } from "./layout.ts";
+import { isPlainObject } from "../../lib/shared/json_object.ts";
 
 /** The command names `POST /api/plugin/branchplus` accepts. */
 export const COMMANDS = [
@@ -39,7 +39,7 @@ export async function runCommand(
   controller: BranchController,
   body: unknown,
 ): Promise<CommandResult> {
-  if (!isRecord(body)) throw new UsageError("Invalid command: the body must be a JSON object");
+  if (!isPlainObject(body)) throw new UsageError("Invalid command: the body must be a JSON object");
   const { command } = body;
   switch (command) {
     case "set_channel": {

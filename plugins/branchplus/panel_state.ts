@@ -7,6 +7,7 @@
  * @module
  */
 import type { ChannelKind, ChannelSlot, ChannelStates } from "./layout.ts";
+import { isPlainObject } from "../../lib/shared/json_object.ts";
 
 /** What the panel shows. */
 export interface PanelState {
@@ -44,10 +45,10 @@ export function applyPush(state: PanelState, data: Record<string, unknown>): Pan
   if (data.type === "connection" && typeof data.connected === "boolean") {
     return { ...state, connected: data.connected, channels: data.connected ? state.channels : {} };
   }
-  if (data.type === "state" && isObject(data.channels)) {
+  if (data.type === "state" && isPlainObject(data.channels)) {
     const channels = structuredClone(state.channels);
     for (const [kind, ids] of Object.entries(data.channels)) {
-      if ((kind !== "usb" && kind !== "mx24v") || !isObject(ids)) continue;
+      if ((kind !== "usb" && kind !== "mx24v") || !isPlainObject(ids)) continue;
       const target = channels[kind] ??= {};
       for (const [id, on] of Object.entries(ids)) target[id] = on ? 1 : 0;
     }
@@ -65,8 +66,4 @@ export function chipState(state: PanelState, kind: ChannelKind, id: number): Chi
 /** Whether switching a channel to `on` needs the user's confirmation first. */
 export function needsConfirmation(state: PanelState, kind: ChannelKind, on: boolean): boolean {
   return state.confirmHighPower && on && kind === "mx24v";
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -8,6 +8,7 @@
  * @module
  */
 import { CHANNEL_KINDS, type ChannelKind, type ChannelStates } from "./layout.ts";
+import { isPlainObject } from "../../lib/shared/json_object.ts";
 
 /** One channel state read from a frame. */
 export interface ChannelReading {
@@ -16,19 +17,25 @@ export interface ChannelReading {
   on: 0 | 1;
 }
 
+/** The JSON object `text` holds; undefined for anything else (not JSON, not an object). */
+function jsonObject(text: string): Record<string, unknown> | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return isPlainObject(value) ? value : undefined;
+}
+
 /**
  * Reads the channel states a frame carries. Returns `undefined` for text that is not JSON or a
  * frame without channel lists; entries without an integer `id` are skipped, a truthy `on` is 1.
  */
 export function parseFrame(text: string): ChannelReading[] | undefined {
-  let frame: unknown;
-  try {
-    frame = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (!isObject(frame)) return undefined;
-  const source = isObject(frame.control) ? frame.control : frame;
+  const frame = jsonObject(text);
+  if (frame === undefined) return undefined;
+  const source = isPlainObject(frame.control) ? frame.control : frame;
   let found = false;
   const readings: ChannelReading[] = [];
   for (const kind of CHANNEL_KINDS) {
@@ -36,7 +43,7 @@ export function parseFrame(text: string): ChannelReading[] | undefined {
     if (!Array.isArray(list)) continue;
     found = true;
     for (const entry of list) {
-      if (!isObject(entry)) continue;
+      if (!isPlainObject(entry)) continue;
       const id = typeof entry.id === "string" ? Number(entry.id) : entry.id;
       if (typeof id !== "number" || !Number.isInteger(id)) continue;
       readings.push({ kind, id, on: entry.on ? 1 : 0 });
@@ -55,16 +62,11 @@ export function encodeCommand(kind: ChannelKind, id: number, on: boolean): strin
  * Returns `undefined` for anything that is not exactly one well-formed command.
  */
 export function parseCommand(text: string): ChannelReading | undefined {
-  let frame: unknown;
-  try {
-    frame = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (!isObject(frame)) return undefined;
+  const frame = jsonObject(text);
+  if (frame === undefined) return undefined;
   for (const kind of CHANNEL_KINDS) {
     const body = frame[kind];
-    if (!isObject(body)) continue;
+    if (!isPlainObject(body)) continue;
     if (typeof body.id !== "number" || !Number.isInteger(body.id)) return undefined;
     return { kind, id: body.id, on: body.on ? 1 : 0 };
   }
@@ -101,8 +103,4 @@ export function countChannels(states: ChannelStates): number {
 /** Whether a states object holds no channel. */
 export function isEmptyStates(states: ChannelStates): boolean {
   return countChannels(states) === 0;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -23,10 +23,10 @@ import {
   CHANNEL_PATCH,
   type ChannelConfig,
   defaultChannelConfig,
-  isRecord,
   numeric,
 } from "./channel_config.ts";
 import { channelKey, type ChannelKind, findSlot, LAYOUT } from "./layout.ts";
+import { isPlainObject } from "../../lib/shared/json_object.ts";
 
 /** Settings version stored beside the settings. */
 export const SETTINGS_VERSION = 1;
@@ -171,7 +171,7 @@ export function mergeBranchUpdate(current: BranchSettings, partial: Settings): S
   for (const [key, value] of Object.entries(partial)) {
     if (value === null || value === undefined) continue; // the one merge rule: null keeps
     if (key !== "channels") out[key] = structuredClone(value);
-    else if (isRecord(value) && Object.keys(value).length === 1 && "replace" in value) {
+    else if (isPlainObject(value) && Object.keys(value).length === 1 && "replace" in value) {
       out.channels = structuredClone(value.replace);
     } else if (!Array.isArray(value)) out.channels = structuredClone(value);
     else out.channels = mergeChannels(out.channels, value);
@@ -182,13 +182,13 @@ export function mergeBranchUpdate(current: BranchSettings, partial: Settings): S
 function mergeChannels(current: unknown, updates: unknown[]): unknown[] {
   const channels = Array.isArray(current) ? structuredClone(current) as unknown[] : [];
   for (const entry of updates) {
-    const index = isRecord(entry)
+    const index = isPlainObject(entry)
       ? channels.findIndex((c) =>
-        isRecord(c) && c.kind === entry.kind && String(c.id) === String(entry.id)
+        isPlainObject(c) && c.kind === entry.kind && String(c.id) === String(entry.id)
       )
       : -1;
     if (index < 0) channels.push(structuredClone(entry));
-    else if (isRecord(channels[index]) && isRecord(entry)) {
+    else if (isPlainObject(channels[index]) && isPlainObject(entry)) {
       channels[index] = deepMerge(channels[index], entry);
     }
   }

@@ -11,14 +11,11 @@ import type { ConfigDoc, ConfigFile } from "../config_file.ts";
 import type { PluginDescriptor, Settings, SettingsAccess } from "../plugin.ts";
 import { readStoredSettings, VERSION_KEY } from "./stored.ts";
 import { mergeUpdate, settingsDefaults, validateSettings } from "./validate.ts";
+import { isPlainObject } from "../../shared/json_object.ts";
 
 type Listener = (next: Settings, previous: Settings) => void;
 
 export { VERSION_KEY };
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
 
 function diff(settings: Settings, defaults: Settings): Settings {
   const out: Settings = {};
@@ -29,7 +26,7 @@ function diff(settings: Settings, defaults: Settings): Settings {
 }
 
 function pluginsOf(doc: ConfigDoc): Record<string, unknown> {
-  if (!isObject(doc.plugins)) doc.plugins = {};
+  if (!isPlainObject(doc.plugins)) doc.plugins = {};
   return doc.plugins as Record<string, unknown>;
 }
 
@@ -94,11 +91,13 @@ export class SettingsStore {
     const moved: string[] = [];
     for (const p of this.#plugins.values()) {
       const section = plugins[p.id];
-      if (isObject(section) && (p.restrictedSettings ?? []).some((k) => k in section)) {
+      if (isPlainObject(section) && (p.restrictedSettings ?? []).some((k) => k in section)) {
         moved.push(p.id);
       }
       const secret = secrets[p.id];
-      if (isObject(secret)) plugins[p.id] = { ...(isObject(section) ? section : {}), ...secret };
+      if (isPlainObject(secret)) {
+        plugins[p.id] = { ...(isPlainObject(section) ? section : {}), ...secret };
+      }
     }
     return { doc, moved };
   }
@@ -146,7 +145,7 @@ export class SettingsStore {
     for (const [id, partial] of Object.entries(updates)) {
       const p = this.#plugins.get(id);
       if (!p) throw new UsageError(`Unknown plugin '${id}' in settings`);
-      if (!isObject(partial)) throw new UsageError(`Settings of '${id}' must be an object`);
+      if (!isPlainObject(partial)) throw new UsageError(`Settings of '${id}' must be an object`);
       next.set(id, validateSettings(p, mergeUpdate(p, this.#settingsOf(id), partial)));
     }
     await this.#commit(next);

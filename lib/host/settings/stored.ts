@@ -13,6 +13,7 @@ import { SettingError } from "../../schema/settings.ts";
 import type { ConfigDoc } from "../config_file.ts";
 import type { PluginDescriptor, Settings } from "../plugin.ts";
 import { settingsDefaults, validateSettings } from "./validate.ts";
+import { isPlainObject } from "../../shared/json_object.ts";
 
 /** The key beside a plugin's settings that holds their version. */
 export const VERSION_KEY = "_version";
@@ -33,10 +34,6 @@ export interface StoredSettings {
   migrated: { id: string; from: number; to: number }[];
   /** Stored values that were dropped. */
   problems: StoredProblem[];
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
 /** The settings an error names: its `setting`, then the quoted names of its message. */
@@ -108,12 +105,12 @@ export function validateStored<S extends Settings>(
  * ```
  */
 export function readStoredSettings(doc: ConfigDoc, plugins: PluginDescriptor[]): StoredSettings {
-  const stored = isObject(doc.plugins) ? doc.plugins : {};
+  const stored = isPlainObject(doc.plugins) ? doc.plugins : {};
   const out: StoredSettings = { settings: new Map(), migrated: [], problems: [] };
   for (const p of plugins) {
     const raw = stored[p.id];
-    let values: Settings = isObject(raw) ? structuredClone(raw) : {};
-    const version = isObject(raw)
+    let values: Settings = isPlainObject(raw) ? structuredClone(raw) : {};
+    const version = isPlainObject(raw)
       ? (typeof raw[VERSION_KEY] === "number" ? raw[VERSION_KEY] as number : 1)
       : p.settingsVersion;
     delete values[VERSION_KEY];
