@@ -94,7 +94,10 @@ export function ChartCanvas(props: ChartCanvasProps) {
       if (cancelled || !canvas.current) return;
       const config = toConfig(props.spec, chartColors().surface);
       if (chart.current) {
+        // Options too: a second series brings its legend (the colours come from the defaults,
+        // which follow the scheme).
         chart.current.data = config.data;
+        chart.current.options = config.options;
         chart.current.update("none");
       } else chart.current = new Chart(canvas.current, config);
       canvas.current.dataset.drawn = "true";

@@ -8,7 +8,8 @@
 import type { ReadonlySignal } from "@preact/signals";
 import { useEffect, useLayoutEffect, useRef } from "preact/hooks";
 import { ChartCanvas } from "./ChartCanvas.tsx";
-import type { LiveState } from "./live_state.ts";
+import { shortModelName } from "../lib/shared/model_name.ts";
+import type { LiveState, SpeedPoint } from "./live_state.ts";
 
 /** How close to the bottom (px) still counts as following. */
 const FOLLOW_SLACK = 24;
@@ -70,12 +71,21 @@ function Hardware({ live }: { live: LiveState }) {
   );
 }
 
+/** A variant as the chart's axis names it: `qwen3-4b q4_k_m` for `qwen/qwen3-4b@q4_k_m`. */
+function variantLabel(key: string): string {
+  return shortModelName(key).split("/").at(-1)!.replace("@", " ");
+}
+
 /** The speed per run and per parallel round, or why there is none yet. */
 function Speeds({ live }: { live: LiveState }) {
   if (live.runs.length === 0) {
     return <p id="runs-empty" class="chart-empty">Tokens per second appear after each run.</p>;
   }
   const rounds = live.runs.some((r) => r.kind === "round");
+  // The variant is named on the axis only when the run measures more than one (short, so the
+  // labels fit a phone); the run's header above the output names it anyway.
+  const many = new Set(live.runs.map((r) => r.key)).size > 1;
+  const label = (r: SpeedPoint) => many ? `${variantLabel(r.key)} ${r.label}` : r.label;
   return (
     <ChartCanvas
       id="chart-live-runs"
@@ -83,7 +93,7 @@ function Speeds({ live }: { live: LiveState }) {
       label="Tokens per second per run"
       spec={{
         type: "line",
-        labels: live.runs.map((r) => r.label),
+        labels: live.runs.map(label),
         series: [
           { label: "tok/s per run", data: live.runs.map((r) => r.kind === "run" ? r.speed : null) },
           ...(rounds

@@ -18,6 +18,9 @@ export interface LiveOutcome {
 
 /** One point of the speed chart: a measured run or a parallel round. */
 export interface SpeedPoint {
+  /** The variant measured (`publisher/model@quant`). */
+  key: string;
+  /** Which run or round of it: `run 2`, `×4 round 1`. */
   label: string;
   /** tokens/s of one run, or of the round's requests together. */
   speed: number | null;
@@ -137,7 +140,7 @@ export function reduceLive(s: LiveState, e: LiveEvent, now = Date.now()): LiveSt
       const f = e.figures as { tokens_per_sec?: number | null } | null;
       const speed = num(f?.tokens_per_sec);
       const next = line(e.ok ? `\n  → ${fixed(speed)} tok/s` : `\n  ✗ ${e.error}`);
-      const point: SpeedPoint = { label: `${e.key}#${e.run}`, speed, kind: "run" };
+      const point: SpeedPoint = { key: String(e.key), label: `run ${e.run}`, speed, kind: "run" };
       return { ...next, runs: [...s.runs, point] };
     }
     case "round_end": {
@@ -146,7 +149,8 @@ export function reduceLive(s: LiveState, e: LiveEvent, now = Date.now()): LiveSt
         `  → ${fixed(speed)} tok/s together, ${e.ok}/${e.parallel} ok in ${secs(e.wall_ms)}`,
       );
       const point: SpeedPoint = {
-        label: `${e.key} ×${e.parallel} #${e.round}`,
+        key: String(e.key),
+        label: `×${e.parallel} round ${e.round}`,
         speed,
         kind: "round",
       };

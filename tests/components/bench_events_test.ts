@@ -33,7 +33,12 @@ Deno.test("followBenchEvents() folds the stream into one signal shared by its fo
   assert.equal(benchLive.value.status, "running");
   assert.equal(benchLive.value.model, "tiny");
   assert.equal(benchLive.value.percent, 40);
-  assert.deepEqual(benchLive.value.runs, [{ label: "tiny#1", speed: 12.5, kind: "run" }]);
+  assert.deepEqual(benchLive.value.runs, [{
+    key: "tiny",
+    label: "run 1",
+    speed: 12.5,
+    kind: "run",
+  }]);
   assert.match(benchLive.value.output, /Benchmark of 1 model\(s\)[^]*12\.5 tok\/s/);
   stopA();
   assert.equal(es.closed, false);

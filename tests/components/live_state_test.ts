@@ -83,6 +83,7 @@ Deno.test("reduceLive() writes every phase: load, warmup, runs, parallel rounds,
     ]
   ) assert.ok(s.output.includes(line), `missing: ${line}\n${s.output}`);
   assert.deepEqual(s.runs.map((r) => [r.kind, r.speed]), [["run", 20], ["round", 64]]);
+  assert.deepEqual(s.runs.map((r) => [r.key, r.label]), [["a", "run 1"], ["a", "×4 round 1"]]);
 });
 
 Deno.test("reduceLive() takes the phase, the percent and the ETA from a status", () => {

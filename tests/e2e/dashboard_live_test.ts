@@ -139,6 +139,20 @@ Deno.test({
       for (const phase of ["loading", "loaded", "warmup done", "run 1/2:", "run 2/2:"]) {
         assert.ok(text.includes(phase), `no '${phase}' in the output`);
       }
+      // One variant measured: the speed chart names runs and rounds, not the variant again.
+      // The rounds' line came after the chart was drawn: its legend says which line is which.
+      const drawn = await page.evaluate(async () => {
+        const { Chart } = await import("/_islands/chart_line.js");
+        const chart = Chart.getChart("chart-live-runs");
+        return {
+          labels: chart.data.labels,
+          legend: chart.legend.legendItems.map((i: { text: string }) => i.text),
+          shown: chart.options.plugins.legend.display === true && chart.legend.height > 0,
+        };
+      });
+      assert.deepEqual(drawn.labels, ["run 1", "run 2", "×2 round 1", "×2 round 2"]);
+      assert.deepEqual(drawn.legend, ["tok/s per run", "tok/s per parallel round"]);
+      assert.equal(drawn.shown, true, "the legend is drawn");
       await page.screenshot({ path: shotPath("live_done", LOOKS[0]!), fullPage: true });
       const status = await (await fetch(`${d.base}/api/status`)).json();
       assert.equal(status.progress.percent, 100);
