@@ -101,7 +101,8 @@ export const defaultSpawn: SpawnFn = (command, args, env) => {
 export async function startLlamaServer(
   options: StartLlamaServerOptions = {},
 ): Promise<LlamaServer> {
-  const host = options.host ?? "127.0.0.1";
+  // "[::1]" and "::1" name the same address: llama-server and the socket API take it bare.
+  const host = (options.host ?? "127.0.0.1").replace(/^\[(.*)\]$/, "$1");
   if (!isLoopback(host)) {
     throw new RangeError(`Cannot start llama-server on '${host}': loopback only`);
   }

@@ -72,6 +72,13 @@ Deno.test("startLlamaServer() refuses a non-loopback host", async () => {
   await assert.rejects(startLlamaServer({ ...base, host: "0.0.0.0" }), RangeError);
 });
 
+Deno.test("startLlamaServer() passes a bracketed IPv6 loopback to llama-server bare", async () => {
+  const { spawn, calls } = fakeSpawn("exit");
+  await assert.rejects(startLlamaServer({ ...base, spawn, host: "[::1]", port: 45999 }), AppError);
+  const args = calls[0]!;
+  assert.equal(args[args.indexOf("--host") + 1], "::1");
+});
+
 Deno.test("startLlamaServer() stops the server when the signal aborts", async () => {
   const { spawn } = fakeSpawn();
   const ac = new AbortController();
