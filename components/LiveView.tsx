@@ -44,14 +44,27 @@ function Terminal({ output }: { output: string }) {
 /** The hardware chart, or why there is none. */
 function Hardware({ live }: { live: LiveState }) {
   if (live.hardware.length === 0) {
+    const flag = <span class="flag">(--enable-profiling)</span>;
     const why = live.profiling === false
-      ? "Profiling is off for this run: temperature, CPU and RAM are sampled when " +
-        "“Sample the hardware” (--enable-profiling) is on."
+      ? (
+        <>
+          Profiling is off for this run: temperature, CPU and RAM are sampled when “Sample the
+          hardware” {flag} is on.
+        </>
+      )
       : live.profiling === true
       ? "Waiting for the first hardware sample…"
-      : "Temperature, CPU and RAM are drawn here during a run with “Sample the hardware” " +
-        "(--enable-profiling) on.";
-    return <p id="hw-empty" class="chart-empty">{why}</p>;
+      : (
+        <>
+          Temperature, CPU and RAM are drawn here during a run with “Sample the hardware” {flag} on.
+        </>
+      );
+    // One child: the box centres it as one block of text (a flex item per element otherwise).
+    return (
+      <p id="hw-empty" class="chart-empty">
+        <span>{why}</span>
+      </p>
+    );
   }
   return (
     <ChartCanvas

@@ -23,8 +23,11 @@ export function ResultsCharts({ s }: { s: ResultsState }) {
         {points.length === 0
           ? (
             <p id="scatter-empty" class="chart-empty">
-              No VRAM figure yet: VRAM is measured while the hardware is sampled. Run a benchmark
-              with “Sample the hardware” (--enable-profiling) to place the models by memory.
+              <span>
+                No VRAM figure yet: VRAM is measured while the hardware is sampled. Run a benchmark
+                with “Sample the hardware” <span class="flag">(--enable-profiling)</span>{" "}
+                to place the models by memory.
+              </span>
             </p>
           )
           : (

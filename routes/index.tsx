@@ -85,8 +85,11 @@ export default define.page<typeof handler>(function Home({ data: s }) {
         <section class="card">
           <h2>Most efficient (tokens/s per GB)</h2>
           <p class="chart-empty" id="efficiency-empty">
-            No VRAM figure yet: memory is measured while the hardware is sampled. Run a benchmark
-            with “Sample the hardware” (--enable-profiling) to rank the models by tokens/s per GB.
+            <span>
+              No VRAM figure yet: memory is measured while the hardware is sampled. Run a benchmark
+              with “Sample the hardware” <span class="flag">(--enable-profiling)</span>{" "}
+              to rank the models by tokens/s per GB.
+            </span>
           </p>
         </section>
       )}

@@ -62,6 +62,11 @@ Deno.test({
       await applyLook(page, LOOKS[3]!);
       await openPage(page, d.base, "/");
       assert.match(await page.textContent("#efficiency-empty") ?? "", /--enable-profiling/);
+      // On a phone the flag stays whole (a line never breaks inside "--enable-profiling").
+      const flagLines = await page.evaluate(() =>
+        document.querySelector("#efficiency-empty .flag")!.getClientRects().length
+      );
+      assert.equal(flagLines, 1);
       assert.equal(await page.locator("#home-empty").count(), 0);
       assert.notEqual((await page.textContent("#kpi-avg .kpi-value"))?.trim(), "–");
       await page.screenshot({ path: shotPath("home_no_vram", LOOKS[3]!), fullPage: true });
