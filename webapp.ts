@@ -36,7 +36,7 @@ const at = (rel: string) => fileURLToPath(new URL(rel, import.meta.url));
 export const STATIC_DIR: string = at("./static");
 
 /** `--dev`: builds now, then again on every change of the page sources. */
-async function startDevBuild(): Promise<{ close(): void }> {
+async function startDevBuild(): Promise<{ close(): Promise<void> }> {
   if (!isFileSync(at("./routes/_app.tsx"))) {
     throw new UsageError("Cannot use --dev here: the sources of the pages are not beside it");
   }
@@ -100,7 +100,7 @@ async function main(rawArgs: string[]): Promise<number> {
   Deno.addSignalListener("SIGINT", resolve);
   Deno.addSignalListener("SIGTERM", resolve);
   await promise;
-  dev?.close();
+  await dev?.close();
   await web.close();
   await server.shutdown();
   return 0;

@@ -28,8 +28,8 @@ export interface WatchOptions {
 export interface ProjectWatch {
   /** Builds done so far (the first one included). */
   readonly builds: number;
-  /** Stops watching. */
-  close(): void;
+  /** Stops watching; resolves once a build under way has finished writing. */
+  close(): Promise<void>;
 }
 
 const SOURCE = /\.(tsx?|jsx?)$/;
@@ -78,9 +78,10 @@ export async function watchProject(
     get builds() {
       return builds;
     },
-    close() {
+    async close() {
       clearTimeout(timer);
       watcher.close();
+      await running;
     },
   };
 }

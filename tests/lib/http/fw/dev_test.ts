@@ -41,7 +41,7 @@ Deno.test({
       );
       assert.deepEqual(errors, []);
     } finally {
-      watch.close();
+      await watch.close();
       await Deno.remove(root, { recursive: true });
     }
   },
