@@ -1,15 +1,26 @@
 /**
  * Browser test of the plugin host's pages (Chromium through playwright-core): login, the log
- * viewer's search and live tail, the alert badge, and the navbar uptime widget.
+ * viewer's search and live tail, the alert badge, and the navbar uptime widget; the viewer with
+ * results, and with the live tail and the alert history open, passes axe in the four looks.
  */
 import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
 import { hasChromium, launchChromium } from "./_browser.ts";
+import { expectAccessible, forEachLook, shotPath } from "./_axe.ts";
 import { createHost } from "../../lib/host/mod.ts";
 import { createUptimePlugin } from "../../plugins/host_uptime/mod.ts";
 import { createLogMonitorPlugin } from "../../plugins/logmonitor/mod.ts";
 import { serveHostPages } from "../_web.ts";
 
-const ARTIFACTS = new URL("../../test-artifacts/", import.meta.url);
+/** axe (no serious or critical violation, contrast included) and a photograph in each look. */
+async function checkLooks(page: Page, name: string): Promise<void> {
+  await forEachLook(page, async (look) => {
+    await expectAccessible(page, `${name} ${look.name}`);
+    await page.screenshot({ path: shotPath(name, look), fullPage: true });
+  });
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.emulateMedia({ colorScheme: "light" });
+}
 
 const line = (level: string, msg: string) =>
   `2024-01-01 12:00:00,000 - ui.test - ${level} - ${msg}\n`;
@@ -79,19 +90,7 @@ Deno.test({
       const row = results.locator("tr").first();
       assert.equal(await row.locator(".lv").innerText(), "ERROR", "the traceback is in its entry");
       assert.match(await row.locator(".msg").innerText(), /hook failed\nTraceback/);
-      await Deno.mkdir(ARTIFACTS, { recursive: true });
-      for (const scheme of ["light", "dark"] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
-        for (const [w, h, tag] of [[1440, 900, "desktop"], [390, 844, "phone"]] as const) {
-          await page.setViewportSize({ width: w, height: h });
-          await page.screenshot({
-            path: new URL(`host_logs_${tag}_${scheme}.png`, ARTIFACTS).pathname,
-            fullPage: true,
-          });
-        }
-      }
-      await page.setViewportSize({ width: 1280, height: 720 });
-      await page.emulateMedia({ colorScheme: "light" });
+      await checkLooks(page, "host_logs_search");
 
       await page.click("[data-testid=live]");
       await page.locator("[data-testid=live-lines]").filter({ hasText: "done" }).waitFor({
@@ -113,6 +112,7 @@ Deno.test({
       await page.click("[data-testid=history-toggle]");
       await page.locator("[data-testid=history]").filter({ hasText: "browser sees this alert" })
         .waitFor({ timeout: 10_000 });
+      await checkLooks(page, "host_logs_live_history");
       assert.deepEqual(errors, []);
     } finally {
       await browser.close();

@@ -119,6 +119,8 @@ Deno.test({
       await page.waitForURL(`${base}/`);
       await open("/plugins/temp_eta/");
       await page.locator("[data-testid=algorithm]").filter({ hasText: "linear" }).waitFor();
+      // Nothing heats yet: the graph says why it is empty rather than draw bare axes.
+      assert.match(await text(page, "graph-empty"), /No heater has a target/);
       await checkLooks(page, "plugins_temperature");
 
       // ---- Temperature settings: the host's message on the field, then the algorithm applied --
@@ -180,6 +182,12 @@ Deno.test({
 
       await open("/plugins/temp_eta/");
       await page.locator("[data-testid=algorithm]").filter({ hasText: "exponential" }).waitFor();
+      // The tool heats: its line replaces the note.
+      await page.locator("[data-testid=graph-empty]").waitFor({
+        state: "detached",
+        timeout: 15_000,
+      });
+      await checkLooks(page, "plugins_temperature_heating");
 
       // ---- Power settings: test the hub's address, save it, the panel connects ----
       await open("/plugins/branchplus/");
@@ -299,8 +307,10 @@ Deno.test({
       assert.deepEqual(errors, []);
     } finally {
       await browser.close();
-      await server.shutdown();
+      // The app first (it ends its streams and sockets), so the server's graceful stop has no
+      // open answer to wait for.
       await web.close();
+      await server.shutdown();
       await sim.close();
     }
   },

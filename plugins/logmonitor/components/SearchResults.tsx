@@ -15,12 +15,14 @@ export function SearchResults({ s }: { s: ViewerState }) {
   const size = s.config.pageSize;
   return (
     <section class="results">
-      <p data-testid="total">
-        {result.results.length === 0
-          ? "No matches"
-          : `Matches ${offset + 1}-${offset + result.results.length} of ${
-            totalLabel(result.total, offset, size)
-          }`}
+      <div class="results-head">
+        <p data-testid="total">
+          {result.results.length === 0
+            ? "No matches"
+            : `Matches ${offset + 1}-${offset + result.results.length} of ${
+              totalLabel(result.total, offset, size)
+            }`}
+        </p>
         <button
           type="button"
           disabled={offset === 0}
@@ -38,7 +40,7 @@ export function SearchResults({ s }: { s: ViewerState }) {
         </button>
         <button type="button" onClick={() => s.exportAs("csv")}>Export CSV</button>
         <button type="button" onClick={() => s.exportAs("txt")}>Export TXT</button>
-      </p>
+      </div>
       <LogLines lines={result.results} testId="results" />
     </section>
   );

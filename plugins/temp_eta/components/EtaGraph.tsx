@@ -17,10 +17,10 @@ export function EtaGraph(
   const canvas = useRef<HTMLCanvasElement>(null);
   // deno-lint-ignore no-explicit-any
   const chart = useRef<any>(null);
+  const names = Object.keys(history).sort().filter((n) => isActiveHistory(history[n] ?? []));
   useEffect(() => {
     let cancelled = false;
     const now = Date.now();
-    const names = Object.keys(history).sort().filter((n) => isActiveHistory(history[n] ?? []));
     const oldest = Math.min(now, ...names.map((n) => history[n]?.[0]?.t ?? now));
     const min = -Math.min(windowSeconds, Math.max(30, Math.ceil((now - oldest) / 1000)));
     const datasets = names.flatMap((name, i) => {
@@ -87,9 +87,25 @@ export function EtaGraph(
     };
   }, [history]);
   useEffect(() => () => chart.current?.destroy(), []);
+  // Empty axes say nothing: without a heater that heats or cools, the graph says why instead
+  // (the canvas keeps its size underneath, hidden, so the chart is ready for the first line).
+  const empty = names.length === 0;
   return (
-    <div class="eta-graph" data-testid="eta-graph">
-      <canvas ref={canvas} role="img" aria-label="Temperature and ETA history" />
+    <div class={empty ? "eta-graph is-empty" : "eta-graph"} data-testid="eta-graph">
+      <canvas
+        ref={canvas}
+        role="img"
+        aria-label="Temperature and ETA history"
+        aria-hidden={empty || undefined}
+      />
+      {empty
+        ? (
+          <p class="graph-empty" data-testid="graph-empty">
+            No heater has a target: the graph draws a heater's temperature, target and ETA while it
+            heats or cools.
+          </p>
+        )
+        : null}
     </div>
   );
 }
