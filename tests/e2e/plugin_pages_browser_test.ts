@@ -280,6 +280,17 @@ Deno.test({
       await page.click("[data-testid=reset]");
       await page.locator("[data-testid=reset-confirm]").waitFor();
       assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Cancel");
+      // Tab and Shift+Tab go round the dialog's buttons, never to the page behind it.
+      for (const key of ["Tab", "Tab", "Tab", "Shift+Tab", "Shift+Tab", "Shift+Tab"]) {
+        await page.keyboard.press(key);
+        assert.ok(
+          await page.evaluate(() =>
+            document.activeElement?.closest("[data-testid=reset-confirm]") != null
+          ),
+          `${key} keeps the focus in the dialog`,
+        );
+      }
+      await page.locator("[data-testid=reset-confirm] button", { hasText: "Cancel" }).focus();
       await page.keyboard.press("Escape");
       await page.locator("[data-testid=reset-confirm]").waitFor({ state: "detached" });
       assert.equal(
