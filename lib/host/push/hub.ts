@@ -40,6 +40,7 @@ export interface PluginMessage {
  */
 export class PushHub {
   #clients = new Set<PushClient>();
+  #closed = false;
   #logger: Logger | undefined;
   #listeners = new Set<(pluginId: string, data: Record<string, unknown>) => void>();
 
@@ -47,8 +48,20 @@ export class PushHub {
     this.#logger = logger;
   }
 
-  /** Registers a client; returns the function removing it. */
+  /** Whether {@linkcode PushHub.closeAll} ran: the host is stopping and takes no new client. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /**
+   * Registers a client; returns the function removing it. Once the hub is closed the client is
+   * closed at once (a page reconnecting during a stop must not hold the server open).
+   */
   add(client: PushClient): () => void {
+    if (this.#closed) {
+      client.close?.();
+      return () => false;
+    }
     this.#clients.add(client);
     return () => this.#clients.delete(client);
   }
@@ -85,8 +98,9 @@ export class PushHub {
     }
   }
 
-  /** Closes and forgets every client. */
+  /** Closes and forgets every client; clients added later are closed at once. */
   closeAll(): void {
+    this.#closed = true;
     for (const client of this.#clients) {
       try {
         client.close?.();

@@ -58,6 +58,7 @@ export function pushSocketHandler(options: PushSocketOptions): (c: Context) => P
     if (c.req.header("Upgrade")?.toLowerCase() !== "websocket") {
       throw new UsageError("Expected a WebSocket upgrade");
     }
+    if (options.hub.closed) throw new AppError(503, "The host is shutting down");
     if (c.req.header("X-Api-Key") === undefined && !isSameOrigin(c)) {
       throw new AppError(403, "Cross-origin push socket refused");
     }

@@ -129,3 +129,30 @@ Deno.test("PushHub filters by permission and drops a failing client without stop
   assert.ok(got[0]!.startsWith("status:"));
   assert.equal(hub.size, 2);
 });
+
+Deno.test("a stopping host closes its push clients and refuses new ones, so its server can stop", async () => {
+  const s = await served();
+  try {
+    const ws = await openWs(`${s.url}/push`, { "X-Api-Key": s.status });
+    await waitFor(() => ws.messages.length >= 1);
+    s.host.push.closeAll();
+    const res = await fetch(`${s.http}/push`, {
+      headers: { Upgrade: "websocket", "X-Api-Key": s.status },
+    });
+    assert.equal(res.status, 503);
+    assert.match((await res.json()).error, /shutting down/);
+    await ws.close();
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("PushHub closes a client added after closeAll at once", () => {
+  const hub = new PushHub();
+  hub.closeAll();
+  let closed = 0;
+  hub.add({ send: () => {}, permissions: ["STATUS"], close: () => closed++ });
+  assert.equal(closed, 1);
+  assert.equal(hub.size, 0);
+  assert.equal(hub.closed, true);
+});
