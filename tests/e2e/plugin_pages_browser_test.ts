@@ -285,7 +285,7 @@ Deno.test({
         await page.keyboard.press(key);
         assert.ok(
           await page.evaluate(() =>
-            document.activeElement?.closest("[data-testid=reset-confirm]") != null
+            Boolean(document.activeElement?.closest("[data-testid=reset-confirm]"))
           ),
           `${key} keeps the focus in the dialog`,
         );
