@@ -62,7 +62,8 @@ Deno.test({
       assert.ok((await Deno.stat(join(clone, "static/_islands", name))).isFile, name);
     }
 
-    // The README's first command, exactly as printed (the one that used to panic).
+    // The README tour's first command (`deno task bench -- --help`) typed through npx the short
+    // way, as the first task after npm ci (the one that used to panic).
     r = await sh("npx", ["deno", "task", "bench", "--help"], clone, env);
     assert.doesNotMatch(r.out, /panicked/);
     assert.equal(r.code, 0, r.out);

@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$PATH"
 
-# Debian packages used by the tests. Keep this list in step with README "Tests".
+# Debian packages used by the tests. Keep this list in step with docs/contributing.md "Tests".
 packages=(
   chromium poppler-utils                  # browser tests (dashboard, reports), PDF checks
   mosquitto openssl                       # MQTT tests of the temperature ETA plugin

@@ -15,7 +15,7 @@ import { type ReportData, type ReportEntry, sizeGb } from "./model.ts";
 import { notAppliedNames } from "../bench/applied.ts";
 import { gridText, loadText } from "./serving.ts";
 
-/** The CSV columns, in order (README "Reports" lists them). */
+/** The CSV columns, in order (docs/benchmark.md "Reports" lists them). */
 export const CSV_COLUMNS: readonly string[] = [
   "model_key",
   "model_name",

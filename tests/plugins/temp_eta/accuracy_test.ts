@@ -58,13 +58,13 @@ Deno.test("a PID hot end that overshoots counts down to within 10 %", () => {
 
 Deno.test("a bed whose integral creeps over the last degrees counts down to within 10 %", () => {
   // The tail is decided by the controller after 170 s; the recent first-order fit and the braking
-  // band's gradual countdown (see the README) bring it from 12 % to 5–7 %.
+  // band's gradual countdown (see plugins/temp_eta/README.md) bring it from 12 % to 5–7 %.
   check(() => longTailBed(), 10);
 });
 
 Deno.test("beds whose tail cannot be foreseen never show 'stalled' while they rise", () => {
   // The same bed with a faster integral, an underpowered one, one with two time constants: their
-  // estimates are far off early (see the README), but a bed still rising is never 'stalled'.
+  // estimates are far off early (see plugins/temp_eta/README.md), but a bed still rising is never 'stalled'.
   const beds = {
     "fast integral": () => longTailBed("bed", 80, 0.002),
     weak: () => weakBed(),
