@@ -6,6 +6,7 @@
  */
 import { join } from "node:path";
 import { REPO_ROOT } from "./_helpers.ts";
+import { exists } from "../lib/fs.ts";
 
 /** A Markdown file of the repository: its path from the root and its text. */
 export interface Doc {
@@ -27,16 +28,6 @@ export async function readDocs(): Promise<Doc[]> {
   return await Promise.all(
     paths.map(async (path) => ({ path, text: await Deno.readTextFile(join(REPO_ROOT, path)) })),
   );
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch (err) {
-    if (err instanceof Deno.errors.NotFound) return false;
-    throw err;
-  }
 }
 
 /** The text outside fenced code blocks (inline code spans removed too). */

@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { dirname, join, relative } from "node:path";
 import { REPO_ROOT } from "./_helpers.ts";
+import { exists } from "../lib/fs.ts";
 import { anchors, type Doc, links, readDocs, slug } from "./_markdown.ts";
 
 const docs = await readDocs();
@@ -90,16 +91,6 @@ async function strayPaths(doc: Doc): Promise<string[]> {
     }
   }
   return stray;
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch (err) {
-    if (err instanceof Deno.errors.NotFound) return false;
-    throw err;
-  }
 }
 
 Deno.test("every ../ path the docs name is a file of the repository", async () => {
