@@ -9,31 +9,34 @@
  *
  * @module
  */
-// Must stay the first import: it scopes process.env before any npm package loads.
-import { parseOptions } from "./lib/args.ts";
-import { SCOPED_ENV_VAR } from "./lib/host/env_scope.ts";
-import { fileURLToPath } from "node:url";
-import { exitCodeOf, messageOf, UsageError } from "./lib/error.ts";
+// Must stay the first import: lib/host/mod.ts loads env_scope.ts first, which scopes
+// process.env before any npm package loads.
 import {
   createHost,
+  envOf,
   HOST_COMMANDS_USAGE,
   HOST_ENV_VARS,
+  hostStart,
   isHostCommand,
   LIBRARY_ENV_VARS,
   pluginEnvVars,
   resolveHostPaths,
   runHostCommand,
+  runProbeProcess,
   RUNTIME_ENV_VARS,
+  SCOPED_ENV_VAR,
   scopedPermissionFlags,
   serveHost,
+  type ShutdownInfo,
   superviseHost,
   SupervisorLink,
 } from "./lib/host/mod.ts";
-import { listenHostNames, parseHostList } from "./lib/http/host_allow.ts";
+import { parseOptions } from "./lib/args.ts";
+import { fileURLToPath } from "node:url";
+import { exitCodeOf, messageOf, UsageError } from "./lib/error.ts";
+import { listenHostNames, parseHostList } from "./lib/http/mod.ts";
 import { assertIslandsBuilt, createWebServer } from "./lib/web/server.ts";
 import { manifest } from "./manifest.gen.ts";
-import type { ShutdownInfo } from "./lib/host/plugin.ts";
-import { envOf, hostStart, runProbeProcess } from "./lib/host/supervise/commands.ts";
 import { print, printError } from "./lib/log.ts";
 import { plugins } from "./plugins/registry.ts";
 

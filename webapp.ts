@@ -19,8 +19,8 @@
 import { fileURLToPath } from "node:url";
 import { createWebApp } from "./lib/app/mod.ts";
 import { withoutLeadingDashDash } from "./lib/args.ts";
-import { resolveInvocation } from "./lib/cli/invocation.ts";
-import { parseWebArgs, WEBAPP_USAGE } from "./lib/control/web_args.ts";
+import { resolveInvocation } from "./lib/cli/mod.ts";
+import { parseWebArgs, WEBAPP_USAGE } from "./lib/dashboard/web_args.ts";
 import { processEnv } from "./lib/config/mod.ts";
 import { exitCodeOf, messageOf, UsageError } from "./lib/error.ts";
 import { isFileSync } from "./lib/fs.ts";
@@ -40,7 +40,7 @@ async function startDevBuild(): Promise<{ close(): Promise<void> }> {
   if (!isFileSync(at("./routes/_app.tsx"))) {
     throw new UsageError("Cannot use --dev here: the sources of the pages are not beside it");
   }
-  const { watchProject } = await import("./lib/http/fw/dev.ts");
+  const { watchProject } = await import("./lib/http/mod.ts");
   return await watchProject(at("./"), {
     onBuild: (r) =>
       print(`dev: built ${r.islands.islands.length} islands in ${Math.round(r.islands.ms)} ms`),

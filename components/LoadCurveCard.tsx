@@ -6,7 +6,7 @@
  */
 import Chart from "../islands/Chart.tsx";
 import { shortModelName } from "../lib/shared/model_name.ts";
-import type { LoadCurve } from "../lib/store/load_curves.ts";
+import type { LoadCurve } from "../lib/store/mod.ts";
 import { fmt } from "./format.ts";
 
 const MODES = [

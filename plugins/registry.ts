@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { PluginDescriptor } from "../lib/host/plugin.ts";
+import type { PluginDescriptor } from "../lib/host/mod.ts";
 import { plugin as branchplus } from "./branchplus/mod.ts";
 import { plugin as hostUptime } from "./host_uptime/mod.ts";
 import { plugin as logmonitor } from "./logmonitor/mod.ts";

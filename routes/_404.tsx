@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { ErrorPageProps } from "../lib/http/fw/mod.ts";
+import type { ErrorPageProps } from "../lib/http/mod.ts";
 
 /** Not found. */
 export default function NotFound({ url }: ErrorPageProps) {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { ErrorPageProps } from "../lib/http/fw/mod.ts";
+import type { ErrorPageProps } from "../lib/http/mod.ts";
 
 /** A failed page. */
 export default function ErrorPage({ status, error }: ErrorPageProps) {

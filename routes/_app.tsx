@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { AppProps } from "../lib/http/fw/mod.ts";
+import type { AppProps } from "../lib/http/mod.ts";
 
 /** The document shell. */
 export default function App({ title, Component }: AppProps) {

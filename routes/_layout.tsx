@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { islandComponent } from "../lib/http/fw/mod.ts";
+import { islandComponent } from "../lib/http/mod.ts";
 import { currentLink, define } from "../lib/web/state.ts";
 import UserMenu from "../islands/UserMenu.tsx";
 

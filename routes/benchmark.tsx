@@ -5,10 +5,10 @@
  * @module
  */
 import BenchmarkPanel, { type BenchmarkPanelProps } from "../islands/BenchmarkPanel.tsx";
-import { formSections } from "../lib/control/form_schema.ts";
-import { presetList } from "../lib/control/presets.ts";
-import { type DashboardServices, define } from "../lib/control/services.ts";
-import { page } from "../lib/http/fw/mod.ts";
+import { formSections } from "../lib/dashboard/form_schema.ts";
+import { presetList } from "../lib/dashboard/presets.ts";
+import { type DashboardServices, define } from "../lib/dashboard/services.ts";
+import { page } from "../lib/http/mod.ts";
 
 /** Page metadata. */
 export const meta = { title: "Benchmark" };

@@ -11,16 +11,17 @@ import { fmt, fmtParallel, fmtTime } from "../components/format.ts";
 import KpiCard from "../components/KpiCard.tsx";
 import Chart from "../islands/Chart.tsx";
 import ComparisonPicker, { type PickerGroup } from "../islands/ComparisonPicker.tsx";
-import { define } from "../lib/control/services.ts";
-import { page } from "../lib/http/fw/mod.ts";
+import { define } from "../lib/dashboard/services.ts";
+import { page } from "../lib/http/mod.ts";
 import {
   type ComparableVariant,
   comparableVariants,
   type HistorySeries,
+  type LoadCurve,
+  loadCurves,
   type ModelHistory,
   modelHistory,
-} from "../lib/store/dashboard.ts";
-import { type LoadCurve, loadCurves } from "../lib/store/load_curves.ts";
+} from "../lib/store/mod.ts";
 import LoadCurveCard from "../components/LoadCurveCard.tsx";
 
 /** Page metadata. */

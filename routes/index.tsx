@@ -11,9 +11,9 @@ import { fmt } from "../components/format.ts";
 import KpiCard from "../components/KpiCard.tsx";
 import { BarList, Donut } from "../components/SvgCharts.tsx";
 import { comparisonHref } from "../components/links.ts";
-import { define } from "../lib/control/services.ts";
-import { page } from "../lib/http/fw/mod.ts";
-import { dashboardStats } from "../lib/store/dashboard.ts";
+import { define } from "../lib/dashboard/services.ts";
+import { page } from "../lib/http/mod.ts";
+import { dashboardStats } from "../lib/store/mod.ts";
 
 /** Page metadata. */
 export const meta = { title: "Home" };

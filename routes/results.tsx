@@ -5,9 +5,9 @@
  * @module
  */
 import ResultsBrowser from "../islands/ResultsBrowser.tsx";
-import { define } from "../lib/control/services.ts";
-import { page } from "../lib/http/fw/mod.ts";
-import { resultsTable } from "../lib/store/dashboard.ts";
+import { define } from "../lib/dashboard/services.ts";
+import { page } from "../lib/http/mod.ts";
+import { resultsTable } from "../lib/store/mod.ts";
 
 /** Page metadata. */
 export const meta = { title: "Results" };

@@ -57,7 +57,7 @@ Deno.test("the engine and the reports never import the command line (lib/cli/)",
 
 Deno.test("tests, tools and benchmarks import no entry script (the web app is composed in lib/app)", async () => {
   const entries = ["cli.ts", "webapp.ts", "host.ts", "main.ts", "launcher.ts", "tray.ts"];
-  for (const dir of ["tests", "tools", "bench", "lib"]) {
+  for (const dir of ["tests", "tools", "perf", "lib"]) {
     for (const file of await sources(dir)) {
       for (const target of await imports(file)) {
         assert.ok(!entries.includes(target), `${file} imports ${target}`);

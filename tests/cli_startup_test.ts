@@ -5,10 +5,10 @@ import { staticGraph } from "./_module_graph.ts";
 Deno.test("cli.ts loads only the command line at start: no engine, client, exporter or their packages", async () => {
   const graph = await staticGraph("cli.ts");
   // commander parses the flags; valibot is the configuration schema every start checks the files
-  // against (its cost is in bench/startup.ts).
+  // against (its cost is in perf/startup.ts).
   assert.deepEqual(graph.npm, ["commander", "valibot"]);
   const heavy = graph.files.filter((f) =>
-    /^lib\/(bench|reports|modelserver|engine|control|host)\//.test(f)
+    /^lib\/(bench|reports|modelserver|engine|dashboard|host)\//.test(f)
   );
   assert.deepEqual(heavy, []);
   assert.ok(graph.files.includes("lib/cli/main.ts"), graph.files.join(", "));

@@ -10,8 +10,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { resolve } from "node:path";
-import { buildProject } from "../lib/http/fw/build.ts";
-import { isManifestCurrent, MANIFEST_FILE } from "../lib/http/fw/crawl.ts";
+import { buildProject, isManifestCurrent, MANIFEST_FILE } from "../lib/http/mod.ts";
 import { parseOptions } from "../lib/args.ts";
 import { messageOf } from "../lib/error.ts";
 import { print, printError } from "../lib/log.ts";

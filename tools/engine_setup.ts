@@ -9,7 +9,7 @@
 
 import { exitCodeOf, messageOf } from "../lib/error.ts";
 import { print, printError } from "../lib/log.ts";
-import { ENGINE_DIR_ENV, engineRoot } from "../lib/engine/paths.ts";
+import { ENGINE_DIR_ENV, engineRoot } from "../lib/engine/mod.ts";
 import { denoRunner } from "./engine/run.ts";
 import { describeEngine, runEngineSetup } from "./engine/setup.ts";
 

@@ -6,20 +6,23 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
-import { resolveInvocation } from "../cli/invocation.ts";
-import { connect, lmsFor } from "../bench/connect.ts";
-import { BenchmarkController } from "../control/controller.ts";
-import type { DashboardServices } from "../control/services.ts";
+import { resolveInvocation } from "../cli/mod.ts";
+import { connect, lmsFor } from "../bench/mod.ts";
+import { BenchmarkController } from "../dashboard/controller.ts";
+import type { DashboardServices } from "../dashboard/services.ts";
 import { type Config, type EnvReader, processEnv, resolvePaths } from "../config/mod.ts";
-import { listenHostNames, parseHostList } from "../http/host_allow.ts";
-import { assertUsableToken, randomToken } from "../http/security.ts";
+import { assertUsableToken, listenHostNames, parseHostList, randomToken } from "../http/mod.ts";
 import { isLoopback } from "../net.ts";
 import { assertIslandsBuilt, createWebServer } from "../web/server.ts";
-import { createHost, type Host, HOST_ENV_VARS, pluginEnvVars } from "../host/mod.ts";
-import type { PluginDescriptor } from "../host/plugin.ts";
+import {
+  createHost,
+  type Host,
+  HOST_ENV_VARS,
+  type PluginDescriptor,
+  pluginEnvVars,
+} from "../host/mod.ts";
 import { createLogger, type Logger } from "../log.ts";
-import type { Backend } from "../modelserver/backend.ts";
-import { createBackend } from "../modelserver/factory.ts";
+import { type Backend, createBackend } from "../modelserver/mod.ts";
 import { ResultsStore } from "../store/mod.ts";
 import { plugins as registryPlugins } from "../../plugins/registry.ts";
 import { manifest } from "../../manifest.gen.ts";

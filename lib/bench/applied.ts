@@ -7,9 +7,8 @@
  *
  * @module
  */
-import type { BackendKind, Config } from "../config/mod.ts";
-import { builtInDefaults } from "../config/mod.ts";
-import type { ServerConfig } from "../modelserver/backend.ts";
+import { type BackendKind, builtInDefaults, type Config } from "../config/mod.ts";
+import type { ServerConfig } from "../modelserver/mod.ts";
 
 /** How a requested value reached the server. */
 export type AppliedStatus = "applied" | "changed" | "not_applied" | "ignored" | "default" | "sent";

@@ -7,13 +7,20 @@
  */
 import { backendOf, type Config } from "../config/mod.ts";
 import { AppError, UpstreamError } from "../error.ts";
-import type { Backend } from "../modelserver/backend.ts";
-import type { BackendOptions } from "../modelserver/factory.ts";
-import { authError, isAuthError, isConnectionRefused } from "../modelserver/errors.ts";
-import { hostPortOf } from "../modelserver/http.ts";
-import { type ProbeResult, probeServer, wrongServerError } from "../modelserver/probe.ts";
-import type { WaitReporter } from "../modelserver/timeout.ts";
-import { ensureLmsServer, LmsCli } from "../modelserver/lms_cli.ts";
+import {
+  authError,
+  type Backend,
+  type BackendOptions,
+  ensureLmsServer,
+  hostPortOf,
+  isAuthError,
+  isConnectionRefused,
+  LmsCli,
+  type ProbeResult,
+  probeServer,
+  type WaitReporter,
+  wrongServerError,
+} from "../modelserver/mod.ts";
 
 /** What connecting needs. */
 export interface ConnectDeps {

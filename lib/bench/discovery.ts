@@ -5,9 +5,13 @@
  *
  * @module
  */
-import type { Backend, ModelInfo } from "../modelserver/backend.ts";
-import type { LmsCli, LmsModelEntry } from "../modelserver/lms_cli.ts";
-import { modelsFromSdkEntries } from "../modelserver/lmstudio_models.ts";
+import {
+  type Backend,
+  type LmsCli,
+  type LmsModelEntry,
+  type ModelInfo,
+  modelsFromSdkEntries,
+} from "../modelserver/mod.ts";
 import { type Target, targetOf } from "./target.ts";
 
 /** Turns `lms ls --json` entries into model entries, one per variant. */

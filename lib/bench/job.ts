@@ -4,15 +4,12 @@
  *
  * @module
  */
-import type { RunOptions } from "./options.ts";
 import type { Config } from "../config/mod.ts";
 import { AppError, messageOf, UsageError } from "../error.ts";
-import type { Backend } from "../modelserver/backend.ts";
-import type { LmsCli } from "../modelserver/lms_cli.ts";
-import { atLeast } from "../modelserver/version.ts";
+import { atLeast, type Backend, type LmsCli } from "../modelserver/mod.ts";
 import type { ResultsStore, Row } from "../store/mod.ts";
 import { measuredParams, paramsHash } from "./cache_key.ts";
-import { isAbort, type JobControl } from "./control.ts";
+import { isAbort, type JobControl } from "./job_control.ts";
 import { discoverTargets } from "./discovery.ts";
 import type { EventSink } from "./events.ts";
 import { applyFilters, type Dropped, smallest } from "./filters.ts";
@@ -20,7 +17,7 @@ import { noteSensors, optionWarnings, type SensorState } from "./honesty.ts";
 import { randomNonce } from "./measure.ts";
 import { runModel } from "./model_run.ts";
 import { cellsOf } from "./workload.ts";
-import { workloadOf } from "./options.ts";
+import { type RunOptions, workloadOf } from "./options.ts";
 import type { Profiler } from "./profiler_types.ts";
 import type { Target } from "./target.ts";
 import { shortModelName } from "../shared/model_name.ts";

@@ -7,8 +7,8 @@
  */
 import type { ResolvedRun } from "./options.ts";
 import { type Output } from "../log.ts";
-import { openStore } from "../store/open.ts";
-import { createBackend } from "../modelserver/factory.ts";
+import { openStore } from "../store/mod.ts";
+import { createBackend } from "../modelserver/mod.ts";
 import { shortModelName } from "../shared/model_name.ts";
 import { measuredParams, paramsHash } from "./cache_key.ts";
 import { connect, lmsFor } from "./connect.ts";

@@ -8,7 +8,7 @@
  * @module
  */
 import { sleep } from "../clock.ts";
-import { createRandom } from "../engine/prng.ts";
+import { createRandom } from "../engine/mod.ts";
 import type { Row } from "../store/mod.ts";
 import type { Measured } from "./measure.ts";
 import { gapsOf, type RunMetrics, runMetrics } from "./metrics.ts";

@@ -5,8 +5,12 @@
  *
  * @module
  */
-import type { Backend, ChatRequest, ChatResult } from "../modelserver/backend.ts";
-import { isModelUnloaded } from "../modelserver/errors.ts";
+import {
+  type Backend,
+  type ChatRequest,
+  type ChatResult,
+  isModelUnloaded,
+} from "../modelserver/mod.ts";
 import type { Config } from "../config/mod.ts";
 
 /** Sampling values of a chat, from the configuration. */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { ChatResult } from "../modelserver/backend.ts";
+import type { ChatResult } from "../modelserver/mod.ts";
 import { AGGREGATED_METRICS, LATENCY_PERCENTILES, type Row } from "../store/mod.ts";
 import { POSITIVE, quantile, summarize, summaryColumns } from "./stats.ts";
 

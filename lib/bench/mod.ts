@@ -6,8 +6,8 @@
  */
 export { measuredParams, paramsHash } from "./cache_key.ts";
 export type { MeasuredParams } from "./cache_key.ts";
-export { isAbort, JobController } from "./control.ts";
-export type { JobControl } from "./control.ts";
+export { isAbort, JobController } from "./job_control.ts";
+export type { JobControl } from "./job_control.ts";
 export { connect, lmsFor } from "./connect.ts";
 export type { ConnectDeps } from "./connect.ts";
 export { discoverTargets, modelsFromLms } from "./discovery.ts";
@@ -27,6 +27,7 @@ export { bar, createProgress, formatDuration } from "./progress.ts";
 export { POSITIVE, quantile, summarize, summaryColumns } from "./stats.ts";
 export type { Summary } from "./stats.ts";
 export {
+  gridCells,
   gridTable,
   latencyTable,
   lengthText,
@@ -48,12 +49,12 @@ export type { Cell, CellRun } from "./workload.ts";
 export { fillerText, PromptBuilder } from "./prompt_builder.ts";
 export { paramsBillions, quantizationOfKey, sizeGiB, targetOf } from "./target.ts";
 export type { Target } from "./target.ts";
-export { runBenchmarkCommand } from "./command.ts";
+export { runBenchmarkCommand } from "./cli_run.ts";
 export { listing, listingText, runListModels } from "./list_models.ts";
 export type { ListedModel } from "./list_models.ts";
 export { appliedParams, NOT_APPLIED, notAppliedNames } from "./applied.ts";
 export type { AppliedParams, AppliedStatus, AppliedValue } from "./applied.ts";
-export type { CommandHooks } from "./command.ts";
+export type { CommandHooks } from "./cli_run.ts";
 export { createProfiler, HardwareProfiler, summarizeSamples } from "./profiler.ts";
 export type { ProfilerOptions } from "./profiler.ts";
 export { cpuPercent, hostFiles, parseMemInfo, parseProcStat } from "./profiler_host.ts";
@@ -61,3 +62,10 @@ export type { HostFiles } from "./profiler_host.ts";
 export { detectGpu } from "./profiler_gpu.ts";
 export type { GpuSource } from "./profiler_gpu.ts";
 export type { GpuReading } from "./profiler_smi.ts";
+export {
+  type Action,
+  type FilterOptions,
+  type ResolvedRun,
+  type RunOptions,
+  workloadOf,
+} from "./options.ts";

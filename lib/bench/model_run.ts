@@ -6,8 +6,8 @@
  * @module
  */
 import { AppError, messageOf, UpstreamError } from "../error.ts";
-import { isConnectionRefused } from "../modelserver/errors.ts";
-import { isAbort } from "./control.ts";
+import { isConnectionRefused } from "../modelserver/mod.ts";
+import { isAbort } from "./job_control.ts";
 import { waitForLimits } from "./limits.ts";
 import { noteSensors } from "./honesty.ts";
 import { aggregateRuns } from "./metrics.ts";

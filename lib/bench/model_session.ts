@@ -5,11 +5,10 @@
  * @module
  */
 import type { Config } from "../config/mod.ts";
-import type { RunOptions } from "./options.ts";
 import { messageOf } from "../error.ts";
-import type { Backend, LoadOptions, ServerConfig } from "../modelserver/backend.ts";
+import type { Backend, LoadOptions, ServerConfig } from "../modelserver/mod.ts";
 import type { ResultsStore, Row } from "../store/mod.ts";
-import { isAbort, type JobControl } from "./control.ts";
+import { isAbort, type JobControl } from "./job_control.ts";
 import type { EventSink, ModelFigures } from "./events.ts";
 import {
   type MeasureContext,
@@ -19,7 +18,7 @@ import {
   samplingOf,
 } from "./measure.ts";
 import { type Cell, cellLabel, type CellRun, WorkloadPlan } from "./workload.ts";
-import { workloadOf } from "./options.ts";
+import { type RunOptions, workloadOf } from "./options.ts";
 import { type RunMetrics, runMetrics } from "./metrics.ts";
 import { type ParallelRound, parallelRound } from "./parallel.ts";
 import type { Profiler } from "./profiler_types.ts";

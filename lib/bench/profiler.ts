@@ -18,7 +18,7 @@
  * @module
  */
 import { type Clock, systemClock } from "../clock.ts";
-import { denoRunner, type ProcessRunner } from "../modelserver/process.ts";
+import { denoRunner, type ProcessRunner } from "../modelserver/mod.ts";
 import type { HardwareSample } from "./events.ts";
 import { detectGpu, type GpuSource } from "./profiler_gpu.ts";
 import { CpuMeter, type HostFiles, hostFiles, readRamGiB } from "./profiler_host.ts";

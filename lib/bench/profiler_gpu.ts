@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { ProcessRunner } from "../modelserver/process.ts";
+import type { ProcessRunner } from "../modelserver/mod.ts";
 import type { HostFiles } from "./profiler_host.ts";
 import {
   gpuLabel,

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { ProcessRunner } from "../modelserver/process.ts";
+import type { ProcessRunner } from "../modelserver/mod.ts";
 
 /** One reading of the GPU(s); null where the source has no value. */
 export interface GpuReading {

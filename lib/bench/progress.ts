@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { WaitReporter } from "../modelserver/timeout.ts";
+import type { WaitReporter } from "../modelserver/mod.ts";
 import { shortModelName } from "../shared/model_name.ts";
 import type { BenchEvent } from "./events.ts";
 

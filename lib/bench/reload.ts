@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { Backend, ChatResult } from "../modelserver/backend.ts";
+import type { Backend, ChatResult } from "../modelserver/mod.ts";
 
 /** Watches one model's load across its measured runs. */
 export class ReloadWatch {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Backend, BackendKind, ModelInfo } from "../modelserver/backend.ts";
+import type { Backend, BackendKind, ModelInfo } from "../modelserver/mod.ts";
 import type { ModelRecord } from "../store/mod.ts";
 
 /** One model variant to benchmark. */

@@ -6,7 +6,7 @@
  * @module
  */
 import type { WorkloadOptions } from "./options.ts";
-import type { Backend, ChatRequest } from "../modelserver/backend.ts";
+import type { Backend, ChatRequest } from "../modelserver/mod.ts";
 import type { Row } from "../store/mod.ts";
 import type { RequestShape } from "./measure.ts";
 import type { RunMetrics } from "./metrics.ts";

@@ -8,8 +8,7 @@ import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { type Config, type LayerReport, listPresets, type Paths } from "../config/mod.ts";
 import { AppError, Status } from "../error.ts";
 import { writeFailureReason, writeFileAtomic } from "../fs.ts";
-import { openStore } from "../store/open.ts";
-import { cacheListing, exportCache } from "../store/mod.ts";
+import { cacheListing, exportCache, openStore } from "../store/mod.ts";
 import { VERSION } from "../version.ts";
 
 /** The presets as lines: `name  [readonly|user]  key=value ...`. */

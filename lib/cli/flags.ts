@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { CONFIG_SCHEMA } from "../config/schema.ts";
-import { fieldAt, fieldInfo } from "../schema/fields.ts";
+import { CONFIG_SCHEMA } from "../config/mod.ts";
+import { fieldAt, fieldInfo } from "../schema/mod.ts";
 import { MODEL_FLAGS } from "./flags_model.ts";
 import { RUN_FLAGS } from "./flags_run.ts";
 import { OUTPUT_FLAGS, WORKLOAD_FLAGS } from "./flags_workload.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { ResolvedRun } from "../bench/options.ts";
+import type { ResolvedRun } from "../bench/mod.ts";
 import {
   applyLayer,
   backendOf,

@@ -3,7 +3,7 @@
  *
  * @module
  */
-export { CATEGORIES, FLAGS, SEED_FLAG_COUNT } from "./flags.ts";
+export { ACTION_FLAGS, CATEGORIES, FLAGS, isListKind, SEED_FLAG_COUNT } from "./flags.ts";
 export type { FlagKind, FlagSpec } from "./flags.ts";
 export { buildProgram, parseFlags } from "./program.ts";
 export type { Flags, ParseResult, ProgramOptions } from "./program.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Action, RunOptions } from "../bench/options.ts";
+import type { Action, RunOptions } from "../bench/mod.ts";
 import type { BackendKind, JsonObject } from "../config/mod.ts";
 import { badRequest } from "../error.ts";
 import type { Flags } from "./program.ts";

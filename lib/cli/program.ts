@@ -6,9 +6,9 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import * as v from "valibot";
 import { withoutLeadingDashDash } from "../args.ts";
-import { CONFIG_SCHEMA } from "../config/schema.ts";
+import { CONFIG_SCHEMA } from "../config/mod.ts";
 import { badRequest } from "../error.ts";
-import { fieldAt, integer, number, text } from "../schema/fields.ts";
+import { fieldAt, integer, number, text } from "../schema/mod.ts";
 import { CATEGORIES, FLAGS, type FlagSpec } from "./flags.ts";
 
 /** Parsed flags: only the values given on the command line (or by a preset), by key. */

@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import * as v from "valibot";
 import { AppError, badRequest } from "../error.ts";
-import { issuePath } from "../schema/settings.ts";
+import { issuePath } from "../schema/mod.ts";
 import { writeFileAtomic } from "../fs.ts";
 import { readJsonFile } from "./json_file.ts";
 import { isPlainObject } from "./merge.ts";

@@ -8,7 +8,7 @@
  * @module
  */
 import * as v from "valibot";
-import { boolean, choice, integer, number, text } from "../schema/fields.ts";
+import { boolean, choice, integer, number, text } from "../schema/mod.ts";
 import { DEFAULT_PORTS, normalisePorts } from "./ports.ts";
 
 /** K/V cache quantization types a model server accepts. */

@@ -7,7 +7,7 @@
  */
 import * as v from "valibot";
 import { AppError } from "../error.ts";
-import { entriesOf } from "../schema/fields.ts";
+import { entriesOf } from "../schema/mod.ts";
 import { isPlainObject, type JsonObject } from "./merge.ts";
 import { CONFIG_SCHEMA } from "./schema.ts";
 

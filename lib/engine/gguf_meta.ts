@@ -6,9 +6,9 @@
  *
  * @module
  */
-import { GgufCursor, GgufType } from "../modelserver/gguf_header.ts";
+import { GgufCursor, GgufType } from "../modelserver/mod.ts";
 
-export { GgufType } from "../modelserver/gguf_header.ts";
+export { GgufType } from "../modelserver/mod.ts";
 
 /** Where a key's value sits in the file. */
 export interface GgufValueRef {

@@ -29,7 +29,12 @@ export {
   requireEngine,
   SETUP_COMMAND,
 } from "./find.ts";
-export { type EngineManifest, type ManifestModel, parseManifest } from "./manifest.ts";
+export {
+  type EngineManifest,
+  MANIFEST_VERSION,
+  type ManifestModel,
+  parseManifest,
+} from "./manifest.ts";
 export {
   ENGINE_DIR_ENV,
   ENGINE_ID,
@@ -37,6 +42,7 @@ export {
   enginePaths,
   engineRoot,
   LLAMA_CPP_COMMIT,
+  NODE_LLAMA_CPP_PACKAGE,
   NODE_LLAMA_CPP_VERSION,
 } from "./paths.ts";
 export {
@@ -53,5 +59,18 @@ export {
   startLlamaServer,
   type StartLlamaServerOptions,
 } from "./server.ts";
-export { type EngineStamp } from "./stamp.ts";
-export { TINY_MODELS } from "./model_specs.ts";
+export { type EngineStamp, readStampSync } from "./stamp.ts";
+export {
+  ggufParamCount,
+  MODEL_CONTEXT_LENGTH,
+  type ModelSpec,
+  specsFingerprint,
+  TINY_MODELS,
+  VOCAB_FILE,
+} from "./model_specs.ts";
+export { drainOutput } from "./output_tail.ts";
+export { isAlive } from "./processes.ts";
+export { writeLlama2cCheckpoint } from "./llama2c.ts";
+export { patchGgufU32 } from "./gguf_meta.ts";
+export { findOnPath } from "./which.ts";
+export { createRandom } from "./prng.ts";

@@ -13,7 +13,7 @@
  */
 import { join } from "node:path";
 import { withoutLeadingDashDash } from "../args.ts";
-import { randomToken } from "../http/security.ts";
+import { randomToken } from "../http/mod.ts";
 import {
   expandClusters,
   findHost,

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { createLogger, print, printError } from "../log.ts";
 import { findFreePort } from "../net.ts";
 import type { EntryDeps } from "./entry.ts";
-import { TOKEN_ENV } from "../tray/args.ts";
+import { TOKEN_ENV } from "../tray/mod.ts";
 
 /** Permission flags the entry script passes to the programs it runs (same as the deno tasks). */
 export const PROGRAM_PERMISSIONS = [

@@ -8,16 +8,25 @@
 import { join } from "node:path";
 import { Hono } from "hono";
 import { type Clock, systemClock } from "../clock.ts";
-import { errorHandler, notFoundHandler } from "../http/error_handler.ts";
-import { limitBody, MAX_REQUEST_BODY } from "../http/body.ts";
-import { securityHeaders } from "../http/headers.ts";
-import { allowHosts, listenHostNames } from "../http/host_allow.ts";
+import {
+  allowHosts,
+  errorHandler,
+  limitBody,
+  listenHostNames,
+  MAX_REQUEST_BODY,
+  notFoundHandler,
+  securityHeaders,
+} from "../http/mod.ts";
 import { createLogger, type Logger } from "../log.ts";
-import { assertPermission, authenticate, requireMethodPermission } from "./auth/middleware.ts";
-import { authRoutes } from "./auth/routes.ts";
-import { SessionStore } from "./auth/sessions.ts";
-import { LoginThrottle } from "./auth/throttle.ts";
-import { UserStore } from "./auth/users.ts";
+import {
+  assertPermission,
+  authenticate,
+  authRoutes,
+  LoginThrottle,
+  requireMethodPermission,
+  SessionStore,
+  UserStore,
+} from "./auth/mod.ts";
 import { ConfigFile, type ConfigFs } from "./config_file.ts";
 import { fileSink, HOST_LOG_NAME } from "./host_log.ts";
 import { type HostPaths, resolveHostPaths } from "./paths.ts";
@@ -30,12 +39,9 @@ import type {
   ShutdownInfo,
 } from "./plugin.ts";
 import { defaultPermissionFor } from "./permissions.ts";
-import { printerRoutes } from "./printer/routes.ts";
-import { VirtualPrinter } from "./printer/virtual_printer.ts";
-import { PushHub } from "./push/hub.ts";
-import { pushSocketHandler } from "./push/socket.ts";
-import { settingsRoutes } from "./settings/routes.ts";
-import { SettingsStore } from "./settings/store.ts";
+import { printerRoutes, VirtualPrinter } from "./printer/mod.ts";
+import { PushHub, pushSocketHandler } from "./push/mod.ts";
+import { settingsRoutes, SettingsStore } from "./settings/mod.ts";
 import { type ScopeControl, ScopeWatch } from "./scope_watch.ts";
 import { HANDOVER_NAME, HandoverFile, HOST_HANDOVER } from "./handover.ts";
 import { servedPaths } from "./paths_served.ts";

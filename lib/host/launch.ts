@@ -7,10 +7,9 @@
  */
 import { SCOPED_ENV_VAR } from "./env_scope.ts";
 import { ConfigFile } from "./config_file.ts";
-import type { HostPaths } from "./paths.ts";
-import { HOST_ENV_VARS } from "./paths.ts";
+import { HOST_ENV_VARS, type HostPaths } from "./paths.ts";
 import type { PluginDescriptor } from "./plugin.ts";
-import { readStoredSettings } from "./settings/stored.ts";
+import { readStoredSettings } from "./settings/mod.ts";
 
 /**
  * The source of system uptime the uptime plugin reads. Deno asks for `--allow-all` to read

@@ -17,6 +17,8 @@
  *
  * @module
  */
+// First: env_scope.ts scopes process.env as it loads, before any npm package (host.ts).
+export { SCOPED_ENV_VAR, scopeProcessEnv } from "./env_scope.ts";
 export type * from "./plugin.ts";
 export { createHost, type Host, type HostOptions, type HostServices } from "./create_host.ts";
 export { type ServedHost, serveHost, type ServeHostOptions } from "./serve.ts";
@@ -39,7 +41,7 @@ export {
   type HostCommandIo,
   isHostCommand,
   runHostCommand,
-} from "./commands.ts";
+} from "./account_commands.ts";
 export {
   LIBRARY_ENV_VARS,
   pluginEnvVars,
@@ -52,7 +54,6 @@ export {
   scopedPermissionFlags,
   type ScopeOptions,
 } from "./launch.ts";
-export { SCOPED_ENV_VAR, scopeProcessEnv } from "./env_scope.ts";
 export {
   mayConnect,
   type MissingScope,
@@ -66,3 +67,15 @@ export * from "./auth/mod.ts";
 export * from "./settings/mod.ts";
 export * from "./push/mod.ts";
 export * from "./printer/mod.ts";
+export { envOf, hostStart, runProbeProcess } from "./supervise/child_processes.ts";
+export {
+  define,
+  definePluginPages,
+  LOGIN_PATH,
+  PAGES_BASE,
+  requireSignIn,
+  sessionUser,
+  SETTINGS_PATH,
+  settingsPathOf,
+} from "./pages.ts";
+export { SettingsFrame, settingsProps } from "./settings_page.tsx";

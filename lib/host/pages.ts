@@ -7,11 +7,9 @@
  */
 import { getCookie } from "hono/cookie";
 import { AppError } from "../error.ts";
-import { createDefine, type Define, type Middleware } from "../http/fw/mod.ts";
+import { createDefine, type Define, type Middleware } from "../http/mod.ts";
 import type { WebState } from "../web/state.ts";
-import { resolvePrincipal } from "./auth/middleware.ts";
-import type { Principal } from "./auth/users.ts";
-import { SESSION_COOKIE } from "./auth/sessions.ts";
+import { type Principal, resolvePrincipal, SESSION_COOKIE } from "./auth/mod.ts";
 import type { HostServices } from "./create_host.ts";
 import { hasPermission } from "./permissions.ts";
 import type { PluginInstance } from "./plugin.ts";

@@ -9,8 +9,8 @@
  */
 import type { Logger } from "../log.ts";
 import type { PluginDescriptor } from "./plugin.ts";
-import type { PushHub } from "./push/hub.ts";
-import type { SettingsStore } from "./settings/store.ts";
+import type { PushHub } from "./push/mod.ts";
+import type { SettingsStore } from "./settings/mod.ts";
 import type { ProbeRequest } from "./supervise/link.ts";
 
 /** What the launcher told the host about its scope, and how to reach the launcher. */

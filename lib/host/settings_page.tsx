@@ -7,8 +7,8 @@
  * @module
  */
 import type { ComponentChildren } from "preact";
-import type { FwContext } from "../http/fw/mod.ts";
-import type { SettingsProps } from "../shared/settings/spec.ts";
+import type { FwContext } from "../http/mod.ts";
+import type { SettingsProps } from "../shared/settings/mod.ts";
 import type { NavLink } from "../web/state.ts";
 import type { HostPageState } from "./pages.ts";
 import { hasPermission } from "./permissions.ts";

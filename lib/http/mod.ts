@@ -15,3 +15,40 @@ export {
 } from "./error_handler.ts";
 export { attachment, clientAddress, isStateChanging, readJsonObject } from "./request.ts";
 export { type RateLimitOptions, SlidingWindowLimiter } from "./rate_limit.ts";
+export {
+  type AppProps,
+  buildProject,
+  createDefine,
+  type Define,
+  type ErrorPageProps,
+  errorPages,
+  type FwContext,
+  hasBuild,
+  islandComponent,
+  ISLANDS_DIR,
+  ISLANDS_URL,
+  islandsByName,
+  isManifestCurrent,
+  type Manifest,
+  MANIFEST_FILE,
+  type Middleware,
+  mountRoutes,
+  page,
+  type RouteFolder,
+  serveAssets,
+  watchProject,
+} from "./fw/mod.ts";
+export { allowHosts, listenHostNames, parseHostList } from "./host_allow.ts";
+export { limitBody, MAX_REQUEST_BODY } from "./body.ts";
+export { compress } from "./compress.ts";
+export { securityHeaders } from "./headers.ts";
+export {
+  assertUsableToken,
+  isSameOrigin,
+  randomToken,
+  requireToken,
+  sameOrigin,
+} from "./security.ts";
+export { sseResponse } from "./sse.ts";
+export { snapshotResponse } from "./snapshot.ts";
+export { safeLocalPath } from "./redirect.ts";

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { LoadConfig } from "../config/types.ts";
+import type { LoadConfig } from "../config/mod.ts";
 
 /** Which protocol a backend speaks. */
 export type BackendKind = "rest" | "sdk" | "openai";

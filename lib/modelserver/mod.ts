@@ -29,11 +29,13 @@ export type {
   ModelCapabilities,
   ModelInfo,
 } from "./backend.ts";
-export { isToolCapable, isVisionCapable } from "./backend.ts";
+export { isToolCapable, isVisionCapable, type ServerConfig } from "./backend.ts";
 export { type BackendOptions, createBackend } from "./factory.ts";
 export {
+  authError,
   droppedStreamError,
   httpError,
+  isAuthError,
   isConnectionRefused,
   isModelUnloaded,
   MODEL_UNLOADED,
@@ -68,3 +70,8 @@ export {
 } from "./lms_cli.ts";
 export { denoRunner, type ProcessResult, type ProcessRunner } from "./process.ts";
 export { atLeast, compareVersions, parseVersion } from "./version.ts";
+export { GgufCursor, GgufType } from "./gguf_header.ts";
+export { hostPortOf } from "./http.ts";
+export { type ProbeResult, probeServer, wrongServerError } from "./probe.ts";
+export type { WaitReporter } from "./timeout.ts";
+export { modelsFromSdkEntries } from "./lmstudio_models.ts";

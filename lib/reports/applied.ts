@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { NOT_APPLIED } from "../bench/applied.ts";
+import { NOT_APPLIED } from "../bench/mod.ts";
 import type { ReportEntry } from "./model.ts";
 import { shortModelName } from "../shared/model_name.ts";
 

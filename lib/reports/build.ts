@@ -5,9 +5,7 @@
  *
  * @module
  */
-import type { FilterOptions, RunOptions } from "../bench/options.ts";
-import { applyFilters } from "../bench/filters.ts";
-import type { Target } from "../bench/target.ts";
+import { applyFilters, type FilterOptions, type RunOptions, type Target } from "../bench/mod.ts";
 import type { ResultRow, ResultsStore } from "../store/mod.ts";
 import { VERSION } from "../version.ts";
 import { applyComparison, type PreviousReport, speedTrend } from "./compare.ts";

@@ -6,10 +6,16 @@
  * @module
  */
 import { basename, join, resolve, sep } from "node:path";
-import { parseJsonText } from "../config/json_file.ts";
+import { parseJsonText } from "../config/mod.ts";
 import { AppError, badRequest } from "../error.ts";
-import type { ComparisonSource, MetricDelta, ReportEntry, TrendPoint } from "./model.ts";
-import { num, samplesOf } from "./model.ts";
+import {
+  type ComparisonSource,
+  type MetricDelta,
+  num,
+  type ReportEntry,
+  samplesOf,
+  type TrendPoint,
+} from "./model.ts";
 import { welchTest } from "./welch.ts";
 
 /** File names of JSON reports; group 1 is the report id. */

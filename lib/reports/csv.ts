@@ -4,15 +4,14 @@
  *
  * @module
  */
-import { SERIES } from "../bench/profiler_types.ts";
+import { notAppliedNames, SERIES } from "../bench/mod.ts";
 import {
   AGGREGATED_METRICS,
   LATENCY_METRICS,
   LATENCY_PERCENTILES,
   STAT_SUFFIXES,
-} from "../store/schema.ts";
+} from "../store/mod.ts";
 import { type ReportData, type ReportEntry, sizeGb } from "./model.ts";
-import { notAppliedNames } from "../bench/applied.ts";
 import { gridText, loadText } from "./serving.ts";
 
 /** The CSV columns, in order (docs/benchmark.md "Reports" lists them). */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { summarize, type Summary } from "../bench/stats.ts";
+import { summarize, type Summary } from "../bench/mod.ts";
 import { displayName, num, type ReportEntry, sizeGb } from "./model.ts";
 import { isParallel } from "./serving.ts";
 

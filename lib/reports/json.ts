@@ -8,7 +8,7 @@
 import { reportSummary } from "./insights.ts";
 import { type ReportData, type ReportEntry, sizeGb } from "./model.ts";
 import { parameterSets } from "./parameters.ts";
-import { notAppliedNames } from "../bench/applied.ts";
+import { notAppliedNames } from "../bench/mod.ts";
 
 /** Schema name of the JSON report. */
 export const REPORT_SCHEMA = "localbench.report/1";

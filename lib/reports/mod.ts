@@ -4,8 +4,8 @@
  *
  * @module
  */
-export { loadComparison, prepareReports, runExportOnly } from "./commands.ts";
-export type { ReportCommandOptions } from "./commands.ts";
+export { loadComparison, prepareReports, runExportOnly } from "./cli_steps.ts";
+export type { ReportCommandOptions } from "./cli_steps.ts";
 export { benchmarkEntries, buildReport, exportEntries, reportId, targetOfRow } from "./build.ts";
 export type { BuildOptions } from "./build.ts";
 export {

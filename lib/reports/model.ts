@@ -6,7 +6,7 @@
  * @module
  */
 import type { ResultRow, ResultsStore, Row } from "../store/mod.ts";
-import type { AppliedParams } from "../bench/applied.ts";
+import type { AppliedParams } from "../bench/mod.ts";
 import { shortModelName } from "../shared/model_name.ts";
 
 /** Change of one metric against an earlier report. */

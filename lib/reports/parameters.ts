@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { RunOptions } from "../bench/options.ts";
+import type { RunOptions } from "../bench/mod.ts";
 import type { ReportEntry } from "./model.ts";
 
 /** One distinct set of measured parameters and the variants measured with it. */

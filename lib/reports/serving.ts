@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { gridCells as tableGridCells } from "../bench/table.ts";
+import { gridCells as tableGridCells } from "../bench/mod.ts";
 import type { Row } from "../store/mod.ts";
 import { fixed } from "./format.ts";
 import { num, type ReportEntry } from "./model.ts";

@@ -26,3 +26,16 @@ export {
 export { cacheListing, exportCache } from "./export.ts";
 export { loadCurves } from "./load_curves.ts";
 export type { LoadCurve } from "./load_curves.ts";
+export { openStore } from "./open.ts";
+export {
+  clearCache,
+  comparableModels,
+  type ComparableVariant,
+  comparableVariants,
+  dashboardStats,
+  deleteModel,
+  type HistorySeries,
+  type ModelHistory,
+  modelHistory,
+  resultsTable,
+} from "./dashboard.ts";

@@ -12,26 +12,34 @@
  * @module
  */
 import { Hono, type MiddlewareHandler } from "hono";
-import { limitBody, MAX_REQUEST_BODY } from "../http/body.ts";
-import { compress } from "../http/compress.ts";
-import { errorPages, type Manifest, mountRoutes, type RouteFolder } from "../http/fw/mod.ts";
-import { serveAssets } from "../http/fw/static.ts";
-import { hasBuild, ISLANDS_DIR, ISLANDS_URL } from "../http/fw/bundles.ts";
-import { islandsByName } from "../http/fw/islands.ts";
-import { AppError } from "../error.ts";
-import { securityHeaders } from "../http/headers.ts";
-import { allowHosts } from "../http/host_allow.ts";
-import { requireToken } from "../http/security.ts";
-import type { DashboardServices } from "../control/services.ts";
-import { DASHBOARD_NAV } from "../control/nav.ts";
-import type { Host } from "../host/create_host.ts";
 import {
+  allowHosts,
+  compress,
+  errorPages,
+  hasBuild,
+  ISLANDS_DIR,
+  ISLANDS_URL,
+  islandsByName,
+  limitBody,
+  type Manifest,
+  MAX_REQUEST_BODY,
+  mountRoutes,
+  requireToken,
+  type RouteFolder,
+  securityHeaders,
+  serveAssets,
+} from "../http/mod.ts";
+import { AppError } from "../error.ts";
+import type { DashboardServices } from "../dashboard/services.ts";
+import { DASHBOARD_NAV } from "../dashboard/nav.ts";
+import {
+  type Host,
   LOGIN_PATH,
   PAGES_BASE,
   sessionUser,
   SETTINGS_PATH,
   settingsPathOf,
-} from "../host/pages.ts";
+} from "../host/mod.ts";
 import type { Logger } from "../log.ts";
 import type { NavLink } from "./state.ts";
 

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { createDefine, type Define } from "../http/fw/mod.ts";
+import { createDefine, type Define } from "../http/mod.ts";
 
 /** A link of the top bar. */
 export interface NavLink {

@@ -5,15 +5,14 @@
  *
  * @module
  */
-import type { PluginContext } from "../../lib/host/plugin.ts";
-import { mayConnect } from "../../lib/host/scope_watch.ts";
+import { mayConnect, type PluginContext } from "../../lib/host/mod.ts";
 import type { ChannelConfig } from "./channel_config.ts";
 import {
   createHubClient,
   type HubClient,
   type SendResult,
   type StatesUpdate,
-} from "./hub_client.ts";
+} from "./powerhub_client.ts";
 import {
   channelKey,
   type ChannelKind,
@@ -21,7 +20,7 @@ import {
   type ChannelStates,
   LAYOUT,
 } from "./layout.ts";
-import { HubLossWatch } from "./hub_loss.ts";
+import { HubLossWatch } from "./powerhub_loss.ts";
 import { probeHub, type ProbeResult } from "./probe.ts";
 import { RulesEngine } from "./engine.ts";
 import { type BranchSettings, channelConfigOf, hubNetTarget, hubUrl } from "./settings.ts";

@@ -7,9 +7,9 @@
  * @module
  */
 import type { Clock } from "../../lib/clock.ts";
-import type { PrinterAccess, PrinterSnapshot } from "../../lib/host/plugin.ts";
+import type { PrinterAccess, PrinterSnapshot } from "../../lib/host/mod.ts";
 import type { Logger } from "../../lib/log.ts";
-import type { HubClient } from "./hub_client.ts";
+import type { HubClient } from "./powerhub_client.ts";
 import { channelKey, type ChannelKind, type ChannelStates } from "./layout.ts";
 import { createSwitchLimiter, type SwitchLimiter } from "./rate_limit.ts";
 import { planSwitches } from "./rules.ts";

@@ -8,7 +8,7 @@
  */
 import type { Logger } from "../../lib/log.ts";
 import type { ChannelConfig } from "./channel_config.ts";
-import type { HubClient } from "./hub_client.ts";
+import type { HubClient } from "./powerhub_client.ts";
 import type { ChannelKind, ChannelStates } from "./layout.ts";
 import type { PlannedSwitch } from "./rules.ts";
 import type { BranchSettings } from "./settings.ts";

@@ -6,9 +6,9 @@
  * @module
  */
 import { Hono } from "hono";
-import { readJsonObject } from "../../lib/http/body.ts";
-import type { PluginRoutes } from "../../lib/host/plugin.ts";
-import { runCommand } from "./commands.ts";
+import { readJsonObject } from "../../lib/http/mod.ts";
+import type { PluginRoutes } from "../../lib/host/mod.ts";
+import { runCommand } from "./api_commands.ts";
 import type { BranchController } from "./controller.ts";
 
 /** Where the API is mounted. */

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { HeaterReading } from "../../lib/host/plugin.ts";
+import type { HeaterReading } from "../../lib/host/mod.ts";
 import type { ChannelConfig, RuleState } from "./channel_config.ts";
 import { channelKey, type ChannelKind, type ChannelStates } from "./layout.ts";
 import type { CombineLogic } from "./settings.ts";

@@ -6,8 +6,8 @@
  * @module
  */
 import * as v from "valibot";
-import { deepMerge } from "../../lib/config/merge.ts";
-import type { Settings } from "../../lib/host/plugin.ts";
+import { deepMerge } from "../../lib/config/mod.ts";
+import type { Settings } from "../../lib/host/mod.ts";
 import {
   boolean,
   choice,

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { HeaterReading } from "../../lib/host/plugin.ts";
+import type { HeaterReading } from "../../lib/host/mod.ts";
 import type { TempRule, TempSensor } from "./channel_config.ts";
 
 /** The heater a sensor reads: `bed`, `tool0` (the first tool only) or `chamber`. */

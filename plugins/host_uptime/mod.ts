@@ -4,75 +4,27 @@
  *
  * @module
  */
-import { Hono } from "hono";
-import type { PluginContext, PluginDescriptor } from "../../lib/host/plugin.ts";
-import { noteLanguage, uptimePayload } from "./payload.ts";
-import { UPTIME_SCHEMA, type UptimeSettings } from "./settings.ts";
-import {
-  hostUptimeSeconds,
-  type ProcReader,
-  readProcUptime,
-  systemUptimeSeconds,
-} from "./source.ts";
-
-export { DISPLAY_FORMATS, type DisplayFormat, formatUptime, type UptimeTexts } from "./format.ts";
-export { UNAVAILABLE_NOTES, uptimePayload } from "./payload.ts";
-export { UPTIME_DEFAULTS, UPTIME_SCHEMA, type UptimeSettings } from "./settings.ts";
-export { systemUptimeSeconds } from "./source.ts";
-
-/** Options of {@linkcode createUptimePlugin}. */
-export interface UptimePluginOptions {
-  /** Reader of `/proc/uptime`. @default Deno.readTextFile("/proc/uptime") */
-  readProc?: ProcReader;
-  /** Start time of the host in ms since the epoch. @default the context clock at creation of the routes */
-  startedAt?: number;
-}
-
-/** Creates the uptime plugin descriptor. */
-export function createUptimePlugin(
-  options: UptimePluginOptions = {},
-): PluginDescriptor<UptimeSettings> {
-  const readProc = options.readProc ?? readProcUptime;
-  return {
-    id: "host_uptime",
-    name: "Uptime",
-    version: "1.0.0",
-    settingsVersion: 1,
-    settingsSchema: UPTIME_SCHEMA,
-    ui: { navbar: ["UptimeWidget"] },
-    create(ctx: PluginContext<UptimeSettings>) {
-      const startedAt = options.startedAt ?? ctx.clock.now();
-      let lastDebug = -Infinity;
-      const app = new Hono();
-      app.get("/", async (c) => {
-        const settings = ctx.settings.get();
-        const now = ctx.clock.now();
-        const payload = uptimePayload({
-          systemSeconds: await systemUptimeSeconds(readProc),
-          hostSeconds: hostUptimeSeconds(startedAt, now),
-          settings,
-          lang: noteLanguage(c.req.header("Accept-Language")),
-          now,
-        });
-        if (settings.debug && now - lastDebug >= settings.debug_throttle_seconds * 1000) {
-          lastDebug = now;
-          ctx.logger.debug(`Uptime request: ${JSON.stringify(payload)}`);
-        }
-        return c.json(payload);
-      });
-      return { routes: [{ base: "/api/plugin/host_uptime", app }] };
-    },
-  };
-}
-
-/** The uptime plugin as registered by the host. */
-export const plugin: PluginDescriptor<UptimeSettings> = createUptimePlugin();
 export {
   compactToggleMs,
+  createUptimePlugin,
+  DISPLAY_FORMATS,
   ERROR_RETRY_MS,
+  formatUptime,
   isCompact,
   nextPollMs,
-  type UptimeView,
-  type WidgetState,
+  plugin,
+  systemUptimeSeconds,
+  UNAVAILABLE_NOTES,
+  UPTIME_DEFAULTS,
+  UPTIME_SCHEMA,
+  uptimePayload,
   widgetState,
-} from "./widget.ts";
+} from "./plugin.ts";
+export type {
+  DisplayFormat,
+  UptimePluginOptions,
+  UptimeSettings,
+  UptimeTexts,
+  UptimeView,
+  WidgetState,
+} from "./plugin.ts";

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { definePluginPages } from "../../lib/host/pages.ts";
+import { definePluginPages } from "../../lib/host/mod.ts";
 import type { LogMonitorInstance } from "./mod.ts";
 
 /** The `define` of the log monitor's pages. */

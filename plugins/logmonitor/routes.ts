@@ -6,10 +6,9 @@
  */
 import { Hono } from "hono";
 import { AppError } from "../../lib/error.ts";
-import { MAX_REQUEST_BODY, readJsonObject } from "../../lib/http/body.ts";
-import { attachment, clientAddress } from "../../lib/http/request.ts";
+import { attachment, clientAddress, MAX_REQUEST_BODY, readJsonObject } from "../../lib/http/mod.ts";
 import { formatLogTime } from "../../lib/log.ts";
-import type { Permission } from "../../lib/host/plugin.ts";
+import type { Permission } from "../../lib/host/mod.ts";
 import { DEBUG_TEST_MARKER } from "./alerts.ts";
 import { renderExport } from "./export.ts";
 import { assertSearchable, listLogFiles, openLogFile } from "./files.ts";

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { SlidingWindowLimiter } from "../../lib/http/rate_limit.ts";
-import type { PluginContext } from "../../lib/host/plugin.ts";
+import { SlidingWindowLimiter } from "../../lib/http/mod.ts";
+import type { PluginContext } from "../../lib/host/mod.ts";
 import { AlertCenter } from "./alerts.ts";
 import type { LogMonitorSettings } from "./settings.ts";
 import { StreamManager } from "./streams.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 import * as v from "valibot";
-import { HOST_LOG_NAME } from "../../lib/host/host_log.ts";
+import { HOST_LOG_NAME } from "../../lib/host/mod.ts";
 import { boolean, choice, integer, object, text } from "../../lib/schema/mod.ts";
 import { isValidLogName } from "./files.ts";
 import { type Level, LEVELS } from "./parse.ts";

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { HeaterReading } from "../../lib/host/plugin.ts";
+import type { HeaterReading } from "../../lib/host/mod.ts";
 import type { TempEtaSettings } from "./schema.ts";
 import { HeaterHistory } from "./history.ts";
 import { classify, coolingTargetOf } from "./classify.ts";

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import type { HeaterReading } from "../../lib/host/plugin.ts";
+import type { HeaterReading } from "../../lib/host/mod.ts";
 import type { TempEtaSettings } from "./schema.ts";
 import { type Sample, trendOf } from "./estimate.ts";
 import type { SegmentEstimate, SegmentTracker } from "./tracker.ts";

@@ -7,13 +7,18 @@
  * @module
  */
 import { Hono } from "hono";
-import type { PluginRoutes } from "../../lib/host/plugin.ts";
+import type { PluginRoutes } from "../../lib/host/mod.ts";
 import type { TempEtaService } from "./service.ts";
 import { AppError, UsageError } from "../../lib/error.ts";
-import { readJsonObject } from "../../lib/http/body.ts";
+import { readJsonObject } from "../../lib/http/mod.ts";
 import { type NamedFile, openNamedFile, readNamedFile } from "../../lib/named_file.ts";
-import { DEFAULT_SOUNDS, renderDefaultSound, SOUND_NAME, SOUNDS_DIR } from "./sounds.ts";
-import { STATIC_BASE } from "./sounds.ts";
+import {
+  DEFAULT_SOUNDS,
+  renderDefaultSound,
+  SOUND_NAME,
+  SOUNDS_DIR,
+  STATIC_BASE,
+} from "./sounds.ts";
 
 const rendered = new Map<string, Uint8Array<ArrayBuffer>>();
 

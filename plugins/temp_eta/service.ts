@@ -7,7 +7,6 @@
  *
  * @module
  */
-import type { PluginContext, PrinterEvent } from "../../lib/host/plugin.ts";
 import { messageOf } from "../../lib/error.ts";
 import { EtaCalculator, type StateChange } from "./calculator.ts";
 import { applyEnvOverrides } from "./env.ts";
@@ -15,7 +14,7 @@ import { displayText } from "./format.ts";
 import { MqttPublisher, type MqttPublisherOptions, type MqttStatus } from "./mqtt.ts";
 import { DEFAULTS, type TempEtaSettings } from "./schema.ts";
 import { brokerTarget, validateSettings } from "./settings.ts";
-import { mayConnect } from "../../lib/host/scope_watch.ts";
+import { mayConnect, type PluginContext, type PrinterEvent } from "../../lib/host/mod.ts";
 import { alertOf } from "./alerts.ts";
 import { type UiConfig, uiConfigOf } from "./ui_config.ts";
 import type { HeaterStatus } from "./status.ts";

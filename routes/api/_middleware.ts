@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { define } from "../../lib/control/services.ts";
-import { sameOrigin } from "../../lib/http/security.ts";
+import { define } from "../../lib/dashboard/services.ts";
+import { sameOrigin } from "../../lib/http/mod.ts";
 
 /** Same-origin check of the dashboard's API. */
 export default define.middleware(sameOrigin());

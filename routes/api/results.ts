@@ -1,7 +1,7 @@
 /** `GET /api/results`: one row per model variant with its latest figures and metadata. */
-import { define } from "../../lib/control/services.ts";
-import { snapshotResponse } from "../../lib/http/snapshot.ts";
-import { resultsTable } from "../../lib/store/dashboard.ts";
+import { define } from "../../lib/dashboard/services.ts";
+import { snapshotResponse } from "../../lib/http/mod.ts";
+import { resultsTable } from "../../lib/store/mod.ts";
 
 /** Route handlers. */
 export const handler = define.handlers({

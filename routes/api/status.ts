@@ -1,5 +1,5 @@
 /** `GET /api/status`: status (`idle` | `running` | `paused`), model, progress, last outcome. */
-import { define } from "../../lib/control/services.ts";
+import { define } from "../../lib/dashboard/services.ts";
 
 /** Route handlers. */
 export const handler = define.handlers({

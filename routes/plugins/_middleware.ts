@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { requireSignIn } from "../../lib/host/pages.ts";
+import { requireSignIn } from "../../lib/host/mod.ts";
 
 /** The host's sign-in. */
 export default requireSignIn();

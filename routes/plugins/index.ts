@@ -4,7 +4,7 @@
  * @module
  */
 import { AppError } from "../../lib/error.ts";
-import { define, PAGES_BASE } from "../../lib/host/pages.ts";
+import { define, PAGES_BASE } from "../../lib/host/mod.ts";
 
 /** Route handlers. */
 export const handler = define.handlers({

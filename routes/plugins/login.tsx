@@ -5,9 +5,8 @@
  * @module
  */
 import LoginForm from "../../islands/LoginForm.tsx";
-import { page } from "../../lib/http/fw/mod.ts";
-import { safeLocalPath } from "../../lib/http/redirect.ts";
-import { define, PAGES_BASE } from "../../lib/host/pages.ts";
+import { page, safeLocalPath } from "../../lib/http/mod.ts";
+import { define, PAGES_BASE } from "../../lib/host/mod.ts";
 
 /** Page metadata. */
 export const meta = { title: "Log in" };

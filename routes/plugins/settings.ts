@@ -5,7 +5,7 @@
  * @module
  */
 import { AppError } from "../../lib/error.ts";
-import { define } from "../../lib/host/pages.ts";
+import { define } from "../../lib/host/mod.ts";
 
 /** Route handlers. */
 export const handler = define.handlers({

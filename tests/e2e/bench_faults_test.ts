@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { JobController } from "../../lib/bench/control.ts";
+import { JobController } from "../../lib/bench/job_control.ts";
 import { bench, ofType, restSequence, testOptions } from "../lib/bench/_harness.ts";
 
 const QWEN = "qwen/qwen3-4b@q4_k_m";

@@ -4,7 +4,7 @@
  * and left out of the statistics, and the benchmark says so.
  */
 import assert from "node:assert/strict";
-import { JobController } from "../../lib/bench/control.ts";
+import { JobController } from "../../lib/bench/job_control.ts";
 import type { BenchEvent } from "../../lib/bench/events.ts";
 import { runJob } from "../../lib/bench/job.ts";
 import { builtInDefaults } from "../../lib/config/mod.ts";

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startHubSimulator } from "../doubles/hub_sim.ts";
+import { startHubSimulator } from "../doubles/powerhub_sim.ts";
 import { startMosquitto, subscribe } from "../plugins/temp_eta/mosquitto.ts";
 import { startScopedHost } from "./_scoped_host.ts";
 

@@ -12,7 +12,7 @@ import type { ChannelConfig } from "../../plugins/branchplus/channel_config.ts";
 import { createUptimePlugin } from "../../plugins/host_uptime/mod.ts";
 import { createTempEtaPlugin } from "../../plugins/temp_eta/mod.ts";
 import { serveHostPages } from "../_web.ts";
-import { startHubSimulator } from "../doubles/hub_sim.ts";
+import { startHubSimulator } from "../doubles/powerhub_sim.ts";
 import { json, startTestHost } from "../lib/host/_helpers.ts";
 import { waitFor } from "../_helpers.ts";
 

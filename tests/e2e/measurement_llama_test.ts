@@ -1,7 +1,7 @@
 /**
  * The client's decode speed against llama-server's own `timings`, on the real engine: measured
  * runs through the benchmark's own path (`measureOnce`, the OpenAI-compatible backend, 256
- * tokens). The 5% / 1% goals are shown by bench/measurement_fidelity.ts on a quiet machine; this
+ * tokens). The 5% / 1% goals are shown by perf/measurement_fidelity.ts on a quiet machine; this
  * test allows for a loaded one and still catches a decode speed computed over the wrong span
  * (the empty-delta bug made it ten times the server's).
  */

@@ -11,7 +11,7 @@ import type { Page } from "playwright-core";
 import { hasChromium, launchChromium } from "./_browser.ts";
 import { expectAccessible, forEachLook, type Look, shotPath } from "./_axe.ts";
 import { ensureIslandsBuilt, tempEnv } from "../_helpers.ts";
-import { startHubSimulator } from "../doubles/hub_sim.ts";
+import { startHubSimulator } from "../doubles/powerhub_sim.ts";
 import { createLogger } from "../../lib/log.ts";
 import { createWebApp } from "../../lib/app/mod.ts";
 import { plugin as branchplus } from "../../plugins/branchplus/mod.ts";

@@ -9,7 +9,7 @@ import { hasChromium, launchChromium } from "./_browser.ts";
 import { shotPath, VIEWPORTS } from "./_axe.ts";
 import { startScopedHost } from "./_scoped_host.ts";
 import { ensureIslandsBuilt } from "../_helpers.ts";
-import { startHubSimulator } from "../doubles/hub_sim.ts";
+import { startHubSimulator } from "../doubles/powerhub_sim.ts";
 import { createHost } from "../../lib/host/mod.ts";
 import { createLogger } from "../../lib/log.ts";
 

@@ -12,7 +12,7 @@ import {
   LLAMA_CPP_COMMIT,
   NODE_LLAMA_CPP_PACKAGE,
   NODE_LLAMA_CPP_VERSION,
-} from "../../lib/engine/paths.ts";
+} from "../../lib/engine/mod.ts";
 import { type CommandRunner, runOrThrow } from "./run.ts";
 
 /** Where the source ended up. */

@@ -6,21 +6,19 @@
  * @module
  */
 
-import { writeLlama2cCheckpoint } from "../../lib/engine/llama2c.ts";
 import {
   type EngineManifest,
+  ggufParamCount,
+  LLAMA_CPP_COMMIT,
   MANIFEST_VERSION,
   type ManifestModel,
-} from "../../lib/engine/manifest.ts";
-import { patchGgufU32 } from "../../lib/engine/gguf_meta.ts";
-import {
-  ggufParamCount,
   MODEL_CONTEXT_LENGTH,
   type ModelSpec,
+  patchGgufU32,
   specsFingerprint,
   VOCAB_FILE,
-} from "../../lib/engine/model_specs.ts";
-import { LLAMA_CPP_COMMIT } from "../../lib/engine/paths.ts";
+  writeLlama2cCheckpoint,
+} from "../../lib/engine/mod.ts";
 import { type CommandRunner, runOrThrow } from "./run.ts";
 
 /** Options of {@linkcode generateModels}. */

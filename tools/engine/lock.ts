@@ -7,7 +7,7 @@
 
 import { AppError, Status } from "../../lib/error.ts";
 import { sleep } from "../../lib/clock.ts";
-import { isAlive } from "../../lib/engine/processes.ts";
+import { isAlive } from "../../lib/engine/mod.ts";
 
 /** Options of {@linkcode acquireLock}. */
 export interface LockOptions {

@@ -6,7 +6,7 @@
  */
 
 import { AppError, Status } from "../../lib/error.ts";
-import { drainOutput } from "../../lib/engine/output_tail.ts";
+import { drainOutput } from "../../lib/engine/mod.ts";
 
 /** Options of one command. */
 export interface RunOptions {

@@ -7,16 +7,20 @@
  */
 
 import { isFileSync } from "../../lib/fs.ts";
-import { explainMissingEngine, findEngine } from "../../lib/engine/find.ts";
-import { parseManifest } from "../../lib/engine/manifest.ts";
-import { specsFingerprint, TINY_MODELS, VOCAB_FILE } from "../../lib/engine/model_specs.ts";
 import {
   type EnginePaths,
   enginePaths,
+  type EngineStamp,
+  explainMissingEngine,
+  findEngine,
   LLAMA_CPP_COMMIT,
   NODE_LLAMA_CPP_VERSION,
-} from "../../lib/engine/paths.ts";
-import { type EngineStamp, readStampSync } from "../../lib/engine/stamp.ts";
+  parseManifest,
+  readStampSync,
+  specsFingerprint,
+  TINY_MODELS,
+  VOCAB_FILE,
+} from "../../lib/engine/mod.ts";
 import { BUILD_TARGETS, buildEngine, CMAKE_FLAGS, installBinaries } from "./build.ts";
 import { fetchSource } from "./fetch_source.ts";
 import { generateModels } from "./generate_models.ts";

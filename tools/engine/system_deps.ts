@@ -6,7 +6,7 @@
  */
 
 import { AppError, Status } from "../../lib/error.ts";
-import { findOnPath } from "../../lib/engine/which.ts";
+import { findOnPath } from "../../lib/engine/mod.ts";
 import { type CommandRunner, runOrThrow } from "./run.ts";
 
 /** A command the build needs and the Debian package that provides it. */

@@ -7,7 +7,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import { AppError } from "../../error.ts";
-import { isStateChanging } from "../../http/request.ts";
+import { isStateChanging } from "../../http/mod.ts";
 import type { Permission } from "../plugin.ts";
 import { defaultPermissionFor, hasPermission } from "../permissions.ts";
 import { SESSION_COOKIE, type SessionStore } from "./sessions.ts";

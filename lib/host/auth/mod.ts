@@ -21,3 +21,4 @@ export {
   resolvePrincipal,
 } from "./middleware.ts";
 export { authRoutes, type AuthRoutesOptions } from "./routes.ts";
+export { LoginThrottle } from "./throttle.ts";

@@ -7,8 +7,7 @@
 import { Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { AppError, UsageError } from "../../error.ts";
-import { readJsonObject } from "../../http/body.ts";
-import { clientAddress } from "../../http/request.ts";
+import { clientAddress, readJsonObject } from "../../http/mod.ts";
 import type { Logger } from "../../log.ts";
 import { SESSION_COOKIE, type SessionStore } from "./sessions.ts";
 import { LoginThrottle } from "./throttle.ts";

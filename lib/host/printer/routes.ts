@@ -6,8 +6,8 @@
  */
 import { Hono } from "hono";
 import { UsageError } from "../../error.ts";
-import { readJsonObject } from "../../http/request.ts";
-import { requirePermission } from "../auth/middleware.ts";
+import { readJsonObject } from "../../http/mod.ts";
+import { requirePermission } from "../auth/mod.ts";
 import type { PrinterState } from "../plugin.ts";
 import type { VirtualPrinter } from "./virtual_printer.ts";
 

@@ -3,5 +3,5 @@
  *
  * @module
  */
-export { type PluginMessage, type PushClient, PushHub } from "./hub.ts";
+export { type PluginMessage, type PushClient, PushHub } from "./clients.ts";
 export { pushSocketHandler, type PushSocketOptions } from "./socket.ts";

@@ -7,16 +7,19 @@
  */
 import type { Context } from "hono";
 import { AppError, UsageError } from "../../error.ts";
-import { isSameOrigin } from "../../http/security.ts";
+import { isSameOrigin } from "../../http/mod.ts";
 import type { Logger } from "../../log.ts";
 import type { Clock } from "../../clock.ts";
 import { getCookie } from "hono/cookie";
-import { resolvePrincipal } from "../auth/middleware.ts";
-import { SESSION_COOKIE, type SessionStore } from "../auth/sessions.ts";
+import {
+  resolvePrincipal,
+  SESSION_COOKIE,
+  type SessionStore,
+  type UserStore,
+} from "../auth/mod.ts";
 import type { Permission } from "../plugin.ts";
-import type { UserStore } from "../auth/users.ts";
 import { hasPermission } from "../permissions.ts";
-import type { PushClient, PushHub } from "./hub.ts";
+import type { PushClient, PushHub } from "./clients.ts";
 
 /** Options of {@linkcode pushSocketHandler}. */
 export interface PushSocketOptions {

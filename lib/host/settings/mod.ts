@@ -7,3 +7,4 @@
 export { SettingsStore, VERSION_KEY } from "./store.ts";
 export { settingsRoutes } from "./routes.ts";
 export { mergeUpdate, settingsDefaults, validateSettings } from "./validate.ts";
+export { readStoredSettings } from "./stored.ts";

@@ -8,8 +8,8 @@
  */
 import { Hono } from "hono";
 import { UsageError } from "../../error.ts";
-import { readJsonObject } from "../../http/request.ts";
-import { requirePermission } from "../auth/middleware.ts";
+import { readJsonObject } from "../../http/mod.ts";
+import { requirePermission } from "../auth/mod.ts";
 import type { SettingsStore } from "./store.ts";
 
 /** Options of {@linkcode settingsRoutes}. */

@@ -7,9 +7,9 @@
  *
  * @module
  */
-import { deepMerge } from "../../config/merge.ts";
+import { deepMerge } from "../../config/mod.ts";
 import { messageOf } from "../../error.ts";
-import { SettingError } from "../../schema/settings.ts";
+import { SettingError } from "../../schema/mod.ts";
 import type { ConfigDoc } from "../config_file.ts";
 import type { PluginDescriptor, Settings } from "../plugin.ts";
 import { settingsDefaults, validateSettings } from "./validate.ts";

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { deepMerge } from "../../config/merge.ts";
-import { parseSettings } from "../../schema/settings.ts";
+import { deepMerge } from "../../config/mod.ts";
+import { parseSettings } from "../../schema/mod.ts";
 import type { PluginDescriptor, Settings } from "../plugin.ts";
 
 /**

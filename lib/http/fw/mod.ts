@@ -45,3 +45,6 @@ export {
 } from "./islands.ts";
 export { type AssetOptions, cacheControlOf, serveAssets } from "./static.ts";
 export { hasBuild, ISLANDS_DIR, ISLANDS_URL } from "./bundles.ts";
+export { watchProject } from "./dev.ts";
+export { buildProject } from "./build.ts";
+export { isManifestCurrent, MANIFEST_FILE } from "./crawl.ts";

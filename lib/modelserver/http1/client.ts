@@ -2,7 +2,7 @@
  * A small HTTP/1.1 client for the model servers' streams, over `Deno.connect`: the connection
  * opened while the request is put together, one write for the request, the response head parsed
  * from one reused buffer, the body handed out per network read. `fetch` spends up to 0.5 ms more
- * per request before the first byte (bench/measurement_fidelity.ts, against llama-server and a
+ * per request before the first byte (perf/measurement_fidelity.ts, against llama-server and a
  * replay server), which a benchmark adds to every time to first token.
  *
  * Keeps a connection for the next request when the server allows it (HTTP/1.1 without

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { EnvReader } from "../../config/paths.ts";
+import type { EnvReader } from "../../config/mod.ts";
 
 /**
  * The process environment; a variable the process may not read counts as unset (asked without

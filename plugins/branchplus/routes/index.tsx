@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { definePluginPages } from "../../../lib/host/pages.ts";
+import { definePluginPages } from "../../../lib/host/mod.ts";
 import PowerPanel from "../islands/PowerPanel.tsx";
 
 const define = definePluginPages();

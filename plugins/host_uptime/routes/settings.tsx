@@ -3,9 +3,8 @@
  *
  * @module
  */
-import { page } from "../../../lib/http/fw/mod.ts";
-import { definePluginPages } from "../../../lib/host/pages.ts";
-import { SettingsFrame, settingsProps } from "../../../lib/host/settings_page.tsx";
+import { page } from "../../../lib/http/mod.ts";
+import { definePluginPages, SettingsFrame, settingsProps } from "../../../lib/host/mod.ts";
 import UptimeSettings from "../islands/UptimeSettings.tsx";
 
 const define = definePluginPages();

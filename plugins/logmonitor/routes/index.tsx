@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { page } from "../../../lib/http/fw/mod.ts";
+import { page } from "../../../lib/http/mod.ts";
 import LogViewer from "../islands/LogViewer.tsx";
 import { listLogFiles } from "../files.ts";
 import { define } from "../pages.ts";

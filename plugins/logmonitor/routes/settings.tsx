@@ -3,8 +3,8 @@
  *
  * @module
  */
-import { page } from "../../../lib/http/fw/mod.ts";
-import { SettingsFrame, settingsProps } from "../../../lib/host/settings_page.tsx";
+import { page } from "../../../lib/http/mod.ts";
+import { SettingsFrame, settingsProps } from "../../../lib/host/mod.ts";
 import LogMonitorSettings from "../islands/LogMonitorSettings.tsx";
 import { listLogFiles } from "../files.ts";
 import { define } from "../pages.ts";

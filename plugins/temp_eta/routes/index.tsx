@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { definePluginPages } from "../../../lib/host/pages.ts";
+import { definePluginPages } from "../../../lib/host/mod.ts";
 import TempEtaPanel from "../islands/TempEtaPanel.tsx";
 
 const define = definePluginPages();

@@ -3,8 +3,8 @@
  * `model_start`, `run_end`, `tokens`, `hardware`, `log`, `job_end`...). A new client first gets
  * the current status, then the current run's recent events (or those after `Last-Event-ID`).
  */
-import { define } from "../../../lib/control/services.ts";
-import { sseResponse } from "../../../lib/http/sse.ts";
+import { define } from "../../../lib/dashboard/services.ts";
+import { sseResponse } from "../../../lib/http/mod.ts";
 
 /** Route handlers. */
 export const handler = define.handlers({

@@ -1,5 +1,5 @@
 /** `POST /api/benchmark/pause`: 200 with the status; 409 when the transition is not allowed. */
-import { define } from "../../../lib/control/services.ts";
+import { define } from "../../../lib/dashboard/services.ts";
 
 /** Route handlers. */
 export const handler = define.handlers({

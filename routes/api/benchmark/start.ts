@@ -3,9 +3,9 @@
  * or a preset (`{"preset": "quick_test"}`). 202 with the status; 400 for bad arguments, 409 when
  * a benchmark is already running.
  */
-import { bodyToArgs } from "../../../lib/control/args.ts";
-import { define } from "../../../lib/control/services.ts";
-import { readJsonObject } from "../../../lib/http/request.ts";
+import { bodyToArgs } from "../../../lib/dashboard/args.ts";
+import { define } from "../../../lib/dashboard/services.ts";
+import { readJsonObject } from "../../../lib/http/mod.ts";
 
 /** Route handlers. */
 export const handler = define.handlers({

@@ -2,7 +2,7 @@
  * `POST /api/benchmark/stop`: aborts the in-flight request, unloads the model and answers once
  * the benchmark is idle again; 409 when nothing runs.
  */
-import { define } from "../../../lib/control/services.ts";
+import { define } from "../../../lib/dashboard/services.ts";
 
 /** Route handlers. */
 export const handler = define.handlers({

@@ -1,6 +1,6 @@
 /** `DELETE /api/cache/{model_key}`: deletes one model variant and its history (keys may hold `/`). */
-import { deleteCachedModel } from "../../../lib/control/cache.ts";
-import { define } from "../../../lib/control/services.ts";
+import { deleteCachedModel } from "../../../lib/dashboard/cache.ts";
+import { define } from "../../../lib/dashboard/services.ts";
 
 /** Route handlers. */
 export const handler = define.handlers({

@@ -3,10 +3,9 @@
  * variant's `model_key`; names containing `/` work), with each variant's newest load curve
  * (`load_curves`). 404 when it has no finished result.
  */
-import { define } from "../../../lib/control/services.ts";
+import { define } from "../../../lib/dashboard/services.ts";
 import { AppError } from "../../../lib/error.ts";
-import { modelHistory } from "../../../lib/store/dashboard.ts";
-import { loadCurves } from "../../../lib/store/load_curves.ts";
+import { loadCurves, modelHistory } from "../../../lib/store/mod.ts";
 
 /** Route handlers. */
 export const handler = define.handlers({

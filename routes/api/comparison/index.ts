@@ -1,6 +1,6 @@
 /** `GET /api/comparison`: the models that have history, for the comparison picker. */
-import { define } from "../../../lib/control/services.ts";
-import { comparableModels } from "../../../lib/store/dashboard.ts";
+import { define } from "../../../lib/dashboard/services.ts";
+import { comparableModels } from "../../../lib/store/mod.ts";
 
 /** Route handlers. */
 export const handler = define.handlers({

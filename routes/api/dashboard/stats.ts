@@ -1,7 +1,7 @@
 /** `GET /api/dashboard/stats`: the dashboard statistics object and the KPI counts. */
-import { define } from "../../../lib/control/services.ts";
-import { snapshotResponse } from "../../../lib/http/snapshot.ts";
-import { dashboardStats } from "../../../lib/store/dashboard.ts";
+import { define } from "../../../lib/dashboard/services.ts";
+import { snapshotResponse } from "../../../lib/http/mod.ts";
+import { dashboardStats } from "../../../lib/store/mod.ts";
 
 /** Route handlers. */
 export const handler = define.handlers({

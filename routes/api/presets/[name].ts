@@ -1,6 +1,6 @@
 /** `GET /api/presets/{name}` (404 when unknown) and `DELETE` (204; 409 for a built-in). */
-import { presetDelete, presetGet } from "../../../lib/control/presets.ts";
-import { define } from "../../../lib/control/services.ts";
+import { presetDelete, presetGet } from "../../../lib/dashboard/presets.ts";
+import { define } from "../../../lib/dashboard/services.ts";
 
 /** Route handlers. */
 export const handler = define.handlers({

@@ -2,9 +2,9 @@
  * `GET /api/presets` (`{presets, broken}`: every usable preset, and the user files that cannot be
  * used with their reason) and `POST /api/presets` (`{name, values}`: save, 201).
  */
-import { presetIndex, presetSave } from "../../../lib/control/presets.ts";
-import { define } from "../../../lib/control/services.ts";
-import { readJsonObject } from "../../../lib/http/request.ts";
+import { presetIndex, presetSave } from "../../../lib/dashboard/presets.ts";
+import { define } from "../../../lib/dashboard/services.ts";
+import { readJsonObject } from "../../../lib/http/mod.ts";
 
 /** Route handlers. */
 export const handler = define.handlers({

@@ -5,7 +5,7 @@
  * @module
  */
 import type { BenchEvent } from "../../../lib/bench/events.ts";
-import { JobController } from "../../../lib/bench/control.ts";
+import { JobController } from "../../../lib/bench/job_control.ts";
 import { type JobSummary, runJob } from "../../../lib/bench/job.ts";
 import type { Profiler } from "../../../lib/bench/profiler_types.ts";
 import { flagsToRunOptions } from "../../../lib/cli/options.ts";

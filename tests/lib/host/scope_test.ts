@@ -18,7 +18,7 @@ import {
   isNetTarget,
 } from "../../../lib/host/supervise/protocol.ts";
 import { SupervisorLink } from "../../../lib/host/supervise/link.ts";
-import { launcherEnvNames } from "../../../lib/host/supervise/commands.ts";
+import { launcherEnvNames } from "../../../lib/host/supervise/child_processes.ts";
 import { createLogger } from "../../../lib/log.ts";
 import { plugins } from "../../../plugins/registry.ts";
 import { hostTaskFlags } from "../../e2e/_scoped_host.ts";

@@ -13,7 +13,7 @@ import {
 } from "../../../plugins/branchplus/controller.ts";
 import { plugin } from "../../../plugins/branchplus/mod.ts";
 import { API_BASE, branchRoutes } from "../../../plugins/branchplus/routes.ts";
-import { type HubSimulator, startHubSimulator } from "../../doubles/hub_sim.ts";
+import { type HubSimulator, startHubSimulator } from "../../doubles/powerhub_sim.ts";
 import { waitFor } from "../../_helpers.ts";
 import { type FakeContext, fakeContext } from "./fakes.ts";
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createHost, type Host } from "../../../lib/host/create_host.ts";
 import { createLogger } from "../../../lib/log.ts";
 import { plugin } from "../../../plugins/branchplus/mod.ts";
-import { startHubSimulator } from "../../doubles/hub_sim.ts";
+import { startHubSimulator } from "../../doubles/powerhub_sim.ts";
 import { waitFor } from "../../_helpers.ts";
 import { FakeClock } from "./fakes.ts";
 

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import type { ChannelConfig } from "../../../plugins/branchplus/channel_config.ts";
 import { BranchController } from "../../../plugins/branchplus/controller.ts";
-import { startHubSimulator } from "../../doubles/hub_sim.ts";
+import { startHubSimulator } from "../../doubles/powerhub_sim.ts";
 import { waitFor } from "../../_helpers.ts";
 import { fakeContext, settle } from "./fakes.ts";
 import { startPlugin } from "./harness.ts";

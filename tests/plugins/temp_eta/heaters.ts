@@ -1,5 +1,5 @@
 /**
- * Simulated heaters for the ETA tests and `bench/eta_accuracy.ts`, deliberately not the model the
+ * Simulated heaters for the ETA tests and `perf/eta_accuracy.ts`, deliberately not the model the
  * estimators fit: a first-order heater, a hot end under a Marlin-style PID (full power outside a
  * 10 °C band, a lagging sensor, overshoot), and a weak bed with a slow second thermal mass (a long
  * tail). Each is read through a sensor with seeded Gaussian noise and 0.1 °C resolution.

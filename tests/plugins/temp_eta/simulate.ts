@@ -3,7 +3,7 @@
  * rounded reading every `1/hz` s, a compute every `calculation_interval`, publications throttled
  * by `update_interval`) and measures what a user saw: the published ETAs against the true time
  * left until the heater is within the threshold of its target. Shared by the ETA tests and
- * `bench/eta_accuracy.ts`.
+ * `perf/eta_accuracy.ts`.
  *
  * @module
  */

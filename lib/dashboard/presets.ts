@@ -1,0 +1,79 @@
+/**
+ * Presets as the dashboard exposes them: list, get (404 when unknown), save (validated with
+ * the command line's parser, 400 for bad values) and delete.
+ *
+ * @module
+ */
+import { parseFlags } from "../cli/mod.ts";
+import {
+  type BrokenPreset,
+  deletePreset,
+  listPresets,
+  type Preset,
+  type PresetValues,
+  savePreset,
+  validatePresetName,
+} from "../config/mod.ts";
+import { AppError, badRequest } from "../error.ts";
+import { bodyToArgs } from "./args.ts";
+
+/** Every usable preset: built-ins first, then the user's. */
+export async function presetList(presetsDir: string): Promise<Preset[]> {
+  return (await listPresets(presetsDir)).presets;
+}
+
+/** Every usable preset and the user files that cannot be used (each with its reason). */
+export async function presetIndex(
+  presetsDir: string,
+): Promise<{ presets: Preset[]; broken: BrokenPreset[] }> {
+  const { presets, broken } = await listPresets(presetsDir);
+  return { presets, broken };
+}
+
+/**
+ * One preset.
+ *
+ * @throws {AppError} 404 when there is no preset of that name, 422 when its file cannot be used.
+ */
+export async function presetGet(presetsDir: string, name: string): Promise<Preset> {
+  validatePresetName(name);
+  const { presets, broken } = await listPresets(presetsDir);
+  const found = presets.find((p) => p.name === name);
+  if (found) return found;
+  const bad = broken.find((b) => b.name === name);
+  if (bad) throw new AppError(422, bad.error, { code: "invalid_preset" });
+  throw new AppError(404, `Cannot find preset '${name}'`, { code: "not_found" });
+}
+
+/**
+ * Saves `{name, values}` (or `{name, config}`) as a user preset; the values must be valid
+ * benchmark arguments.
+ *
+ * @throws {AppError} 400 for a bad name or value, 409 for a built-in name.
+ */
+export async function presetSave(
+  presetsDir: string,
+  body: Record<string, unknown>,
+): Promise<Preset> {
+  const name = body.name;
+  if (typeof name !== "string") throw badRequest("Cannot save preset: 'name' is required");
+  validatePresetName(name);
+  const raw = body.values ?? body.config ?? {};
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+    throw badRequest("Cannot save preset: 'values' must be an object");
+  }
+  const values: PresetValues = {};
+  for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
+    if (v === null || v === "") continue;
+    if (k === "preset") throw badRequest("Cannot save preset: a preset cannot name a preset");
+    values[k.replace(/-/g, "_")] = Array.isArray(v) ? v.join(",") : v as string;
+  }
+  parseFlags(bodyToArgs(values));
+  await savePreset(presetsDir, name, values);
+  return await presetGet(presetsDir, name);
+}
+
+/** Deletes a user preset. @throws {AppError} 404 when missing, 409 for a built-in. */
+export async function presetDelete(presetsDir: string, name: string): Promise<void> {
+  await deletePreset(presetsDir, name);
+}

@@ -1,0 +1,231 @@
+/**
+ * Log search over HTTP against grep, side by side in one run.
+ *
+ * Method: a generated OctoPrint-style log just under the 1 GiB search cap (1000 MiB by default;
+ * UTF-8 `°` on about 8% of the lines, ERROR entries with tracebacks; `log_search_fixture.ts`)
+ * sits in the log folder of a plugin host started as a separate process (the same host app
+ * `deno task host` serves, with the search rate limit raised so repeats are not refused). Each
+ * case is one `GET /plugin/logmonitor/search` timed from request to full JSON body, against
+ * the named grep command with the same meaning, run as a process (`LC_ALL=C`, output piped),
+ * timed from spawn to exit. Full scans (no match, the level filter, the rare regex) are
+ * compared with grep counting the whole file; the early-stop case (first page of 50 at 1%
+ * matches) with `grep -i -m 51`, which also stops there. One untimed warm-up of every case,
+ * then ≥ 5 interleaved repeats (ours and the peer alternate order each round); the median and
+ * the minimum of each side are printed with the ratio of the medians. The host's resident
+ * memory (VmRSS of its process, sampled every 5 ms) is reported at rest and at its peak
+ * during the full scans. The page cache is warm (the file was just written or read).
+ *
+ * Usage: `deno run -A perf/log_search.ts [--size-mb 1000] [--repeats 5] [--file PATH] [--keep]`
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { print } from "../lib/log.ts";
+import { createHost, serveHost } from "../lib/host/mod.ts";
+import { createLogMonitorPlugin } from "../plugins/logmonitor/mod.ts";
+import { NEVER_TERM, ONE_PERCENT_TERM, RARE_REGEX, writeBenchLog } from "./log_search_fixture.ts";
+
+interface Case {
+  name: string;
+  query: Record<string, string>;
+  peer: string[];
+  goal: number;
+  /** The peer's output turned into a count comparable with our `total`. */
+  peerCount(stdout: string): number;
+  ourCount(body: { total: number; results: unknown[] }): number;
+}
+
+const CASES: Case[] = [
+  {
+    name: "no match, case-insensitive",
+    query: { query: NEVER_TERM },
+    peer: ["grep", "-ci", "-F", NEVER_TERM],
+    goal: 3,
+    peerCount: Number,
+    ourCount: (b) => b.total,
+  },
+  {
+    name: "no match, case-sensitive",
+    query: { query: NEVER_TERM, case_sensitive: "true" },
+    peer: ["grep", "-c", "-F", NEVER_TERM],
+    goal: 3,
+    peerCount: Number,
+    ourCount: (b) => b.total,
+  },
+  {
+    name: "levels=CRITICAL, empty query",
+    query: { levels: "CRITICAL" },
+    peer: ["grep", "-c", " - CRITICAL - "],
+    goal: 3,
+    peerCount: Number,
+    ourCount: (b) => b.total,
+  },
+  {
+    name: "regex (case-insensitive)",
+    query: { query: RARE_REGEX, use_regex: "true" },
+    peer: ["grep", "-ciE", RARE_REGEX],
+    goal: 2,
+    peerCount: Number,
+    ourCount: (b) => b.total,
+  },
+  {
+    name: "1% matches, first page of 50",
+    query: { query: ONE_PERCENT_TERM, limit: "50" },
+    peer: ["grep", "-i", "-m", "51", "-F", ONE_PERCENT_TERM],
+    goal: 3,
+    peerCount: (out) => out.split("\n").filter((l) => l !== "").length,
+    ourCount: (b) => b.results.length + (b.total > b.results.length ? 1 : 0),
+  },
+];
+
+/** Child mode: serves a host over `dataDir` and prints its port and key. */
+async function serve(dataDir: string): Promise<void> {
+  const plugin = createLogMonitorPlugin({ searchRate: { max: 1_000_000, windowMs: 60_000 } });
+  const host = createHost({ plugins: [plugin], dataDir });
+  const served = await serveHost(host, { port: 0 });
+  await host.settings.updateMany({ logmonitor: { regex_search_enabled: true } });
+  print(JSON.stringify({ port: served.port, key: served.adminKey }));
+  await new Promise(() => {});
+}
+
+function rssMb(pid: number): number {
+  try {
+    const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+const fmt = (ms: number) => ms >= 100 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(1)} ms`;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: {
+      "size-mb": { type: "string", default: "1000" },
+      repeats: { type: "string", default: "5" },
+      file: { type: "string" },
+      keep: { type: "boolean", default: false },
+      serve: { type: "string" },
+    },
+  });
+  if (values.serve) return await serve(values.serve);
+  const repeats = Math.max(5, Number(values.repeats));
+  const dataDir = await Deno.makeTempDir({ prefix: "lb_logbench_" });
+  const logDir = join(dataDir, "host", "logs");
+  await Deno.mkdir(logDir, { recursive: true });
+  const path = join(logDir, "bench.log");
+  const bytes = Number(values["size-mb"]) * 1024 * 1024;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL(import.meta.url).pathname, "--serve", dataDir],
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  try {
+    if (values.file) {
+      await Deno.link(values.file, path).catch(() => Deno.copyFile(values.file!, path));
+    } else {
+      print(`Generating ${values["size-mb"]} MiB at ${path} ...`);
+      await writeBenchLog(path, bytes);
+    }
+    const size = (await Deno.stat(path)).size;
+    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let first = "";
+    while (!first.includes("\n")) first += (await reader.read()).value ?? "";
+    const { port, key } = JSON.parse(first.split("\n")[0]!);
+    const base = `http://127.0.0.1:${port}/plugin/logmonitor/search?file=bench.log&`;
+    const env = { LC_ALL: "C" };
+
+    let peak = 0;
+    const ours = async (c: Case) => {
+      let sampling = true;
+      const sampler = (async () => {
+        while (sampling) {
+          peak = Math.max(peak, rssMb(child.pid));
+          await new Promise((r) => setTimeout(r, 5));
+        }
+      })();
+      const t0 = performance.now();
+      const res = await fetch(base + new URLSearchParams(c.query), {
+        headers: { "X-Api-Key": key },
+      });
+      const body = await res.json();
+      const ms = performance.now() - t0;
+      sampling = false;
+      await sampler;
+      if (res.status !== 200) throw new Error(`${c.name}: ${res.status} ${JSON.stringify(body)}`);
+      return { ms, count: c.ourCount(body) };
+    };
+    const peer = async (c: Case) => {
+      const t0 = performance.now();
+      const out = await new Deno.Command(c.peer[0]!, { args: [...c.peer.slice(1), path], env })
+        .output();
+      const ms = performance.now() - t0;
+      return { ms, count: c.peerCount(new TextDecoder().decode(out.stdout).trim()) };
+    };
+
+    const restMb = rssMb(child.pid);
+    const times = CASES.map(() => ({ ours: [] as number[], peer: [] as number[], counts: "" }));
+    for (const [i, c] of CASES.entries()) {
+      const [a, b] = [await ours(c), await peer(c)];
+      times[i]!.counts = `${a.count} / ${b.count}`;
+    }
+    peak = 0;
+    for (let r = 0; r < repeats; r++) {
+      for (const [i, c] of CASES.entries()) {
+        const order = r % 2 === 0 ? [ours, peer] : [peer, ours];
+        for (const run of order) {
+          const { ms } = await run(c);
+          (run === ours ? times[i]!.ours : times[i]!.peer).push(ms);
+        }
+      }
+    }
+
+    print(
+      `File: ${(size / 2 ** 20).toFixed(0)} MiB, ${repeats} interleaved repeats, page cache warm`,
+    );
+    print("");
+    const rows = [[
+      "case",
+      "localbench median (min)",
+      "peer",
+      "peer median (min)",
+      "ratio",
+      "goal",
+      "matches ours / peer",
+    ]];
+    for (const [i, c] of CASES.entries()) {
+      const t = times[i]!;
+      const ratio = median(t.ours) / median(t.peer);
+      rows.push([
+        c.name,
+        `${fmt(median(t.ours))} (${fmt(Math.min(...t.ours))})`,
+        `LC_ALL=C ${c.peer.map((a) => a.includes(" ") ? `'${a}'` : a).join(" ")}`,
+        `${fmt(median(t.peer))} (${fmt(Math.min(...t.peer))})`,
+        `${ratio.toFixed(2)}×${ratio <= c.goal ? "" : " (over goal)"}`,
+        `≤ ${c.goal}×`,
+        t.counts,
+      ]);
+    }
+    const widths = rows[0]!.map((_, k) => Math.max(...rows.map((r) => r[k]!.length)));
+    for (const r of rows) print(r.map((x, k) => x.padEnd(widths[k]!)).join("  "));
+    print("");
+    print(
+      `Host resident memory: ${restMb.toFixed(0)} MB at rest, peak ${peak.toFixed(0)} MB ` +
+        `during the searches (goal ≤ 100 MB)${peak <= 100 ? "" : " (over goal)"}; grep ~2 MB.`,
+    );
+  } finally {
+    child.kill("SIGTERM");
+    await child.status;
+    if (!values.keep) await Deno.remove(dataDir, { recursive: true });
+    else print(`Kept ${dataDir}`);
+  }
+}
+
+if (import.meta.main) await main();
