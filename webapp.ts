@@ -26,6 +26,7 @@ import { exitCodeOf, messageOf, UsageError } from "./lib/error.ts";
 import { isFileSync } from "./lib/fs.ts";
 import { HOST_ENV_VARS, isHostCommand, resolveHostPaths, runHostCommand } from "./lib/host/mod.ts";
 import { print, printError } from "./lib/log.ts";
+import { urlHost } from "./lib/net.ts";
 
 const at = (rel: string) => fileURLToPath(new URL(rel, import.meta.url));
 
@@ -87,8 +88,7 @@ async function main(rawArgs: string[]): Promise<number> {
     { hostname: args.hostname, port: args.port, onListen: () => {} },
     (req, info) => web.fetch(req, info),
   );
-  const shown = args.hostname.includes(":") ? `[${args.hostname}]` : args.hostname;
-  const url = `http://${shown}:${server.addr.port}/`;
+  const url = `http://${urlHost(args.hostname)}:${server.addr.port}/`;
   print(`Dashboard listening on ${url}`);
   if (web.tokenEverywhere) {
     print(`Every route needs the token: open ${url}?token=${web.token} in a browser`);

@@ -1,8 +1,41 @@
 /**
- * Local network addresses: whether a listen address is loopback only, and a free TCP port on one.
+ * Local network addresses: their bare and URL forms, whether a listen address is loopback only, and
+ * a free TCP port on one.
  *
  * @module
  */
+
+/**
+ * A host name or address without the brackets of an IPv6 literal, as sockets and programs take it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { bareHost } from "./net.ts";
+ * assert.equal(bareHost("[::1]"), "::1");
+ * assert.equal(bareHost("localhost"), "localhost");
+ * ```
+ */
+export function bareHost(host: string): string {
+  return host.replace(/^\[(.*)\]$/, "$1");
+}
+
+/**
+ * A host as it stands in a URL or a `host:port`: an IPv6 address bracketed, once.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { urlHost } from "./net.ts";
+ * assert.equal(urlHost("::1"), "[::1]");
+ * assert.equal(urlHost("[::1]"), "[::1]");
+ * assert.equal(urlHost("127.0.0.1"), "127.0.0.1");
+ * ```
+ */
+export function urlHost(host: string): string {
+  const bare = bareHost(host);
+  return bare.includes(":") ? `[${bare}]` : bare;
+}
 
 /**
  * Whether a listen address only accepts local connections: `localhost`, `::1` (bracketed or

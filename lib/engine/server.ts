@@ -8,7 +8,7 @@
 import { AppError, UpstreamError } from "../error.ts";
 import type { Logger } from "../log.ts";
 import { requireEngine } from "./find.ts";
-import { findFreePort, isLoopback } from "../net.ts";
+import { bareHost, findFreePort, isLoopback, urlHost } from "../net.ts";
 import { drainOutput } from "./output_tail.ts";
 import { waitForHttp } from "./ready.ts";
 import { routerArgs } from "./router_args.ts";
@@ -102,7 +102,7 @@ export async function startLlamaServer(
   options: StartLlamaServerOptions = {},
 ): Promise<LlamaServer> {
   // "[::1]" and "::1" name the same address: llama-server and the socket API take it bare.
-  const host = (options.host ?? "127.0.0.1").replace(/^\[(.*)\]$/, "$1");
+  const host = bareHost(options.host ?? "127.0.0.1");
   if (!isLoopback(host)) {
     throw new RangeError(`Cannot start llama-server on '${host}': loopback only`);
   }
@@ -154,7 +154,7 @@ async function startOnce(
     return stopping;
   };
   options.signal?.addEventListener("abort", onAbort, { once: true });
-  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  const url = `http://${urlHost(host)}:${port}`;
   try {
     await waitForHttp(url, {
       timeoutMs: options.startupTimeoutMs ?? 30_000,

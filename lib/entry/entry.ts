@@ -23,6 +23,7 @@ import {
   wantsDebug,
   wantsHelp,
 } from "./args.ts";
+import { urlHost } from "../net.ts";
 
 /** The tray URL used when the benchmark runs without the web app (LM Studio's port). */
 export const BENCH_TRAY_URL = "http://localhost:1234";
@@ -118,7 +119,7 @@ export async function runEntry(argv: string[], deps: EntryDeps): Promise<number>
     const given = findToken(webArgs) ?? deps.env?.("LOCALBENCH_WEB_TOKEN") ?? null;
     const token = given ?? (deps.newToken ?? randomToken)();
     const tray = deps.startTray(
-      `http://${shown.includes(":") ? `[${shown}]` : shown}:${port}`,
+      `http://${urlHost(shown)}:${port}`,
       wantsDebug(webArgs),
       token,
     );

@@ -7,6 +7,7 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { AppError } from "../error.ts";
+import { urlHost } from "../net.ts";
 
 /** Names every loopback listener answers to. */
 const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "::1"];
@@ -74,7 +75,7 @@ export interface ListenNamesOptions {
 export function listenHostNames(listen: string, options: ListenNamesOptions = {}): Set<string> {
   const machine = options.machine ?? denoMachineNames;
   const names = new Set<string>(LOOPBACK_NAMES);
-  if (!isWildcard(listen)) names.add(hostNameOf(listen.includes(":") ? `[${listen}]` : listen));
+  if (!isWildcard(listen)) names.add(hostNameOf(urlHost(listen)));
   else {
     for (const a of machine.addresses()) names.add(a.toLowerCase());
     const name = machine.hostname().toLowerCase();

@@ -7,6 +7,7 @@
  */
 import mqtt from "mqtt";
 import type { TempEtaSettings } from "./schema.ts";
+import { urlHost } from "../../lib/net.ts";
 
 /** The part of an MQTT client the publisher uses (npm `mqtt`'s `MqttClient` fits it). */
 export interface MqttClientLike {
@@ -58,11 +59,10 @@ export interface MqttConnection {
 
 /** The connection parameters of the settings. */
 export function connectionOf(s: TempEtaSettings): MqttConnection {
-  const host = s.mqtt_broker.includes(":") ? `[${s.mqtt_broker}]` : s.mqtt_broker;
   const ca = s.mqtt_ca_cert;
   const pem = ca.startsWith("-----BEGIN");
   return {
-    url: `${s.mqtt_tls_enabled ? "mqtts" : "mqtt"}://${host}:${s.mqtt_port}`,
+    url: `${s.mqtt_tls_enabled ? "mqtts" : "mqtt"}://${urlHost(s.mqtt_broker)}:${s.mqtt_port}`,
     username: s.mqtt_username,
     password: s.mqtt_password,
     tls: s.mqtt_tls_enabled,

@@ -10,6 +10,7 @@ import * as v from "valibot";
 import { parseSettings } from "../../lib/schema/mod.ts";
 import { normaliseStrings, SETTINGS_RULES } from "./rules.ts";
 import { FIELDS_SCHEMA, type TempEtaSettings } from "./schema.ts";
+import { urlHost } from "../../lib/net.ts";
 
 /** Settings kept out of responses, logs, messages and config.yaml (see the host's secrets file). */
 export const SECRET_SETTINGS = ["mqtt_password"] as const;
@@ -46,6 +47,5 @@ export function validateSettings(candidate: unknown): TempEtaSettings {
 
 /** The `host:port` the MQTT broker needs network access to (an IPv6 address bracketed). */
 export function brokerTarget(s: { mqtt_broker: string; mqtt_port: number }): string {
-  const host = s.mqtt_broker.includes(":") ? `[${s.mqtt_broker}]` : s.mqtt_broker;
-  return `${host}:${s.mqtt_port}`;
+  return `${urlHost(s.mqtt_broker)}:${s.mqtt_port}`;
 }

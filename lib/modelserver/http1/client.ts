@@ -25,6 +25,7 @@ import {
 import { type FieldsInit, framingOf, readResponseHead, requestHead, reuseOf } from "./head.ts";
 import { ByteReader, HttpProtocolError } from "./reader.ts";
 import { Http1Response } from "./response.ts";
+import { bareHost } from "../../net.ts";
 
 /** What a request may carry. */
 export interface Http1RequestInit {
@@ -116,7 +117,7 @@ export class Http1Client {
     const key = `${url.protocol}//${url.host}`;
     const endpoint = {
       tls: url.protocol === "https:",
-      hostname: url.hostname.replace(/^\[(.*)\]$/, "$1"),
+      hostname: bareHost(url.hostname),
       port: Number(url.port) || (url.protocol === "https:" ? 443 : 80),
     };
     let kept = this.#take(key);

@@ -7,6 +7,7 @@
  */
 
 import type { EnvReader } from "../../config/mod.ts";
+import { bareHost } from "../../net.ts";
 
 /**
  * The process environment; a variable the process may not read counts as unset (asked without
@@ -21,7 +22,7 @@ const either = (env: EnvReader, name: string) => env(name) || env(name.toLowerCa
 
 /** Whether `NO_PROXY` names the host: `*`, the host itself, or a domain it is in. */
 function exempt(hostname: string, noProxy: string): boolean {
-  const host = hostname.replace(/^\[(.*)\]$/, "$1").toLowerCase();
+  const host = bareHost(hostname).toLowerCase();
   return noProxy.split(/[\s,]+/).filter(Boolean).some((entry) => {
     const name = entry.toLowerCase();
     const bare = name.startsWith("[")
