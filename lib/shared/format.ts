@@ -6,7 +6,7 @@
  */
 
 /**
- * A number with `digits` decimals, or "–" when missing.
+ * A number with `digits` decimals, or `missing` ("–"; the terminal's tables use "-") when missing.
  *
  * @example
  * ```ts
@@ -16,8 +16,8 @@
  * assert.equal(fixed(null), "–");
  * ```
  */
-export function fixed(value: unknown, digits = 1): string {
-  return typeof value === "number" && Number.isFinite(value) ? value.toFixed(digits) : "–";
+export function fixed(value: unknown, digits = 1, missing = "–"): string {
+  return typeof value === "number" && Number.isFinite(value) ? value.toFixed(digits) : missing;
 }
 
 /**
