@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { resolve } from "node:path";
 import { buildProject, isManifestCurrent, MANIFEST_FILE } from "../lib/http/mod.ts";
 import { parseOptions } from "../lib/args.ts";
-import { messageOf } from "../lib/error.ts";
+import { exitCodeOf, messageOf } from "../lib/error.ts";
 import { print, printError } from "../lib/log.ts";
 import { syncWatModules } from "./wat.ts";
 
@@ -69,11 +69,10 @@ async function main(argv: string[]): Promise<number> {
 }
 
 if (import.meta.main) {
-  const argv = Deno.args.filter((a, i) => !(i === 0 && a === "--"));
   try {
-    Deno.exit(await main(argv));
+    Deno.exit(await main(Deno.args));
   } catch (err) {
     printError(`build: error: ${messageOf(err)}`);
-    Deno.exit(1);
+    Deno.exit(exitCodeOf(err));
   }
 }

@@ -16,6 +16,7 @@ import {
 } from "../config/mod.ts";
 import { AppError, badRequest } from "../error.ts";
 import { bodyToArgs } from "./args.ts";
+import { isPlainObject } from "../shared/json_object.ts";
 
 /** Every usable preset: built-ins first, then the user's. */
 export async function presetList(presetsDir: string): Promise<Preset[]> {
@@ -59,11 +60,11 @@ export async function presetSave(
   if (typeof name !== "string") throw badRequest("Cannot save preset: 'name' is required");
   validatePresetName(name);
   const raw = body.values ?? body.config ?? {};
-  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+  if (!isPlainObject(raw)) {
     throw badRequest("Cannot save preset: 'values' must be an object");
   }
   const values: PresetValues = {};
-  for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
+  for (const [k, v] of Object.entries(raw)) {
     if (v === null || v === "") continue;
     if (k === "preset") throw badRequest("Cannot save preset: a preset cannot name a preset");
     values[k.replace(/-/g, "_")] = Array.isArray(v) ? v.join(",") : v as string;

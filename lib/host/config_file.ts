@@ -9,6 +9,7 @@ import { dirname } from "node:path";
 import { parse, stringify } from "yaml";
 import { AppError } from "../error.ts";
 import { writeFileAtomic } from "../fs.ts";
+import { isPlainObject } from "../shared/json_object.ts";
 
 /** The parsed document: a plain object. */
 export type ConfigDoc = Record<string, unknown>;
@@ -102,7 +103,7 @@ export class ConfigFile {
       throw new AppError(500, `Cannot read '${this.path}': invalid YAML`, { cause: err });
     }
     if (value === null || value === undefined) return {};
-    if (typeof value !== "object" || Array.isArray(value)) {
+    if (!isPlainObject(value)) {
       throw new AppError(500, `Cannot read '${this.path}': the top level must be a mapping`);
     }
     return value as ConfigDoc;

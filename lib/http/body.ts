@@ -8,6 +8,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { AppError, UsageError } from "../error.ts";
 import { DEFAULT_JSON_DEPTH, JsonDepthError, parseJsonLimited } from "../json_limited.ts";
+import { isPlainObject } from "../shared/json_object.ts";
 
 /** The default cap of a request body read by a route: 1 MiB. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -98,10 +99,10 @@ export async function readJsonObject(
 ): Promise<Record<string, unknown>> {
   const value = await readJson(c, options);
   if (value === undefined) return {};
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+  if (!isPlainObject(value)) {
     throw new UsageError("Invalid JSON body: expected a JSON object", { code: "invalid_json" });
   }
-  return value as Record<string, unknown>;
+  return value;
 }
 
 /**

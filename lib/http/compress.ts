@@ -33,10 +33,11 @@ export function isCompressible(contentType: string | null): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { pickEncoding } from "./compress.ts";
- * console.assert(pickEncoding("gzip, deflate, br") === "br");
- * console.assert(pickEncoding("br;q=0, gzip") === "gzip");
- * console.assert(pickEncoding("identity") === null);
+ * assert.equal(pickEncoding("gzip, deflate, br"), "br");
+ * assert.equal(pickEncoding("br;q=0, gzip"), "gzip");
+ * assert.equal(pickEncoding("identity"), null);
  * ```
  */
 export function pickEncoding(acceptEncoding: string | null | undefined): Encoding | null {
@@ -68,12 +69,13 @@ function varyWith(vary: string | null): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Hono } from "hono";
  * import { compress } from "./compress.ts";
  * const app = new Hono().use("*", compress()).get("/", (c) => c.text("x".repeat(5000)));
  * const res = await app.request("/", { headers: { "Accept-Encoding": "gzip" } });
- * console.assert(res.headers.get("Content-Encoding") === "gzip");
- * console.assert(res.headers.get("Vary") === "Accept-Encoding");
+ * assert.equal(res.headers.get("Content-Encoding"), "gzip");
+ * assert.equal(res.headers.get("Vary"), "Accept-Encoding");
  * ```
  */
 export function compress(options: CompressOptions = {}): MiddlewareHandler {

@@ -9,6 +9,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import { AppError, UsageError } from "../error.ts";
+import { safeEqual } from "../safe_equal.ts";
 import { isStateChanging } from "./request.ts";
 
 /** The header carrying the dashboard token (a bearer `Authorization` header works too). */
@@ -51,15 +52,6 @@ export function sameOrigin(): MiddlewareHandler {
     }
     await next();
   };
-}
-
-/** Constant-time comparison of two strings. */
-function safeEqual(a: string, b: string): boolean {
-  const x = new TextEncoder().encode(a);
-  const y = new TextEncoder().encode(b);
-  let diff = x.length ^ y.length;
-  for (let i = 0; i < Math.max(x.length, y.length); i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
-  return diff === 0;
 }
 
 /** The token a request carries: header, bearer, or cookie (in that order); "" when none. */

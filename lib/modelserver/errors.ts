@@ -8,6 +8,7 @@
  */
 
 import { AppError, messageOf, UpstreamError, type UpstreamStatus } from "../error.ts";
+import { isPlainObject } from "../shared/json_object.ts";
 
 /** The code carried by errors whose text says the model was unloaded. */
 export const MODEL_UNLOADED = "model_unloaded";
@@ -115,22 +116,18 @@ export function parseErrorBody(text: string): { message: string; code?: string }
   } catch {
     return null;
   }
-  if (typeof body !== "object" || body === null) return null;
-  const rec = body as Record<string, unknown>;
-  const err = rec.error;
+  if (!isPlainObject(body)) return null;
+  const err = body.error;
   if (typeof err === "string") return { message: err };
-  if (typeof err === "object" && err !== null) {
-    const e = err as Record<string, unknown>;
-    if (typeof e.message === "string") {
-      const code = typeof e.code === "string"
-        ? e.code
-        : typeof e.type === "string"
-        ? e.type
-        : undefined;
-      return code === undefined ? { message: e.message } : { message: e.message, code };
-    }
+  if (isPlainObject(err) && typeof err.message === "string") {
+    const code = typeof err.code === "string"
+      ? err.code
+      : typeof err.type === "string"
+      ? err.type
+      : undefined;
+    return code === undefined ? { message: err.message } : { message: err.message, code };
   }
-  if (typeof rec.message === "string") return { message: rec.message };
+  if (typeof body.message === "string") return { message: body.message };
   return null;
 }
 

@@ -8,7 +8,8 @@ import { AppError, UsageError } from "../../error.ts";
 import type { ConfigDoc, ConfigFile } from "../config_file.ts";
 import type { Permission } from "../plugin.ts";
 import { PERMISSIONS } from "../permissions.ts";
-import { generateApiKey, hashApiKey, hashPassword, safeEqual, verifyPassword } from "./hash.ts";
+import { safeEqual } from "../../safe_equal.ts";
+import { generateApiKey, hashApiKey, hashPassword, verifyPassword } from "./hash.ts";
 
 /** A user as the host knows it now (read from config.yaml at each use). */
 export interface Account {

@@ -18,6 +18,7 @@ import type { PluginDescriptor } from "../plugin.ts";
 import type { HostStart } from "./launcher.ts";
 import type { ProbeRequest } from "./link.ts";
 import { readLines } from "./protocol.ts";
+import { isPlainObject } from "../../shared/json_object.ts";
 
 /** The server options the host runs with. */
 export interface ServeArgs {
@@ -145,7 +146,7 @@ export async function runProbeProcess(
     clearTimeout(timer);
   }
   const result = JSON.parse(last || "null");
-  if (result === null || typeof result !== "object" || Array.isArray(result)) {
+  if (!isPlainObject(result)) {
     throw new Error("the probe printed no result");
   }
   return result;
