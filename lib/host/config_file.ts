@@ -7,7 +7,7 @@
  */
 import { dirname } from "node:path";
 import { parse, stringify } from "yaml";
-import { AppError } from "../error.ts";
+import { StorageError } from "../error.ts";
 import { writeFileAtomic } from "../fs.ts";
 
 /** The parsed document: a plain object. */
@@ -99,11 +99,11 @@ export class ConfigFile {
     try {
       value = parse(text);
     } catch (err) {
-      throw new AppError(500, `Cannot read '${this.path}': invalid YAML`, { cause: err });
+      throw new StorageError(`Cannot read '${this.path}': invalid YAML`, { cause: err });
     }
     if (value === null || value === undefined) return {};
     if (typeof value !== "object" || Array.isArray(value)) {
-      throw new AppError(500, `Cannot read '${this.path}': the top level must be a mapping`);
+      throw new StorageError(`Cannot read '${this.path}': the top level must be a mapping`);
     }
     return value as ConfigDoc;
   }
@@ -120,7 +120,7 @@ export class ConfigFile {
         },
       });
     } catch (err) {
-      throw new AppError(500, `Cannot save '${this.path}'`, { cause: err });
+      throw new StorageError(`Cannot save '${this.path}'`, { cause: err });
     }
   }
 }
