@@ -42,7 +42,7 @@ export function isHostCommand(argv: string[]): boolean {
 /**
  * Runs an account command.
  *
- * @throws {AppError} 400 for bad usage, 404 for an unknown user or key.
+ * @throws {UsageError} for bad usage, {NotFoundError} for an unknown user or key.
  */
 export async function runHostCommand(argv: string[], io: HostCommandIo): Promise<void> {
   const { values, positionals } = parseOptions({

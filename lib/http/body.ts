@@ -6,7 +6,7 @@
  * @module
  */
 import type { Context, MiddlewareHandler } from "hono";
-import { AppError, UsageError } from "../error.ts";
+import { AppError, TooLargeError, UsageError } from "../error.ts";
 import { DEFAULT_JSON_DEPTH, JsonDepthError, parseJsonLimited } from "../json_limited.ts";
 import { isPlainObject } from "../shared/json_object.ts";
 
@@ -25,7 +25,7 @@ export interface BodyOptions {
 }
 
 function tooLarge(maxBytes: number): AppError {
-  return new AppError(413, `Cannot read the request: the body is larger than ${maxBytes} bytes`, {
+  return new TooLargeError(`Cannot read the request: the body is larger than ${maxBytes} bytes`, {
     code: "body_too_large",
   });
 }
@@ -70,7 +70,7 @@ export async function readBodyText(c: Context, maxBytes = DEFAULT_BODY_LIMIT): P
 /**
  * Reads a JSON body (empty is `undefined`).
  *
- * @throws {AppError} 413 too large, 400 not JSON or nested too deeply (`json_too_deep`).
+ * @throws {TooLargeError} too large, {UsageError} not JSON or nested too deeply (`json_too_deep`).
  */
 export async function readJson(c: Context, options: BodyOptions = {}): Promise<unknown> {
   const text = await readBodyText(c, options.maxBytes ?? DEFAULT_BODY_LIMIT);
@@ -91,7 +91,7 @@ export async function readJson(c: Context, options: BodyOptions = {}): Promise<u
 /**
  * Reads the body as a JSON object; an empty body is `{}`.
  *
- * @throws {AppError} as {@linkcode readJson}; 400 when the body is not an object.
+ * @throws as {@linkcode readJson}; {UsageError} when the body is not an object.
  */
 export async function readJsonObject(
   c: Context,

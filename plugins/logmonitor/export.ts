@@ -36,7 +36,7 @@ export function csvCell(value: string): string {
 /**
  * Validates and renders an export.
  *
- * @throws {AppError} 400 `results must be a list of at most 1000 entries` or `Invalid format`.
+ * @throws {UsageError} `results must be a list of at most 1000 entries` or `Invalid format`.
  *
  * @example
  * ```ts

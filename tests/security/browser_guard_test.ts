@@ -178,12 +178,12 @@ Deno.test("an empty token is refused at start, from the option or the environmen
   await using env = await tempEnv();
   await assert.rejects(
     createWebApp({ env: env.env, hostname: "0.0.0.0", token: "", plugins: null }),
-    { status: 400, message: /empty token \(--token\)/ },
+    { name: "UsageError", message: /empty token \(--token\)/ },
   );
   env.vars.LOCALBENCH_WEB_TOKEN = " ";
   await assert.rejects(
     createWebApp({ env: env.env, hostname: "0.0.0.0", plugins: null }),
-    { status: 400, message: /empty token \(LOCALBENCH_WEB_TOKEN\)/ },
+    { name: "UsageError", message: /empty token \(LOCALBENCH_WEB_TOKEN\)/ },
   );
 });
 

@@ -8,8 +8,13 @@
  */
 import { extname } from "node:path";
 import type { MiddlewareHandler } from "hono";
-import { AppError } from "../../error.ts";
-import { decodeSegments, type NamedFile, openNamedFile, readNamedFile } from "../../named_file.ts";
+import {
+  decodeSegments,
+  isRefusal,
+  type NamedFile,
+  openNamedFile,
+  readNamedFile,
+} from "../../named_file.ts";
 
 const TYPES: Record<string, string> = {
   ".js": "text/javascript; charset=utf-8",
@@ -63,7 +68,7 @@ export function serveAssets(options: AssetOptions): MiddlewareHandler {
     try {
       opened = await openNamedFile(options.root, segments.join("/"), { subfolders: true });
     } catch (err) {
-      if (err instanceof AppError && err.status < 500) return await next();
+      if (isRefusal(err)) return await next();
       throw err;
     }
     const { info, file } = opened;
