@@ -6,6 +6,7 @@
  * @module
  */
 import type { Context, MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { AppError, UsageError } from "../error.ts";
 import { DEFAULT_JSON_DEPTH, JsonDepthError, parseJsonLimited } from "../json_limited.ts";
 
@@ -105,27 +106,15 @@ export async function readJsonObject(
 }
 
 /**
- * Middleware capping every request body of an app at `maxBytes`: a declared length over it is a
- * 413 at once; a body without a length is counted as it is read and fails with 413 when over.
+ * Middleware capping every request body of an app at `maxBytes` (Hono's `bodyLimit()`): a
+ * declared length over it is a 413 at once; a body without a length is read up to the cap before
+ * the route runs and is a 413 as soon as it passes it.
  */
 export function limitBody(maxBytes: number): MiddlewareHandler {
-  return async function bodyCap(c, next) {
-    const declared = declaredLength(c);
-    if (declared !== null && declared > maxBytes) throw tooLarge(maxBytes);
-    const body = c.req.raw.body;
-    if (body !== null && declared === null) {
-      let size = 0;
-      const counted = body.pipeThrough(
-        new TransformStream<Uint8Array, Uint8Array>({
-          transform(chunk, controller) {
-            size += chunk.byteLength;
-            if (size > maxBytes) controller.error(tooLarge(maxBytes));
-            else controller.enqueue(chunk);
-          },
-        }),
-      );
-      c.req.raw = new Request(c.req.raw, { body: counted, duplex: "half" } as RequestInit);
-    }
-    await next();
-  };
+  return bodyLimit({
+    maxSize: maxBytes,
+    onError: () => {
+      throw tooLarge(maxBytes);
+    },
+  });
 }
