@@ -29,8 +29,8 @@ function app(): Hono {
       "/keep",
       (c) => c.body(BIG, 200, { "Content-Type": "text/plain", "Cache-Control": "no-transform" }),
     )
-    .get("/events", () =>
-      sseResponse((send) => {
+    .get("/events", (c) =>
+      sseResponse(c, (send) => {
         send({ id: 1, data: { type: "status", status: "idle" } });
         return () => {};
       }))
