@@ -30,41 +30,13 @@ function tooLarge(maxBytes: number): AppError {
   });
 }
 
-function declaredLength(c: Context): number | null {
-  const raw = c.req.header("Content-Length");
-  if (raw === undefined || !/^\d+$/.test(raw.trim())) return null;
-  return Number(raw);
-}
-
 /**
  * Reads the body as UTF-8 text, refusing (413) a declared length over `maxBytes` before reading
  * and stopping as soon as more than `maxBytes` arrived.
  */
 export async function readBodyText(c: Context, maxBytes = DEFAULT_BODY_LIMIT): Promise<string> {
-  const declared = declaredLength(c);
-  if (declared !== null && declared > maxBytes) throw tooLarge(maxBytes);
-  const body = c.req.raw.body;
-  if (body === null) return "";
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  while (true) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge(maxBytes);
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return new TextDecoder().decode(all);
+  await limitBody(maxBytes)(c, () => Promise.resolve());
+  return await c.req.text();
 }
 
 /**
