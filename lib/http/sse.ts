@@ -1,9 +1,9 @@
 /**
  * Server-sent events from a subscription, on Hono's `streamSSE()`: each item becomes `data:
- * <json>` and `id:`; a comment line is sent as a heartbeat so proxies and browsers keep the stream
- * open. A client that stops reading is dropped once `maxPending` writes wait for it: its stream
- * ends, the browser reconnects with `Last-Event-ID` and the hub's backlog replays what it missed,
- * so a stalled client never makes the server queue without bound.
+ * <json>` and `id:`; a comment line every 15 s keeps proxies and browsers from closing the stream.
+ * A client that stops reading is dropped once {@linkcode MAX_PENDING} writes wait for it: its
+ * stream ends, the browser reconnects with `Last-Event-ID` and the hub's backlog replays what it
+ * missed, so a stalled client never makes the server queue without bound.
  *
  * @module
  */
@@ -16,15 +16,8 @@ export interface SseItem {
   data: unknown;
 }
 
-/** Options of {@linkcode sseResponse}. */
-export interface SseOptions {
-  /** Heartbeat interval. @default 15_000 */
-  heartbeatMs?: number;
-  /** Reconnection delay sent to the browser. @default 2000 */
-  retryMs?: number;
-  /** Writes a client may leave unread before it is dropped (above the replay backlog). @default 4096 */
-  maxPending?: number;
-}
+/** Writes a client may leave unread before it is dropped (above the hub's replay of 1000). */
+export const MAX_PENDING = 4096;
 
 /**
  * A `text/event-stream` response fed by `subscribe`, which receives a `send` function and
@@ -33,31 +26,22 @@ export interface SseOptions {
 export function sseResponse(
   c: Context,
   subscribe: (send: (item: SseItem) => void) => () => void,
-  options: SseOptions = {},
 ): Response {
   c.header("X-Accel-Buffering", "no");
   const res = streamSSE(c, async (stream) => {
     let pending = 0;
     const queue = (write: () => Promise<unknown>) => {
       if (stream.aborted) return;
-      if (pending >= (options.maxPending ?? 4096)) return stream.abort();
+      if (pending >= MAX_PENDING) return stream.abort();
       pending++;
       void write().finally(() => pending--);
     };
     const gone = new Promise<void>((resolve) => stream.onAbort(resolve));
-    queue(() => stream.write(`retry: ${options.retryMs ?? 2000}\n\n`));
-    const unsubscribe = subscribe((item) =>
-      queue(() =>
-        stream.writeSSE({
-          data: JSON.stringify(item.data),
-          ...(item.id === undefined ? {} : { id: String(item.id) }),
-        })
-      )
+    queue(() => stream.write("retry: 2000\n\n"));
+    const unsubscribe = subscribe(({ id, data }) =>
+      queue(() => stream.writeSSE({ data: JSON.stringify(data), id: id?.toString() }))
     );
-    const beat = setInterval(
-      () => queue(() => stream.write(": ping\n\n")),
-      options.heartbeatMs ?? 15_000,
-    );
+    const beat = setInterval(() => queue(() => stream.write(": ping\n\n")), 15_000);
     await gone;
     clearInterval(beat);
     unsubscribe();
