@@ -6,6 +6,7 @@
  * @module
  */
 import type { Context, MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { AppError, TooLargeError, UsageError } from "../error.ts";
 import { DEFAULT_JSON_DEPTH, JsonDepthError, parseJsonLimited } from "../json_limited.ts";
 import { isPlainObject } from "../shared/json_object.ts";
@@ -30,41 +31,13 @@ function tooLarge(maxBytes: number): AppError {
   });
 }
 
-function declaredLength(c: Context): number | null {
-  const raw = c.req.header("Content-Length");
-  if (raw === undefined || !/^\d+$/.test(raw.trim())) return null;
-  return Number(raw);
-}
-
 /**
  * Reads the body as UTF-8 text, refusing (413) a declared length over `maxBytes` before reading
  * and stopping as soon as more than `maxBytes` arrived.
  */
 export async function readBodyText(c: Context, maxBytes = DEFAULT_BODY_LIMIT): Promise<string> {
-  const declared = declaredLength(c);
-  if (declared !== null && declared > maxBytes) throw tooLarge(maxBytes);
-  const body = c.req.raw.body;
-  if (body === null) return "";
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  while (true) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge(maxBytes);
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return new TextDecoder().decode(all);
+  await limitBody(maxBytes)(c, () => Promise.resolve());
+  return await c.req.text();
 }
 
 /**
@@ -106,27 +79,15 @@ export async function readJsonObject(
 }
 
 /**
- * Middleware capping every request body of an app at `maxBytes`: a declared length over it is a
- * 413 at once; a body without a length is counted as it is read and fails with 413 when over.
+ * Middleware capping every request body of an app at `maxBytes` (Hono's `bodyLimit()`): a
+ * declared length over it is a 413 at once; a body without a length is read up to the cap before
+ * the route runs and is a 413 as soon as it passes it.
  */
 export function limitBody(maxBytes: number): MiddlewareHandler {
-  return async function bodyCap(c, next) {
-    const declared = declaredLength(c);
-    if (declared !== null && declared > maxBytes) throw tooLarge(maxBytes);
-    const body = c.req.raw.body;
-    if (body !== null && declared === null) {
-      let size = 0;
-      const counted = body.pipeThrough(
-        new TransformStream<Uint8Array, Uint8Array>({
-          transform(chunk, controller) {
-            size += chunk.byteLength;
-            if (size > maxBytes) controller.error(tooLarge(maxBytes));
-            else controller.enqueue(chunk);
-          },
-        }),
-      );
-      c.req.raw = new Request(c.req.raw, { body: counted, duplex: "half" } as RequestInit);
-    }
-    await next();
-  };
+  return bodyLimit({
+    maxSize: maxBytes,
+    onError: () => {
+      throw tooLarge(maxBytes);
+    },
+  });
 }

@@ -12,9 +12,9 @@
  * @module
  */
 import { Hono, type MiddlewareHandler } from "hono";
+import { compress } from "hono/compress";
 import {
   allowHosts,
-  compress,
   errorPages,
   hasBuild,
   ISLANDS_DIR,
@@ -105,7 +105,7 @@ export function createWebServer(options: WebServerOptions): Hono {
   app.notFound(errors.notFound);
   app.use("*", allowHosts(options.allowedHosts));
   app.use("*", limitBody(MAX_REQUEST_BODY));
-  // Text answers of both parts (pages, JSON, bundles) leave compressed; the event stream never.
+  // Text answers of both parts (pages, JSON, bundles) leave gzip-compressed; the event stream never.
   app.use("*", compress());
   if (host) {
     // The host answers its own API paths with its own authentication (key or session).

@@ -256,6 +256,9 @@ Deno.test("every page and file of both servers carries the CSP with frame-ancest
     const res = await d.request(path, { headers: { Accept: "text/html" } });
     assert.equal(res.headers.get("Content-Security-Policy"), CONTENT_SECURITY_POLICY, path);
     assert.equal(res.headers.get("X-Frame-Options"), "DENY", path);
+    assert.equal(res.headers.get("X-Content-Type-Options"), "nosniff", path);
+    assert.equal(res.headers.get("Referrer-Policy"), "same-origin", path);
+    assert.equal(res.headers.get("Strict-Transport-Security"), null, `${path}: plain HTTP`);
     const html = await res.text();
     if (!(res.headers.get("Content-Type") ?? "").includes("html")) continue;
     assert.doesNotMatch(html, /<script(?![^>]*\bsrc=)[^>]*>/, `${path}: inline script`);
