@@ -44,6 +44,39 @@ Deno.test("localhost reaches a server on 127.0.0.1, and is 'unreachable' when no
   assert.match(err.message, new RegExp(`Cannot reach the model server at localhost:${port}`));
 });
 
+/** Whether this system lets a process see its own /etc/hosts (a user and mount namespace). */
+const ownHosts = await new Deno.Command("unshare", { args: ["-rm", "true"], stderr: "null" })
+  .output().then((o) => o.success, () => false);
+
+Deno.test({
+  name: "localhost resolving to ::1 first still reaches a server on 127.0.0.1 only",
+  ignore: !ownHosts,
+  fn: async () => {
+    await using server = rawServer(async (conn) => {
+      await send(conn, OK);
+      return "close";
+    });
+    const dir = await Deno.makeTempDir({ prefix: "localbench-hosts-" });
+    try {
+      await Deno.writeTextFile(`${dir}/hosts`, "::1 localhost\n127.0.0.1 localhost\n");
+      const script = `import { HttpTransport } from "${REPO_ROOT}/lib/modelserver/http.ts";
+        const http = new HttpTransport({ baseUrl: "http://localhost:${server.port}" });
+        console.log(await http.json("GET", "/", undefined, "read"));`;
+      const out = await new Deno.Command("unshare", {
+        args: ["-rm", "sh", "-c", 'mount --bind "$0" /etc/hosts && exec "$1" eval "$2"'].concat(
+          [`${dir}/hosts`, Deno.execPath(), script],
+        ),
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+      assert.equal(new TextDecoder().decode(out.stdout).trim(), "ok");
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
 Deno.test("an HTTPS base URL works, its certificate checked against the URL's host", async () => {
   const dir = await Deno.makeTempDir({ prefix: "localbench-tls-" });
   const certs = await makeCerts(dir);
