@@ -18,10 +18,9 @@
  *   Goal: no run beyond 5%, median |Δ| ≤ 1%.
  * - Client overhead, per request of each client: its wall time minus the server's
  *   `prompt_ms + predicted_ms` (what the server did not spend computing); printed: median and min
- *   of each client, the ratio of the medians, and where the time
- *   goes (before the first token, after the last). Goal: ≤ 1.1× the Python client. The load
- *   average is printed at the start and the end: on a busy machine the spread is wide, compare
- *   several runs.
+ *   of each client, the ratio of the medians, and where the time goes (before the first token,
+ *   after the last). Goal: ≤ 1.1× the Python client. The load average is printed at the start and
+ *   the end: on a busy machine the spread is wide, compare several runs.
  *
  * Needs the engine (`deno task engine:setup`, for `--server llama` or `both`) and `python3`.
  *
