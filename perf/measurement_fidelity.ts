@@ -6,11 +6,9 @@
  * Method
  * - Per model: load, one unmeasured warm-up request of each client, then `--runs` rounds; each
  *   round sends one request through localbench's own path (`measureOnce` on the OpenAI-compatible
- *   backend: fresh nonce, `cache_prompt: false`, the configured sampling, `--max-tokens`), the
- *   same through a backend over Deno's `fetch` (what lib/modelserver/http1/ replaced, shown for
- *   comparison) and the same request from the Python client (perf/_python_client.ts:
- *   `http.client`, keep-alive, every `data:` line parsed), interleaved; each of the three goes
- *   first, second and third in turn.
+ *   backend over Deno's `fetch`: fresh nonce, `cache_prompt: false`, the configured sampling,
+ *   `--max-tokens`) and the same request from the Python client (perf/_python_client.ts:
+ *   `http.client`, keep-alive, every `data:` line parsed), interleaved; who goes first alternates.
  * - The same rounds against the replay server (perf/_replay_server.ts, a process of its own):
  *   llama-server's bytes (router head, `Connection: close`, one chunk per token, `usage` and
  *   `timings`) with a token every `--gap-ms`, no model compute, so only the clients' costs differ.
@@ -20,10 +18,9 @@
  *   Goal: no run beyond 5%, median |Δ| ≤ 1%.
  * - Client overhead, per request of each client: its wall time minus the server's
  *   `prompt_ms + predicted_ms` (what the server did not spend computing); printed: median and min
- *   of each client (and of localbench over `fetch`), the ratio of the medians, and where the time
- *   goes (before the first token, after the last). Goal: ≤ 1.1× the Python client. The load
- *   average is printed at the start and the end: on a busy machine the spread is wide, compare
- *   several runs.
+ *   of each client, the ratio of the medians, and where the time goes (before the first token,
+ *   after the last). Goal: ≤ 1.1× the Python client. The load average is printed at the start and
+ *   the end: on a busy machine the spread is wide, compare several runs.
  *
  * Needs the engine (`deno task engine:setup`, for `--server llama` or `both`) and `python3`.
  *
@@ -82,8 +79,6 @@ interface Round {
   /** The tool's time of its last token event. */
   toolLast: number | null;
   toolOverhead: number | null;
-  /** The same request through localbench over `fetch` (what the HTTP/1.1 client replaced). */
-  fetchOverhead: number | null;
   py: PythonRun;
   pyOverhead: number | null;
 }
@@ -94,8 +89,7 @@ const serverMs = (prompt?: number | null, predicted?: number | null) =>
 function printRounds(model: string, rounds: Round[]): void {
   print(`\n${model} (${rounds.length} rounds, up to ${MAX_TOKENS} tokens)`);
   print(
-    "run  tok/s tool  tok/s srv      Δ%   TTFT tool   TTFT srv      Δ%  overhead  py overhead" +
-      "  via fetch",
+    "run  tok/s tool  tok/s srv      Δ%   TTFT tool   TTFT srv      Δ%  overhead  py overhead",
   );
   rounds.forEach((r, i) => {
     const m = r.tool;
@@ -109,7 +103,6 @@ function printRounds(model: string, rounds: Round[]): void {
       f(rel(m.ttft_ms, m.server_ttft_ms), 1, 7),
       f(r.toolOverhead, 2, 9),
       f(r.pyOverhead, 2, 12),
-      f(r.fetchOverhead, 2, 10),
     ].join(" "));
   });
 }
@@ -120,7 +113,6 @@ function summary(all: Round[], against: string): void {
   const ttft = nums(all.map((r) => rel(r.tool.ttft_ms, r.tool.server_ttft_ms))).map(Math.abs);
   const tool = nums(all.map((r) => r.toolOverhead));
   const py = nums(all.map((r) => r.pyOverhead));
-  const viaFetch = nums(all.map((r) => r.fetchOverhead));
   print(`\nAgainst ${against}, over ${all.length} runs:`);
   print(
     `  decode tok/s vs server timings: median |Δ| ${f(medianOf(decode), 2, 0)} %, ` +
@@ -155,21 +147,12 @@ function summary(all: Round[], against: string): void {
       `${f(medianOf(py), 2, 0)} ms (min ${f(minOf(py), 2, 0)}); ratio ` +
       `${(medianOf(tool) / medianOf(py)).toFixed(2)}×`,
   );
-  print(
-    `  the same through fetch instead of the HTTP/1.1 client: median ${
-      f(medianOf(viaFetch), 2, 0)
-    } ms (min ${f(minOf(viaFetch), 2, 0)}); ratio ${
-      (medianOf(viaFetch) / medianOf(py)).toFixed(2)
-    }×`,
-  );
 }
 
 /** What a measured request needs: the tool's context and instance, the peer and its body. */
 interface Target {
   model: string;
   ctx: MeasureContext;
-  /** The same context with a backend over `fetch`. */
-  viaFetch: MeasureContext;
   id: string;
   python: PythonClient;
   pyBody: () => Record<string, unknown>;
@@ -186,18 +169,13 @@ async function measureRounds(t: Target): Promise<Round[]> {
     return { m, overhead: server === null ? null : m.total_ms - server };
   };
   await measureOnce(t.ctx, t.id);
-  await measureOnce(t.viaFetch, t.id);
   await t.python.run(t.pyBody());
   const rounds: Round[] = [];
   for (let i = 0; i < RUNS; i++) {
-    // Three clients, each first, second and third in turn.
     let tool: { result: RunResult } | null = null;
-    let viaFetch: { result: RunResult } | null = null;
     let py: PythonRun | null = null;
-    for (let k = 0; k < 3; k++) {
-      const which = (i + k) % 3;
-      if (which === 0) tool = await measureOnce(t.ctx, t.id);
-      else if (which === 1) viaFetch = await measureOnce(t.viaFetch, t.id);
+    for (let k = 0; k < 2; k++) {
+      if ((i + k) % 2 === 0) tool = await measureOnce(t.ctx, t.id);
       else py = await t.python.run(t.pyBody());
     }
     const own = overheadOf(tool!.result);
@@ -207,7 +185,6 @@ async function measureRounds(t: Target): Promise<Round[]> {
       tool: own.m,
       toolLast: tool!.result.client.last_token_ms ?? null,
       toolOverhead: own.overhead,
-      fetchOverhead: overheadOf(viaFetch!.result).overhead,
       py: py!,
       pyOverhead: pyServer === null ? null : py!.wall_ms - pyServer,
     });
@@ -229,13 +206,6 @@ const pyBody = (model: string) => () => ({
   cache_prompt: false,
 });
 
-/** A backend over Deno's `fetch` (what the HTTP/1.1 client replaced), for comparison. */
-const viaFetch = {
-  backend: "openai",
-  timeout_ms: 60_000,
-  fetch: globalThis.fetch.bind(globalThis),
-} as const;
-
 /** The rounds against the real engine, per model (loaded, measured, unloaded). */
 async function againstLlama(): Promise<Round[] | null> {
   const engine = findEngine();
@@ -249,22 +219,17 @@ async function againstLlama(): Promise<Round[] | null> {
     startupTimeoutMs: 30_000,
   });
   const backend = createBackend({ backend: "openai", base_url: server.url, timeout_ms: 60_000 });
-  const overFetch = createBackend({ ...viaFetch, base_url: server.url });
   const python = startPythonClient(server.url);
   const all: Round[] = [];
   try {
     for (const model of engine.manifest.models.map((m) => m.name)) {
       const { id, ctx } = await loadForMeasuring(backend, config, model);
-      const fetchCtx = { ...ctx, backend: overFetch };
-      all.push(
-        ...await measureRounds({ model, ctx, viaFetch: fetchCtx, id, python, pyBody: pyBody(id) }),
-      );
+      all.push(...await measureRounds({ model, ctx, id, python, pyBody: pyBody(id) }));
       await backend.unload(id);
     }
   } finally {
     await python.close();
     await backend.close();
-    await overFetch.close();
   }
   return all;
 }
@@ -273,7 +238,6 @@ async function againstLlama(): Promise<Round[] | null> {
 async function againstReplay(): Promise<Round[]> {
   await using server = await startReplayServer({ tokens: MAX_TOKENS, gapMs: GAP_MS });
   const backend = createBackend({ backend: "openai", base_url: server.url, timeout_ms: 60_000 });
-  const overFetch = createBackend({ ...viaFetch, base_url: server.url });
   const python = startPythonClient(server.url);
   const ctx: MeasureContext = {
     backend,
@@ -286,7 +250,6 @@ async function againstReplay(): Promise<Round[]> {
     return await measureRounds({
       model: "replay",
       ctx,
-      viaFetch: { ...ctx, backend: overFetch },
       id: "replay",
       python,
       pyBody: pyBody("replay"),
@@ -294,7 +257,6 @@ async function againstReplay(): Promise<Round[]> {
   } finally {
     await python.close();
     await backend.close();
-    await overFetch.close();
   }
 }
 

@@ -1,11 +1,13 @@
 /**
  * The HTTP transport shared by the REST v1 and OpenAI-compatible clients: base URL, optional
  * bearer token, a timeout on every call, and one place that maps failures to `AppError`s.
+ * Requests go through Deno's `fetch` (which keeps connections, tries each address of a host
+ * name and applies `HTTP_PROXY`, `HTTPS_PROXY`, `ALL_PROXY` and `NO_PROXY`).
  *
  * @module
  */
 
-import { AppError, messageOf, UpstreamError } from "../error.ts";
+import { AppError, messageOf, UpstreamError, UsageError } from "../error.ts";
 import {
   droppedStreamError,
   httpError,
@@ -13,7 +15,7 @@ import {
   timeoutError,
   unreachableError,
 } from "./errors.ts";
-import { Http1Client, proxied } from "./http1/mod.ts";
+import { readSse, type SseEvent } from "./sse.ts";
 import { type WaitReporter, Watchdog } from "./timeout.ts";
 
 /** Silence allowed before the first byte of an answer, by default. */
@@ -27,13 +29,8 @@ export interface HttpTransportOptions {
   baseUrl: string;
   /** Sent as `Authorization: Bearer <token>` when set. @default null */
   token?: string | null;
-  /**
-   * The fetch to use (tests pass a double's handler). @default the HTTP/1.1 client
-   * (http1/client.ts), or `globalThis.fetch` when the environment sets a proxy for the URL
-   */
+  /** The fetch to use (tests pass a double's handler). @default globalThis.fetch */
   fetch?: typeof fetch;
-  /** The HTTP/1.1 client when no `fetch` is given (tests pass one with their certificates). */
-  client?: Http1Client;
   /** Silence allowed between the bytes of an answer, and for a model load. @default 300_000 */
   timeoutMs?: number;
   /** Silence allowed before the first byte of an answer. @default min(60_000, timeoutMs) */
@@ -41,25 +38,6 @@ export interface HttpTransportOptions {
   /** Told while a call waits for the server (the "waiting for the server…" line). */
   onWait?: WaitReporter;
 }
-
-/** What the callers read of a response: a fetch `Response` or the HTTP/1.1 client's. */
-export interface StreamResponse {
-  readonly status: number;
-  readonly ok: boolean;
-  readonly body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | null;
-  text(): Promise<string>;
-}
-
-/** Sends one request (a fetch, or the HTTP/1.1 client's `request`). */
-type Requester = (
-  url: URL,
-  init: {
-    method: string;
-    headers: Record<string, string>;
-    body: string | undefined;
-    signal: AbortSignal;
-  },
-) => Promise<StreamResponse>;
 
 /** Per-call options. */
 export interface CallOptions {
@@ -77,6 +55,15 @@ export function hostPortOf(url: string): string {
   return `${u.hostname}:${port}`;
 }
 
+/**
+ * What went wrong, in fetch's words: its `fetch failed` says nothing, the cause does (less the
+ * request's URL, which the caller names).
+ */
+function detailOf(err: unknown): string {
+  const failed = err instanceof TypeError && err.cause instanceof Error ? err.cause : err;
+  return messageOf(failed).replace(/^error sending request .*?\): /, "");
+}
+
 /** A base URL, a token and a timeout; JSON calls and streams with mapped errors. */
 export class HttpTransport {
   /** Base URL without trailing slash. */
@@ -87,10 +74,9 @@ export class HttpTransport {
   readonly firstByteMs: number;
   readonly #onWait: WaitReporter | undefined;
   readonly #headers: Record<string, string>;
-  readonly #urls = new Map<string, URL>();
-  readonly #request: Requester;
-  readonly #client: Http1Client | null = null;
+  readonly #fetch: typeof fetch;
 
+  /** @throws {UsageError} for a token that would split the request head (never echoed) */
   constructor(options: HttpTransportOptions) {
     this.base = options.baseUrl.replace(/\/+$/, "");
     this.where = hostPortOf(this.base);
@@ -98,43 +84,25 @@ export class HttpTransport {
     this.firstByteMs = options.firstByteMs ?? Math.min(FIRST_BYTE_MS, this.timeoutMs);
     this.#onWait = options.onWait;
     const token = options.token ?? null;
+    if (token && /[\r\n\0]/.test(token)) {
+      throw new UsageError("The API token must be one line: it holds a line break or a NUL");
+    }
     this.#headers = {
       "content-type": "application/json",
       accept: "application/json",
       ...(token ? { authorization: `Bearer ${token}` } : {}),
     };
-    if (options.fetch) this.#request = options.fetch;
-    else if (!/^https?:/.test(this.base) || proxied(new URL(this.base))) {
-      this.#request = globalThis.fetch.bind(globalThis);
-    } else {
-      const client = this.#client = options.client ?? new Http1Client();
-      this.#request = (url, init) => client.request(url, init);
-    }
-  }
-
-  /** Ends the connections kept for the next request. */
-  close(): void {
-    this.#client?.close();
-  }
-
-  /** The URL of a path on the server (parsed once per path). */
-  #url(path: string): URL {
-    let url = this.#urls.get(path);
-    if (url === undefined) {
-      url = new URL(this.base + path);
-      if (this.#urls.size < 64) this.#urls.set(path, url);
-    }
-    return url;
+    this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   }
 
   /** Sends a request and returns the response once its headers arrived (2xx only). */
-  async send(
+  async #send(
     method: string,
     path: string,
     body: unknown,
     what: string,
     opts: CallOptions = {},
-  ): Promise<{ response: StreamResponse; watchdog: Watchdog }> {
+  ): Promise<{ response: Response; watchdog: Watchdog }> {
     const idleMs = opts.timeoutMs ?? this.timeoutMs;
     const watchdog = new Watchdog(
       opts.firstByteMs ?? Math.min(this.firstByteMs, idleMs),
@@ -145,9 +113,9 @@ export class HttpTransport {
         ...(this.#onWait ? { onWait: this.#onWait } : {}),
       },
     );
-    let response: StreamResponse;
+    let response: Response;
     try {
-      response = await this.#request(this.#url(path), {
+      response = await this.#fetch(this.base + path, {
         method,
         headers: this.#headers,
         body: body === undefined ? undefined : JSON.stringify(body),
@@ -155,7 +123,7 @@ export class HttpTransport {
       });
     } catch (err) {
       watchdog.clear();
-      throw this.mapError(err, watchdog, what, opts.signal);
+      throw this.#mapError(err, watchdog, what, opts.signal);
     }
     watchdog.touch(); // the headers are the first byte; from here on the idle time applies
     if (!response.ok) {
@@ -174,19 +142,45 @@ export class HttpTransport {
     what: string,
     opts: CallOptions = {},
   ): Promise<T> {
-    const { response, watchdog } = await this.send(method, path, body, what, opts);
+    const { response, watchdog } = await this.#send(method, path, body, what, opts);
     try {
       const text = await response.text();
       return (text === "" ? null : JSON.parse(text)) as T;
     } catch (err) {
-      throw this.mapError(err, watchdog, what, opts.signal);
+      throw this.#mapError(err, watchdog, what, opts.signal);
     } finally {
       watchdog.clear();
     }
   }
 
+  /**
+   * A streamed call: the answer's server-sent events go to `consume`, each network read resetting
+   * the idle time. The body is cancelled (its connection released) when `consume` stops early.
+   */
+  async events<T>(
+    method: string,
+    path: string,
+    body: unknown,
+    what: string,
+    opts: CallOptions,
+    consume: (events: AsyncGenerator<SseEvent>) => Promise<T>,
+  ): Promise<T> {
+    const { response, watchdog } = await this.#send(method, path, body, what, opts);
+    const stream = response.body;
+    try {
+      if (stream === null) throw new Error("the response has no body");
+      return await consume(readSse(stream, () => watchdog.touch()));
+    } catch (err) {
+      throw this.#mapStreamError(err, watchdog, what, opts.signal);
+    } finally {
+      watchdog.clear();
+      // A body `consume` never started reading is still open.
+      if (stream !== null && !stream.locked) await stream.cancel().catch(() => {});
+    }
+  }
+
   /** Maps a thrown value to the error the engine should see. */
-  mapError(err: unknown, watchdog: Watchdog, what: string, outer?: AbortSignal): unknown {
+  #mapError(err: unknown, watchdog: Watchdog, what: string, outer?: AbortSignal): unknown {
     if (err instanceof AppError) return err;
     if (watchdog.timedOut) return timeoutError(what, this.where, watchdog.ms);
     if (outer?.aborted) return outer.reason;
@@ -197,14 +191,14 @@ export class HttpTransport {
         cause: err,
       });
     }
-    return new UpstreamError(`Cannot ${what}: ${messageOf(err)} (model server at ${this.where})`, {
+    return new UpstreamError(`Cannot ${what}: ${detailOf(err)} (model server at ${this.where})`, {
       code: "upstream",
       cause: err,
     });
   }
 
   /** Maps an error raised while reading a stream body (a dropped connection, a stall). */
-  mapStreamError(err: unknown, watchdog: Watchdog, what: string, outer?: AbortSignal): unknown {
+  #mapStreamError(err: unknown, watchdog: Watchdog, what: string, outer?: AbortSignal): unknown {
     if (err instanceof AppError) return err;
     if (watchdog.timedOut) return timeoutError(what, this.where, watchdog.ms);
     if (outer?.aborted) return outer.reason;

@@ -30,7 +30,6 @@ import { consumeRestChat } from "./lmstudio_rest_stream.ts";
 import type { RestDownloadStatus, RestLoadResponse, RestModel } from "./lmstudio_rest_types.ts";
 import { downloadFromRest, modelsFromRest } from "./lmstudio_rest_types.ts";
 import { cacheKey, ResponseCache } from "./response_cache.ts";
-import { readSse } from "./sse.ts";
 
 /** Options of {@linkcode LmStudioRestClient}. */
 export interface RestClientOptions extends HttpTransportOptions {
@@ -216,25 +215,17 @@ export class LmStudioRestClient implements Backend {
     if (req.context_length !== undefined) body.context_length = req.context_length;
     const what = `chat with '${req.model}'`;
     const t0 = performance.now();
-    const { response, watchdog } = await this.#http.send(
+    const ctx = req.onToken
+      ? { t0, where: this.#http.where, onToken: req.onToken }
+      : { t0, where: this.#http.where };
+    const result = await this.#http.events(
       "POST",
       "/api/v1/chat",
       body,
       what,
       req.signal ? { signal: req.signal } : {},
+      (events) => consumeRestChat(events, ctx),
     );
-    let result: ChatResult;
-    try {
-      if (response.body === null) throw new Error("the response has no body");
-      const ctx = req.onToken
-        ? { t0, where: this.#http.where, onToken: req.onToken }
-        : { t0, where: this.#http.where };
-      result = await consumeRestChat(readSse(response.body, () => watchdog.touch()), ctx);
-    } catch (err) {
-      throw this.#http.mapStreamError(err, watchdog, what, req.signal);
-    } finally {
-      watchdog.clear();
-    }
     if (this.#stateful && result.response_id) this.#lastResponseId = result.response_id;
     if (cacheable) this.#cache!.set(key, result);
     return result;
@@ -293,7 +284,6 @@ export class LmStudioRestClient implements Backend {
   }
 
   close(): Promise<void> {
-    this.#http.close();
     return Promise.resolve();
   }
 }

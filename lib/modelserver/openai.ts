@@ -32,7 +32,6 @@ import {
 } from "./llamacpp_info.ts";
 import { consumeOpenAiChat } from "./openai_stream.ts";
 import { modelFromOpenAi, type OpenAiModel } from "./openai_models.ts";
-import { readSse } from "./sse.ts";
 
 /** Host names of this machine: a model file a server there names can be read here. */
 const LOCAL_HOSTS = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/;
@@ -293,28 +292,20 @@ export class OpenAiClient implements Backend {
     if (req.exact_output && (await this.isLlamaCpp())) body.ignore_eos = true;
     const what = `chat with '${req.model}'`;
     const t0 = performance.now();
-    const { response, watchdog } = await this.#http.send(
+    const ctx = req.onToken
+      ? { t0, where: this.#http.where, onToken: req.onToken }
+      : { t0, where: this.#http.where };
+    return await this.#http.events(
       "POST",
       "/v1/chat/completions",
       body,
       what,
       req.signal ? { signal: req.signal } : {},
+      (events) => consumeOpenAiChat(events, ctx),
     );
-    try {
-      if (response.body === null) throw new Error("the response has no body");
-      const ctx = req.onToken
-        ? { t0, where: this.#http.where, onToken: req.onToken }
-        : { t0, where: this.#http.where };
-      return await consumeOpenAiChat(readSse(response.body, () => watchdog.touch()), ctx);
-    } catch (err) {
-      throw this.#http.mapStreamError(err, watchdog, what, req.signal);
-    } finally {
-      watchdog.clear();
-    }
   }
 
   close(): Promise<void> {
-    this.#http.close();
     return Promise.resolve();
   }
 }

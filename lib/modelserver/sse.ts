@@ -132,44 +132,36 @@ function bytesReader(body: ReadableStream<Uint8Array>): ChunkReader {
   };
 }
 
-/** The chunks of a stream; stopping early (a consumer break or an error) cancels the stream. */
-async function* chunksOf(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+/**
+ * Reads a byte stream as server-sent events; stopping early (a consumer break or an error)
+ * cancels the stream, which releases a fetch body's connection.
+ *
+ * @param body the response body
+ * @param onActivity called for every received chunk (to reset an idle timeout)
+ */
+export async function* readSse(
+  body: ReadableStream<Uint8Array>,
+  onActivity?: () => void,
+): AsyncGenerator<SseEvent> {
+  const parser = new SseParser();
+  const decoder = new TextDecoder();
   const reader = bytesReader(body);
   let finished = false;
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      yield value;
+      onActivity?.();
+      const readAt = performance.now();
+      for (const ev of parser.push(decoder.decode(value, { stream: true }))) {
+        ev.readAt = readAt;
+        yield ev;
+      }
     }
     finished = true;
   } finally {
     if (finished) reader.releaseLock();
     else await reader.cancel().catch(() => {});
-  }
-}
-
-/**
- * Reads a byte stream as server-sent events.
- *
- * @param body the response body: a stream (fetch) or the chunks of the HTTP/1.1 client, whose
- * iteration is ended (the connection closed) when the events are not read to the end
- * @param onActivity called for every received chunk (to reset an idle timeout)
- */
-export async function* readSse(
-  body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
-  onActivity?: () => void,
-): AsyncGenerator<SseEvent> {
-  const parser = new SseParser();
-  const decoder = new TextDecoder();
-  const chunks = body instanceof ReadableStream ? chunksOf(body) : body;
-  for await (const value of chunks) {
-    onActivity?.();
-    const readAt = performance.now();
-    for (const ev of parser.push(decoder.decode(value, { stream: true }))) {
-      ev.readAt = readAt;
-      yield ev;
-    }
   }
   yield* parser.push(decoder.decode());
   yield* parser.end();

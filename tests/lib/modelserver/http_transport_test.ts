@@ -1,16 +1,20 @@
 import assert from "node:assert/strict";
 import { statusOf } from "../../../lib/http/error_handler.ts";
-import { AppError, UpstreamError } from "../../../lib/error.ts";
+import { AppError, UpstreamError, UsageError } from "../../../lib/error.ts";
+import { HttpTransport } from "../../../lib/modelserver/http.ts";
+import type { ChatRequest } from "../../../lib/modelserver/backend.ts";
 import { OpenAiClient } from "../../../lib/modelserver/openai.ts";
-import { chunk, rawServer, send } from "./http1/_raw_server.ts";
+import { waitFor } from "../../_helpers.ts";
+import { chunk, rawServer, send } from "./_raw_server.ts";
 
 const HEAD = "HTTP/1.1 200 OK\r\nServer: llama.cpp\r\nConnection: close\r\n" +
   "Content-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n";
 
 const event = (data: unknown) => chunk(`data: ${JSON.stringify(data)}\n\n`);
 const token = (text: string) => event({ choices: [{ index: 0, delta: { content: text } }] });
+const DONE = chunk("data: [DONE]\n\n");
 
-const chat = (client: OpenAiClient) =>
+const chat = (client: OpenAiClient, extra: Partial<ChatRequest> = {}) =>
   client.chat({
     model: "m",
     messages: [{ role: "user", content: "hi" }],
@@ -20,6 +24,7 @@ const chat = (client: OpenAiClient) =>
     min_p: 0.05,
     repeat_penalty: 1.1,
     max_tokens: 8,
+    ...extra,
   });
 
 /** Rejects with an AppError of `code`; returns it. */
@@ -30,7 +35,7 @@ async function failsWith(promise: Promise<unknown>, code: string): Promise<AppEr
   return err;
 }
 
-Deno.test("a chat streams through the HTTP/1.1 client from llama-server's bytes, closing chunks and all", async () => {
+Deno.test("a chat streams from llama-server's bytes, closing chunks and all, with the JSON body and the bearer token", async () => {
   await using server = rawServer(async (conn) => {
     await send(
       conn,
@@ -44,25 +49,50 @@ Deno.test("a chat streams through the HTTP/1.1 client from llama-server's bytes,
           choices: [],
           usage: { prompt_tokens: 5, completion_tokens: 3 },
           timings: { prompt_ms: 2, predicted_ms: 3, predicted_per_second: 1000 },
-        }) + chunk("data: [DONE]\n\n") + "0\r\n\r\n",
+        }) + DONE + "0\r\n\r\n",
     );
     return "close";
   });
-  const client = new OpenAiClient({ baseUrl: `${server.url}/v1`, timeoutMs: 5000 });
-  try {
-    const result = await chat(client);
-    assert.equal(result.text, "Hello!");
-    assert.equal(result.stats.tokens_out, 3);
-    assert.equal(result.stats.stop_reason, "length");
-    assert.equal(result.stats.tokens_per_second, 1000);
-    assert.match(server.requests[0]!, /^POST \/v1\/chat\/completions HTTP\/1\.1\r\n/);
-    assert.match(server.requests[0]!, /\r\ncontent-type: application\/json\r\n/);
-  } finally {
-    await client.close();
-  }
+  const client = new OpenAiClient({ baseUrl: `${server.url}/v1`, timeoutMs: 5000, token: "t" });
+  const result = await chat(client);
+  assert.equal(result.text, "Hello!");
+  assert.equal(result.stats.tokens_out, 3);
+  assert.equal(result.stats.stop_reason, "length");
+  assert.equal(result.stats.tokens_per_second, 1000);
+  const request = server.requests[0]!;
+  assert.match(request, /^POST \/v1\/chat\/completions HTTP\/1\.1\r\n/);
+  assert.match(request, /\r\ncontent-type: application\/json\r\n/i);
+  assert.match(request, /\r\nauthorization: Bearer t\r\n/i);
+  const body = JSON.parse(request.slice(request.indexOf("\r\n\r\n") + 4));
+  assert.deepEqual([body.model, body.stream, body.max_tokens], ["m", true, 8]);
 });
 
-Deno.test("the first-byte time of --request-timeout applies through the HTTP/1.1 client", async () => {
+Deno.test("each token reaches the reader as the server writes it, before the next one is sent", async () => {
+  const seen = Promise.withResolvers<void>();
+  await using server = rawServer(async (conn) => {
+    await send(conn, HEAD + token("one"));
+    await seen.promise; // the second token only once the client has seen the first
+    await send(conn, token("two") + DONE + "0\r\n\r\n");
+    return "close";
+  });
+  const client = new OpenAiClient({ baseUrl: server.url, timeoutMs: 5000 });
+  const result = await chat(client, { onToken: () => seen.resolve() });
+  assert.equal(result.text, "onetwo");
+});
+
+Deno.test("a chat that stops at [DONE] cancels the rest of the body, closing its connection", async () => {
+  let closedByClient = false;
+  await using server = rawServer(async (conn) => {
+    await send(conn, HEAD + token("a") + DONE); // the chunked body never ends
+    closedByClient = (await conn.read(new Uint8Array(64))) === null;
+    return "close";
+  });
+  const client = new OpenAiClient({ baseUrl: server.url, timeoutMs: 5000 });
+  assert.equal((await chat(client)).text, "a");
+  await waitFor(() => closedByClient, "the client to close the connection");
+});
+
+Deno.test("the first-byte time of --request-timeout applies", async () => {
   const release = Promise.withResolvers<void>();
   await using server = rawServer(async () => {
     await release.promise; // reads the request, never answers
@@ -74,7 +104,6 @@ Deno.test("the first-byte time of --request-timeout applies through the HTTP/1.1
     assert.match(err.message, /sent nothing for 0\.2 s when asked to chat with 'm'/);
   } finally {
     release.resolve();
-    await client.close();
   }
 });
 
@@ -90,32 +119,94 @@ Deno.test("the idle time of --request-timeout applies between the bytes of a str
     await failsWith(chat(client), "timeout");
   } finally {
     release.resolve();
-    await client.close();
+  }
+});
+
+Deno.test("a stop rejects with its reason before the answer, inside the stream, and before sending", async () => {
+  const hold = Promise.withResolvers<void>();
+  await using server = rawServer(async (conn, req) => {
+    if (req.startsWith("POST")) await send(conn, HEAD + token("first"));
+    await hold.promise;
+    return "close";
+  });
+  try {
+    const early = new AbortController();
+    const quiet = new HttpTransport({ baseUrl: server.url, timeoutMs: 5000 });
+    setTimeout(() => early.abort(new Error("stop before the head")), 30);
+    await assert.rejects(
+      quiet.json("GET", "/v1/models", undefined, "list", { signal: early.signal }),
+      /before the head/,
+    );
+
+    const client = new OpenAiClient({ baseUrl: server.url, timeoutMs: 5000 });
+    const mid = new AbortController();
+    const tokens: string[] = [];
+    const onToken = (delta: string) => {
+      tokens.push(delta);
+      mid.abort(new Error("stop in the body"));
+    };
+    await assert.rejects(chat(client, { signal: mid.signal, onToken }), /in the body/);
+    assert.deepEqual(tokens, ["first"]);
+
+    const already = new AbortController();
+    already.abort(new Error("gone already"));
+    await assert.rejects(chat(client, { signal: already.signal }), /gone already/);
+    assert.equal(server.requests.length, 2, "a stopped call sends nothing");
+  } finally {
+    hold.resolve();
   }
 });
 
 Deno.test("a stream cut by the server, or an answer that is not HTTP, is a clear error naming the server", async () => {
   const answers = [
     HEAD + token("a"), // then the connection closes inside the chunked body
+    HEAD + token("a") + "zz\r\n", // a chunk size that is not one
+    "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nshort", // a JSON body cut short
     "SSH-2.0-OpenSSH_9.2\r\n\r\n",
-    "",
+    "", // last: fetch sends the request again once after a close without an answer
   ];
   await using server = rawServer(async (conn, _req, i) => {
-    await send(conn, answers[i]!);
+    await send(conn, answers[Math.min(i, answers.length - 1)]!);
     return "close";
   });
   const client = new OpenAiClient({ baseUrl: server.url, timeoutMs: 5000 });
-  try {
-    const cut = await failsWith(chat(client), "stream_dropped");
-    assert.match(cut.message, new RegExp(`127\\.0\\.0\\.1:${server.port}`));
-    for (let i = 0; i < 2; i++) {
-      const err = await failsWith(chat(client), "upstream");
-      assert.equal(statusOf(err), 502);
-      assert.match(err.message, new RegExp(`HTTP|answer.*127\\.0\\.0\\.1:${server.port}`));
-    }
-  } finally {
-    await client.close();
+  const where = new RegExp(`127\\.0\\.0\\.1:${server.port}`);
+  for (let i = 0; i < 2; i++) {
+    assert.match((await failsWith(chat(client), "stream_dropped")).message, where);
   }
+  const http = new HttpTransport({ baseUrl: server.url, timeoutMs: 5000 });
+  const cut = await failsWith(http.json("GET", "/v1/models", undefined, "list models"), "upstream");
+  assert.match(cut.message, where);
+  for (const said of [/invalid HTTP version/, /closed before message completed/]) {
+    const err = await failsWith(chat(client), "upstream");
+    assert.equal(statusOf(err), 502);
+    assert.match(err.message, said);
+    assert.match(err.message, where);
+  }
+});
+
+Deno.test("a JSON answer is read whatever its framing, however slowly its bytes come", async () => {
+  const answers = [
+    'HTTP/1.1 200 OK\r\nContent-Length: 8\r\n\r\n{"a":1}\n',
+    'HTTP/1.0 200 OK\r\n\r\n{"until":"the close"}',
+    "HTTP/1.1 204 No Content\r\n\r\n",
+    "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 404 Not Found\r\nContent-Length: 4\r\n\r\nnope",
+  ];
+  await using server = rawServer(async (conn, _req, i) => {
+    for (const byte of new TextEncoder().encode(answers[i]!)) {
+      await send(conn, new Uint8Array([byte]));
+      if (i === 0) await new Promise((r) => setTimeout(r, 1));
+    }
+    return "close";
+  });
+  const http = new HttpTransport({ baseUrl: server.url, timeoutMs: 5000 });
+  const get = () => http.json("GET", "/x", undefined, "read x");
+  assert.deepEqual(await get(), { a: 1 });
+  assert.deepEqual(await get(), { until: "the close" });
+  assert.equal(await get(), null);
+  const missing = await get().then(() => null, (e) => e);
+  assert.ok(missing instanceof UpstreamError);
+  assert.deepEqual([missing.upstreamStatus, missing.message], [404, "nope (HTTP 404)"]);
 });
 
 Deno.test("a refused connection is 'unreachable', and an HTTP error is a 502 keeping the server's status and message", async () => {
@@ -124,7 +215,6 @@ Deno.test("a refused connection is 'unreachable', and an HTTP error is a 502 kee
   probe.close();
   const nobody = new OpenAiClient({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 5000 });
   await failsWith(chat(nobody), "unreachable");
-  await nobody.close();
 
   await using server = rawServer(async (conn) => {
     const body = JSON.stringify({ error: { code: 400, message: "context too long" } });
@@ -132,13 +222,21 @@ Deno.test("a refused connection is 'unreachable', and an HTTP error is a 502 kee
     return "keep";
   });
   const client = new OpenAiClient({ baseUrl: server.url, timeoutMs: 5000 });
-  try {
-    const err = await chat(client).then(() => null, (e) => e);
-    assert.ok(err instanceof UpstreamError);
-    assert.equal(statusOf(err), 502);
-    assert.equal(err.upstreamStatus, 400);
-    assert.match(err.message, /context too long \(HTTP 400\)/);
-  } finally {
-    await client.close();
-  }
+  const err = await chat(client).then(() => null, (e) => e);
+  assert.ok(err instanceof UpstreamError);
+  assert.equal(statusOf(err), 502);
+  assert.equal(err.upstreamStatus, 400);
+  assert.match(err.message, /context too long \(HTTP 400\)/);
+});
+
+Deno.test("a base URL that is not http(s) sends nothing; a token that would split the request head is refused unechoed", async () => {
+  await using server = rawServer(() => Promise.resolve("close"));
+  const ftp = new HttpTransport({ baseUrl: `ftp://127.0.0.1:${server.port}`, timeoutMs: 5000 });
+  await failsWith(ftp.json("GET", "/", undefined, "list"), "upstream");
+  assert.throws(
+    () => new HttpTransport({ baseUrl: server.url, token: "secret\r\nx-b: 2" }),
+    (err: Error) => err instanceof UsageError && !err.message.includes("secret"),
+  );
+  await new Promise((r) => setTimeout(r, 30));
+  assert.equal(server.requests.length, 0);
 });

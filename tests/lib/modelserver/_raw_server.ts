@@ -1,7 +1,8 @@
 /**
- * A scripted HTTP/1.1 server on 127.0.0.1 for the client tests: it reads each request (head and
- * `Content-Length` body) and lets the test write whatever bytes it wants, at its own pace, well
- * formed or not; it counts connections and ends everything when disposed.
+ * A scripted HTTP/1.1 server on 127.0.0.1 for the transport tests: it reads each request (head
+ * and `Content-Length` body) and lets the test write whatever bytes it wants, at its own pace, well
+ * formed or not (llama-server's exact bytes, a cut stream, an answer that is not HTTP); it counts
+ * connections and ends everything when disposed.
  *
  * @module
  */
