@@ -1,7 +1,8 @@
 /**
  * `deno task build`: writes `manifest.gen.ts` (every route and island file of `routes/`,
- * `islands/` and `plugins/<id>/{routes,islands}/`) and bundles the islands with the boot script
- * into `static/_islands/`. The servers only serve what it wrote; `npm install` (postinstall),
+ * `islands/` and `plugins/<id>/{routes,islands}/`), bundles the islands with the boot script
+ * into `static/_islands/` and joins the plugins' `plugins/<id>/styles.css` into
+ * `static/_islands/plugins.css`. The servers only serve what it wrote; `npm install` (postinstall),
  * the test runner, `deno task bundle` and CI run it.
  *
  * Usage: `deno task build [-- --check] [--static-dir DIR] [--no-manifest]`
@@ -18,7 +19,8 @@ import { print, printError } from "../lib/log.ts";
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
 const USAGE = `Usage: deno task build [-- options]
-  (no options)       write ${MANIFEST_FILE} and bundle the islands into static/_islands/
+  (no options)       write ${MANIFEST_FILE}, bundle the islands and join the plugins'
+                     stylesheets into static/_islands/
   --check            only check that ${MANIFEST_FILE} lists every route and island file
   --static-dir DIR   bundle the islands into DIR/_islands/ instead (the bundle's dist/static)
   --no-manifest      leave ${MANIFEST_FILE} as it is
@@ -48,10 +50,11 @@ async function main(argv: string[]): Promise<number> {
     staticDir: values["static-dir"] === undefined ? undefined : resolve(values["static-dir"]),
     manifest: !values["no-manifest"],
   });
-  const { files, islands } = result;
+  const { files, islands, styles } = result;
   print(
     `build: ${files.routes.length} route files, ${islands.islands.length} islands ` +
-      `(${islands.files.length} bundle files) in ${Math.round(islands.ms)} ms` +
+      `(${islands.files.length} bundle files), ${styles.length} plugin stylesheets ` +
+      `in ${Math.round(islands.ms)} ms` +
       (result.manifestChanged ? `; ${MANIFEST_FILE} updated` : ""),
   );
   return 0;

@@ -175,15 +175,19 @@ export interface PluginInstance {
 
 /**
  * How a plugin appears in the web app. Its pages are the route files of `plugins/<id>/routes/`
- * (mounted at `/plugins/<id>/`, behind the host's sign-in) and its islands those of
- * `plugins/<id>/islands/`; the manifest lists them, this says how to link them.
+ * (mounted at `/plugins/<id>/`, behind the host's sign-in), its islands those of
+ * `plugins/<id>/islands/` (named `<id>/<File>`) and its styles `plugins/<id>/styles.css`; the
+ * build gathers them, this says how to link them.
  */
 export interface PluginUi {
   /** The label of the plugin's page (`/plugins/<id>/`) in the top bar. */
   nav?: string;
   /** Former URLs of that page: answered with a permanent redirect to it (query kept). */
   formerPaths?: string[];
-  /** The plugin's islands (by name) shown in the top bar of a signed-in user. */
+  /**
+   * The plugin's islands shown in the top bar of a signed-in user, by file name in its
+   * `islands/` folder (`UptimeWidget`, not `host_uptime/UptimeWidget`).
+   */
   navbar?: string[];
 }
 

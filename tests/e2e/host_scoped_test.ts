@@ -38,8 +38,9 @@ Deno.test({
         headers: { "X-Api-Key": h.key },
       });
       assert.equal(page.status, 200);
-      assert.match(await page.text(), /data-island="LogViewer"/);
-      for (const asset of ["/styles.css", "/_islands/boot.js", "/_islands/LogViewer.js"]) {
+      assert.match(await page.text(), /data-island="logmonitor\/LogViewer"/);
+      const assets = ["/styles.css", "/_islands/plugins.css", "/_islands/boot.js"];
+      for (const asset of [...assets, "/_islands/logmonitor/LogViewer.js"]) {
         const res = await fetch(`${h.base}${asset}`);
         assert.equal(res.status, 200, asset);
         await res.body?.cancel();
