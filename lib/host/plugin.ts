@@ -232,6 +232,11 @@ export interface PluginDescriptor<
    */
   envVars?: string[];
   /**
+   * System information the plugin reads: Deno's `--allow-sys` kinds (e.g. `osUptime`). The
+   * permission-scoped host may read these alone.
+   */
+  systemInfo?: string[];
+  /**
    * Network destinations (`host` or `host:port`) the plugin connects to with these settings
    * (e.g. the hub, the MQTT broker). The permission-scoped host allows only these and its own
    * listen address; when a saved change needs a destination the running host may not reach,

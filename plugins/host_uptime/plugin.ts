@@ -41,6 +41,8 @@ export function createUptimePlugin(
     settingsVersion: 1,
     settingsSchema: UPTIME_SCHEMA,
     ui: { navbar: ["UptimeWidget"] },
+    // The permission-scoped host cannot read /proc (Deno wants --allow-all): the same counter.
+    systemInfo: ["osUptime"],
     create(ctx: PluginContext<UptimeSettings>) {
       const startedAt = options.startedAt ?? ctx.clock.now();
       let lastDebug = -Infinity;

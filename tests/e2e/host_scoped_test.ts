@@ -116,13 +116,17 @@ Deno.test({
 });
 
 Deno.test("a script under the same permission flags cannot read outside the host folders", async () => {
-  const { resolveHostPaths, scopedPermissionFlags } = await import("../../lib/host/mod.ts");
+  const { pluginSystemInfo, resolveHostPaths, scopedPermissionFlags } = await import(
+    "../../lib/host/mod.ts"
+  );
+  const { plugins } = await import("../../plugins/registry.ts");
   const dataDir = await Deno.makeTempDir();
   const outside = await Deno.makeTempFile();
   try {
     const flags = scopedPermissionFlags({
       paths: resolveHostPaths({ HOME: dataDir }, { dataDir }),
       listen: { hostname: "127.0.0.1", port: 0 },
+      systemInfo: pluginSystemInfo(plugins),
     });
     const probe = `
       const tryRead = async (p) => { try { await Deno.readTextFile(p); return "ok"; } catch (e) { return e.name; } };
