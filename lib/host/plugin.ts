@@ -184,10 +184,7 @@ export interface PluginUi {
   nav?: string;
   /** Former URLs of that page: answered with a permanent redirect to it (query kept). */
   formerPaths?: string[];
-  /**
-   * The plugin's islands shown in the top bar of a signed-in user, by file name in its
-   * `islands/` folder (`UptimeWidget`, not `host_uptime/UptimeWidget`).
-   */
+  /** The plugin's islands (by file name, without the id) in the top bar of a signed-in user. */
   navbar?: string[];
 }
 
@@ -231,10 +228,7 @@ export interface PluginDescriptor<
    * host passes only these (and its own) to the process and into `ctx.env`.
    */
   envVars?: string[];
-  /**
-   * System information the plugin reads: Deno's `--allow-sys` kinds (e.g. `osUptime`). The
-   * permission-scoped host may read these alone.
-   */
+  /** System information the plugin reads (Deno's `--allow-sys` kinds, e.g. `osUptime`). */
   systemInfo?: string[];
   /**
    * Network destinations (`host` or `host:port`) the plugin connects to with these settings

@@ -15,9 +15,7 @@ import { validateSettings } from "./settings.ts";
 export const ENV_PREFIX = `${PLUGIN_ID.toUpperCase()}_`;
 
 /** The variables read (declared to the host so that it passes them through). */
-export const ENV_VARS: readonly string[] = ["ALGORITHM", "MIN_RATE", "DEBUG"].map((name) =>
-  ENV_PREFIX + name
-);
+export const ENV_VARS = ["ALGORITHM", "MIN_RATE", "DEBUG"].map((name) => ENV_PREFIX + name);
 
 /** The result of {@linkcode applyEnvOverrides}. */
 export interface EnvOverrides {
