@@ -1,7 +1,7 @@
 /**
  * Entry of `deno task host`: a launcher that runs the plugin host alone (no benchmark routes) in
- * a child process whose Deno permissions are limited to its folders, `/proc/uptime`, its listen
- * address and what the plugins' settings need (see `lib/host/launch.ts`), and supervises it: it
+ * a child process whose Deno permissions are limited to its folders, its listen address and what
+ * the plugins declare and their settings need (see `lib/host/launch.ts`), and supervises it: it
  * restarts the host under a new scope when saved settings need one, and runs probes for it.
  *
  * Usage: `deno task host -- [--port N] [--host ADDR] [--printer-speed X]`, or an account command

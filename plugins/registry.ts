@@ -1,13 +1,15 @@
 /**
- * The plugins the host serves (`deno task host`, and `deno task webapp` unless `--no-plugins`).
+ * The plugins the host serves (`deno task host`, and `deno task webapp` unless `--no-plugins`):
+ * one line per plugin folder, in load order (the order of their pages in the top bar).
  *
  * @module
  */
 import type { PluginDescriptor } from "../lib/host/mod.ts";
-import { plugin as branchplus } from "./branchplus/mod.ts";
-import { plugin as hostUptime } from "./host_uptime/mod.ts";
-import { plugin as logmonitor } from "./logmonitor/mod.ts";
-import { plugin as tempEta } from "./temp_eta/mod.ts";
 
 /** Every hosted plugin, in load order. */
-export const plugins: PluginDescriptor[] = [logmonitor, hostUptime, branchplus, tempEta];
+export const plugins: PluginDescriptor[] = (await Promise.all([
+  import("./logmonitor/mod.ts"),
+  import("./host_uptime/mod.ts"),
+  import("./branchplus/mod.ts"),
+  import("./temp_eta/mod.ts"),
+])).map((folder) => folder.plugin);

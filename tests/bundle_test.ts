@@ -165,7 +165,7 @@ Deno.test({
       assert.equal(page.status, 200);
       const boot = page.body.match(/<script type="module" src="([^"]+\/boot\.js)"/)?.[1];
       assert.equal(boot, "/_islands/boot.js");
-      const names = [...page.body.matchAll(/data-island="([A-Za-z0-9]+)"/g)].map((m) => m[1]!);
+      const names = [...page.body.matchAll(/data-island="([\w/]+)"/g)].map((m) => m[1]!);
       assert.ok(names.includes("BenchmarkPanel"), page.body);
       const scripts = [boot, ...names.map((n) => boot.replace(/boot\.js$/, `${n}.js`))];
       // The plugin host pages' and the plugins' islands, served from the same dist/static/.
@@ -178,6 +178,9 @@ Deno.test({
       }
       const css = await get("/styles.css");
       assert.equal(css.status, 200);
+      const pluginCss = await get("/_islands/plugins.css");
+      assert.equal(pluginCss.status, 200);
+      assert.match(pluginCss.body, /\/\* plugins\/logmonitor\/styles\.css \*\//);
       const login = await get("/plugins/login");
       assert.equal(login.status, 200);
       assert.match(login.body, /data-island="LoginForm"/);

@@ -58,7 +58,7 @@ Deno.test({
     r = await sh("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], clone, env);
     assert.equal(r.code, 0, r.out);
     // The install step built the web pages' island bundles (the servers never build them).
-    for (const name of ["boot.js", "BenchmarkPanel.js", "LogViewer.js"]) {
+    for (const name of ["boot.js", "BenchmarkPanel.js", "logmonitor/LogViewer.js", "plugins.css"]) {
       assert.ok((await Deno.stat(join(clone, "static/_islands", name))).isFile, name);
     }
 

@@ -1,9 +1,11 @@
 /**
  * `deno task build`: writes the generated sources, `manifest.gen.ts` (every route and island
  * file of `routes/`, `islands/` and `plugins/<id>/{routes,islands}/`) and a `<name>.wasm.gen.ts`
- * for every `<name>.wat` (`tools/wat.ts`), and bundles the islands with the boot script into
- * `static/_islands/`. The servers only serve what it wrote; `npm install` (postinstall), the test
- * runner, `deno task bundle` and CI run it (the runner and the bundle with `--no-manifest`).
+ * for every `<name>.wat` (`tools/wat.ts`), bundles the islands with the boot script into
+ * `static/_islands/` and joins the plugins' `plugins/<id>/styles.css` into
+ * `static/_islands/plugins.css`. The servers only serve what it wrote; `npm install`
+ * (postinstall), the test runner, `deno task bundle` and CI run it (the runner and the bundle
+ * with `--no-manifest`).
  *
  * Usage: `deno task build [-- --check] [--static-dir DIR] [--no-manifest] [--root DIR]`
  *
@@ -20,8 +22,8 @@ import { syncWatModules } from "./wat.ts";
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
 const USAGE = `Usage: deno task build [-- options]
-  (no options)       write ${MANIFEST_FILE} and the *.wasm.gen.ts of the *.wat files, and
-                     bundle the islands into static/_islands/
+  (no options)       write ${MANIFEST_FILE} and the *.wasm.gen.ts of the *.wat files,
+                     bundle the islands and join the plugins' stylesheets into static/_islands/
   --check            only check that those generated files are current (exit 1 if not)
   --static-dir DIR   bundle the islands into DIR/_islands/ instead (the bundle's dist/static)
   --no-manifest      leave the generated files as they are
@@ -58,11 +60,12 @@ async function main(argv: string[]): Promise<number> {
     staticDir: values["static-dir"] === undefined ? undefined : resolve(values["static-dir"]),
     manifest: generate,
   });
-  const { files, islands } = result;
+  const { files, islands, styles } = result;
   const updated = [...(result.manifestChanged ? [MANIFEST_FILE] : []), ...wasmChanged];
   print(
     `build: ${files.routes.length} route files, ${islands.islands.length} islands ` +
-      `(${islands.files.length} bundle files) in ${Math.round(islands.ms)} ms` +
+      `(${islands.files.length} bundle files), ${styles.length} plugin stylesheets ` +
+      `in ${Math.round(islands.ms)} ms` +
       (updated.length > 0 ? `; ${updated.join(", ")} updated` : ""),
   );
   return 0;

@@ -1,7 +1,7 @@
 /**
  * The permission scope of the stand-alone host: which Deno flags it runs under, computed from
- * its folders, its listen address and what the plugins declare (network destinations,
- * environment variables). No subprocesses, no FFI, no system information beyond the uptime counter.
+ * its folders, its listen address and what the plugins declare (network destinations, files,
+ * environment variables, system information). No subprocesses, no FFI.
  *
  * @module
  */
@@ -12,15 +12,8 @@ import type { PluginDescriptor } from "./plugin.ts";
 import { readStoredSettings } from "./settings/mod.ts";
 
 /**
- * The source of system uptime the uptime plugin reads. Deno asks for `--allow-all` to read
- * `/proc`, so the scope also grants `--allow-sys=osUptime` (the same counter, nothing else).
- */
-export const PROC_UPTIME = "/proc/uptime";
-
-/**
- * Variables the launcher passes to the scoped host that Deno itself (not the host) reads. The
- * launcher may read these, the host's own variables ({@linkcode HOST_ENV_VARS}) and the plugins'
- * declared ones, nothing else (`--allow-env=...` of `deno task host`).
+ * Variables the launcher passes to the scoped host that Deno itself (not the host) reads, beside
+ * the host's own variables ({@linkcode HOST_ENV_VARS}) and the plugins' declared ones.
  */
 export const RUNTIME_ENV_VARS = [
   "PATH",
@@ -59,12 +52,14 @@ export interface ScopeOptions {
   readOnly?: string[];
   /** Single files the host only reads, links already resolved (see {@linkcode resolveReadFiles}). @default [] */
   readFiles?: string[];
+  /** System information the host may read (Deno's `--allow-sys` kinds). @default [] */
+  systemInfo?: string[];
 }
 
 /**
  * The Deno permission flags of the scoped host: read/write of its own folder and the log
- * folder, read of `/proc/uptime` (and `osUptime`), network to its listen address and the plugins' destinations,
- * and only its own environment variables.
+ * folder, network to its listen address and the plugins' destinations, only its own environment
+ * variables and the system information the plugins read.
  *
  * @example
  * ```ts
@@ -91,13 +86,9 @@ export function scopedPermissionFlags(options: ScopeOptions): string[] {
     SCOPED_ENV_VAR,
     ...(options.envVars ?? []),
   ]);
-  const read = unique([
-    ...rw,
-    ...(options.readOnly ?? []),
-    ...(options.readFiles ?? []),
-    PROC_UPTIME,
-  ]);
-  for (const v of [...read, ...net, ...env]) {
+  const read = unique([...rw, ...(options.readOnly ?? []), ...(options.readFiles ?? [])]);
+  const sys = unique(options.systemInfo ?? []);
+  for (const v of [...read, ...net, ...env, ...sys]) {
     if (v.includes(",")) throw new TypeError(`Cannot scope permissions: ',' in '${v}'`);
   }
   return [
@@ -105,7 +96,7 @@ export function scopedPermissionFlags(options: ScopeOptions): string[] {
     `--allow-write=${rw.join(",")}`,
     `--allow-net=${net.join(",")}`,
     `--allow-env=${env.join(",")}`,
-    "--allow-sys=osUptime",
+    ...(sys.length > 0 ? [`--allow-sys=${sys.join(",")}`] : []),
     "--no-prompt",
   ];
 }
@@ -178,4 +169,9 @@ export async function resolveReadFiles(files: string[]): Promise<ResolvedFiles> 
 /** Every environment variable name the plugins declare. */
 export function pluginEnvVars(plugins: PluginDescriptor[]): string[] {
   return plugins.flatMap((p) => p.envVars ?? []);
+}
+
+/** Every kind of system information the plugins declare. */
+export function pluginSystemInfo(plugins: PluginDescriptor[]): string[] {
+  return plugins.flatMap((p) => p.systemInfo ?? []);
 }

@@ -47,7 +47,7 @@ export {
   pluginEnvVars,
   type PluginScope,
   pluginScope,
-  PROC_UPTIME,
+  pluginSystemInfo,
   type ResolvedFiles,
   resolveReadFiles,
   RUNTIME_ENV_VARS,

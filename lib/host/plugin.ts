@@ -175,15 +175,16 @@ export interface PluginInstance {
 
 /**
  * How a plugin appears in the web app. Its pages are the route files of `plugins/<id>/routes/`
- * (mounted at `/plugins/<id>/`, behind the host's sign-in) and its islands those of
- * `plugins/<id>/islands/`; the manifest lists them, this says how to link them.
+ * (mounted at `/plugins/<id>/`, behind the host's sign-in), its islands those of
+ * `plugins/<id>/islands/` (named `<id>/<File>`) and its styles `plugins/<id>/styles.css`; the
+ * build gathers them, this says how to link them.
  */
 export interface PluginUi {
   /** The label of the plugin's page (`/plugins/<id>/`) in the top bar. */
   nav?: string;
   /** Former URLs of that page: answered with a permanent redirect to it (query kept). */
   formerPaths?: string[];
-  /** The plugin's islands (by name) shown in the top bar of a signed-in user. */
+  /** The plugin's islands (by file name, without the id) in the top bar of a signed-in user. */
   navbar?: string[];
 }
 
@@ -227,6 +228,8 @@ export interface PluginDescriptor<
    * host passes only these (and its own) to the process and into `ctx.env`.
    */
   envVars?: string[];
+  /** System information the plugin reads (Deno's `--allow-sys` kinds, e.g. `osUptime`). */
+  systemInfo?: string[];
   /**
    * Network destinations (`host` or `host:port`) the plugin connects to with these settings
    * (e.g. the hub, the MQTT broker). The permission-scoped host allows only these and its own

@@ -152,7 +152,7 @@ function pageState(options: WebServerOptions, pages: boolean): Record<string, un
   if (pages && options.host) {
     for (const p of options.host.plugins) {
       if (p.ui?.nav) nav.push({ href: `${PAGES_BASE}/${p.id}/`, label: p.ui.nav });
-      navbar.push(...(p.ui?.navbar ?? []));
+      navbar.push(...(p.ui?.navbar ?? []).map((name) => `${p.id}/${name}`));
       if (`plugins/${p.id}/routes/settings.tsx` in options.manifest.routes) {
         settingsNav.push({ href: settingsPathOf(p.id), label: p.name });
       }

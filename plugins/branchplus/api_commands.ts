@@ -18,7 +18,7 @@ import type { BranchController } from "./controller.ts";
 import { requireSlot } from "./layout.ts";
 import { isPlainObject } from "../../lib/shared/json_object.ts";
 
-/** The command names `POST /api/plugin/branchplus` accepts. */
+/** The command names `POST /api/plugin/<id>` accepts. */
 export const COMMANDS = [
   "set_channel",
   "set_mode",

@@ -8,6 +8,7 @@
 import * as v from "valibot";
 import { UsageError } from "../../lib/error.ts";
 import { boolean, choice, number, object, parseSetting, text } from "../../lib/schema/mod.ts";
+import { PLUGIN_ID } from "./id.ts";
 import { type ChannelKind, defaultLabel } from "./layout.ts";
 
 /** Printer states of the rule matrix. */
@@ -132,7 +133,7 @@ export function applyChannelPatch(base: ChannelConfig, patch: ChannelPatch): Cha
 
 /** Parses one field of a command with its schema; a refusal names `field`. */
 function parseField<S>(schema: v.GenericSchema<unknown, S>, value: unknown, field: string): S {
-  return parseSetting(schema, value, { owner: "branchplus", at: field });
+  return parseSetting(schema, value, { owner: PLUGIN_ID, at: field });
 }
 
 /** Strips a label and cuts it to {@linkcode MAX_LABEL_LENGTH} characters. */

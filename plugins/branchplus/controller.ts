@@ -26,7 +26,7 @@ import { RulesEngine } from "./engine.ts";
 import { type BranchSettings, channelConfigOf, hubNetTarget, hubUrl } from "./settings.ts";
 import { failsafeAfterLoss, runStartup, sendFailsafe } from "./lifecycle.ts";
 
-/** The state `GET /api/plugin/branchplus` returns. */
+/** The state `GET /api/plugin/<id>` returns. */
 export interface BranchStatus {
   connected: boolean;
   channels: ChannelStates;

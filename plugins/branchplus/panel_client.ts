@@ -1,16 +1,17 @@
 /**
  * Browser-side helpers of the power panel (no Deno APIs): the command call with the session's
  * CSRF token, the failure texts, and the per-card view built from the panel state and the channel
- * configurations of `GET /api/plugin/branchplus`.
+ * configurations of `GET /api/plugin/<id>`.
  *
  * @module
  */
 import type { ChannelConfig, RuleAction, TempRule } from "./channel_config.ts";
 import type { ChannelKind, ChannelSlot } from "./layout.ts";
+import { PLUGIN_ID } from "./id.ts";
 import { type ChipState, chipState, type PanelState } from "./panel_state.ts";
 
-/** The plugin's API path. */
-export const POWER_API = "/api/plugin/branchplus";
+/** The plugin's API path (`/api/plugin/<id>`). */
+export const API_BASE = `/api/plugin/${PLUGIN_ID}`;
 
 /** Printer states of the rule matrix, in display order. */
 export const MATRIX_STATES = ["idle", "prepare", "printing", "paused", "error"] as const;
@@ -18,7 +19,7 @@ export const MATRIX_STATES = ["idle", "prepare", "printing", "paused", "error"] 
 /** Choices of a matrix cell. */
 export const RULE_ACTIONS: readonly RuleAction[] = ["on", "off", "ignore"];
 
-/** The body of `GET /api/plugin/branchplus`. */
+/** The body of `GET /api/plugin/<id>`. */
 export interface PowerStatus {
   connected: boolean;
   channels: PanelState["channels"];
@@ -126,7 +127,7 @@ export async function sendCommand(
   fetcher: typeof fetch = fetch,
 ): Promise<CommandAnswer> {
   try {
-    const res = await fetcher(POWER_API, {
+    const res = await fetcher(API_BASE, {
       method: "POST",
       credentials: "same-origin",
       headers: { "Content-Type": "application/json", "X-CSRF-Token": csrfToken },

@@ -1,5 +1,5 @@
 /**
- * Browser-safe state of the panel (no Deno APIs): starts from `GET /api/plugin/branchplus`,
+ * Browser-safe state of the panel (no Deno APIs): starts from `GET /api/plugin/<id>`,
  * follows the `connection` and `state` push messages, and answers the panel's questions (chip
  * colour, whether switching needs a confirmation). The panel island is still to be written; it
  * will render one card per channel from this state.

@@ -1,5 +1,5 @@
 /**
- * The `branchplus` plugin's descriptor (re-exported by `./mod.ts`, the folder's surface).
+ * The branch power controller's descriptor (re-exported by `./mod.ts`, the folder's surface).
  *
  * @module
  */
@@ -7,6 +7,7 @@ import type { PluginDescriptor, PluginInstance } from "../../lib/host/mod.ts";
 import { BranchController } from "./controller.ts";
 import { branchRoutes } from "./routes.ts";
 import { systemClock } from "../../lib/clock.ts";
+import { PLUGIN_ID } from "./id.ts";
 import { probeHub } from "./probe.ts";
 import {
   BRANCH_SCHEMA,
@@ -18,7 +19,7 @@ import {
 
 export { BranchController } from "./controller.ts";
 export type { BranchStatus } from "./controller.ts";
-export { API_BASE } from "./routes.ts";
+export { API_BASE } from "./panel_client.ts";
 export type { BranchSettings } from "./settings.ts";
 
 /** One run of the plugin: its controller, routes and lifecycle. */
@@ -28,7 +29,7 @@ export interface BranchInstance extends PluginInstance {
 
 /** The plugin descriptor the host loads. */
 export const plugin: PluginDescriptor<BranchSettings, BranchInstance> = {
-  id: "branchplus",
+  id: PLUGIN_ID,
   name: "Branch power controller",
   version: "0.1.0",
   settingsVersion: SETTINGS_VERSION,

@@ -1,6 +1,6 @@
 /**
- * The HTTP surface: `GET /api/plugin/branchplus` (STATUS) returns the controller state and
- * `POST /api/plugin/branchplus` (CONTROL) runs a command. Errors are thrown as `AppError` and
+ * The HTTP surface: `GET /api/plugin/<id>` (STATUS) returns the controller state and
+ * `POST /api/plugin/<id>` (CONTROL) runs a command. Errors are thrown as `AppError` and
  * mapped to their status by the host's error handler.
  *
  * @module
@@ -10,9 +10,7 @@ import { readJsonObject } from "../../lib/http/mod.ts";
 import type { PluginRoutes } from "../../lib/host/mod.ts";
 import { runCommand } from "./api_commands.ts";
 import type { BranchController } from "./controller.ts";
-
-/** Where the API is mounted. */
-export const API_BASE = "/api/plugin/branchplus";
+import { API_BASE } from "./panel_client.ts";
 
 /** Builds the route table of the plugin for one controller. */
 export function branchRoutes(controller: () => BranchController): PluginRoutes[] {

@@ -25,6 +25,7 @@ import {
   defaultChannelConfig,
   numeric,
 } from "./channel_config.ts";
+import { PLUGIN_ID } from "./id.ts";
 import { channelKey, type ChannelKind, findSlot, LAYOUT } from "./layout.ts";
 import { isPlainObject } from "../../lib/shared/json_object.ts";
 
@@ -137,7 +138,7 @@ export function defaultSettings(): BranchSettings {
  * @throws {SettingError} naming the first invalid setting.
  */
 export function validateBranchSettings(candidate: unknown): BranchSettings {
-  return parseSettings(BRANCH_SCHEMA, candidate, { owner: "branchplus" });
+  return parseSettings(BRANCH_SCHEMA, candidate, { owner: PLUGIN_ID });
 }
 
 /** The stored configuration of one channel. */

@@ -1,6 +1,6 @@
 /**
- * The uptime plugin (`host_uptime`): `GET /api/plugin/host_uptime` reports system and host
- * uptime in several text forms and the poll interval the navbar widget should use.
+ * The uptime plugin: `GET /api/plugin/<id>` reports system and host uptime in several text
+ * forms and the poll interval the navbar widget should use.
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * The uptime payload of `GET /api/plugin/host_uptime`, with the localised note shown when the
+ * The uptime payload of `GET /api/plugin/<id>`, with the localised note shown when the
  * system uptime cannot be read.
  *
  * @module

@@ -1,10 +1,12 @@
 /**
- * The `host_uptime` plugin's descriptor (re-exported by `./mod.ts`, the folder's surface).
+ * The uptime plugin's descriptor (re-exported by `./mod.ts`, the folder's surface).
  *
  * @module
  */
 import { Hono } from "hono";
 import type { PluginContext, PluginDescriptor } from "../../lib/host/mod.ts";
+import { API_BASE } from "./widget.ts";
+import { PLUGIN_ID } from "./id.ts";
 import { noteLanguage, uptimePayload } from "./payload.ts";
 import { UPTIME_SCHEMA, type UptimeSettings } from "./settings.ts";
 import {
@@ -33,12 +35,14 @@ export function createUptimePlugin(
 ): PluginDescriptor<UptimeSettings> {
   const readProc = options.readProc ?? readProcUptime;
   return {
-    id: "host_uptime",
+    id: PLUGIN_ID,
     name: "Uptime",
     version: "1.0.0",
     settingsVersion: 1,
     settingsSchema: UPTIME_SCHEMA,
     ui: { navbar: ["UptimeWidget"] },
+    // The permission-scoped host cannot read /proc (Deno wants --allow-all): the same counter.
+    systemInfo: ["osUptime"],
     create(ctx: PluginContext<UptimeSettings>) {
       const startedAt = options.startedAt ?? ctx.clock.now();
       let lastDebug = -Infinity;
@@ -59,7 +63,7 @@ export function createUptimePlugin(
         }
         return c.json(payload);
       });
-      return { routes: [{ base: "/api/plugin/host_uptime", app }] };
+      return { routes: [{ base: API_BASE, app }] };
     },
   };
 }

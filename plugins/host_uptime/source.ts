@@ -10,7 +10,8 @@ export type ProcReader = () => Promise<string>;
 
 /**
  * The real reader: `/proc/uptime`, or when Deno refuses that path (it needs `--allow-all` for
- * `/proc`), the same kernel counter through `Deno.osUptime()` (`--allow-sys=osUptime`).
+ * `/proc`), the same kernel counter through `Deno.osUptime()` (`--allow-sys=osUptime`, which
+ * the descriptor declares).
  */
 export const readProcUptime: ProcReader = async () => {
   try {

@@ -4,6 +4,10 @@
  *
  * @module
  */
+import { PLUGIN_ID } from "./id.ts";
+
+/** The uptime endpoint (`GET /api/plugin/<id>`), polled by the widget. */
+export const API_BASE = `/api/plugin/${PLUGIN_ID}`;
 
 /** The fields of the uptime payload the widget reads. */
 export interface UptimeView {

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { PLUGIN_ID } from "./id.ts";
+
 /** A parsed line as the API returns it. */
 export interface ClientLine {
   timestamp: string;
@@ -15,8 +17,11 @@ export interface ClientLine {
   _source_file?: string;
 }
 
-/** Base path of the log monitor's API. */
-export const API_BASE = "/plugin/logmonitor";
+/** Base path of the log monitor's API (`/plugin/<id>`). */
+export const API_BASE = `/plugin/${PLUGIN_ID}`;
+
+/** The name of an export's file (`<id>_export.csv`, `.txt`). */
+export const exportFileName = (format: string): string => `${PLUGIN_ID}_export.${format}`;
 
 /** Calls the log monitor; throws an Error with the server's `error` text on failure. */
 export async function api<T>(

@@ -6,6 +6,7 @@
  */
 import { UsageError } from "../../lib/error.ts";
 import { isPlainObject } from "../../lib/shared/json_object.ts";
+import { exportFileName } from "./client.ts";
 
 /** Most entries one export may hold. */
 export const MAX_EXPORT = 1000;
@@ -66,12 +67,12 @@ export function renderExport(results: unknown, format: unknown): ExportFile {
     return {
       body: rows.map((r) => r + "\r\n").join(""),
       contentType: "text/csv; charset=utf-8",
-      filename: "logmonitor_export.csv",
+      filename: exportFileName("csv"),
     };
   }
   return {
     body: items.map((i) => FIELDS.map((k) => field(i, k)).join(" - ")).join("\n"),
     contentType: "text/plain; charset=utf-8",
-    filename: "logmonitor_export.txt",
+    filename: exportFileName("txt"),
   };
 }

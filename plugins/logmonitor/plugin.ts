@@ -1,9 +1,11 @@
 /**
- * The `logmonitor` plugin's descriptor (re-exported by `./mod.ts`, the folder's surface).
+ * The log monitor's descriptor (re-exported by `./mod.ts`, the folder's surface).
  *
  * @module
  */
 import type { PluginContext, PluginDescriptor, PluginInstance } from "../../lib/host/mod.ts";
+import { API_BASE } from "./client.ts";
+import { PLUGIN_ID } from "./id.ts";
 import { logMonitorApp, logMonitorPermission } from "./routes.ts";
 import { createRuntime, type LogMonitorOptions, type LogMonitorRuntime } from "./runtime.ts";
 import { LOGMONITOR_SCHEMA, type LogMonitorSettings } from "./settings.ts";
@@ -25,7 +27,7 @@ export function createLogMonitorPlugin(
   options: LogMonitorOptions = {},
 ): PluginDescriptor<LogMonitorSettings, LogMonitorInstance> {
   return {
-    id: "logmonitor",
+    id: PLUGIN_ID,
     name: "Log Monitor",
     version: "1.0.0",
     settingsVersion: 1,
@@ -37,7 +39,7 @@ export function createLogMonitorPlugin(
       return {
         runtime: rt,
         routes: [{
-          base: "/plugin/logmonitor",
+          base: API_BASE,
           app: logMonitorApp(rt),
           permissionFor: logMonitorPermission,
         }],

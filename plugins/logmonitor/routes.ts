@@ -1,5 +1,5 @@
 /**
- * The log monitor's routes under `/plugin/logmonitor`: thin handlers over files, search,
+ * The log monitor's routes under `/plugin/<id>`: thin handlers over files, search,
  * export, streams, alerts and the debug endpoints.
  *
  * @module
@@ -10,6 +10,7 @@ import { attachment, clientAddress, MAX_REQUEST_BODY, readJsonObject } from "../
 import { formatLogTime } from "../../lib/log.ts";
 import type { Permission } from "../../lib/host/mod.ts";
 import { DEBUG_TEST_MARKER } from "./alerts.ts";
+import { PLUGIN_ID } from "./id.ts";
 import { renderExport } from "./export.ts";
 import { assertSearchable, listLogFiles, openLogFile } from "./files.ts";
 import { LEVELS, parseLine } from "./parse.ts";
@@ -147,7 +148,7 @@ export function logMonitorApp(rt: LogMonitorRuntime): Hono {
     const file = join(ctx.logDir, s.default_log_file);
     const now = formatLogTime(new Date(ctx.clock.now()));
     const lines = LEVELS.map((level) =>
-      `${now} - localbench.host.plugins.logmonitor - ${level} - ${DEBUG_TEST_MARKER} [${level}] Test entry`
+      `${now} - localbench.host.plugins.${PLUGIN_ID} - ${level} - ${DEBUG_TEST_MARKER} [${level}] Test entry`
     );
     await Deno.writeTextFile(file, lines.join("\n") + "\n", { append: true });
     for (const line of lines) rt.alerts.record(parseLine(line), s.default_log_file, true);

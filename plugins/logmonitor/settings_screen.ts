@@ -5,6 +5,7 @@
  * @module
  */
 import type { Choice, Section } from "../../lib/shared/settings/mod.ts";
+import { API_BASE } from "./client.ts";
 import { LEVELS } from "./parse.ts";
 
 const levels: Choice[] = LEVELS.filter((l) => l !== "UNKNOWN").map((l) => ({ value: l, label: l }));
@@ -104,7 +105,7 @@ export function logMonitorSections(files: string[]): Section[] {
           key: "debug_mode",
           label: "Enable the debug endpoints",
           kind: "toggle",
-          hint: "POST /plugin/logmonitor/debug/frontend and /debug/test-entries.",
+          hint: `POST ${API_BASE}/debug/frontend and /debug/test-entries.`,
         },
       ],
     },

@@ -1,6 +1,6 @@
 /**
  * Browser-side helpers of the Temperature ETA panel, navbar and sidebar elements (no Deno APIs):
- * the heater map fed by `GET /api/plugin/temp_eta` and the `eta_update` push messages, the
+ * the heater map fed by `GET /api/plugin/<id>` and the `eta_update` push messages, the
  * display order, the graph history buffer and the choice between a system notification and an
  * in-page toast.
  *
@@ -8,16 +8,17 @@
  */
 import type { DisplayText } from "./format.ts";
 import type { EtaState, HeaterStatus } from "./status.ts";
+import { PLUGIN_ID } from "./id.ts";
 import type { UiConfig } from "./ui_config.ts";
 import { isPlainObject } from "../../lib/shared/json_object.ts";
 
-/** The status route. */
-export const ETA_API = "/api/plugin/temp_eta";
+/** The status and command route (`/api/plugin/<id>`). */
+export const ETA_API = `/api/plugin/${PLUGIN_ID}`;
 
 /** A heater as the panel keeps it: the status with its display texts. */
 export type HeaterInfo = HeaterStatus & { display: DisplayText };
 
-/** What the browser reads from `GET /api/plugin/temp_eta`. */
+/** What the browser reads from `GET /api/plugin/<id>`. */
 export interface EtaStatus {
   enabled: boolean;
   /** The algorithm in use (`linear` or `exponential`). */

@@ -1,19 +1,21 @@
 /**
- * `TEMP_ETA_` environment overrides for testing: `TEMP_ETA_ALGORITHM`, `TEMP_ETA_MIN_RATE` and
- * `TEMP_ETA_DEBUG` (value 1). They change the effective settings the plugin runs with, never the
- * stored ones; an invalid value is ignored and reported.
+ * Environment overrides for testing, prefixed with the plugin's id upper-cased (`TEMP_ETA_`):
+ * `TEMP_ETA_ALGORITHM`, `TEMP_ETA_MIN_RATE` and `TEMP_ETA_DEBUG` (value 1). They change the
+ * effective settings the plugin runs with, never the stored ones; an invalid value is ignored
+ * and reported.
  *
  * @module
  */
 import { messageOf } from "../../lib/error.ts";
+import { PLUGIN_ID } from "./id.ts";
 import type { TempEtaSettings } from "./schema.ts";
 import { validateSettings } from "./settings.ts";
 
-/** The prefix of the override variables. */
-export const ENV_PREFIX = "TEMP_ETA_";
+/** The prefix of the override variables: the plugin's id upper-cased, then `_`. */
+export const ENV_PREFIX = `${PLUGIN_ID.toUpperCase()}_`;
 
 /** The variables read (declared to the host so that it passes them through). */
-export const ENV_VARS = ["TEMP_ETA_ALGORITHM", "TEMP_ETA_MIN_RATE", "TEMP_ETA_DEBUG"] as const;
+export const ENV_VARS = ["ALGORITHM", "MIN_RATE", "DEBUG"].map((name) => ENV_PREFIX + name);
 
 /** The result of {@linkcode applyEnvOverrides}. */
 export interface EnvOverrides {

@@ -22,7 +22,7 @@ import { clientOptions, connectionOf, mqttClientFactory } from "./mqtt_client.ts
 import type { MqttClientFactory, MqttClientLike, MqttConnection } from "./mqtt_client.ts";
 import { type OutboundMessage, OutboundQueue, QUEUE_LIMIT } from "./mqtt_queue.ts";
 
-/** What `GET /api/plugin/temp_eta` reports of MQTT. */
+/** What `GET /api/plugin/<id>` reports of MQTT. */
 export interface MqttStatus {
   enabled: boolean;
   connected: boolean;

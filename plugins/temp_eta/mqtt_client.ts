@@ -6,6 +6,7 @@
  * @module
  */
 import mqtt from "mqtt";
+import { PLUGIN_ID } from "./id.ts";
 import type { TempEtaSettings } from "./schema.ts";
 import { urlHost } from "../../lib/net.ts";
 
@@ -76,7 +77,7 @@ export function connectionOf(s: TempEtaSettings): MqttConnection {
 /** The client options of a connection (a fresh client id each time). */
 export function clientOptions(c: MqttConnection, caText: string | undefined): MqttConnectOptions {
   const options: MqttConnectOptions = {
-    clientId: `localbench_temp_eta_${crypto.randomUUID().slice(0, 8)}`,
+    clientId: `localbench_${PLUGIN_ID}_${crypto.randomUUID().slice(0, 8)}`,
     keepalive: c.keepalive,
     reconnectPeriod: 0,
     connectTimeout: 10_000,

@@ -1,10 +1,11 @@
 /**
- * The `temp_eta` plugin's descriptor (re-exported by `./mod.ts`, the folder's surface).
+ * The Temperature ETA plugin's descriptor (re-exported by `./mod.ts`, the folder's surface).
  *
  * @module
  */
 import type { PluginDescriptor, PluginInstance } from "../../lib/host/mod.ts";
 import { ENV_VARS } from "./env.ts";
+import { PLUGIN_ID } from "./id.ts";
 import { migrateSettings } from "./migrate.ts";
 import { connectionOf } from "./mqtt_client.ts";
 import { routesOf } from "./routes.ts";
@@ -14,9 +15,7 @@ import { brokerTarget, SECRET_SETTINGS, SETTINGS_SCHEMA } from "./settings.ts";
 
 export { type ServiceStatus, TempEtaService } from "./service.ts";
 export type { TempEtaSettings } from "./schema.ts";
-
-/** The plugin id. */
-export const PLUGIN_ID = "temp_eta";
+export { PLUGIN_ID } from "./id.ts";
 
 /** One run of the plugin: its service, routes and lifecycle. */
 export interface TempEtaInstance extends PluginInstance {

@@ -1,8 +1,8 @@
 /**
- * HTTP routes of the Temperature ETA plugin: `GET /api/plugin/temp_eta` (status: enabled,
- * algorithm, per-heater ETAs, MQTT enabled/connected), `POST /api/plugin/temp_eta` with a
+ * HTTP routes of the Temperature ETA plugin: `GET /api/plugin/<id>` (status: enabled,
+ * algorithm, per-heater ETAs, MQTT enabled/connected), `POST /api/plugin/<id>` with a
  * `command` (`reset_history`, `reconnect_mqtt`), and the static sounds under
- * `/plugin/temp_eta/static/sounds/<file>`. The host authenticates every request first.
+ * `/plugin/<id>/static/sounds/<file>`. The host authenticates every request first.
  *
  * @module
  */
@@ -11,6 +11,7 @@ import type { PluginRoutes } from "../../lib/host/mod.ts";
 import type { TempEtaService } from "./service.ts";
 import { NotFoundError, UsageError } from "../../lib/error.ts";
 import { readJsonObject } from "../../lib/http/mod.ts";
+import { ETA_API } from "./client.ts";
 import { isRefusal, type NamedFile, openNamedFile, readNamedFile } from "../../lib/named_file.ts";
 import {
   DEFAULT_SOUNDS,
@@ -30,9 +31,6 @@ function defaultSound(name: string): Uint8Array<ArrayBuffer> {
   }
   return bytes;
 }
-
-/** The base path of the status and command routes. */
-export const API_BASE = "/api/plugin/temp_eta";
 
 const AUDIO_TYPES: Record<string, string> = {
   wav: "audio/wav",
@@ -89,7 +87,7 @@ export function staticApp(): Hono {
 /** The plugin's route tables. */
 export function routesOf(service: TempEtaService): PluginRoutes[] {
   return [
-    { base: API_BASE, app: apiApp(service) },
+    { base: ETA_API, app: apiApp(service) },
     { base: STATIC_BASE, app: staticApp() },
   ];
 }

@@ -9,6 +9,7 @@
 import * as v from "valibot";
 import { boolean, choice, fieldInfo, integer, number, object, text } from "../../lib/schema/mod.ts";
 import { ALGORITHMS, TIME_FORMATS } from "./choices.ts";
+import { PLUGIN_ID } from "./id.ts";
 
 /** The current settings version. */
 export const SETTINGS_VERSION = 2;
@@ -53,7 +54,7 @@ export const FIELDS = {
   mqtt_tls_insecure: bool(false),
   // decided: a path to a PEM file, or the PEM text itself.
   mqtt_ca_cert: str("", 65536),
-  mqtt_topic_prefix: str("localbench/temp_eta", 200),
+  mqtt_topic_prefix: str(`localbench/${PLUGIN_ID}`, 200),
   mqtt_retain: bool(false),
   mqtt_qos: v.optional(
     v.pipe(integer({ min: 0, max: 2 }), v.transform((n): 0 | 1 | 2 => n === 2 ? 2 : n ? 1 : 0)),

@@ -28,7 +28,7 @@ export type ServiceOptions = Pick<
 /** A heater's status with its display texts. */
 export type HeaterView = HeaterStatus & { display: ReturnType<typeof displayText> };
 
-/** The body of `GET /api/plugin/temp_eta`. */
+/** The body of `GET /api/plugin/<id>`. */
 export interface ServiceStatus {
   enabled: boolean;
   algorithm: TempEtaSettings["algorithm"];
@@ -205,7 +205,7 @@ export class TempEtaService {
     this.#mqtt.reconnect();
   }
 
-  /** The status for `GET /api/plugin/temp_eta`. */
+  /** The status for `GET /api/plugin/<id>`. */
   status(): ServiceStatus {
     const mqtt = this.#mqtt.status();
     return {

@@ -8,6 +8,7 @@
  */
 import * as v from "valibot";
 import { parseSettings } from "../../lib/schema/mod.ts";
+import { PLUGIN_ID } from "./id.ts";
 import { normaliseStrings, SETTINGS_RULES } from "./rules.ts";
 import { FIELDS_SCHEMA, type TempEtaSettings } from "./schema.ts";
 import { urlHost } from "../../lib/net.ts";
@@ -40,7 +41,7 @@ export const SETTINGS_SCHEMA = v.pipe(
  */
 export function validateSettings(candidate: unknown): TempEtaSettings {
   return parseSettings(SETTINGS_SCHEMA, candidate, {
-    owner: "temp_eta",
+    owner: PLUGIN_ID,
     secrets: SECRET_SETTINGS,
   });
 }

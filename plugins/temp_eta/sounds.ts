@@ -8,6 +8,7 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isPlainName } from "../../lib/named_file.ts";
+import { PLUGIN_ID } from "./id.ts";
 import { encodeWav, synthesise, type Tone } from "./wav.ts";
 
 /** The folder of the sound files (a path: names are joined to it, never parsed as URLs). */
@@ -17,7 +18,7 @@ export const SOUNDS_DIR: string = fileURLToPath(new URL("./static/sounds/", impo
 export const SOUND_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*\.(wav|mp3|ogg)$/;
 
 /** The URL path under which the plugin serves its static folder. */
-export const STATIC_BASE = "/plugin/temp_eta/static";
+export const STATIC_BASE = `/plugin/${PLUGIN_ID}/static`;
 
 /** Sample rate of the generated sounds. */
 export const SOUND_SAMPLE_RATE = 16000;

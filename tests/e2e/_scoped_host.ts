@@ -11,9 +11,9 @@ import { openWs, waitFor, type WsClient } from "../lib/host/_helpers.ts";
 /** The repository root. */
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
-/** The launcher flags of `deno task host`, with its `$(deno eval ...)` resolved. */
-export async function hostTaskFlags(): Promise<string[]> {
-  const task = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).tasks.host as string;
+/** The launcher flags of `deno task host` (of the project at `root`), `$(deno eval ...)` resolved. */
+export async function hostTaskFlags(root = ROOT): Promise<string[]> {
+  const task = JSON.parse(await Deno.readTextFile(`${root}/deno.json`)).tasks.host as string;
   return task
     .replace(/"\$\(deno eval 'console\.log\(Deno\.execPath\(\)\)'\)"/g, Deno.execPath())
     .split(/\s+/)
@@ -57,21 +57,24 @@ export interface ScopedHostOptions {
   key?: string;
   /** Extra environment. */
   env?: Record<string, string>;
+  /** The project to run (a copy of this one). @default this repository */
+  root?: string;
 }
 
 /** Starts the host the way `deno task host -- --port 0` does. */
 export async function startScopedHost(options: ScopedHostOptions): Promise<ScopedHost> {
   const pass = (name: string) => Deno.env.get(name) ?? "";
+  const root = options.root ?? ROOT;
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
-      ...await hostTaskFlags(),
-      `${ROOT}host.ts`,
+      ...await hostTaskFlags(root),
+      `${root}/host.ts`,
       "--port",
       "0",
       ...(options.args ?? ["--no-ui"]),
     ],
-    cwd: ROOT,
+    cwd: root,
     clearEnv: true,
     env: {
       LOCALBENCH_DATA_DIR: options.dataDir,

@@ -57,11 +57,13 @@ Deno.test("the log viewer page renders for a session with its CSRF token and fil
     assert.equal(res.status, 200);
     const html = await res.text();
     assert.ok(
-      html.includes('data-island="LogViewer"') && html.includes('data-island="UptimeWidget"'),
+      html.includes('data-island="logmonitor/LogViewer"') &&
+        html.includes('data-island="host_uptime/UptimeWidget"'),
     );
     assert.ok(html.includes(csrf_token));
     assert.ok(html.includes("app.log"));
-    assert.ok(html.includes('href="/styles.css"'), "the one stylesheet");
+    assert.ok(html.includes('href="/styles.css"'), "the dashboard's stylesheet");
+    assert.ok(html.includes('href="/_islands/plugins.css"'), "the plugins' stylesheet");
     assert.match(html, /aria-current="page"[^>]*>Logs</, "the current page is marked");
     const denied = await t.request("/plugins/logmonitor/", { key: t.keys.CONTROL });
     assert.equal(denied.status, 403);
@@ -79,7 +81,14 @@ Deno.test("the log viewer page renders for a session with its CSRF token and fil
 Deno.test("static files and island bundles are public while the APIs stay protected", async () => {
   const t = await uiHost();
   try {
-    for (const path of ["/styles.css", "/_islands/boot.js", "/_islands/LogViewer.js"]) {
+    for (
+      const path of [
+        "/styles.css",
+        "/_islands/plugins.css",
+        "/_islands/boot.js",
+        "/_islands/logmonitor/LogViewer.js",
+      ]
+    ) {
       const res = await t.request(path, { key: null });
       assert.equal(res.status, 200, path);
       await res.body?.cancel();

@@ -280,14 +280,14 @@ Deno.test("the power and temperature pages need a session and render their islan
     const power =
       await (await t.request("/plugins/branchplus/", { key: null, headers: { Cookie: cookie } }))
         .text();
-    assert.ok(power.includes('data-island="PowerPanel"') && power.includes(csrf_token));
+    assert.ok(power.includes('data-island="branchplus/PowerPanel"') && power.includes(csrf_token));
     assert.ok(power.includes('src="/_islands/boot.js"'));
     assert.ok(power.includes('href="/plugins/temp_eta/"'), "navigation");
     const temp = await (
       await t.request("/plugins/temp_eta/", { key: null, headers: { Cookie: cookie } })
     ).text();
-    assert.ok(temp.includes('data-island="TempEtaPanel"'));
-    assert.ok(temp.includes('data-island="TempEtaNavbar"'));
+    assert.ok(temp.includes('data-island="temp_eta/TempEtaPanel"'));
+    assert.ok(temp.includes('data-island="temp_eta/TempEtaNavbar"'));
     assert.ok(temp.includes('src="/_islands/boot.js"'));
   } finally {
     await t.close();

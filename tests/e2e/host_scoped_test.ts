@@ -38,8 +38,9 @@ Deno.test({
         headers: { "X-Api-Key": h.key },
       });
       assert.equal(page.status, 200);
-      assert.match(await page.text(), /data-island="LogViewer"/);
-      for (const asset of ["/styles.css", "/_islands/boot.js", "/_islands/LogViewer.js"]) {
+      assert.match(await page.text(), /data-island="logmonitor\/LogViewer"/);
+      const assets = ["/styles.css", "/_islands/plugins.css", "/_islands/boot.js"];
+      for (const asset of [...assets, "/_islands/logmonitor/LogViewer.js"]) {
         const res = await fetch(`${h.base}${asset}`);
         assert.equal(res.status, 200, asset);
         await res.body?.cancel();
@@ -115,13 +116,17 @@ Deno.test({
 });
 
 Deno.test("a script under the same permission flags cannot read outside the host folders", async () => {
-  const { resolveHostPaths, scopedPermissionFlags } = await import("../../lib/host/mod.ts");
+  const { pluginSystemInfo, resolveHostPaths, scopedPermissionFlags } = await import(
+    "../../lib/host/mod.ts"
+  );
+  const { plugins } = await import("../../plugins/registry.ts");
   const dataDir = await Deno.makeTempDir();
   const outside = await Deno.makeTempFile();
   try {
     const flags = scopedPermissionFlags({
       paths: resolveHostPaths({ HOME: dataDir }, { dataDir }),
       listen: { hostname: "127.0.0.1", port: 0 },
+      systemInfo: pluginSystemInfo(plugins),
     });
     const probe = `
       const tryRead = async (p) => { try { await Deno.readTextFile(p); return "ok"; } catch (e) { return e.name; } };

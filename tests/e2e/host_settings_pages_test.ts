@@ -57,7 +57,7 @@ Deno.test("each hosted plugin has a settings screen with its settings, never a s
       const res = await get(`/plugins/${id}/settings`);
       assert.equal(res.status, 200, id);
       const html = await res.text();
-      const props = islandProps(html, island);
+      const props = islandProps(html, `${id}/${island}`);
       assert.equal(props.canEdit, true);
       assert.equal(props.csrfToken, csrf);
       assert.deepEqual(props.values, t.host.settings.publicView()[id]);
@@ -70,7 +70,7 @@ Deno.test("each hosted plugin has a settings screen with its settings, never a s
       assert.ok(!html.includes("hunter2"), `${id}: the password never reaches the page`);
     }
     const etaHtml = await (await get("/plugins/temp_eta/settings")).text();
-    const eta = islandProps(etaHtml, "TempEtaSettings");
+    const eta = islandProps(etaHtml, "temp_eta/TempEtaSettings");
     assert.deepEqual(eta.secrets, { mqtt_password: true });
     assert.equal((eta.values as Record<string, unknown>).algorithm, "exponential");
     assert.deepEqual(eta.sounds, ["default", "cooling_done.wav", "heating_done.wav"]);
@@ -87,7 +87,7 @@ Deno.test("each hosted plugin has a settings screen with its settings, never a s
       key: null,
       headers: { Cookie: viewer.cookie },
     });
-    assert.equal(islandProps(await look.text(), "BranchSettings").canEdit, false);
+    assert.equal(islandProps(await look.text(), "branchplus/BranchSettings").canEdit, false);
     const anonymous = await t.request("/plugins/temp_eta/settings", { key: null });
     assert.equal(anonymous.status, 302);
     assert.match(anonymous.headers.get("location")!, /^\/plugins\/login\?next=/);

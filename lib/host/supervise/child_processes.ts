@@ -9,6 +9,7 @@ import {
   LIBRARY_ENV_VARS,
   pluginEnvVars,
   pluginScope,
+  pluginSystemInfo,
   resolveReadFiles,
   RUNTIME_ENV_VARS,
   scopedPermissionFlags,
@@ -39,14 +40,6 @@ export function envOf(names: readonly string[]): Record<string, string> {
   }
   return out;
 }
-
-/** Every variable the launcher reads and passes on. */
-export function launcherEnvNames(plugins: PluginDescriptor[]): string[] {
-  return [...HOST_ENV_VARS, ...pluginEnvVars(plugins), ...RUNTIME_ENV_VARS, ...LAUNCHER_ENV_VARS];
-}
-
-/** Variables only the launcher reads (the extra host names it answers to). */
-export const LAUNCHER_ENV_VARS = ["LOCALBENCH_ALLOWED_HOSTS"] as const;
 
 /** Options of {@linkcode hostStart}. */
 export interface HostStartOptions {
@@ -79,6 +72,7 @@ export async function hostStart(
     netHosts: scope.netHosts,
     readFiles: files.granted,
     envVars: pluginEnvVars(plugins),
+    systemInfo: pluginSystemInfo(plugins),
     readOnly: options.readOnly,
   });
   const args = [

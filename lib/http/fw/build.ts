@@ -1,8 +1,9 @@
 /**
  * The build (`deno task build`): the manifest (`./crawl.ts`), then the island bundles: esbuild
  * bundles the boot script and every island into one folder (ESM, code splitting, minified).
- * Entry files keep their names (`boot.js`, `Chart.js`); shared chunks carry a content hash
- * (`chunk-XXXX.js`), so they can be cached for ever. Standalone modules
+ * Entry files keep their names (`boot.js`, `Chart.js`, a plugin's `temp_eta/Panel.js`); shared
+ * chunks carry a content hash (`chunk-XXXX.js`), so they can be cached for ever. The plugins'
+ * stylesheets (`plugins/<id>/styles.css`) are joined into `plugins.css` beside them. Standalone modules
  * (`lib/shared/standalone/<name>.ts`) are bundled each on its own into `<name>.js`, sharing no
  * chunk, for code the islands load by URL (a chart type's parts of chart.js). The servers only
  * serve what it wrote.
@@ -12,13 +13,13 @@
  * @module
  */
 import { join } from "node:path";
-import { crawlProject, type ProjectFiles, writeManifest } from "./crawl.ts";
+import { crawlProject, pluginFolders, type ProjectFiles, writeManifest } from "./crawl.ts";
 import { ISLANDS_DIR } from "./bundles.ts";
-import { islandName } from "./islands.ts";
+import { ISLAND_NAME, islandName } from "./islands.ts";
 
 /** Options of {@linkcode buildIslands}. */
 export interface BuildOptions {
-  /** The islands to bundle: entry name (`Chart`) → module path (`islands/Chart.tsx`). */
+  /** The islands to bundle: entry name (`Chart`, `temp_eta/Panel`) → module path. */
   islands: Record<string, string>;
   /** Output folder (emptied first). */
   outDir: string;
@@ -35,7 +36,7 @@ export interface BuildOptions {
 
 /** What a build wrote. */
 export interface BuildResult {
-  /** Output files relative to `outDir`, with their sizes in bytes. */
+  /** Output files relative to `outDir` (with `/`), with their sizes in bytes. */
   files: { name: string; bytes: number }[];
   /** The island names (entry names without `boot`). */
   islands: string[];
@@ -62,7 +63,7 @@ export async function buildIslands(options: BuildOptions): Promise<BuildResult> 
   const started = performance.now();
   const entryPoints: Record<string, string> = { boot: options.bootFile ?? BOOT_FILE };
   for (const [name, file] of Object.entries(options.islands)) {
-    if (!/^[A-Z][A-Za-z0-9]*$/.test(name)) {
+    if (!ISLAND_NAME.test(name)) {
       throw new TypeError(`Cannot build island '${name}': use a PascalCase name`);
     }
     entryPoints[name] = file;
@@ -87,7 +88,7 @@ export async function buildIslands(options: BuildOptions): Promise<BuildResult> 
     platform: "browser",
     target: "es2022",
     outdir: options.outDir,
-    entryNames: "[name]",
+    entryNames: "[dir]/[name]",
     legalComments: "none",
     logLevel: "silent",
     define: { "process.env.NODE_ENV": '"production"' },
@@ -101,11 +102,14 @@ export async function buildIslands(options: BuildOptions): Promise<BuildResult> 
     await esbuild.stop();
   }
   const out: { name: string; bytes: number }[] = [];
-  for await (const e of Deno.readDir(options.outDir)) {
-    if (e.isFile) {
-      out.push({ name: e.name, bytes: (await Deno.stat(join(options.outDir, e.name))).size });
+  const list = async (dir: string) => {
+    for await (const e of Deno.readDir(join(options.outDir, dir))) {
+      const name = dir ? `${dir}/${e.name}` : e.name;
+      if (e.isDirectory) await list(name);
+      else out.push({ name, bytes: (await Deno.stat(join(options.outDir, name))).size });
     }
-  }
+  };
+  await list("");
   out.sort((a, b) => a.name.localeCompare(b.name));
   return {
     files: out,
@@ -152,11 +156,36 @@ export interface ProjectBuildResult {
   /** Whether `manifest.gen.ts` was rewritten. */
   manifestChanged: boolean;
   islands: BuildResult;
+  /** The plugins' stylesheets joined into `plugins.css` (`plugins/<id>/styles.css`). */
+  styles: string[];
+}
+
+/** The plugins' stylesheets joined, beside the bundles (`/_islands/plugins.css`). */
+export const PLUGIN_STYLES = "plugins.css";
+
+/**
+ * Joins every plugin's `plugins/<id>/styles.css` of `root` (in id order, each after a comment
+ * naming its file) into `<outDir>/plugins.css`; returns the files joined.
+ */
+export async function buildPluginStyles(root: string, outDir: string): Promise<string[]> {
+  const files: string[] = [];
+  const parts: string[] = [];
+  for (const id of await pluginFolders(root)) {
+    const file = `plugins/${id}/styles.css`;
+    try {
+      parts.push(`/* ${file} */\n${await Deno.readTextFile(join(root, file))}`);
+      files.push(file);
+    } catch (err) {
+      if (!(err instanceof Deno.errors.NotFound)) throw err;
+    }
+  }
+  await Deno.writeTextFile(join(outDir, PLUGIN_STYLES), parts.join("\n"));
+  return files;
 }
 
 /**
- * Crawls the project, writes its manifest and bundles its islands (and its standalone modules)
- * into `<staticDir>/_islands/`.
+ * Crawls the project, writes its manifest, bundles its islands (and its standalone modules)
+ * and joins its plugins' stylesheets into `<staticDir>/_islands/`.
  *
  * @example
  * ```ts ignore
@@ -171,11 +200,12 @@ export async function buildProject(
 ): Promise<ProjectBuildResult> {
   const files = await crawlProject(root);
   const manifestChanged = options.manifest === false ? false : await writeManifest(root, files);
+  const outDir = join(options.staticDir ?? join(root, "static"), ISLANDS_DIR);
   const islands = await buildIslands({
     islands: islandEntries(root, files),
-    outDir: join(options.staticDir ?? join(root, "static"), ISLANDS_DIR),
+    outDir,
     minify: options.minify,
     standalone: await standaloneEntries(root),
   });
-  return { files, manifestChanged, islands };
+  return { files, manifestChanged, islands, styles: await buildPluginStyles(root, outDir) };
 }

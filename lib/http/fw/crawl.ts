@@ -55,23 +55,21 @@ async function crawlIslands(root: string, rel: string, out: string[]): Promise<v
   }
 }
 
+/** The names of the plugin folders of the project at `root` (`plugins/<id>/`), sorted. */
+export async function pluginFolders(root: string): Promise<string[]> {
+  return (await listDir(join(root, "plugins"))).filter((e) => e.isDirectory).map((e) => e.name)
+    .sort();
+}
+
 /** Finds every route and island file of the project at `root`. */
 export async function crawlProject(root: string): Promise<ProjectFiles> {
   const routes: string[] = [];
   const islands: string[] = [];
   await crawlRoutes(root, "routes", routes);
   await crawlIslands(root, "islands", islands);
-  const plugins = (await listDir(join(root, "plugins"))).filter((e) => e.isDirectory)
-    .map((e) => e.name).sort();
-  for (const id of plugins) {
+  for (const id of await pluginFolders(root)) {
     await crawlRoutes(root, `plugins/${id}/routes`, routes);
     await crawlIslands(root, `plugins/${id}/islands`, islands);
-  }
-  const names = new Map<string, string>();
-  for (const file of islands) {
-    const other = names.get(islandName(file));
-    if (other) throw new TypeError(`Cannot use island '${file}': '${other}' has its name`);
-    names.set(islandName(file), file);
   }
   return { routes: routes.sort(), islands: islands.sort() };
 }

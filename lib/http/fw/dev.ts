@@ -32,7 +32,7 @@ export interface ProjectWatch {
   close(): Promise<void>;
 }
 
-const SOURCE = /\.(tsx?|jsx?)$/;
+const SOURCE = /\.(tsx?|jsx?|css)$/;
 
 /** Builds `root`, then rebuilds it on every change of its page sources until closed. */
 export async function watchProject(

@@ -16,6 +16,9 @@ const WRAPPED = "__island";
 /** The tag that marks an island in the server's HTML. */
 export const ISLAND_TAG = "x-island";
 
+/** An island's name: PascalCase, a plugin's prefixed with its id (`Chart`, `temp_eta/Panel`). */
+export const ISLAND_NAME = /^(?:[a-z][a-z0-9_]*\/)?[A-Z][A-Za-z0-9]*$/;
+
 /**
  * Registers island components by name (the bundle's entry name, e.g. `Chart`).
  *
@@ -28,7 +31,7 @@ export const ISLAND_TAG = "x-island";
  */
 export function registerIslands(islands: Readonly<Record<string, AnyComponent>>): void {
   for (const [name, component] of Object.entries(islands)) {
-    if (!/^[A-Z][A-Za-z0-9]*$/.test(name)) {
+    if (!ISLAND_NAME.test(name)) {
       throw new TypeError(`Cannot register island '${name}': use a PascalCase name`);
     }
     registry.set(component, name);
@@ -42,9 +45,8 @@ export function islandComponent(name: string): AnyComponent | undefined {
 }
 
 /**
- * The island components of a manifest by name: the file name (`islands/Chart.tsx` → `Chart`),
- * which must be PascalCase and unique across the project (plugins' islands included), since it
- * names the bundle (`/_islands/Chart.js`).
+ * The island components of a manifest by name ({@linkcode islandName}), which names the bundle
+ * (`/_islands/Chart.js`, `/_islands/temp_eta/Panel.js`).
  *
  * @example
  * ```ts
@@ -66,9 +68,15 @@ export function islandsByName(
   return out;
 }
 
-/** The island name of a file (its name without folder and extension). */
+/**
+ * The island name of a file: its name without folder and extension (`islands/Chart.tsx` →
+ * `Chart`), a plugin's prefixed with the plugin's id (`plugins/temp_eta/islands/Panel.tsx` →
+ * `temp_eta/Panel`), so two plugins may have islands of the same file name.
+ */
 export function islandName(file: string): string {
-  return file.slice(file.lastIndexOf("/") + 1).replace(/\.(tsx?|jsx?)$/, "");
+  const plugin = /^plugins\/([^/]+)\/islands\//.exec(file)?.[1];
+  const name = file.slice(file.lastIndexOf("/") + 1).replace(/\.(tsx?|jsx?)$/, "");
+  return plugin ? `${plugin}/${name}` : name;
 }
 
 /** The names of the registered islands. */

@@ -12,6 +12,7 @@ import {
   type SettingsFormState,
   SettingsRequestError,
 } from "../../../lib/shared/settings/mod.ts";
+import { API_BASE } from "../panel_client.ts";
 import { BRANCH_SECTIONS } from "../settings_screen.ts";
 
 const hubField = (key: string) => BRANCH_SECTIONS[0]!.fields.find((f) => f.key === key)!;
@@ -31,7 +32,7 @@ export function TestConnection({ form }: { form: SettingsFormState }) {
     busy.value = true;
     result.value = null;
     try {
-      const res = await fetch("/api/plugin/branchplus", {
+      const res = await fetch(API_BASE, {
         method: "POST",
         credentials: "same-origin",
         headers: { "Content-Type": "application/json", "X-CSRF-Token": form.csrfToken },

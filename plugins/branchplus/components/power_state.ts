@@ -9,13 +9,14 @@
 import { batch, computed, type ReadonlySignal, type Signal, signal } from "@preact/signals";
 import { followPush, pushConnected } from "../../../lib/shared/push.ts";
 import type { ChannelConfig } from "../channel_config.ts";
+import { PLUGIN_ID } from "../id.ts";
 import type { ChannelKind } from "../layout.ts";
 import {
+  API_BASE,
   type CardView,
   cardViews,
   failureText,
   patchConfig,
-  POWER_API,
   type PowerStatus,
   replaceConfig,
   sendCommand,
@@ -107,7 +108,7 @@ export function createPowerState(csrfToken: string): PowerState {
     },
     follow() {
       load();
-      const unfollow = followPush("branchplus", (data) => {
+      const unfollow = followPush(PLUGIN_ID, (data) => {
         if (s.panel.value) s.panel.value = applyPush(s.panel.value, data);
         if (data.type === "connection" && data.connected === true) s.detail.value = "";
         settle();
@@ -147,7 +148,7 @@ export function createPowerState(csrfToken: string): PowerState {
 
   const load = async () => {
     try {
-      const res = await fetch(POWER_API, { credentials: "same-origin" });
+      const res = await fetch(API_BASE, { credentials: "same-origin" });
       const body = await res.json() as PowerStatus & { error?: string };
       if (!res.ok) throw new Error(body.error ?? `HTTP ${res.status}`);
       batch(() => {

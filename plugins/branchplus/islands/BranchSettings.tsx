@@ -11,10 +11,11 @@ import {
   type SettingsProps,
 } from "../../../lib/shared/settings/mod.ts";
 import { TestConnection } from "../components/TestConnection.tsx";
+import { PLUGIN_ID } from "../id.ts";
 import { BRANCH_SECTIONS } from "../settings_screen.ts";
 
 /** The branch controller's settings screen. */
 export default function BranchSettings(props: SettingsProps) {
-  const form = useMemo(() => createSettingsForm("branchplus", BRANCH_SECTIONS, props), []);
+  const form = useMemo(() => createSettingsForm(PLUGIN_ID, BRANCH_SECTIONS, props), []);
   return <SettingsForm form={form} after={{ path: <TestConnection form={form} /> }} />;
 }

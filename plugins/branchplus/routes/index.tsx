@@ -1,9 +1,10 @@
 /**
- * `GET /plugins/branchplus/`: the power panel (ten channel cards, live through the push socket).
+ * `GET /plugins/<id>/`: the power panel (ten channel cards, live through the push socket).
  *
  * @module
  */
-import { definePluginPages } from "../../../lib/host/mod.ts";
+import { definePluginPages, settingsPathOf } from "../../../lib/host/mod.ts";
+import { PLUGIN_ID } from "../id.ts";
 import PowerPanel from "../islands/PowerPanel.tsx";
 
 const define = definePluginPages();
@@ -17,7 +18,7 @@ export default define.page(function PowerPage({ state }) {
     <>
       <div class="page-head">
         <h1>Power</h1>
-        <a href="/plugins/branchplus/settings">Hub and automation settings</a>
+        <a href={settingsPathOf(PLUGIN_ID)}>Hub and automation settings</a>
       </div>
       <PowerPanel csrfToken={state.csrfToken} />
     </>

@@ -1,6 +1,7 @@
 import { useSignal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
 import {
+  API_BASE,
   compactToggleMs,
   ERROR_RETRY_MS,
   isCompact,
@@ -20,7 +21,7 @@ export interface UptimeWidgetProps {
  * complete), adapts to `poll_interval_seconds`, continues while the widget is hidden, and
  * alternates the two uptimes in compact mode.
  */
-export default function UptimeWidget({ endpoint = "/api/plugin/host_uptime" }: UptimeWidgetProps) {
+export default function UptimeWidget({ endpoint = API_BASE }: UptimeWidgetProps) {
   const view = useSignal<UptimeView | null>(null);
   const failed = useSignal(false);
   const phase = useSignal(0);

@@ -7,7 +7,8 @@
  */
 import { computed, type ReadonlySignal, type Signal, signal } from "@preact/signals";
 import { followPush } from "../../../lib/shared/push.ts";
-import { api, type ClientLine, highestLevel, searchQuery } from "../client.ts";
+import { api, type ClientLine, exportFileName, highestLevel, searchQuery } from "../client.ts";
+import { PLUGIN_ID } from "../id.ts";
 
 /** A log file entry. */
 export interface FileEntry {
@@ -111,7 +112,7 @@ export function createViewerState(config: ViewerConfig): ViewerState {
         });
         const a = document.createElement("a");
         a.href = URL.createObjectURL(blob);
-        a.download = `logmonitor_export.${format}`;
+        a.download = exportFileName(format);
         a.click();
         URL.revokeObjectURL(a.href);
       } catch (err) {
@@ -155,7 +156,7 @@ export function createViewerState(config: ViewerConfig): ViewerState {
     follow() {
       call<{ counts: Record<string, number> }>("/alerts")
         .then((r) => s.counts.value = r.counts).catch(() => {});
-      return followPush("logmonitor", (data) => {
+      return followPush(PLUGIN_ID, (data) => {
         if (data.type === "log_lines") {
           const lines = data.data as ClientLine[];
           s.liveLines.value = [...s.liveLines.value, ...lines].slice(-config.maxLiveLines);

@@ -10,6 +10,7 @@ import {
   SettingsForm,
   type SettingsProps,
 } from "../../../lib/shared/settings/mod.ts";
+import { PLUGIN_ID } from "../id.ts";
 import { logMonitorSections } from "../settings_screen.ts";
 
 /** Props of the log monitor's settings screen. */
@@ -26,7 +27,7 @@ export default function LogMonitorSettings(props: LogMonitorSettingsProps) {
       ...((props.values.alerts_monitored_logs ?? []) as string[]),
     ].filter((f) => f !== "");
     const files = [...new Set([...props.files, ...stored])].sort();
-    return createSettingsForm("logmonitor", logMonitorSections(files), props);
+    return createSettingsForm(PLUGIN_ID, logMonitorSections(files), props);
   }, []);
   return <SettingsForm form={form} />;
 }

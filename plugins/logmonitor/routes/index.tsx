@@ -1,10 +1,12 @@
 /**
- * `GET /plugins/logmonitor/`: the log viewer (files, search, export, live tail, alerts), seeded
+ * `GET /plugins/<id>/`: the log viewer (files, search, export, live tail, alerts), seeded
  * with the log folder's files and the plugin's settings.
  *
  * @module
  */
 import { page } from "../../../lib/http/mod.ts";
+import { settingsPathOf } from "../../../lib/host/mod.ts";
+import { PLUGIN_ID } from "../id.ts";
 import LogViewer from "../islands/LogViewer.tsx";
 import { listLogFiles } from "../files.ts";
 import { define } from "../pages.ts";
@@ -34,7 +36,7 @@ export default define.page<typeof handler>(function LogsPage({ data }) {
     <>
       <div class="page-head">
         <h1>Log monitor</h1>
-        <a href="/plugins/logmonitor/settings">Log monitor settings</a>
+        <a href={settingsPathOf(PLUGIN_ID)}>Log monitor settings</a>
       </div>
       <LogViewer {...data} />
     </>

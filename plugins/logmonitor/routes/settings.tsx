@@ -1,5 +1,5 @@
 /**
- * `GET /plugins/logmonitor/settings`: the log monitor's settings screen.
+ * `GET /plugins/<id>/settings`: the log monitor's settings screen.
  *
  * @module
  */
@@ -7,6 +7,7 @@ import { page } from "../../../lib/http/mod.ts";
 import { SettingsFrame, settingsProps } from "../../../lib/host/mod.ts";
 import LogMonitorSettings from "../islands/LogMonitorSettings.tsx";
 import { listLogFiles } from "../files.ts";
+import { PLUGIN_ID } from "../id.ts";
 import { define } from "../pages.ts";
 
 /** Page metadata. */
@@ -16,7 +17,7 @@ export const meta = { title: "Log monitor settings" };
 export const handler = define.handlers({
   async GET(c) {
     const files = (await listLogFiles(c.var.plugin.runtime.ctx.logDir)) ?? [];
-    return page({ ...settingsProps(c, "logmonitor"), files: files.map((f) => f.name) });
+    return page({ ...settingsProps(c, PLUGIN_ID), files: files.map((f) => f.name) });
   },
 });
 

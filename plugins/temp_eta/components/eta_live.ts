@@ -17,6 +17,7 @@ import {
   isEtaUpdate,
   loadEtaStatus,
 } from "../client.ts";
+import { PLUGIN_ID } from "../id.ts";
 import type { UiConfig } from "../ui_config.ts";
 
 /** Heaters by name, as the last status and pushes tell. */
@@ -70,7 +71,7 @@ let followers = 0;
 export function followEta(onMessage?: (data: Record<string, unknown>) => void): () => void {
   if (onMessage) listeners.add(onMessage);
   if (!stop) {
-    const unfollow = followPush("temp_eta", (data) => {
+    const unfollow = followPush(PLUGIN_ID, (data) => {
       applyEtaPush(data);
       for (const fn of [...listeners]) fn(data);
     });

@@ -12,6 +12,7 @@ import {
   type SettingsProps,
 } from "../../../lib/shared/settings/mod.ts";
 import { MqttState, PlaySound } from "../components/SettingsExtras.tsx";
+import { PLUGIN_ID } from "../id.ts";
 import { tempEtaSections } from "../settings_screen.ts";
 
 /** Props of the Temperature ETA settings screen. */
@@ -27,7 +28,7 @@ export interface TempEtaSettingsProps extends SettingsProps {
 /** The Temperature ETA settings screen. */
 export default function TempEtaSettings(props: TempEtaSettingsProps) {
   const form = useMemo(
-    () => createSettingsForm("temp_eta", tempEtaSections(props.sounds, props.ranges), props),
+    () => createSettingsForm(PLUGIN_ID, tempEtaSections(props.sounds, props.ranges), props),
     [],
   );
   return (

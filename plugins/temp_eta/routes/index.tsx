@@ -1,9 +1,10 @@
 /**
- * `GET /plugins/temp_eta/`: the Temperature ETA panel (heaters, countdowns, history graph).
+ * `GET /plugins/<id>/`: the Temperature ETA panel (heaters, countdowns, history graph).
  *
  * @module
  */
-import { definePluginPages } from "../../../lib/host/mod.ts";
+import { definePluginPages, settingsPathOf } from "../../../lib/host/mod.ts";
+import { PLUGIN_ID } from "../id.ts";
 import TempEtaPanel from "../islands/TempEtaPanel.tsx";
 
 const define = definePluginPages();
@@ -17,7 +18,7 @@ export default define.page(function TemperaturePage() {
     <>
       <div class="page-head">
         <h1>Temperature</h1>
-        <a href="/plugins/temp_eta/settings">Temperature ETA settings</a>
+        <a href={settingsPathOf(PLUGIN_ID)}>Temperature ETA settings</a>
       </div>
       <TempEtaPanel />
     </>

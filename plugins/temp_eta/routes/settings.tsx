@@ -1,11 +1,12 @@
 /**
- * `GET /plugins/temp_eta/settings`: the Temperature ETA settings screen.
+ * `GET /plugins/<id>/settings`: the Temperature ETA settings screen.
  *
  * @module
  */
 import { page } from "../../../lib/http/mod.ts";
 import { definePluginPages, SettingsFrame, settingsProps } from "../../../lib/host/mod.ts";
 import TempEtaSettings from "../islands/TempEtaSettings.tsx";
+import { PLUGIN_ID } from "../id.ts";
 import { rangeHints } from "../schema.ts";
 import { soundChoices, soundUrl } from "../sounds.ts";
 
@@ -21,7 +22,7 @@ export const handler = define.handlers({
     const urls = (kind: "heating" | "cooling") =>
       Object.fromEntries(sounds.map((s) => [s, soundUrl(kind, s)]));
     return page({
-      ...settingsProps(c, "temp_eta"),
+      ...settingsProps(c, PLUGIN_ID),
       sounds,
       soundUrls: { heating: urls("heating"), cooling: urls("cooling") },
       ranges: rangeHints(),

@@ -68,23 +68,26 @@ Deno.test("resolveHostPaths() prefers overrides, then LOCALBENCH_*, then XDG def
   assert.equal(resolveHostPaths({ HOME: "/h" }, { dataDir: "/o" }).logDir, "/o/host/logs");
 });
 
-Deno.test("scopedPermissionFlags() grants only the host folders, listen address and declared hosts", () => {
+Deno.test("scopedPermissionFlags() grants only the host folders, listen address and what the plugins declare", () => {
   const flags = scopedPermissionFlags({
     paths: resolveHostPaths({ HOME: "/h" }, { dataDir: "/d", logDir: "/var/log/lb" }),
     listen: { hostname: "127.0.0.1", port: 5000 },
     netHosts: ["hub.local:80", "broker:1883"],
     envVars: ["TEMP_ETA_ALGORITHM"],
+    systemInfo: ["osUptime"],
   });
-  assert.ok(flags.includes("--allow-read=/d/host,/var/log/lb,/proc/uptime"));
+  assert.ok(flags.includes("--allow-read=/d/host,/var/log/lb"));
   assert.ok(flags.includes("--allow-write=/d/host,/var/log/lb"));
   assert.ok(flags.includes("--allow-net=127.0.0.1:5000,hub.local:80,broker:1883"));
   assert.ok(flags.some((f) => f.startsWith("--allow-env=") && f.includes("TEMP_ETA_ALGORITHM")));
   assert.ok(!flags.some((f) => /--allow-(run|ffi|all)|^-A$/.test(f)));
+  assert.ok(flags.includes("--allow-sys=osUptime"));
   assert.ok(flags.includes("--no-prompt"));
   const any = scopedPermissionFlags({
     paths: resolveHostPaths({ HOME: "/h" }),
     listen: { hostname: "127.0.0.1", port: 0 },
   });
+  assert.ok(!any.some((f) => f.startsWith("--allow-sys")), "no system information undeclared");
   // Port 0: any free port to bind, no other port of that address to reach.
   assert.ok(any.includes("--allow-net=127.0.0.1:0"));
 });

@@ -7,8 +7,10 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
   createHost,
+  hostStart,
   missingScope,
   resolveHostPaths,
+  SCOPED_ENV_VAR,
   scopedPermissionFlags,
 } from "../../../lib/host/mod.ts";
 import {
@@ -18,21 +20,41 @@ import {
   isNetTarget,
 } from "../../../lib/host/supervise/protocol.ts";
 import { SupervisorLink } from "../../../lib/host/supervise/link.ts";
-import { launcherEnvNames } from "../../../lib/host/supervise/child_processes.ts";
 import { createLogger } from "../../../lib/log.ts";
 import { plugins } from "../../../plugins/registry.ts";
 import { hostTaskFlags } from "../../e2e/_scoped_host.ts";
 import { FakeClock, json } from "./_helpers.ts";
 
-Deno.test("the launcher of deno task host may read, read its own variables, learn the machine's names and run Deno, nothing else", async () => {
-  const flags = await hostTaskFlags();
-  assert.deepEqual(flags.filter((f) => !f.startsWith("--allow-env=")), [
+Deno.test("the launcher of deno task host may read files and variables, learn the machine's names and run Deno, nothing else", async () => {
+  assert.deepEqual(await hostTaskFlags(), [
     "--allow-read",
+    "--allow-env",
     "--allow-sys=hostname,networkInterfaces",
     `--allow-run=${Deno.execPath()}`,
   ]);
-  const env = flags.find((f) => f.startsWith("--allow-env="))!.slice("--allow-env=".length);
-  assert.deepEqual(env.split(",").sort(), [...new Set(launcherEnvNames(plugins))].sort());
+});
+
+Deno.test("the scoped host receives and may read only its own variables and those the plugins declare", async () => {
+  const dir = await Deno.makeTempDir();
+  const set = { LOCALBENCH_DATA_DIR: dir, TEMP_ETA_DEBUG: "1", LOCALBENCH_TEST_OTHER: "x" };
+  const before = Object.keys(set).map((name) => [name, Deno.env.get(name)] as const);
+  for (const [name, value] of Object.entries(set)) Deno.env.set(name, value);
+  try {
+    const serve = { hostname: "127.0.0.1", port: 0, printerSpeed: 1, ui: false, allowedHosts: [] };
+    const start = await hostStart({ script: "host.ts", plugins, serve, readOnly: [] }, null, false);
+    assert.equal(start.env.LOCALBENCH_DATA_DIR, dir);
+    assert.equal(start.env.TEMP_ETA_DEBUG, "1", "declared by the Temperature ETA plugin");
+    assert.equal(start.env.LOCALBENCH_TEST_OTHER, undefined, "declared by no one");
+    const allowed = start.args.find((a) => a.startsWith("--allow-env="))!.split("=")[1]!.split(",");
+    for (const list of [allowed, start.env[SCOPED_ENV_VAR]!.split(",")]) {
+      assert.ok(list.includes("TEMP_ETA_DEBUG") && list.includes("TEMP_ETA_MIN_RATE"));
+      assert.ok(!list.includes("LOCALBENCH_TEST_OTHER") && !list.includes("PATH"));
+    }
+    assert.ok(start.args.includes("--allow-sys=osUptime"), "declared by the uptime plugin");
+  } finally {
+    for (const [name, v] of before) v === undefined ? Deno.env.delete(name) : Deno.env.set(name, v);
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("a file the plugins name is granted alone, by the path given to the scope", () => {
@@ -43,7 +65,7 @@ Deno.test("a file the plugins name is granted alone, by the path given to the sc
   });
   assert.ok(
     flags.includes(
-      "--allow-read=/d/host,/d/host/logs,/etc/ssl/certs/ca-certificates.crt,/proc/uptime",
+      "--allow-read=/d/host,/d/host/logs,/etc/ssl/certs/ca-certificates.crt",
     ),
   );
   assert.ok(flags.includes("--allow-write=/d/host,/d/host/logs"));

@@ -103,7 +103,7 @@ Deno.test("a hosted plugin's page is mounted at /plugins/<id>/ with its instance
   const html = await res.text();
   assert.match(html, /<p id="greeting">hello from the instance<\/p>/);
   assert.match(html, /<a href="\/plugins\/probe\/">Probe<\/a>/);
-  assert.match(html, /<i>ProbeWidget<\/i>/);
+  assert.match(html, /<i>probe\/ProbeWidget<\/i>/, "the navbar island, named by the plugin's id");
   const anonymous = await s.request("/plugins/probe/", null);
   assert.equal(anonymous.status, 302);
   assert.equal(anonymous.headers.get("location"), "/plugins/login?next=%2Fplugins%2Fprobe%2F");

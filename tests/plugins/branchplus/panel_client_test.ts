@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { defaultChannelConfig } from "../../../plugins/branchplus/channel_config.ts";
 import { LAYOUT } from "../../../plugins/branchplus/layout.ts";
 import {
+  API_BASE,
   cardViews,
   failureText,
   patchConfig,
-  POWER_API,
   replaceConfig,
   sendCommand,
 } from "../../../plugins/branchplus/panel_client.ts";
@@ -67,7 +67,7 @@ Deno.test("sendCommand() posts JSON with the CSRF token and maps HTTP errors to 
   }) as unknown as typeof fetch;
   const answer = await sendCommand("tok", { command: "set_label", label: "L" }, ok);
   assert.deepEqual(answer, { ok: true, label: "L" });
-  assert.equal(seen[0]!.url, POWER_API);
+  assert.equal(seen[0]!.url, API_BASE);
   assert.equal(seen[0]!.init.method, "POST");
   assert.equal((seen[0]!.init.headers as Record<string, string>)["X-CSRF-Token"], "tok");
   assert.deepEqual(JSON.parse(String(seen[0]!.init.body)), { command: "set_label", label: "L" });

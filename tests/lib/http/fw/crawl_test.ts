@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { crawlProject, manifestSource } from "../../../../lib/http/fw/crawl.ts";
+import { islandName } from "../../../../lib/http/fw/islands.ts";
 
 async function project(files: string[]): Promise<string> {
   const root = await Deno.makeTempDir({ prefix: "lb_crawl_" });
@@ -49,11 +50,16 @@ Deno.test("crawlProject() finds routes, special files, islands and every plugin'
   }
 });
 
-Deno.test("crawlProject() refuses an island name used twice or not in PascalCase", async () => {
-  const twice = await project(["islands/Panel.tsx", "plugins/demo/islands/Panel.tsx"]);
+Deno.test("crawlProject() names islands of one file name apart by plugin and refuses one not in PascalCase", async () => {
+  const twice = await project([
+    "islands/Panel.tsx",
+    "plugins/demo/islands/Panel.tsx",
+    "plugins/other/islands/Panel.tsx",
+  ]);
   const lower = await project(["islands/panel.tsx"]);
   try {
-    await assert.rejects(crawlProject(twice), /'islands\/Panel\.tsx' has its name/);
+    const { islands } = await crawlProject(twice);
+    assert.deepEqual(islands.map(islandName), ["Panel", "demo/Panel", "other/Panel"]);
     await assert.rejects(crawlProject(lower), /name islands in PascalCase/);
   } finally {
     await Deno.remove(twice, { recursive: true });

@@ -1,0 +1,2 @@
+/** The plugin's id (its folder's name), written only here: all else in the folder derives it. */
+export const PLUGIN_ID = "logmonitor";
