@@ -1,6 +1,6 @@
 /**
  * Entry of `deno task webapp`: the web dashboard (pages, control API, data API, live events)
- * and the plugin host in one server (composed by `lib/app`; this script parses its arguments,
+ * and the plugin host in one server (composed by `app/web_app.ts`; this script parses its arguments,
  * serves it and prints where). Binds 127.0.0.1 by default and answers only to the names
  * of its listen address (plus `--allowed-hosts`). Shutdown always needs the token (`--token`,
  * `LOCALBENCH_WEB_TOKEN`, or one generated and printed at start); bound beyond loopback, every
@@ -17,7 +17,7 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
-import { createWebApp } from "./lib/app/mod.ts";
+import { createWebApp } from "./app/mod.ts";
 import { withoutLeadingDashDash } from "./lib/args.ts";
 import { resolveInvocation } from "./lib/cli/mod.ts";
 import { parseWebArgs, WEBAPP_USAGE } from "./lib/dashboard/web_args.ts";

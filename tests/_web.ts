@@ -9,7 +9,7 @@ import { listenHostNames } from "../lib/http/host_allow.ts";
 import { type Host, type ServedHost, serveHost } from "../lib/host/mod.ts";
 import { createWebServer } from "../lib/web/server.ts";
 import { manifest } from "../manifest.gen.ts";
-import { REPO_STATIC_DIR } from "../lib/app/mod.ts";
+import { REPO_STATIC_DIR } from "../app/mod.ts";
 import { ensureIslandsBuilt } from "./_helpers.ts";
 
 /** The web app serving `host` alone (no dashboard), on loopback. */

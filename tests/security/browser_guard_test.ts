@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { createHost, serveHost } from "../../lib/host/mod.ts";
 import { createLogger } from "../../lib/log.ts";
 import { CONTENT_SECURITY_POLICY } from "../../lib/http/headers.ts";
-import { createWebApp } from "../../lib/app/mod.ts";
+import { createWebApp } from "../../app/mod.ts";
 import { ensureIslandsBuilt, tempEnv, waitFor } from "../_helpers.ts";
 import { testDashboard } from "../routes/_dashboard.ts";
 import { seedStore } from "../routes/_seed.ts";
