@@ -35,7 +35,8 @@ import { parseOptions } from "./lib/args.ts";
 import { fileURLToPath } from "node:url";
 import { exitCodeOf, messageOf, UsageError } from "./lib/error.ts";
 import { listenHostNames, parseHostList } from "./lib/http/mod.ts";
-import { assertIslandsBuilt, createWebServer } from "./lib/web/server.ts";
+import { assertIslandsBuilt } from "./lib/web/server.ts";
+import { createHostApp } from "./app/mod.ts";
 import { manifest } from "./manifest.gen.ts";
 import { print, printError } from "./lib/log.ts";
 import { plugins } from "./plugins/registry.ts";
@@ -197,7 +198,6 @@ async function serve(args: HostArgs): Promise<number> {
     env,
     printerSpeed: args.printerSpeed,
     logToStderr: true,
-    allowedHosts: listenHostNames(args.hostname, { extra: args.allowedHosts }),
     resumed: args.resume,
     scope: link
       ? {
@@ -210,14 +210,11 @@ async function serve(args: HostArgs): Promise<number> {
       }
       : { files: args.scopeFiles },
   });
-  const web = createWebServer({
-    manifest,
-    staticDir: STATIC_DIR,
-    allowedHosts: listenHostNames(args.hostname, { extra: args.allowedHosts }),
+  const web = createHostApp(
     host,
-    hostPages: args.ui,
-    logger: host.logger,
-  });
+    listenHostNames(args.hostname, { extra: args.allowedHosts }),
+    args.ui,
+  );
   const outside = Deno.permissions.querySync({ name: "read", path: "/etc" }).state;
   host.logger.info(
     `Permission scope: read outside the host folders is ${

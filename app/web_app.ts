@@ -134,7 +134,6 @@ export async function createWebApp(options: WebAppOptions = {}): Promise<WebApp>
       env: hostEnv,
       dataDir: paths.dataDir,
       configDir: paths.configDir,
-      allowedHosts,
     });
   }
   const app = createWebServer({

@@ -1,15 +1,18 @@
 /**
- * The plugin host: the plugin contract, the host factory, authentication, settings store,
- * push socket, virtual printer, account commands and the permission scope.
+ * The plugin host: the plugin contract, the host factory and its API routes, authentication,
+ * settings store, push socket, virtual printer, account commands and the permission scope.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
+ * import { Hono } from "hono";
+ * import { errorHandler } from "../http/mod.ts";
  * import { createHost } from "./mod.ts";
  * const dataDir = await Deno.makeTempDir();
  * const host = createHost({ plugins: [], dataDir });
  * await host.start();
- * const res = await host.app.request("/api/settings");
+ * const app = new Hono().route("/", host.api).onError(errorHandler());
+ * const res = await app.request("/api/settings");
  * assert.equal(res.status, 401);
  * await host.stop();
  * await Deno.remove(dataDir, { recursive: true });

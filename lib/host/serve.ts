@@ -1,5 +1,6 @@
 /**
- * Serves a {@linkcode Host} on a socket: start, listen, then the startup-complete hooks.
+ * Serves a {@linkcode Host} on a socket through the web app: start, listen, then the
+ * startup-complete hooks.
  *
  * @module
  */
@@ -12,8 +13,8 @@ export interface ServeHostOptions {
   hostname?: string;
   /** Port; 0 lets the OS choose. @default 5000 */
   port?: number;
-  /** The web app serving the host (its pages, and its APIs through it). @default `host.app` */
-  fetch?: (req: Request, info: Deno.ServeHandlerInfo) => Response | Promise<Response>;
+  /** The web app serving the host (its APIs, and its pages when it has them). */
+  fetch: Deno.ServeHandler;
 }
 
 /** A served host. */
@@ -28,12 +29,12 @@ export interface ServedHost {
 }
 
 /** Starts the host and listens; resolves once the plugins' startup-complete hooks ran. */
-export async function serveHost(host: Host, options: ServeHostOptions = {}): Promise<ServedHost> {
+export async function serveHost(host: Host, options: ServeHostOptions): Promise<ServedHost> {
   const { adminKey } = await host.start();
   const hostname = options.hostname ?? "127.0.0.1";
   const server = Deno.serve(
     { hostname, port: options.port ?? 5000, onListen: () => {} },
-    options.fetch ?? ((req, info) => host.app.fetch(req, info)),
+    options.fetch,
   );
   const port = server.addr.port;
   host.logger.info(`Listening on http://${hostname}:${port}/`);

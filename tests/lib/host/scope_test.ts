@@ -23,6 +23,7 @@ import { createLogger } from "../../../lib/log.ts";
 import { plugins } from "../../../plugins/registry.ts";
 import { hostTaskFlags } from "../../e2e/_scoped_host.ts";
 import { FakeClock, json } from "./_helpers.ts";
+import { hostWebApp } from "../../_web.ts";
 
 Deno.test("the launcher of deno task host may read, read its own variables, learn the machine's names and run Deno, nothing else", async () => {
   const flags = await hostTaskFlags();
@@ -93,7 +94,7 @@ Deno.test("in a process with full network access nothing is missing, so a save n
   });
   const { adminKey } = await host.start();
   try {
-    const res = await host.app.request("/api/settings", {
+    const res = await hostWebApp(host).request("/api/settings", {
       ...json("POST", { plugins: { branchplus: { host: "127.0.0.1", port: 9 } } }),
       headers: { "X-Api-Key": adminKey!, "Content-Type": "application/json" },
     });
