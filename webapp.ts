@@ -24,7 +24,13 @@ import { parseWebArgs, WEBAPP_USAGE } from "./lib/dashboard/web_args.ts";
 import { processEnv } from "./lib/config/mod.ts";
 import { exitCodeOf, messageOf, UsageError } from "./lib/error.ts";
 import { isFileSync } from "./lib/fs.ts";
-import { HOST_ENV_VARS, isHostCommand, resolveHostPaths, runHostCommand } from "./lib/host/mod.ts";
+import {
+  envOf,
+  HOST_ENV_VARS,
+  isHostCommand,
+  resolveHostPaths,
+  runHostCommand,
+} from "./lib/host/mod.ts";
 import { print, printError } from "./lib/log.ts";
 import { urlHost } from "./lib/net.ts";
 
@@ -54,15 +60,9 @@ async function main(rawArgs: string[]): Promise<number> {
   const argv = withoutLeadingDashDash(rawArgs);
   if (isHostCommand(argv)) {
     // Plugin-host accounts: `user add`, `apikey create`, `apikey revoke` (same as `deno task host`).
-    const hostEnv = Object.fromEntries(
-      HOST_ENV_VARS.flatMap((n) => (Deno.env.get(n) === undefined ? [] : [[n, Deno.env.get(n)!]])),
-    );
     const readStdin = () => new Response(Deno.stdin.readable).text();
-    await runHostCommand(argv, {
-      configFile: resolveHostPaths(hostEnv).configFile,
-      readStdin,
-      print,
-    });
+    const { configFile } = resolveHostPaths(envOf(HOST_ENV_VARS));
+    await runHostCommand(argv, { configFile, readStdin, print });
     return 0;
   }
   const args = parseWebArgs(argv);

@@ -1,9 +1,11 @@
 /**
  * The processes the launcher starts: the scoped host (its flags derived from config.yaml at
- * every start) and a probe (allowed to reach one destination, nothing else).
+ * every start), a probe (allowed to reach one destination, nothing else) and an account command
+ * (under the host's scope, no network); and the probe's own side.
  *
  * @module
  */
+import { UsageError } from "../../error.ts";
 import { SCOPED_ENV_VAR } from "../env_scope.ts";
 import {
   LIBRARY_ENV_VARS,
@@ -15,19 +17,10 @@ import {
 } from "../launch.ts";
 import { HOST_ENV_VARS, resolveHostPaths } from "../paths.ts";
 import type { PluginDescriptor } from "../plugin.ts";
+import type { HostArgs } from "../host_args.ts";
 import type { HostStart } from "./launcher.ts";
 import type { ProbeRequest } from "./link.ts";
 import { readLines } from "./protocol.ts";
-
-/** The server options the host runs with. */
-export interface ServeArgs {
-  hostname: string;
-  port: number;
-  printerSpeed: number;
-  ui: boolean;
-  /** Host names the host answers to (computed by the launcher). */
-  allowedHosts: string[];
-}
 
 /** The values of `names` that are set in the launcher's environment. */
 export function envOf(names: readonly string[]): Record<string, string> {
@@ -52,7 +45,8 @@ export interface HostStartOptions {
   /** The entry script (`host.ts`). */
   script: string;
   plugins: PluginDescriptor[];
-  serve: ServeArgs;
+  /** The launcher's arguments, `allowedHosts` being every name the host answers to. */
+  serve: HostArgs;
   /** Folders the host only reads (the UI's static files). */
   readOnly: string[];
 }
@@ -106,6 +100,46 @@ export async function hostStart(
       [SCOPED_ENV_VAR]: [...ownEnv, ...LIBRARY_ENV_VARS].join(","),
     },
   };
+}
+
+/**
+ * Runs an account command (`script --scoped ...argv`) once under the host's scope: its folders,
+ * no network; returns its exit code.
+ */
+export async function runScopedCommand(
+  script: string,
+  plugins: PluginDescriptor[],
+  argv: string[],
+): Promise<number> {
+  const envNames = [...HOST_ENV_VARS, ...pluginEnvVars(plugins)];
+  const flags = scopedPermissionFlags({
+    paths: resolveHostPaths(envOf(envNames)),
+    listen: { hostname: "127.0.0.1", port: 0 },
+    envVars: pluginEnvVars(plugins),
+  });
+  const status = await new Deno.Command(Deno.execPath(), {
+    args: ["run", ...flags, script, "--scoped", ...argv],
+    clearEnv: true,
+    env: {
+      ...envOf(RUNTIME_ENV_VARS),
+      ...envOf(envNames),
+      [SCOPED_ENV_VAR]: [...envNames, ...LIBRARY_ENV_VARS].join(","),
+    },
+    stdin: "inherit",
+    stdout: "inherit",
+    stderr: "inherit",
+  }).spawn().status;
+  return status.code;
+}
+
+/** The probe process's side: runs `[plugin, name, argsJson]`'s probe and returns its result. */
+export async function runProbe(
+  plugins: readonly PluginDescriptor[],
+  [pluginId, name, json]: string[],
+): Promise<Record<string, unknown>> {
+  const fn = plugins.find((p) => p.id === pluginId)?.probes?.[name ?? ""];
+  if (!fn) throw new UsageError(`Unknown probe '${pluginId} ${name}'`);
+  return await fn(JSON.parse(json ?? "{}"));
 }
 
 /** Longest run of a probe process. */

@@ -7,6 +7,11 @@
  * @module
  */
 import { messageOf } from "../../error.ts";
+import { listenHostNames, parseHostList } from "../../http/mod.ts";
+import { print } from "../../log.ts";
+import type { HostArgs } from "../host_args.ts";
+import type { PluginDescriptor } from "../plugin.ts";
+import { hostStart, runProbeProcess } from "./child_processes.ts";
 import {
   decodeMessage,
   encodeMessage,
@@ -105,6 +110,32 @@ export async function superviseHost(options: SuperviseOptions): Promise<number> 
     Deno.removeSignalListener("SIGINT", onInt);
     Deno.removeSignalListener("SIGTERM", onTerm);
   }
+}
+
+/**
+ * `deno task host`: runs and supervises the scoped host the arguments describe; `script` is the
+ * entry script the host and probe processes run, `staticDir` the folder the pages read.
+ */
+export async function launchHost(
+  args: HostArgs,
+  { script, plugins, staticDir }: {
+    script: string;
+    plugins: PluginDescriptor[];
+    staticDir: string;
+  },
+): Promise<number> {
+  // The host may not ask the machine for its names (no --allow-sys): they are computed here.
+  const names = listenHostNames(args.hostname, {
+    extra: [...args.allowedHosts, ...parseHostList(Deno.env.get("LOCALBENCH_ALLOWED_HOSTS"))],
+  });
+  const serve = { ...args, allowedHosts: [...names] };
+  const readOnly = args.ui ? [staticDir] : [];
+  return await superviseHost({
+    prepare: (port, resumed) => hostStart({ script, plugins, serve, readOnly }, port, resumed),
+    probe: (request) => runProbeProcess(script, request),
+    print,
+    banner: (base) => args.ui ? [`Plugin pages: ${base}/plugins/`] : [],
+  });
 }
 
 async function runProbe(
