@@ -14,14 +14,10 @@
 // Must stay the first import: lib/host/mod.ts loads env_scope.ts first, which scopes
 // process.env before any npm package loads.
 import {
-  envOf,
-  type Host,
-  HOST_ENV_VARS,
   HOST_USAGE,
   isHostCommand,
   launchHost,
   parseHostArgs,
-  resolveHostPaths,
   runHostCommand,
   runProbe,
   runScopedCommand,
@@ -45,9 +41,7 @@ async function main(argv: string[]): Promise<number> {
   if (isHostCommand(command)) {
     // Run once more under the host's scope, which then runs the command itself.
     if (command.length === argv.length) return await runScopedCommand(SCRIPT, plugins, command);
-    const readStdin = () => new Response(Deno.stdin.readable).text();
-    const { configFile } = resolveHostPaths(envOf(HOST_ENV_VARS));
-    await runHostCommand(command, { configFile, readStdin, print });
+    await runHostCommand(command);
     return 0;
   }
   const args = parseHostArgs(argv);
@@ -56,8 +50,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (args.scoped) {
-    const web = (host: Host, names: ReadonlySet<string>) => createHostApp(host, names, args.ui);
-    return await runScopedHost(args, { plugins, web });
+    return await runScopedHost(args, plugins, (host, names) => createHostApp(host, names, args.ui));
   }
   if (args.ui) await assertHostPagesBuilt();
   return await launchHost(args, { script: SCRIPT, plugins, staticDir: REPO_STATIC_DIR });

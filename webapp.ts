@@ -24,13 +24,7 @@ import { parseWebArgs, WEBAPP_USAGE } from "./lib/dashboard/web_args.ts";
 import { processEnv } from "./lib/config/mod.ts";
 import { exitCodeOf, messageOf, UsageError } from "./lib/error.ts";
 import { isFileSync } from "./lib/fs.ts";
-import {
-  envOf,
-  HOST_ENV_VARS,
-  isHostCommand,
-  resolveHostPaths,
-  runHostCommand,
-} from "./lib/host/mod.ts";
+import { isHostCommand, runHostCommand } from "./lib/host/mod.ts";
 import { print, printError } from "./lib/log.ts";
 import { urlHost } from "./lib/net.ts";
 
@@ -60,9 +54,7 @@ async function main(rawArgs: string[]): Promise<number> {
   const argv = withoutLeadingDashDash(rawArgs);
   if (isHostCommand(argv)) {
     // Plugin-host accounts: `user add`, `apikey create`, `apikey revoke` (same as `deno task host`).
-    const readStdin = () => new Response(Deno.stdin.readable).text();
-    const { configFile } = resolveHostPaths(envOf(HOST_ENV_VARS));
-    await runHostCommand(argv, { configFile, readStdin, print });
+    await runHostCommand(argv);
     return 0;
   }
   const args = parseWebArgs(argv);

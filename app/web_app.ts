@@ -17,6 +17,7 @@ import { isLoopback } from "../lib/net.ts";
 import { assertIslandsBuilt, createWebServer } from "../lib/web/server.ts";
 import {
   createHost,
+  envOf,
   type Host,
   HOST_ENV_VARS,
   type PluginDescriptor,
@@ -123,15 +124,9 @@ export async function createWebApp(options: WebAppOptions = {}): Promise<WebApp>
   const plugins = options.plugins === undefined ? registryPlugins : options.plugins;
   let host: Host | null = null;
   if (plugins !== null) {
-    const names = [...HOST_ENV_VARS, ...pluginEnvVars(plugins)];
-    const hostEnv: Record<string, string> = {};
-    for (const n of names) {
-      const v = env(n);
-      if (v !== undefined) hostEnv[n] = v;
-    }
     host = createHost({
       plugins,
-      env: hostEnv,
+      env: envOf([...HOST_ENV_VARS, ...pluginEnvVars(plugins)], env),
       dataDir: paths.dataDir,
       configDir: paths.configDir,
     });

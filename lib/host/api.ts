@@ -9,37 +9,24 @@
  */
 import { Hono } from "hono";
 import type { Clock } from "../clock.ts";
-import type { Logger } from "../log.ts";
 import {
   assertPermission,
   authenticate,
   authRoutes,
   LoginThrottle,
   requireMethodPermission,
-  type SessionStore,
-  type UserStore,
 } from "./auth/mod.ts";
+import type { Host } from "./create_host.ts";
 import { defaultPermissionFor } from "./permissions.ts";
-import type { Permission, PluginDescriptor, PluginRoutes } from "./plugin.ts";
-import { printerRoutes, type VirtualPrinter } from "./printer/mod.ts";
-import { type PushHub, pushSocketHandler } from "./push/mod.ts";
-import { settingsRoutes, type SettingsStore } from "./settings/mod.ts";
+import type { Permission, PluginRoutes } from "./plugin.ts";
+import { printerRoutes } from "./printer/mod.ts";
+import { pushSocketHandler } from "./push/mod.ts";
+import { settingsRoutes } from "./settings/mod.ts";
 
-/** What the host's API serves. */
-export interface HostApiParts {
-  plugins: readonly PluginDescriptor[];
-  /** Each hosted plugin's routes. */
-  pluginRoutes: readonly PluginRoutes[];
-  users: UserStore;
-  sessions: SessionStore;
-  settings: SettingsStore;
-  push: PushHub;
-  printer: VirtualPrinter;
-  logger: Logger;
-  clock: Clock;
-  /** Runs after settings were saved (the scope check); its fields join the answer. */
-  afterSave(): Record<string, unknown>;
-}
+/** What the API serves: the host's parts, each plugin's routes, the hook after a save. */
+export type HostApiParts =
+  & Pick<Host, "plugins" | "users" | "sessions" | "settings" | "push" | "printer" | "logger">
+  & { pluginRoutes: readonly PluginRoutes[]; clock: Clock; afterSave(): Record<string, unknown> };
 
 /** The push socket's paths (the second one is the print host's SockJS address). */
 export const SOCKET_PATHS = ["/push", "/sockjs/websocket"] as const;

@@ -21,25 +21,10 @@ export const HOST_USAGE = `Usage: deno task host -- [options]
 ${HOST_COMMANDS_USAGE}`;
 
 /** Parsed host arguments. */
-export interface HostArgs {
-  port: number;
-  hostname: string;
-  printerSpeed: number;
-  /** Host names answered besides the listen address's. */
-  allowedHosts: string[];
-  ui: boolean;
-  scoped: boolean;
-  /** Internal: a launcher supervises this host through its standard input and output. */
-  supervised: boolean;
-  /** Internal: this start follows a planned restart. */
-  resume: boolean;
-  /** Internal: the files the launcher considered (named path → granted real path or null). */
-  scopeFiles: Record<string, string | null>;
-  help: boolean;
-}
+export type HostArgs = ReturnType<typeof parseHostArgs>;
 
 /** Parses the server flags. */
-export function parseHostArgs(argv: string[]): HostArgs {
+export function parseHostArgs(argv: string[]) {
   const { values } = parseOptions({
     args: argv,
     options: {
@@ -70,12 +55,16 @@ export function parseHostArgs(argv: string[]): HostArgs {
     port,
     hostname: values.host,
     printerSpeed,
+    /** Host names answered besides the listen address's. */
     allowedHosts: values["allowed-hosts"].flatMap(parseHostList),
     ui: !values["no-ui"],
     scoped: values.scoped,
+    /** Internal: a launcher supervises this host through its standard input and output. */
     supervised: values.supervised,
+    /** Internal: this start follows a planned restart. */
     resume: values.resume,
-    scopeFiles: JSON.parse(values["scope-files"]),
+    /** Internal: the files the launcher considered (named path → granted real path or null). */
+    scopeFiles: JSON.parse(values["scope-files"]) as Record<string, string | null>,
     help: values.help,
   };
 }

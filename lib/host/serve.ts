@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { Hono } from "hono";
 import { listenHostNames } from "../http/mod.ts";
 import { print } from "../log.ts";
 import { createHost, type Host } from "./create_host.ts";
@@ -62,26 +63,26 @@ export async function serveHost(host: Host, options: ServeHostOptions): Promise<
   };
 }
 
-/** Options of {@linkcode runScopedHost}. */
-export interface ScopedHostOptions {
-  plugins: PluginDescriptor[];
-  /** Builds the web app serving `host` (the host alone; its pages when `args.ui`). */
-  web(host: Host, allowedHosts: ReadonlySet<string>): { fetch: Deno.ServeHandler };
-}
+/** Builds the web app serving a host alone (its pages too when `args.ui`). */
+export type HostWebApp = (host: Host, allowedHosts: ReadonlySet<string>) => Hono;
 
 /**
  * The scoped host: serves until SIGINT/SIGTERM (a real stop: plugins apply their failsafe), until
  * the launcher is gone (the same), or until saved settings need a wider scope (a planned
  * restart: outputs stay as they are, the launcher starts the host again). Returns the exit code.
  */
-export async function runScopedHost(args: HostArgs, options: ScopedHostOptions): Promise<number> {
+export async function runScopedHost(
+  args: HostArgs,
+  plugins: PluginDescriptor[],
+  webApp: HostWebApp,
+): Promise<number> {
   const { promise: stopped, resolve: stop } = Promise.withResolvers<ShutdownInfo>();
   const link = args.supervised
     ? new SupervisorLink({ onClose: () => stop({ planned: false }) })
     : null;
   const host = createHost({
-    plugins: options.plugins,
-    env: envOf([...HOST_ENV_VARS, ...pluginEnvVars(options.plugins)]),
+    plugins,
+    env: envOf([...HOST_ENV_VARS, ...pluginEnvVars(plugins)]),
     printerSpeed: args.printerSpeed,
     logToStderr: true,
     resumed: args.resume,
@@ -96,7 +97,7 @@ export async function runScopedHost(args: HostArgs, options: ScopedHostOptions):
       }
       : { files: args.scopeFiles },
   });
-  const web = options.web(host, listenHostNames(args.hostname, { extra: args.allowedHosts }));
+  const web = webApp(host, listenHostNames(args.hostname, { extra: args.allowedHosts }));
   const outside = Deno.permissions.querySync({ name: "read", path: "/etc" }).state;
   host.logger.info(
     `Permission scope: read outside the host folders is ${

@@ -55,18 +55,17 @@ async function hostWithPlugins() {
     dataDir,
   });
   const { adminKey } = await host.start();
+  const web = hostWebApp(host);
   return {
     host,
     dataDir,
     post: (path: string, body: BodyInit, headers: Record<string, string> = {}) =>
-      Promise.resolve(
-        hostWebApp(host).request(path, {
-          method: "POST",
-          body,
-          headers: { "X-Api-Key": adminKey!, "Content-Type": "application/json", ...headers },
-          duplex: "half",
-        } as RequestInit),
-      ),
+      Promise.resolve(web.request(path, {
+        method: "POST",
+        body,
+        headers: { "X-Api-Key": adminKey!, "Content-Type": "application/json", ...headers },
+        duplex: "half",
+      } as RequestInit)),
     async close() {
       await host.stop();
       await Deno.remove(dataDir, { recursive: true });

@@ -22,14 +22,27 @@ import type { HostStart } from "./launcher.ts";
 import type { ProbeRequest } from "./link.ts";
 import { readLines } from "./protocol.ts";
 
-/** The values of `names` that are set in the launcher's environment. */
-export function envOf(names: readonly string[]): Record<string, string> {
+/** The values of `names` that are set in the environment `read` reads (the process's). */
+export function envOf(
+  names: readonly string[],
+  read: (name: string) => string | undefined = (name) => Deno.env.get(name),
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of names) {
-    const v = Deno.env.get(name);
+    const v = read(name);
     if (v !== undefined) out[name] = v;
   }
   return out;
+}
+
+/** The environment of a scoped process: the runtime's and the host's variables, those named. */
+function scopedEnv(plugins: PluginDescriptor[]): Record<string, string> {
+  const own = [...HOST_ENV_VARS, ...pluginEnvVars(plugins)];
+  return {
+    ...envOf(RUNTIME_ENV_VARS),
+    ...envOf(own),
+    [SCOPED_ENV_VAR]: [...own, ...LIBRARY_ENV_VARS].join(","),
+  };
 }
 
 /** Every variable the launcher reads and passes on. */
@@ -61,8 +74,7 @@ export async function hostStart(
   resumed: boolean,
 ): Promise<HostStart> {
   const { plugins, serve } = options;
-  const ownEnv = [...HOST_ENV_VARS, ...pluginEnvVars(plugins)];
-  const paths = resolveHostPaths(envOf(ownEnv));
+  const paths = resolveHostPaths(envOf(HOST_ENV_VARS));
   const scope = await pluginScope(paths.configFile, plugins);
   const files = await resolveReadFiles(scope.readFiles);
   const listenPort = port ?? serve.port;
@@ -92,14 +104,7 @@ export async function hostStart(
     ...(serve.ui ? [] : ["--no-ui"]),
     ...(resumed ? ["--resume"] : []),
   ];
-  return {
-    args,
-    env: {
-      ...envOf(RUNTIME_ENV_VARS),
-      ...envOf(ownEnv),
-      [SCOPED_ENV_VAR]: [...ownEnv, ...LIBRARY_ENV_VARS].join(","),
-    },
-  };
+  return { args, env: scopedEnv(plugins) };
 }
 
 /**
@@ -111,20 +116,15 @@ export async function runScopedCommand(
   plugins: PluginDescriptor[],
   argv: string[],
 ): Promise<number> {
-  const envNames = [...HOST_ENV_VARS, ...pluginEnvVars(plugins)];
   const flags = scopedPermissionFlags({
-    paths: resolveHostPaths(envOf(envNames)),
+    paths: resolveHostPaths(envOf(HOST_ENV_VARS)),
     listen: { hostname: "127.0.0.1", port: 0 },
     envVars: pluginEnvVars(plugins),
   });
   const status = await new Deno.Command(Deno.execPath(), {
     args: ["run", ...flags, script, "--scoped", ...argv],
     clearEnv: true,
-    env: {
-      ...envOf(RUNTIME_ENV_VARS),
-      ...envOf(envNames),
-      [SCOPED_ENV_VAR]: [...envNames, ...LIBRARY_ENV_VARS].join(","),
-    },
+    env: scopedEnv(plugins),
     stdin: "inherit",
     stdout: "inherit",
     stderr: "inherit",

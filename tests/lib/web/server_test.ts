@@ -61,6 +61,8 @@ const manifest: Manifest = {
     "plugins/probe/routes/index.tsx": {
       default: define.page(({ state }) => h("p", { id: "greeting" }, state.plugin.greeting)),
     },
+    "routes/_404.tsx": { default: () => h("p", null, "no such page") },
+    "routes/_500.tsx": { default: () => h("p", null, "failed") },
     "routes/api/fail.ts": {
       handler: {
         GET: () => {
@@ -168,8 +170,9 @@ Deno.test("a host API error and a dashboard API error come from the one error ha
     s.logged.filter((l) => /GET \/api(\/plugin\/probe)?\/fail: Error: boom/.test(l)).length,
     2,
   );
-  // A browser gets JSON on the host's API paths too, and the same 404 body on both sides.
+  // A browser gets a page elsewhere, JSON on the host's API paths too, the same 404 on both sides.
   const html = { Accept: "text/html" };
+  assert.match(await (await s.request("/nope", null, html)).text(), /<p>no such page<\/p>/);
   const denied = await s.request("/plugin/probe/deep/1", null, html);
   assert.equal(denied.status, 401);
   assert.equal((await denied.json()).code, "unauthorized");
@@ -178,6 +181,7 @@ Deno.test("a host API error and a dashboard API error come from the one error ha
     assert.equal(res.status, 404, path);
     assert.deepEqual(await res.json(), { error: "Not found", code: "not_found" }, path);
   }
+  assert.equal(s.logged.length, 2, "no page was tried for a failure on an API path");
 });
 
 Deno.test("a hosted plugin's page is mounted at /plugins/<id>/ with its instance and the nav", async () => {
