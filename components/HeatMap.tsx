@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { fmt } from "./format.ts";
+import { fixed } from "../lib/shared/format.ts";
 import { shortModelName } from "../lib/shared/model_name.ts";
 
 /** A result the heatmap reads. */
@@ -67,9 +67,9 @@ export default function HeatMap(props: { rows: HeatRow[] }) {
                   <td
                     key={q}
                     class={`heat-${Math.round(alpha * 10)}`}
-                    title={`${shortModelName(m)} ${q}: ${fmt(v)} tok/s`}
+                    title={`${shortModelName(m)} ${q}: ${fixed(v)} tok/s`}
                   >
-                    {fmt(v)}
+                    {fixed(v)}
                   </td>
                 );
               })}

@@ -7,7 +7,7 @@
 import Chart from "../islands/Chart.tsx";
 import { shortModelName } from "../lib/shared/model_name.ts";
 import type { LoadCurve } from "../lib/store/mod.ts";
-import { fmt } from "./format.ts";
+import { fixed } from "../lib/shared/format.ts";
 
 const MODES = [
   ["concurrency", "by concurrency", "requests in flight"],
@@ -83,13 +83,13 @@ export default function LoadCurveCard({ curves }: LoadCurveCardProps) {
                     <td title={c.model_key}>{shortModelName(c.model_key)}</td>
                     <td>{l.mode === "concurrency" ? `c=${l.level}` : `${l.level}/s`}</td>
                     <td>{`${l.ok}/${l.requests}`}</td>
-                    <td>{fmt(l.output_tokens_per_sec as number | null)}</td>
-                    <td>{fmt(l.requests_per_sec as number | null, 2)}</td>
-                    <td>{fmt(l.goodput_rps as number | null, 2)}</td>
-                    <td>{fmt(l.latency_ms_p50 as number | null, 0)} ms</td>
-                    <td>{fmt(l.latency_ms_p99 as number | null, 0)} ms</td>
-                    <td>{fmt(l.ttft_ms_p99 as number | null)} ms</td>
-                    <td>{fmt(l.tpot_ms_p99 as number | null, 2)} ms</td>
+                    <td>{fixed(l.output_tokens_per_sec as number | null)}</td>
+                    <td>{fixed(l.requests_per_sec as number | null, 2)}</td>
+                    <td>{fixed(l.goodput_rps as number | null, 2)}</td>
+                    <td>{fixed(l.latency_ms_p50 as number | null, 0)} ms</td>
+                    <td>{fixed(l.latency_ms_p99 as number | null, 0)} ms</td>
+                    <td>{fixed(l.ttft_ms_p99 as number | null)} ms</td>
+                    <td>{fixed(l.tpot_ms_p99 as number | null, 2)} ms</td>
                     <td>{l.knee === 1 ? "knee" : ""}</td>
                   </tr>
                 ))

@@ -7,7 +7,7 @@
  * @module
  */
 import { shortModelName } from "../lib/shared/model_name.ts";
-import { fmt, fmtParallel, fmtPct, fmtTime } from "./format.ts";
+import { dateTime, fixed, parallelSpeed, signedPercent } from "../lib/shared/format.ts";
 import { comparisonHref } from "./links.ts";
 import type { ResultRow, ResultsState } from "./results_state.ts";
 
@@ -34,12 +34,13 @@ function cell(row: ResultRow, key: string, digits?: number) {
     );
   }
   if (key === "speed_delta_pct") {
-    const cls = typeof v !== "number" ? "" : v > 0 ? "delta-up" : v < 0 ? "delta-down" : "";
-    return <span class={cls}>{fmtPct(v)}</span>;
+    const text = signedPercent(v);
+    const cls = text.startsWith("+") ? "delta-up" : text.startsWith("-") ? "delta-down" : "";
+    return <span class={cls}>{text}</span>;
   }
-  if (key === "parallel_tokens_per_sec") return fmtParallel(v, row.n_parallel);
-  if (key === "finished_at") return fmtTime(v);
-  if (digits !== undefined) return fmt(v, digits);
+  if (key === "parallel_tokens_per_sec") return parallelSpeed(v, row.n_parallel);
+  if (key === "finished_at") return dateTime(v);
+  if (digits !== undefined) return fixed(v, digits);
   return v === null || v === undefined ? "–" : String(v);
 }
 

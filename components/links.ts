@@ -9,8 +9,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { comparisonHref } from "./links.ts";
- * console.assert(comparisonHref("qwen/qwen3-4b@q4_k_m") === "/comparison?model=qwen%2Fqwen3-4b%40q4_k_m");
+ * assert.equal(comparisonHref("qwen/qwen3-4b@q4_k_m"), "/comparison?model=qwen%2Fqwen3-4b%40q4_k_m");
  * ```
  */
 export function comparisonHref(model: string): string {

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { fixed } from "../lib/shared/format.ts";
 import type { LiveEvent } from "./bench_events.ts";
 
 /** How the last run ended (the status's `outcome`). */
@@ -78,7 +79,6 @@ export function initialLive(status: string): LiveState {
 
 const clip = (s: string) => (s.length > MAX_OUTPUT ? s.slice(s.length - MAX_OUTPUT) : s);
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : null);
-const fixed = (v: number | null, d = 1) => (v === null ? "–" : v.toFixed(d));
 const secs = (ms: unknown) => `${fixed(num(ms) === null ? null : (ms as number) / 1000, 1)} s`;
 
 /** The status event's fields. */

@@ -14,7 +14,7 @@
  * @module
  */
 import { join, sep } from "node:path";
-import { AppError, UsageError } from "./error.ts";
+import { AppError, ForbiddenError, NotFoundError, UsageError } from "./error.ts";
 import type { Logger } from "./log.ts";
 
 /** Options of {@linkcode resolveNamedFile} and {@linkcode openNamedFile}. */
@@ -113,20 +113,29 @@ function isInside(path: string, dir: string): boolean {
   return path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
 }
 
+/**
+ * Whether an error is a refusal of the named-file reader (an invalid name, a denied or missing
+ * file), not a failure of the machine.
+ */
+export function isRefusal(err: unknown): boolean {
+  return err instanceof UsageError || err instanceof ForbiddenError ||
+    err instanceof NotFoundError;
+}
+
 function denied(options: NamedFileOptions, what: string, name: string): AppError {
   options.logger?.warn(`[SECURITY] ${what}: ${JSON.stringify(name).slice(0, 300)}`);
-  return new AppError(403, "Access denied", { code: "access_denied" });
+  return new ForbiddenError("Access denied", { code: "access_denied" });
 }
 
 function notFound(options: NamedFileOptions): AppError {
-  return new AppError(404, options.notFound ?? "File not found", { code: "not_found" });
+  return new NotFoundError(options.notFound ?? "File not found", { code: "not_found" });
 }
 
 /**
  * Checks a name and resolves it inside `dir` without opening it (listings, metadata).
  *
- * @throws {AppError} 400 `invalid_name` (not plain, or not the route's pattern), 403
- * `access_denied` (resolves outside the folder, or not permitted), 404 `not_found` (missing,
+ * @throws {UsageError} `invalid_name` (not plain, or not the route's pattern), {ForbiddenError}
+ * `access_denied` (resolves outside the folder, or not permitted), {NotFoundError} `not_found` (missing,
  * or not a regular file).
  */
 export async function resolveNamedFile(
@@ -178,7 +187,7 @@ export async function isSameFile(file: Deno.FsFile, path: string): Promise<boole
  * Checks, resolves and opens a file by name, then verifies that the handle is the checked file
  * (see the module's steps). Read from the returned handle only.
  *
- * @throws {AppError} as {@linkcode resolveNamedFile}; 403 `access_denied` when the file was
+ * @throws as {@linkcode resolveNamedFile}; {ForbiddenError} `access_denied` when the file was
  * swapped between the check and the open.
  *
  * @example

@@ -5,8 +5,8 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { quantile } from "../lib/bench/stats.ts";
+import { parseOptions } from "../lib/args.ts";
 
 /** The `q` quantile of the values (linear interpolation); NaN when there are none. */
 export function quantileOf(xs: number[], q: number): number {
@@ -126,7 +126,10 @@ export function processTable(runs: Map<string, ProcessRun[]>): string {
 
 /** `--repeats` (at least 5, default 10), the repository folder and the running Deno binary. */
 export function processBenchSetup(args: string[]): { repeats: number; root: string; deno: string } {
-  const { values } = parseArgs({ args, options: { repeats: { type: "string", default: "10" } } });
+  const { values } = parseOptions({
+    args,
+    options: { repeats: { type: "string", default: "10" } },
+  });
   return {
     repeats: Math.max(5, Number(values.repeats)),
     root: fileURLToPath(new URL("..", import.meta.url)),

@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
+import { parseOptions } from "../lib/args.ts";
 
 const encoder = new TextEncoder();
 const HEAD = "HTTP/1.1 200 OK\r\nServer: llama.cpp\r\nAccess-Control-Allow-Origin: \r\n" +
@@ -125,7 +125,7 @@ const gone = (err: unknown) =>
   err instanceof Deno.errors.BadResource;
 
 if (import.meta.main) {
-  const { values } = parseArgs({
+  const { values } = parseOptions({
     args: Deno.args,
     options: {
       tokens: { type: "string", default: "256" },

@@ -31,7 +31,6 @@
  */
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { parseArgs } from "node:util";
 import { ISLANDS_DIR } from "../lib/http/fw/bundles.ts";
 import { print } from "../lib/log.ts";
 import { dashboardStats, resultsTable } from "../lib/store/dashboard.ts";
@@ -42,8 +41,9 @@ import { REPO_STATIC_DIR } from "../app/mod.ts";
 import { pageJavaScript } from "./_home_js.ts";
 import { fmtMs, medianOf, minOf, quantileOf, sqlite3Peer } from "./_measure.ts";
 import { serveWebApp } from "./_web.ts";
+import { parseOptions } from "../lib/args.ts";
 
-const { values } = parseArgs({
+const { values } = parseOptions({
   args: Deno.args,
   options: {
     sizes: { type: "string", default: "1000,100000,1000000" },

@@ -26,7 +26,6 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
 import { print } from "../lib/log.ts";
 import { validateSettings } from "../plugins/temp_eta/settings.ts";
 import { windowOf } from "../plugins/temp_eta/estimate.ts";
@@ -47,6 +46,7 @@ import {
   simulatePlugin,
   type Subject,
 } from "../tests/plugins/temp_eta/simulate.ts";
+import { parseOptions } from "../lib/args.ts";
 
 const HEATERS: Array<[string, () => SimHeater]> = [
   ["first-order tool 210", () => firstOrderHeater("tool0", 210, 40)],
@@ -128,7 +128,10 @@ function row(heater: string, method: string, hz: number, runs: Run[]): Row {
 }
 
 function main(): void {
-  const { values } = parseArgs({ options: { seeds: { type: "string", default: "10" } } });
+  const { values } = parseOptions({
+    args: Deno.args,
+    options: { seeds: { type: "string", default: "10" } },
+  });
   const seeds = Math.max(1, Number(values.seeds) || 10);
   const rows: Row[] = [];
   for (const [name, make] of HEATERS) {

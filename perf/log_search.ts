@@ -20,12 +20,12 @@
  * @module
  */
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { print } from "../lib/log.ts";
 import { createHost } from "../lib/host/mod.ts";
 import { serveHostApp } from "../tests/_web.ts";
 import { createLogMonitorPlugin } from "../plugins/logmonitor/mod.ts";
 import { NEVER_TERM, ONE_PERCENT_TERM, RARE_REGEX, writeBenchLog } from "./log_search_fixture.ts";
+import { parseOptions } from "../lib/args.ts";
 
 interface Case {
   name: string;
@@ -106,7 +106,7 @@ const median = (xs: number[]) => {
 const fmt = (ms: number) => ms >= 100 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(1)} ms`;
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
+  const { values } = parseOptions({
     args: Deno.args,
     options: {
       "size-mb": { type: "string", default: "1000" },

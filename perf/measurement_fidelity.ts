@@ -32,7 +32,6 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
 import {
   loadForMeasuring,
   type MeasureContext,
@@ -50,8 +49,9 @@ import { createBackend } from "../lib/modelserver/factory.ts";
 import { medianOf, minOf } from "./_measure.ts";
 import { type PythonClient, type PythonRun, startPythonClient } from "./_python_client.ts";
 import { startReplayServer } from "./_replay_server.ts";
+import { parseOptions } from "../lib/args.ts";
 
-const { values } = parseArgs({
+const { values } = parseOptions({
   args: Deno.args,
   options: {
     runs: { type: "string", default: "25" },

@@ -20,14 +20,14 @@
  * @module
  */
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { createLogger, print } from "../lib/log.ts";
 import { ResultsStore } from "../lib/store/mod.ts";
 import { ensureIslandsBuilt } from "../tests/_helpers.ts";
 import { seedHistory } from "../tests/lib/store/_history_seed.ts";
 import { createWebApp } from "../app/mod.ts";
+import { parseOptions } from "../lib/args.ts";
 
-const { values } = parseArgs({
+const { values } = parseOptions({
   args: Deno.args,
   options: {
     runs: { type: "string", default: "100000" },

@@ -29,7 +29,6 @@
  */
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { parseArgs } from "node:util";
 import { print } from "../lib/log.ts";
 import { clearResults } from "../lib/store/clear.ts";
 import { ResultsStore } from "../lib/store/mod.ts";
@@ -37,8 +36,9 @@ import { capture } from "../tests/lib/store/_capture.ts";
 import { seedHistory } from "../tests/lib/store/_history_seed.ts";
 import { fmtMs, medianOf, minOf, timeProcess } from "./_measure.ts";
 import { serveWebApp } from "./_web.ts";
+import { parseOptions } from "../lib/args.ts";
 
-const { values } = parseArgs({
+const { values } = parseOptions({
   args: Deno.args,
   options: {
     sizes: { type: "string", default: "1000,100000,1000000" },

@@ -7,7 +7,7 @@
  * @module
  */
 import { shortModelName } from "../lib/shared/model_name.ts";
-import { fmt, fmtParallel, fmtTime } from "../components/format.ts";
+import { dateTime, fixed, parallelSpeed } from "../lib/shared/format.ts";
 import KpiCard from "../components/KpiCard.tsx";
 import Chart from "../islands/Chart.tsx";
 import ComparisonPicker, { type PickerGroup } from "../islands/ComparisonPicker.tsx";
@@ -88,7 +88,7 @@ function TrendCharts({ h }: { h: ModelHistory }) {
         label={`${title} over time, one line per variant`}
         spec={{
           type: "line",
-          labels: times.map(fmtTime),
+          labels: times.map(dateTime),
           series: h.series.map((s) => {
             const at = new Map(s.history.map((p) => [p.timestamp, p[key] as number | null]));
             return { label: seriesLabel(s, backends), data: times.map((t) => at.get(t) ?? null) };
@@ -109,8 +109,10 @@ function TrendCharts({ h }: { h: ModelHistory }) {
 
 /** A series' newest parallel round (`84.2 ×2`), or "–" when it has none. */
 function newestParallel(s: HistorySeries): string {
-  const p = s.history.findLast((p) => fmtParallel(p.parallel_tokens_per_sec, p.n_parallel) !== "–");
-  return p ? fmtParallel(p.parallel_tokens_per_sec, p.n_parallel) : "–";
+  const p = s.history.findLast((p) =>
+    parallelSpeed(p.parallel_tokens_per_sec, p.n_parallel) !== "–"
+  );
+  return p ? parallelSpeed(p.parallel_tokens_per_sec, p.n_parallel) : "–";
 }
 
 /** Each series' figures and trend (and its newest parallel round when any series has one). */
@@ -145,9 +147,9 @@ function SeriesTable({ h }: { h: ModelHistory }) {
                 <td title={s.model_key}>{seriesLabel(s, 1)}</td>
                 <td>{s.backend}</td>
                 <td>{s.stats.total_runs}</td>
-                <td>{fmt(s.stats.avg_speed)}</td>
-                <td>{fmt(s.stats.min_speed)}</td>
-                <td>{fmt(s.stats.max_speed)}</td>
+                <td>{fixed(s.stats.avg_speed)}</td>
+                <td>{fixed(s.stats.min_speed)}</td>
+                <td>{fixed(s.stats.max_speed)}</td>
                 <td class={`trend-${s.stats.trend}`}>{TREND[s.stats.trend]}</td>
                 {anyParallel && <td>{parallel[i]}</td>}
               </tr>
@@ -191,7 +193,7 @@ export default define.page<typeof handler>(function Comparison({ data: d }) {
             <section class="kpis">
               <KpiCard id="cmp-runs" label="Results" value={String(h.stats.total_runs)} />
               <KpiCard id="cmp-lines" label="Lines" value={String(h.series.length)} />
-              <KpiCard id="cmp-avg" label="Mean" value={fmt(h.stats.avg_speed)} unit="tok/s" />
+              <KpiCard id="cmp-avg" label="Mean" value={fixed(h.stats.avg_speed)} unit="tok/s" />
               <KpiCard id="cmp-trend" label="Trend" value={TREND[h.stats.trend] ?? ""} />
             </section>
             <TrendCharts h={h} />

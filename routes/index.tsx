@@ -7,7 +7,7 @@
  * @module
  */
 import { shortModelName } from "../lib/shared/model_name.ts";
-import { fmt } from "../components/format.ts";
+import { fixed } from "../lib/shared/format.ts";
 import KpiCard from "../components/KpiCard.tsx";
 import { BarList, Donut } from "../components/SvgCharts.tsx";
 import { comparisonHref } from "../components/links.ts";
@@ -29,7 +29,7 @@ export default define.page<typeof handler>(function Home({ data: s }) {
   const quants = Object.entries(s.quantization_distribution);
   const none = s.cached_models === 0;
   /** A speed figure, or "–" while there is none (not a measured 0). */
-  const speed = (v: number | null) => none ? "–" : fmt(v);
+  const speed = (v: number | null) => none ? "–" : fixed(v);
   const unit = none ? undefined : "tok/s";
   return (
     <>
@@ -67,7 +67,7 @@ export default define.page<typeof handler>(function Home({ data: s }) {
                   value: m.speed,
                   href: comparisonHref(m.model_key),
                 }))}
-                format={(v) => `${fmt(v)} tok/s`}
+                format={(v) => `${fixed(v)} tok/s`}
               />
             </div>
             <div class="card">
@@ -116,8 +116,8 @@ export default define.page<typeof handler>(function Home({ data: s }) {
                       </a>
                     </td>
                     <td>{m.quantization ?? "–"}</td>
-                    <td>{fmt(m.tokens_per_sec_per_gb, 2)}</td>
-                    <td>{fmt(m.speed)}</td>
+                    <td>{fixed(m.tokens_per_sec_per_gb, 2)}</td>
+                    <td>{fixed(m.speed)}</td>
                     <td>{m.vram_mb}</td>
                   </tr>
                 ))}

@@ -5,37 +5,30 @@
  * preact, @preact/signals, chart.js, `lib/shared/` and its own side's browser files.
  */
 import assert from "node:assert/strict";
-import { join, relative } from "node:path";
 import { REPO_ROOT } from "./_helpers.ts";
-import { staticGraph } from "./_module_graph.ts";
+import { readImportGraph, sourceFiles, staticClosure } from "../tools/import_graph.ts";
 import { manifest } from "../manifest.gen.ts";
 
-const IMPORT = /(?:from|import\()\s*"([^"]+)"/g;
+const FILES = sourceFiles(REPO_ROOT);
+const KNOWN = new Set(FILES);
+const GRAPH = await readImportGraph(REPO_ROOT, FILES);
 
-async function sources(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for await (const e of Deno.readDir(join(REPO_ROOT, dir))) {
-    const path = `${dir}/${e.name}`;
-    if (e.isDirectory) out.push(...await sources(path));
-    else if (/\.tsx?$/.test(e.name)) out.push(path);
-  }
-  return out;
+function sources(dir: string): string[] {
+  return FILES.filter((f) => f.startsWith(`${dir}/`));
 }
 
 /** The repository files a source file imports (relative paths from the root). */
-async function imports(file: string): Promise<string[]> {
-  const text = await Deno.readTextFile(join(REPO_ROOT, file));
-  return [...text.matchAll(IMPORT)].map((m) => m[1]!).filter((s) => s.startsWith("."))
-    .map((s) => relative(REPO_ROOT, join(REPO_ROOT, file, "..", s)));
+function imports(file: string): string[] {
+  return (GRAPH.get(file) ?? []).map((i) => i.target).filter((t) => KNOWN.has(t));
 }
 
 /** The entry scripts. */
 const ENTRIES = ["cli.ts", "webapp.ts", "host.ts", "main.ts", "launcher.ts", "tray.ts"];
 
-Deno.test("lib/ imports no route, island, component, plugin, manifest, app/ or entry script", async () => {
+Deno.test("lib/ imports no route, island, component, plugin, manifest, app/ or entry script", () => {
   const outside = ["routes/", "islands/", "components/", "plugins/", "app/"];
-  for (const file of await sources("lib")) {
-    for (const target of await imports(file)) {
+  for (const file of sources("lib")) {
+    for (const target of imports(file)) {
       const ok = !outside.some((dir) => target.startsWith(dir)) &&
         target !== "manifest.gen.ts" && !ENTRIES.includes(target);
       assert.ok(ok, `${file} imports ${target}`);
@@ -43,58 +36,57 @@ Deno.test("lib/ imports no route, island, component, plugin, manifest, app/ or e
   }
 });
 
-Deno.test("no page, component or composition file imports a plugin's files, only the registry", async () => {
+Deno.test("no page, component or composition file imports a plugin's files, only the registry", () => {
   const files = [
-    ...await sources("routes"),
-    ...await sources("islands"),
-    ...await sources("components"),
-    ...await sources("app"),
+    ...sources("routes"),
+    ...sources("islands"),
+    ...sources("components"),
+    ...sources("app"),
     ...ENTRIES,
   ];
   for (const file of files) {
-    for (const target of await imports(file)) {
+    for (const target of imports(file)) {
       if (!target.startsWith("plugins/")) continue;
       assert.equal(target, "plugins/registry.ts", `${file} imports ${target}`);
     }
   }
 });
 
-Deno.test("the engine and the reports never import the command line (lib/cli/)", async () => {
+Deno.test("the engine and the reports never import the command line (lib/cli/)", () => {
   for (const dir of ["lib/bench", "lib/reports"]) {
-    for (const file of await sources(dir)) {
-      for (const target of await imports(file)) {
+    for (const file of sources(dir)) {
+      for (const target of imports(file)) {
         assert.ok(!target.startsWith("lib/cli/"), `${file} imports ${target}`);
       }
     }
   }
 });
 
-Deno.test("tests, tools, benchmarks and app/ import no entry script (the web apps are composed in app/)", async () => {
+Deno.test("tests, tools, benchmarks and app/ import no entry script (the web apps are composed in app/)", () => {
   for (const dir of ["tests", "tools", "perf", "app"]) {
-    for (const file of await sources(dir)) {
-      for (const target of await imports(file)) {
+    for (const file of sources(dir)) {
+      for (const target of imports(file)) {
         assert.ok(!ENTRIES.includes(target), `${file} imports ${target}`);
       }
     }
   }
 });
 
-Deno.test("a plugin imports lib/ and its own files, never another plugin", async () => {
-  for await (const e of Deno.readDir(join(REPO_ROOT, "plugins"))) {
-    if (!e.isDirectory) continue;
-    for (const file of await sources(`plugins/${e.name}`)) {
-      for (const target of await imports(file)) {
-        const ok = target.startsWith(`plugins/${e.name}/`) || target.startsWith("lib/");
-        assert.ok(ok, `${file} imports ${target}`);
-      }
+Deno.test("a plugin imports lib/ and its own files, never another plugin", () => {
+  for (const file of sources("plugins")) {
+    const [, id, ...rest] = file.split("/");
+    if (rest.length === 0) continue; // plugins/registry.ts is the host's side
+    for (const target of imports(file)) {
+      const ok = target.startsWith(`plugins/${id}/`) || target.startsWith("lib/");
+      assert.ok(ok, `${file} imports ${target}`);
     }
   }
 });
 
-Deno.test("islands load only preact, signals, chart.js, lib/shared and their side's browser files", async () => {
+Deno.test("islands load only preact, signals, chart.js, lib/shared and their side's browser files", () => {
   for (const file of Object.keys(manifest.islands)) {
     const own = file.startsWith("plugins/") ? file.split("/").slice(0, 2).join("/") + "/" : null;
-    const graph = await staticGraph(file);
+    const graph = staticClosure(GRAPH, file);
     for (const dep of graph.files) {
       const ok = dep.startsWith("lib/shared/") ||
         (own ? dep.startsWith(own) : dep.startsWith("islands/") || dep.startsWith("components/"));

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { runDeno, tempEnv } from "./_helpers.ts";
-import { staticGraph } from "./_module_graph.ts";
+import { REPO_ROOT, runDeno, tempEnv } from "./_helpers.ts";
+import { staticGraph } from "../tools/import_graph.ts";
 
 Deno.test("cli.ts loads only the command line at start: no engine, client, exporter or their packages", async () => {
-  const graph = await staticGraph("cli.ts");
+  const graph = await staticGraph(REPO_ROOT, "cli.ts");
   // commander parses the flags; valibot is the configuration schema every start checks the files
   // against (its cost is in perf/startup.ts).
   assert.deepEqual(graph.npm, ["commander", "valibot"]);

@@ -1,10 +1,11 @@
 /**
- * `deno task build`: writes `manifest.gen.ts` (every route and island file of `routes/`,
- * `islands/` and `plugins/<id>/{routes,islands}/`) and bundles the islands with the boot script
- * into `static/_islands/`. The servers only serve what it wrote; `npm install` (postinstall),
- * the test runner, `deno task bundle` and CI run it.
+ * `deno task build`: writes the generated sources, `manifest.gen.ts` (every route and island
+ * file of `routes/`, `islands/` and `plugins/<id>/{routes,islands}/`) and a `<name>.wasm.gen.ts`
+ * for every `<name>.wat` (`tools/wat.ts`), and bundles the islands with the boot script into
+ * `static/_islands/`. The servers only serve what it wrote; `npm install` (postinstall), the test
+ * runner, `deno task bundle` and CI run it (the runner and the bundle with `--no-manifest`).
  *
- * Usage: `deno task build [-- --check] [--static-dir DIR] [--no-manifest]`
+ * Usage: `deno task build [-- --check] [--static-dir DIR] [--no-manifest] [--root DIR]`
  *
  * @module
  */
@@ -12,16 +13,19 @@ import { fileURLToPath } from "node:url";
 import { resolve } from "node:path";
 import { buildProject, isManifestCurrent, MANIFEST_FILE } from "../lib/http/mod.ts";
 import { parseOptions } from "../lib/args.ts";
-import { messageOf } from "../lib/error.ts";
+import { exitCodeOf, messageOf } from "../lib/error.ts";
 import { print, printError } from "../lib/log.ts";
+import { syncWatModules } from "./wat.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
 const USAGE = `Usage: deno task build [-- options]
-  (no options)       write ${MANIFEST_FILE} and bundle the islands into static/_islands/
-  --check            only check that ${MANIFEST_FILE} lists every route and island file
+  (no options)       write ${MANIFEST_FILE} and the *.wasm.gen.ts of the *.wat files, and
+                     bundle the islands into static/_islands/
+  --check            only check that those generated files are current (exit 1 if not)
   --static-dir DIR   bundle the islands into DIR/_islands/ instead (the bundle's dist/static)
-  --no-manifest      leave ${MANIFEST_FILE} as it is
+  --no-manifest      leave the generated files as they are
+  --root DIR         the project folder (default: this checkout)
   -h, --help         show this help`;
 
 async function main(argv: string[]): Promise<number> {
@@ -31,6 +35,7 @@ async function main(argv: string[]): Promise<number> {
       check: { type: "boolean", default: false },
       "static-dir": { type: "string" },
       "no-manifest": { type: "boolean", default: false },
+      root: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
     strict: true,
@@ -39,30 +44,35 @@ async function main(argv: string[]): Promise<number> {
     print(USAGE);
     return 0;
   }
+  const root = values.root === undefined ? ROOT : resolve(values.root);
   if (values.check) {
-    if (await isManifestCurrent(ROOT)) return 0;
-    printError(`build: ${MANIFEST_FILE} is stale: run 'deno task build'`);
+    const stale = await syncWatModules(root, false);
+    if (!await isManifestCurrent(root)) stale.unshift(MANIFEST_FILE);
+    if (stale.length === 0) return 0;
+    printError(`build: stale: ${stale.join(", ")} (run 'deno task build')`);
     return 1;
   }
-  const result = await buildProject(ROOT, {
+  const generate = !values["no-manifest"];
+  const wasmChanged = generate ? await syncWatModules(root, true) : [];
+  const result = await buildProject(root, {
     staticDir: values["static-dir"] === undefined ? undefined : resolve(values["static-dir"]),
-    manifest: !values["no-manifest"],
+    manifest: generate,
   });
   const { files, islands } = result;
+  const updated = [...(result.manifestChanged ? [MANIFEST_FILE] : []), ...wasmChanged];
   print(
     `build: ${files.routes.length} route files, ${islands.islands.length} islands ` +
       `(${islands.files.length} bundle files) in ${Math.round(islands.ms)} ms` +
-      (result.manifestChanged ? `; ${MANIFEST_FILE} updated` : ""),
+      (updated.length > 0 ? `; ${updated.join(", ")} updated` : ""),
   );
   return 0;
 }
 
 if (import.meta.main) {
-  const argv = Deno.args.filter((a, i) => !(i === 0 && a === "--"));
   try {
-    Deno.exit(await main(argv));
+    Deno.exit(await main(Deno.args));
   } catch (err) {
     printError(`build: error: ${messageOf(err)}`);
-    Deno.exit(1);
+    Deno.exit(exitCodeOf(err));
   }
 }

@@ -7,86 +7,32 @@
  * 2. A `mod.ts` only re-exports (`export … from "./…"`): the code lives in the folder's files.
  *
  * `tests/` and `perf/` exercise a folder's files one by one and the generated route manifest
- * loads page and island files by path, so they are exempt. Static imports, `export … from` and
- * `import("…")` with a relative specifier count; doc comments do not.
+ * loads page and island files by path, so they are exempt. Every import Deno resolves to a file
+ * counts (static, `import type`, `export … from`, `import("…")`; read by
+ * `tools/import_graph.ts`), doc comments do not.
  *
- * Usage: `deno run --allow-read tools/check_mod_rule.ts [ROOT]` prints one line per breach and
- * exits 1 when there is any.
+ * Usage: `deno run --allow-read --allow-run tools/check_mod_rule.ts [ROOT]` prints one line per
+ * breach and exits 1 when there is any.
  *
  * @module
  */
-import { dirname, join, normalize, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { printError } from "../lib/log.ts";
+import { readImportGraph, sourceFiles } from "./import_graph.ts";
 
 /** One breach of the rule. */
 export interface Violation {
   /** The importing file or the `mod.ts` (relative to the root). */
   file: string;
-  /** 1-based line of the statement. */
+  /** 1-based line of the specifier, or of a mod.ts's first other statement. */
   line: number;
   /** What is wrong, in one sentence. */
   message: string;
 }
 
-/** An import or re-export of a relative specifier. */
-export interface ImportRef {
-  /** The specifier as written. */
-  specifier: string;
-  /** 1-based line. */
-  line: number;
-  /** Offset of the statement in the text. */
-  index: number;
-  /** The whole statement (up to and including the specifier's closing quote). */
-  statement: string;
-  /** `import`, `export` or `dynamic`. */
-  kind: "import" | "export" | "dynamic";
-}
-
 /** Paths (relative to the root, `/`-separated) whose files the rule does not check. */
 export const EXEMPT: readonly string[] = ["tests/", "perf/", "manifest.gen.ts"];
-
-const SKIP_DIRS = new Set([
-  "node_modules",
-  "dist",
-  "cov",
-  "logs",
-  "test-artifacts",
-  "_islands",
-]);
-
-const STATIC =
-  /^(import|export)(?:\s+type)?\b([^;"'`]*?)\bfrom\s*(["'])(\.{1,2}\/[^"']*)\3|^import\s*(["'])(\.{1,2}\/[^"']*)\5/gm;
-const DYNAMIC = /\bimport\(\s*(["'])(\.{1,2}\/[^"']*)\1\s*\)/g;
-
-function lineOf(text: string, index: number): number {
-  let n = 1;
-  for (let i = 0; i < index; i++) if (text.charCodeAt(i) === 10) n++;
-  return n;
-}
-
-/** The relative imports and re-exports of a module's text (doc comments left out). */
-export function importsOf(text: string): ImportRef[] {
-  const out: ImportRef[] = [];
-  for (const m of text.matchAll(STATIC)) {
-    const specifier = m[4] ?? m[6]!;
-    const kind = m[1] === "export" ? "export" : "import";
-    out.push({ specifier, line: lineOf(text, m.index), index: m.index, statement: m[0], kind });
-  }
-  for (const m of text.matchAll(DYNAMIC)) {
-    const start = text.lastIndexOf("\n", m.index) + 1;
-    const lead = text.slice(start, m.index).trimStart();
-    if (lead.startsWith("*") || lead.startsWith("//") || lead.startsWith("/*")) continue;
-    out.push({
-      specifier: m[2]!,
-      line: lineOf(text, m.index),
-      index: m.index,
-      statement: m[0],
-      kind: "dynamic",
-    });
-  }
-  return out.sort((a, b) => a.index - b.index);
-}
 
 /** The statements of a `mod.ts` that are not re-exports (comments removed), with their line. */
 export function nonReexports(text: string): { line: number; text: string }[] {
@@ -100,18 +46,6 @@ export function nonReexports(text: string): { line: number; text: string }[] {
   rest.split("\n").forEach((l, i) => {
     if (l.trim() !== "") out.push({ line: i + 1, text: l.trim() });
   });
-  return out;
-}
-
-/** The TypeScript files below `root` (relative paths), build output and dependencies left out. */
-export function sourceFiles(root: string, dir = ""): string[] {
-  const out: string[] = [];
-  for (const e of Deno.readDirSync(join(root, dir))) {
-    const path = dir === "" ? e.name : `${dir}/${e.name}`;
-    if (e.isDirectory) {
-      if (!e.name.startsWith(".") && !SKIP_DIRS.has(e.name)) out.push(...sourceFiles(root, path));
-    } else if (e.isFile && /\.(ts|tsx)$/.test(e.name)) out.push(path);
-  }
   return out;
 }
 
@@ -139,20 +73,16 @@ export function requiredEntry(
   return null;
 }
 
-/** Resolves a relative specifier of `from` to a root-relative path. */
-export function resolveSpecifier(from: string, specifier: string): string {
-  return normalize(join(dirname(from), specifier)).replaceAll("\\", "/");
-}
-
 /** Every breach of the rule below `root`. */
-export function checkModRule(root: string): Violation[] {
+export async function checkModRule(root: string): Promise<Violation[]> {
   const files = sourceFiles(root);
   const modDirs = new Set(files.filter((f) => f.endsWith("/mod.ts")).map((f) => dirname(f)));
+  const checked = files.filter((f) => !isExempt(f));
+  const graph = await readImportGraph(root, checked);
   const out: Violation[] = [];
-  for (const file of files) {
-    const text = Deno.readTextFileSync(join(root, file));
-    if (file.endsWith("/mod.ts") && !isExempt(file)) {
-      const extra = nonReexports(text);
+  for (const file of checked) {
+    if (file.endsWith("/mod.ts")) {
+      const extra = nonReexports(Deno.readTextFileSync(join(root, file)));
       if (extra.length > 0) {
         out.push({
           file,
@@ -163,15 +93,13 @@ export function checkModRule(root: string): Violation[] {
         });
       }
     }
-    if (isExempt(file)) continue;
-    for (const ref of importsOf(text)) {
-      const target = resolveSpecifier(file, ref.specifier);
+    for (const { target, line } of graph.get(file) ?? []) {
       const entry = requiredEntry(file, target, modDirs);
       if (entry === null) continue;
       const spec = relative(dirname(file), entry).replaceAll("\\", "/");
       out.push({
         file,
-        line: ref.line,
+        line,
         message: `imports ${target}; outside ${dirname(entry)}/ import its mod.ts ("${
           spec.startsWith(".") ? spec : `./${spec}`
         }")`,
@@ -183,7 +111,7 @@ export function checkModRule(root: string): Violation[] {
 
 if (import.meta.main) {
   const root = Deno.args[0] ?? fileURLToPath(new URL("../", import.meta.url));
-  const found = checkModRule(root);
+  const found = await checkModRule(root);
   for (const v of found) printError(`${v.file}:${v.line}: ${v.message}`);
   if (found.length > 0) {
     printError(`check_mod_rule: ${found.length} breach(es) of the mod.ts rule`);

@@ -7,7 +7,8 @@
  * @module
  */
 
-import { exitCodeOf, messageOf } from "../lib/error.ts";
+import { parseOptions } from "../lib/args.ts";
+import { exitCodeOf, messageOf, UsageError } from "../lib/error.ts";
 import { print, printError } from "../lib/log.ts";
 import { ENGINE_DIR_ENV, engineRoot } from "../lib/engine/mod.ts";
 import { denoRunner } from "./engine/run.ts";
@@ -41,24 +42,28 @@ export interface SetupArgs {
 /**
  * Parses the command line.
  *
- * @throws {RangeError} for an unknown flag or a bad `--jobs`
+ * @throws {UsageError} for an unknown flag or a bad `--jobs`
  */
 export function parseSetupArgs(argv: string[]): SetupArgs {
-  const out: SetupArgs = { force: false, keepBuild: false, help: false };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === "--force") out.force = true;
-    else if (arg === "--keep-build") out.keepBuild = true;
-    else if (arg === "-h" || arg === "--help") out.help = true;
-    else if (arg === "--jobs") {
-      const n = Number(argv[++i]);
-      if (!Number.isInteger(n) || n <= 0) {
-        throw new RangeError("Cannot parse --jobs: expected a positive integer");
-      }
-      out.jobs = n;
-    } else throw new RangeError(`Cannot parse arguments: unknown option '${arg}'`);
+  const { values } = parseOptions({
+    args: argv,
+    options: {
+      force: { type: "boolean" },
+      "keep-build": { type: "boolean" },
+      jobs: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  const jobs = values.jobs === undefined ? undefined : Number(values.jobs);
+  if (jobs !== undefined && (!Number.isInteger(jobs) || jobs <= 0)) {
+    throw new UsageError("Cannot parse --jobs: expected a positive integer");
   }
-  return out;
+  return {
+    force: values.force ?? false,
+    keepBuild: values["keep-build"] ?? false,
+    help: values.help ?? false,
+    ...(jobs === undefined ? {} : { jobs }),
+  };
 }
 
 async function main(argv: string[]): Promise<number> {

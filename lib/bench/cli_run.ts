@@ -7,7 +7,7 @@
 import type { ResolvedRun } from "./options.ts";
 import type { Output } from "../log.ts";
 import { openStore } from "../store/mod.ts";
-import { AppError } from "../error.ts";
+import { AppError, StorageError } from "../error.ts";
 import { createBackend } from "../modelserver/mod.ts";
 import { VERSION } from "../version.ts";
 import { connect, lmsFor } from "./connect.ts";
@@ -18,6 +18,13 @@ import { createProfiler } from "./profiler.ts";
 import type { Profiler } from "./profiler_types.ts";
 import { createProgress } from "./progress.ts";
 import { gridTable, latencyTable, loadTable, parallelTable, resultsTable } from "./table.ts";
+
+/** A benchmark run ended as failed (its error was shown as it happened). */
+export class BenchmarkFailedError extends AppError {
+  constructor(message: string) {
+    super(message, "benchmark_failed");
+  }
+}
 
 /** Hooks of {@linkcode runBenchmarkCommand} (the defaults run on this machine). */
 export interface CommandHooks {
@@ -109,11 +116,10 @@ export async function runBenchmarkCommand(
     if (options.json && after?.json !== undefined) output.out(after.json.trimEnd());
     if (summary.outcome === "stopped") return 130;
     if (summary.outcome === "failed") {
-      throw new AppError(500, summary.error ?? "the benchmark failed");
+      throw new BenchmarkFailedError(summary.error ?? "The benchmark failed");
     }
     if (after?.failed) {
-      throw new AppError(
-        500,
+      throw new StorageError(
         "A report could not be written (see above); the results are stored, so write the " +
           "reports again with --export-only once the cause is fixed",
         { code: "report_failed" },

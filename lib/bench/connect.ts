@@ -6,7 +6,7 @@
  * @module
  */
 import { backendOf, type Config } from "../config/mod.ts";
-import { AppError, UpstreamError } from "../error.ts";
+import { AppError, UnreachableError, UpstreamError, UpstreamTimeoutError } from "../error.ts";
 import {
   authError,
   type Backend,
@@ -57,10 +57,8 @@ async function answers(
     await backend.listModels();
     return true;
   } catch (err) {
-    if (err instanceof AppError && (err.code === "unreachable" || isConnectionRefused(err))) {
-      return false;
-    }
-    if (!(err instanceof AppError) || err.code === "timeout") throw err;
+    if (err instanceof UnreachableError || isConnectionRefused(err)) return false;
+    if (!(err instanceof AppError) || err instanceof UpstreamTimeoutError) throw err;
     // The server answered 400 to a listing: a model server that refuses something, not a
     // wrong server (its message says what).
     if (err instanceof UpstreamError && err.upstreamStatus === 400) throw err;
@@ -132,14 +130,13 @@ export async function connect(
 function notReachable(config: Config, tried: string[]): AppError {
   const kind = backendOf(config);
   const what = kind === "openai" ? "an OpenAI-compatible server" : "LM Studio";
-  return new UpstreamError(
+  return new UnreachableError(
     `Cannot reach ${what} at ${
       tried.join(" or ")
     }: nothing answers there. Start the model server ` +
       `(LM Studio: 'lms server start'), or point the tool elsewhere with --base-url URL ` +
       `(and --backend openai for llama.cpp, vLLM or Ollama), or set modelserver.host and ` +
       `modelserver.ports in defaults.json of the user config folder`,
-    { status: 503, code: "unreachable" },
   );
 }
 

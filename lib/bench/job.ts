@@ -5,7 +5,7 @@
  * @module
  */
 import type { Config } from "../config/mod.ts";
-import { AppError, messageOf, UsageError } from "../error.ts";
+import { AppError, messageOf, NotFoundError, UsageError } from "../error.ts";
 import { atLeast, type Backend, type LmsCli } from "../modelserver/mod.ts";
 import type { ResultsStore, Row } from "../store/mod.ts";
 import { measuredParams, paramsHash } from "./cache_key.ts";
@@ -194,8 +194,7 @@ function filtersText(f: RunOptions["filters"]): string {
 /** Fails the job with one sentence when the server has no model, or none passes the filters. */
 function requireMatches(all: Target[], options: RunOptions, server: string): void {
   if (all.length === 0) {
-    throw new AppError(
-      404,
+    throw new NotFoundError(
       `${server} has no language model: download or add one, then run again`,
       {
         code: "no_models",
@@ -212,8 +211,7 @@ function requireMatches(all: Target[], options: RunOptions, server: string): voi
       unknown[0]!.reason.replace(/, so .*$/, "")
     }): leave that filter out, or use --include-models`
     : "; check the names or loosen the filters";
-  throw new AppError(
-    404,
+  throw new NotFoundError(
     `No model of ${server} matches ${filtersText(options.filters) || "the filters"}: it has ` +
       `${shown}${why}`,
     { code: "unknown_model" },

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { AppError, messageOf, UpstreamError } from "../error.ts";
+import { messageOf, UnreachableError } from "../error.ts";
 import { isConnectionRefused } from "../modelserver/mod.ts";
 import { isAbort } from "./job_control.ts";
 import { waitForLimits } from "./limits.ts";
@@ -100,15 +100,12 @@ export async function runModel(
 }
 
 /** The `unreachable` error in an error's cause chain (the server stopped answering), or null. */
-export function serverGone(err: unknown): AppError | null {
+export function serverGone(err: unknown): UnreachableError | null {
   let cur: unknown = err;
   for (let i = 0; i < 5 && cur instanceof Error; i++) {
-    if (cur instanceof AppError && cur.code === "unreachable") return cur;
+    if (cur instanceof UnreachableError) return cur;
     if (isConnectionRefused(cur)) {
-      return new UpstreamError(`The model server stopped answering: ${messageOf(cur)}`, {
-        status: 503,
-        code: "unreachable",
-      });
+      return new UnreachableError(`The model server stopped answering: ${messageOf(cur)}`);
     }
     cur = cur.cause;
   }

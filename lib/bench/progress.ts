@@ -6,6 +6,7 @@
  * @module
  */
 import type { WaitReporter } from "../modelserver/mod.ts";
+import { fixed } from "../shared/format.ts";
 import { shortModelName } from "../shared/model_name.ts";
 import type { BenchEvent } from "./events.ts";
 
@@ -20,10 +21,7 @@ export interface ProgressOutput {
   tty: boolean;
 }
 
-const fmt = (
-  n: number | null | undefined,
-  digits = 1,
-) => (typeof n === "number" ? n.toFixed(digits) : "-");
+const fmt = (n: number | null | undefined, digits = 1) => fixed(n, digits, "-");
 
 /** `1h02m`, `3m05s`, `12s`. */
 export function formatDuration(ms: number): string {

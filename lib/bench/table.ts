@@ -4,9 +4,10 @@
  * @module
  */
 import type { ResultRow, Row } from "../store/mod.ts";
+import { fixed } from "../shared/format.ts";
 import { shortModelName } from "../shared/model_name.ts";
 
-const num = (v: unknown, digits: number) => (typeof v === "number" ? v.toFixed(digits) : "-");
+const num = (v: unknown, digits: number) => fixed(v, digits, "-");
 
 /** A variant in one cell (`qwen/qwen3-4b@q4_k_m`), for tables without a quantization column. */
 const variant = (r: ResultRow) => shortModelName(String(r.model_key ?? r.model_name));
@@ -137,10 +138,10 @@ export function lengthText(
  * ```
  */
 export function gridCells(c: Row, missing = "-"): string[] {
-  const fixed = (v: unknown, digits: number) =>
-    typeof v === "number" && Number.isFinite(v) ? v.toFixed(digits) : missing;
   const pm = (mean: unknown, std: unknown, digits: number) =>
-    typeof mean !== "number" ? missing : `${fixed(mean, digits)} ± ${fixed(std, digits)}`;
+    typeof mean !== "number"
+      ? missing
+      : `${fixed(mean, digits, missing)} ± ${fixed(std, digits, missing)}`;
   return [
     [
       c.prompt_tokens !== null ? `pp${c.prompt_tokens}` : null,

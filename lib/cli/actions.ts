@@ -6,7 +6,7 @@
  */
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { type Config, type LayerReport, listPresets, type Paths } from "../config/mod.ts";
-import { AppError, Status } from "../error.ts";
+import { StorageError } from "../error.ts";
 import { writeFailureReason, writeFileAtomic } from "../fs.ts";
 import { cacheListing, exportCache, openStore } from "../store/mod.ts";
 import { VERSION } from "../version.ts";
@@ -62,8 +62,7 @@ export async function exportCacheFile(
     } catch (err) {
       const reason = writeFailureReason(err);
       if (reason === null) throw err;
-      throw new AppError(
-        Status.Internal,
+      throw new StorageError(
         `Cannot write the export to ${target} (${reason}): give --export-cache a file in a ` +
           `folder you can write, or a bare file name for the results folder`,
         { code: "write_failed", cause: err },

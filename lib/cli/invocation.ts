@@ -15,7 +15,7 @@ import {
   processEnv,
   resolvePaths,
 } from "../config/mod.ts";
-import { AppError, badRequest } from "../error.ts";
+import { AppError, badRequest, UnprocessableError } from "../error.ts";
 import { configPathOf, flagsToOverrides, flagsToRunOptions } from "./options.ts";
 import { type Flags, parseFlags } from "./program.ts";
 import { presetToArgs } from "./presets_args.ts";
@@ -93,7 +93,7 @@ export async function resolveInvocation(
       fromPreset = "flags" in result ? result.flags : {};
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
-      throw new AppError(422, `Invalid preset '${preset.name}': ${err.message}`, {
+      throw new UnprocessableError(`Invalid preset '${preset.name}': ${err.message}`, {
         code: "invalid_preset",
       });
     }

@@ -64,7 +64,7 @@ export async function runCli(argv: string[], options: CliOptions = {}): Promise<
         return 0;
       }
       default: {
-        if (!options.benchmark) throw new AppError(500, "No benchmark runner is configured");
+        if (!options.benchmark) throw new TypeError("No benchmark runner is configured");
         return await options.benchmark(inv, output);
       }
     }

@@ -5,7 +5,7 @@
  * @module
  */
 import type { PresetValues } from "../config/mod.ts";
-import { AppError } from "../error.ts";
+import { UnprocessableError } from "../error.ts";
 import { ACTION_FLAGS, FLAGS } from "./flags.ts";
 
 /** Flags a preset may not set (actions, secrets, the preset itself). */
@@ -27,7 +27,7 @@ export function presetToArgs(name: string, values: PresetValues): string[] {
   for (const [key, value] of Object.entries(values)) {
     const specs = FLAGS.filter((s) => s.key === key);
     if (specs.length === 0 || NOT_IN_PRESETS.has(key)) {
-      throw new AppError(422, `Invalid preset '${name}': '${key}' is not a preset setting`, {
+      throw new UnprocessableError(`Invalid preset '${name}': '${key}' is not a preset setting`, {
         code: "invalid_preset",
       });
     }

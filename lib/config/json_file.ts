@@ -4,7 +4,7 @@
  * @module
  */
 import { basename } from "node:path";
-import { AppError } from "../error.ts";
+import { UnprocessableError } from "../error.ts";
 import { JsonDepthError, parseJsonLimited } from "../json_limited.ts";
 import { jsonErrorOffset } from "./json_locate.ts";
 
@@ -48,7 +48,7 @@ export function parseJsonText(text: string, what: string): unknown {
     const offset = err instanceof JsonDepthError ? -1 : jsonErrorOffset(text);
     const where = lineColumnAt(text, offset < 0 ? 0 : offset);
     const at = offset < 0 ? "" : ` at line ${where.line}, column ${where.column}`;
-    throw new AppError(422, `Cannot parse ${what}${at}: ${reasonOf(err)}`, {
+    throw new UnprocessableError(`Cannot parse ${what}${at}: ${reasonOf(err)}`, {
       code: "invalid_json",
       cause: err,
     });
@@ -74,7 +74,10 @@ export async function readJsonFile(path: string, what?: string): Promise<unknown
         : err instanceof TypeError
         ? "it is not UTF-8 text"
         : "it cannot be read";
-    throw new AppError(422, `Cannot read ${label}: ${reason}`, { code: "unreadable", cause: err });
+    throw new UnprocessableError(`Cannot read ${label}: ${reason}`, {
+      code: "unreadable",
+      cause: err,
+    });
   }
   return parseJsonText(text, label);
 }

@@ -47,7 +47,7 @@ export interface LoadConfigOptions {
  * Checks `layer` and merges it over `config` (a `null` keeps the value below): the configuration
  * with one more layer on top, its ports normalised.
  *
- * @throws {AppError} 422 naming `source` and the key of a value the schema refuses.
+ * @throws {UnprocessableError} naming `source` and the key of a value the schema refuses.
  */
 export function applyLayer(config: Config, layer: JsonObject, source: string): Config {
   validateLayer(layer, source);

@@ -7,7 +7,13 @@
  */
 import { join } from "node:path";
 import * as v from "valibot";
-import { AppError, badRequest } from "../error.ts";
+import {
+  AppError,
+  badRequest,
+  ConflictError,
+  NotFoundError,
+  UnprocessableError,
+} from "../error.ts";
 import { issuePath } from "../schema/mod.ts";
 import { writeFileAtomic } from "../fs.ts";
 import { readJsonFile } from "./json_file.ts";
@@ -118,8 +124,7 @@ export function normalisePresetValues(raw: unknown, source: string): PresetValue
   if (result.success) return result.output;
   const issue = result.issues[0];
   const key = issuePath(issue);
-  throw new AppError(
-    422,
+  throw new UnprocessableError(
     key === ""
       ? `Invalid preset '${source}': it must be ${issue.message}`
       : `Invalid preset '${source}': '${key}' must be ${issue.message}`,
@@ -174,7 +179,7 @@ export async function listPresets(
       const preset = await readUserPreset(presetsDir, name);
       if (preset) presets.push(preset);
     } catch (err) {
-      if (!(err instanceof AppError) || err.status >= 500) throw err;
+      if (!(err instanceof AppError)) throw err;
       broken.push({ name, error: err.message });
     }
   }
@@ -201,7 +206,7 @@ export async function savePreset(
 ): Promise<void> {
   const file = presetPath(presetsDir, name);
   if (isBuiltIn(name)) {
-    throw new AppError(409, `Cannot overwrite preset '${name}': it is read-only`, {
+    throw new ConflictError(`Cannot overwrite preset '${name}': it is read-only`, {
       code: "readonly_preset",
     });
   }
@@ -215,7 +220,7 @@ export async function savePreset(
 export async function deletePreset(presetsDir: string, name: string): Promise<void> {
   const file = presetPath(presetsDir, name);
   if (isBuiltIn(name)) {
-    throw new AppError(409, `Cannot delete preset '${name}': it is read-only`, {
+    throw new ConflictError(`Cannot delete preset '${name}': it is read-only`, {
       code: "readonly_preset",
     });
   }
@@ -223,7 +228,7 @@ export async function deletePreset(presetsDir: string, name: string): Promise<vo
     await Deno.remove(file);
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) {
-      throw new AppError(404, `Cannot delete preset '${name}': it does not exist`, {
+      throw new NotFoundError(`Cannot delete preset '${name}': it does not exist`, {
         code: "not_found",
       });
     }

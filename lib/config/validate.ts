@@ -6,7 +6,7 @@
  * @module
  */
 import * as v from "valibot";
-import { AppError } from "../error.ts";
+import { AppError, UnprocessableError } from "../error.ts";
 import { entriesOf } from "../schema/mod.ts";
 import { isPlainObject, type JsonObject } from "./merge.ts";
 import { CONFIG_SCHEMA } from "./schema.ts";
@@ -21,7 +21,7 @@ function kindOf(value: unknown): string {
 }
 
 function invalid(message: string): AppError {
-  return new AppError(422, message, { code: "invalid_config" });
+  return new UnprocessableError(message, { code: "invalid_config" });
 }
 
 /**

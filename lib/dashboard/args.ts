@@ -24,7 +24,7 @@ function specsOf(key: string): FlagSpec[] {
 /**
  * Converts a start body to arguments.
  *
- * @throws {AppError} 400 for an unknown key, an action flag or a value of the wrong type.
+ * @throws {UsageError} for an unknown key, an action flag or a value of the wrong type.
  * @example
  * ```ts
  * import assert from "node:assert/strict";

@@ -6,14 +6,14 @@
  */
 import { exists } from "../fs.ts";
 import { join } from "node:path";
-import { AppError } from "../error.ts";
+import { ConflictError, NotFoundError } from "../error.ts";
 import { clearCache, deleteModel } from "../store/mod.ts";
 import type { DashboardServices } from "./services.ts";
 
 function requireIdle(svc: DashboardServices, action: string): void {
   const { status } = svc.controller.status();
   if (status !== "idle") {
-    throw new AppError(409, `Cannot ${action}: a benchmark is ${status}`, { code: "busy" });
+    throw new ConflictError(`Cannot ${action}: a benchmark is ${status}`, { code: "busy" });
   }
 }
 
@@ -22,7 +22,7 @@ export function stamp(d: Date): string {
   return d.toISOString().replace(/[-:]/g, "").replace("T", "_").slice(0, 15);
 }
 
-/** Deletes a model variant. @throws {AppError} 404 when unknown, 409 while running. */
+/** Deletes a model variant. @throws {NotFoundError} when unknown, {ConflictError} while running. */
 export function deleteCachedModel(
   svc: DashboardServices,
   modelKey: string,
@@ -30,7 +30,7 @@ export function deleteCachedModel(
   requireIdle(svc, `delete '${modelKey}'`);
   const n = deleteModel(svc.store.db, modelKey);
   if (n === null) {
-    throw new AppError(404, `Cannot find cached model '${modelKey}'`, { code: "not_found" });
+    throw new NotFoundError(`Cannot find cached model '${modelKey}'`, { code: "not_found" });
   }
   return { model_key: modelKey, deleted_results: n };
 }

@@ -16,7 +16,7 @@ import {
 } from "../bench/mod.ts";
 import type { Invocation } from "../cli/mod.ts";
 import type { Config } from "../config/mod.ts";
-import { AppError, badRequest, messageOf } from "../error.ts";
+import { AppError, badRequest, ConflictError, messageOf } from "../error.ts";
 import type { Backend } from "../modelserver/mod.ts";
 import type { ResultsStore } from "../store/mod.ts";
 import { VERSION } from "../version.ts";
@@ -118,14 +118,14 @@ export class BenchmarkController {
   }
 
   #conflict(action: string, why: string): AppError {
-    return new AppError(409, `Cannot ${action}: ${why}`, { code: "invalid_transition" });
+    return new ConflictError(`Cannot ${action}: ${why}`, { code: "invalid_transition" });
   }
 
   /**
    * Starts a benchmark with these arguments (after the base arguments). Resolves once the model
    * server answered and the job runs.
    *
-   * @throws {AppError} 409 when a benchmark is running or paused; 400 for bad arguments; 503
+   * @throws {ConflictError} when a benchmark is running or paused; {UsageError} for bad arguments; {UnreachableError}
    * when the model server does not answer.
    */
   async start(args: string[]): Promise<StatusSnapshot> {
@@ -233,7 +233,7 @@ export class BenchmarkController {
     this.#publishStatus();
   }
 
-  /** Pauses after the in-flight request. @throws {AppError} 409 unless running. */
+  /** Pauses after the in-flight request. @throws {ConflictError} unless running. */
   pause(): StatusSnapshot {
     if (this.#status !== "running") {
       throw this.#conflict("pause", `the benchmark is ${this.#status}`);
@@ -244,7 +244,7 @@ export class BenchmarkController {
     return this.status();
   }
 
-  /** Resumes a paused benchmark. @throws {AppError} 409 unless paused. */
+  /** Resumes a paused benchmark. @throws {ConflictError} unless paused. */
   resume(): StatusSnapshot {
     if (this.#status !== "paused") {
       throw this.#conflict("resume", `the benchmark is ${this.#status}`);
@@ -257,7 +257,7 @@ export class BenchmarkController {
 
   /**
    * Stops: aborts the in-flight request, unloads the model and waits (bounded) until the job
-   * ended. @throws {AppError} 409 when idle.
+   * ended. @throws {ConflictError} when idle.
    */
   async stop(): Promise<StatusSnapshot> {
     if (this.#status === "idle") throw this.#conflict("stop", "no benchmark is running");

@@ -14,8 +14,9 @@ import {
   savePreset,
   validatePresetName,
 } from "../config/mod.ts";
-import { AppError, badRequest } from "../error.ts";
+import { badRequest, NotFoundError, UnprocessableError } from "../error.ts";
 import { bodyToArgs } from "./args.ts";
+import { isPlainObject } from "../shared/json_object.ts";
 
 /** Every usable preset: built-ins first, then the user's. */
 export async function presetList(presetsDir: string): Promise<Preset[]> {
@@ -33,7 +34,7 @@ export async function presetIndex(
 /**
  * One preset.
  *
- * @throws {AppError} 404 when there is no preset of that name, 422 when its file cannot be used.
+ * @throws {NotFoundError} when there is no preset of that name, {UnprocessableError} when its file cannot be used.
  */
 export async function presetGet(presetsDir: string, name: string): Promise<Preset> {
   validatePresetName(name);
@@ -41,15 +42,15 @@ export async function presetGet(presetsDir: string, name: string): Promise<Prese
   const found = presets.find((p) => p.name === name);
   if (found) return found;
   const bad = broken.find((b) => b.name === name);
-  if (bad) throw new AppError(422, bad.error, { code: "invalid_preset" });
-  throw new AppError(404, `Cannot find preset '${name}'`, { code: "not_found" });
+  if (bad) throw new UnprocessableError(bad.error, { code: "invalid_preset" });
+  throw new NotFoundError(`Cannot find preset '${name}'`, { code: "not_found" });
 }
 
 /**
  * Saves `{name, values}` (or `{name, config}`) as a user preset; the values must be valid
  * benchmark arguments.
  *
- * @throws {AppError} 400 for a bad name or value, 409 for a built-in name.
+ * @throws {UsageError} for a bad name or value, {ConflictError} for a built-in name.
  */
 export async function presetSave(
   presetsDir: string,
@@ -59,11 +60,11 @@ export async function presetSave(
   if (typeof name !== "string") throw badRequest("Cannot save preset: 'name' is required");
   validatePresetName(name);
   const raw = body.values ?? body.config ?? {};
-  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+  if (!isPlainObject(raw)) {
     throw badRequest("Cannot save preset: 'values' must be an object");
   }
   const values: PresetValues = {};
-  for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
+  for (const [k, v] of Object.entries(raw)) {
     if (v === null || v === "") continue;
     if (k === "preset") throw badRequest("Cannot save preset: a preset cannot name a preset");
     values[k.replace(/-/g, "_")] = Array.isArray(v) ? v.join(",") : v as string;
@@ -73,7 +74,7 @@ export async function presetSave(
   return await presetGet(presetsDir, name);
 }
 
-/** Deletes a user preset. @throws {AppError} 404 when missing, 409 for a built-in. */
+/** Deletes a user preset. @throws {NotFoundError} when missing, {ConflictError} for a built-in. */
 export async function presetDelete(presetsDir: string, name: string): Promise<void> {
   await deletePreset(presetsDir, name);
 }

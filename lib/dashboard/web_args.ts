@@ -4,8 +4,21 @@
  *
  * @module
  */
+import { parseOptions, splitOptions } from "../args.ts";
 import { badRequest } from "../error.ts";
 import { parseHostList } from "../http/mod.ts";
+
+/** The web app's own options; `--no-build` only to say that it is gone. */
+const OPTIONS = {
+  port: { type: "string" },
+  host: { type: "string" },
+  token: { type: "string" },
+  "allowed-hosts": { type: "string", multiple: true },
+  "no-plugins": { type: "boolean" },
+  dev: { type: "boolean" },
+  "no-build": { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
 
 /** Parsed web app arguments. */
 export interface WebArgs {
@@ -50,45 +63,29 @@ run started from the dashboard.`;
  * ```
  */
 export function parseWebArgs(argv: string[]): WebArgs {
-  const out: WebArgs = {
-    port: 8080,
-    hostname: "127.0.0.1",
-    token: null,
-    allowedHosts: [],
-    plugins: true,
-    dev: false,
-    help: false,
-    benchArgs: [],
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const [name, inline] = arg.startsWith("--") && arg.includes("=")
-      ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
-      : [arg, undefined];
-    const value = () => {
-      const v = inline ?? argv[++i];
-      if (v === undefined || v === "") throw badRequest(`Option '${name}' needs a value`);
-      return v;
-    };
-    if (name === "--port") {
-      const raw = value();
-      const port = Number(raw);
-      if (!/^\d+$/.test(raw) || port > 65535) {
-        throw badRequest(`Invalid --port '${raw}': must be 0..65535`);
-      }
-      out.port = port;
-    } else if (name === "--host") out.hostname = value();
-    else if (name === "--token") out.token = value();
-    else if (name === "--allowed-hosts") out.allowedHosts.push(...parseHostList(value()));
-    else if (name === "--no-plugins") out.plugins = false;
-    else if (name === "--dev") out.dev = true;
-    else if (name === "--no-build") {
-      throw badRequest(
-        "Option '--no-build' was removed: the web app never builds at start " +
-          "(it serves what 'deno task build' wrote; '--dev' rebuilds on changes)",
-      );
-    } else if (name === "--help" || name === "-h") out.help = true;
-    else out.benchArgs.push(arg);
+  const { own, rest } = splitOptions(argv, OPTIONS);
+  const { values: v } = parseOptions({ args: own, options: OPTIONS });
+  if (v["no-build"]) {
+    throw badRequest(
+      "Option '--no-build' was removed: the web app never builds at start " +
+        "(it serves what 'deno task build' wrote; '--dev' rebuilds on changes)",
+    );
   }
-  return out;
+  const port = v.port ?? "8080";
+  if (!/^\d+$/.test(port) || Number(port) > 65535) {
+    throw badRequest(`Invalid --port '${port}': must be 0..65535`);
+  }
+  for (const name of ["host", "token", "allowed-hosts"] as const) {
+    if ([v[name]].flat().includes("")) throw badRequest(`Option '--${name}' needs a value`);
+  }
+  return {
+    port: Number(port),
+    hostname: v.host ?? "127.0.0.1",
+    token: v.token ?? null,
+    allowedHosts: (v["allowed-hosts"] ?? []).flatMap(parseHostList),
+    plugins: !v["no-plugins"],
+    dev: v.dev ?? false,
+    help: v.help ?? false,
+    benchArgs: rest,
+  };
 }

@@ -6,7 +6,7 @@
  */
 
 import { isFileSync } from "../fs.ts";
-import { AppError, Status } from "../error.ts";
+import { SetupError } from "../error.ts";
 import { type EngineManifest, parseManifest } from "./manifest.ts";
 import { type EnginePaths, enginePaths, engineRoot, type EnvReader } from "./paths.ts";
 import { type EngineStamp, readStampSync } from "./stamp.ts";
@@ -68,12 +68,12 @@ export function explainMissingEngine(options: FindEngineOptions = {}): string | 
 /**
  * Like {@linkcode findEngine} but throws when the engine is missing.
  *
- * @throws {AppError} 503 `engine_missing`, with the reason and the setup command
+ * @throws {SetupError} `engine_missing`, with the reason and the setup command
  */
 export function requireEngine(options: FindEngineOptions = {}): EngineInfo {
   const { engine, problem } = inspect(options);
   if (engine) return engine;
-  throw new AppError(Status.Unavailable, problem ?? "Cannot find the engine", {
+  throw new SetupError(problem ?? "Cannot find the engine", {
     code: "engine_missing",
   });
 }

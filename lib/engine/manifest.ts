@@ -6,6 +6,7 @@
  */
 
 import type { Llama2cConfig } from "./llama2c.ts";
+import { isPlainObject } from "../shared/json_object.ts";
 
 /** Current manifest format. */
 export const MANIFEST_VERSION = 1;
@@ -96,10 +97,10 @@ function parseModel(value: unknown, where: string): ManifestModel {
 }
 
 function asRecord(value: unknown, where: string): Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+  if (!isPlainObject(value)) {
     throw new TypeError(`Cannot read manifest: ${where} is not an object`);
   }
-  return value as Record<string, unknown>;
+  return value;
 }
 
 function str(m: Record<string, unknown>, key: string): string {

@@ -5,8 +5,16 @@
  * @module
  */
 
-import { UpstreamError } from "../error.ts";
+import { UpstreamError, type UpstreamErrorOptions, UpstreamTimeoutError } from "../error.ts";
 import { sleep } from "../clock.ts";
+
+/** Options of {@linkcode waitForHttp}. */
+/** The engine's process ended before it answered. */
+export class EngineExitedError extends UpstreamError {
+  constructor(message: string, options: UpstreamErrorOptions = {}) {
+    super(message, options, "engine_exited");
+  }
+}
 
 /** Options of {@linkcode waitForHttp}. */
 export interface WaitForHttpOptions {
@@ -28,7 +36,7 @@ export interface WaitForHttpOptions {
  * Polls `baseUrl + path` until one answers 200.
  *
  * @returns the path that answered
- * @throws {AppError} 504 `engine_start_timeout` after the deadline, 502 `engine_exited` when the
+ * @throws {UpstreamTimeoutError} `engine_start_timeout` after the deadline, {EngineExitedError} when the
  * process exits first; the signal's reason when aborted
  */
 export async function waitForHttp(
@@ -54,14 +62,12 @@ export async function waitForHttp(
       }
     }
     if (exited) {
-      throw new UpstreamError(`Cannot start server at '${baseUrl}': it exited`, {
-        code: "engine_exited",
-      });
+      throw new EngineExitedError(`Cannot start server at '${baseUrl}': it exited`);
     }
     if (Date.now() >= deadline) {
-      throw new UpstreamError(
+      throw new UpstreamTimeoutError(
         `Cannot start server at '${baseUrl}': no answer within ${timeoutMs} ms`,
-        { status: 504, code: "engine_start_timeout" },
+        { code: "engine_start_timeout" },
       );
     }
     await sleep(options.intervalMs ?? 50, options.signal);

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { AppError, Status, UpstreamError } from "../error.ts";
+import { NotFoundError, UpstreamError, UpstreamTimeoutError } from "../error.ts";
 import { sleep } from "../clock.ts";
 
 /** One entry of `GET /models`. */
@@ -32,7 +32,7 @@ export interface RouterOptions {
 /**
  * Lists the router's models.
  *
- * @throws {AppError} 502 `router_error` when the router answers with an error
+ * @throws {UpstreamError} `router_error` when the router answers with an error
  */
 export async function listRouterModels(
   baseUrl: string,
@@ -42,7 +42,7 @@ export async function listRouterModels(
   return body.data ?? [];
 }
 
-/** Loads `model` and waits until its status is `loaded`. @throws {AppError} on error, failure or timeout */
+/** Loads `model` and waits until its status is `loaded`. @throws on error, failure or timeout */
 export async function loadRouterModel(
   baseUrl: string,
   model: string,
@@ -52,7 +52,7 @@ export async function loadRouterModel(
   return await waitForModelStatus(baseUrl, model, "loaded", options);
 }
 
-/** Unloads `model` and waits until its status is `unloaded`. @throws {AppError} on error or timeout */
+/** Unloads `model` and waits until its status is `unloaded`. @throws on error or timeout */
 export async function unloadRouterModel(
   baseUrl: string,
   model: string,
@@ -65,7 +65,7 @@ export async function unloadRouterModel(
 /**
  * Polls `/models` until `model` has status `want`.
  *
- * @throws {AppError} 404 `model_not_found`, 502 `model_load_failed`, 504 `model_timeout`
+ * @throws {NotFoundError} `model_not_found`, {UpstreamError} `model_load_failed`, {UpstreamTimeoutError} `model_timeout`
  */
 export async function waitForModelStatus(
   baseUrl: string,
@@ -77,7 +77,7 @@ export async function waitForModelStatus(
   while (true) {
     const found = (await listRouterModels(baseUrl, options)).find((m) => m.id === model);
     if (!found) {
-      throw new AppError(Status.NotFound, `Cannot find model '${model}'`, {
+      throw new NotFoundError(`Cannot find model '${model}'`, {
         code: "model_not_found",
       });
     }
@@ -88,12 +88,9 @@ export async function waitForModelStatus(
       });
     }
     if (Date.now() >= deadline) {
-      throw new UpstreamError(
+      throw new UpstreamTimeoutError(
         `Cannot see model '${model}' ${want}: still '${found.status.value}'`,
-        {
-          status: 504,
-          code: "model_timeout",
-        },
+        { code: "model_timeout" },
       );
     }
     await sleep(50, options.signal);

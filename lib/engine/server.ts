@@ -5,12 +5,12 @@
  * @module
  */
 
-import { AppError, UpstreamError } from "../error.ts";
+import { UpstreamError } from "../error.ts";
 import type { Logger } from "../log.ts";
 import { requireEngine } from "./find.ts";
 import { bareHost, findFreePort, isLoopback, urlHost } from "../net.ts";
 import { drainOutput } from "./output_tail.ts";
-import { waitForHttp } from "./ready.ts";
+import { EngineExitedError, waitForHttp } from "./ready.ts";
 import { routerArgs } from "./router_args.ts";
 import { stopProcessTree } from "./stop_tree.ts";
 import { findOnPath } from "./which.ts";
@@ -89,8 +89,8 @@ export const defaultSpawn: SpawnFn = (command, args, env) => {
 /**
  * Starts `llama-server --models-dir …` and resolves once `/health` answers.
  *
- * @throws {AppError} 503 `engine_missing` when no binary is given and none is built; 502
- * `engine_exited` / 504 `engine_start_timeout` when it does not come up (with its last output lines)
+ * @throws {SetupError} `engine_missing` when no binary is given and none is built; {UpstreamError}
+ * `engine_exited` / {UpstreamTimeoutError} `engine_start_timeout` when it does not come up (with its last output lines)
  * @example Benchmarking against the generated models
  * ```ts ignore
  * import { startLlamaServer } from "./server.ts";
@@ -122,7 +122,7 @@ export async function startLlamaServer(
       return await startOnce(binary, modelsDir, host, port, options);
     } catch (err) {
       // A port picked for us may have been taken in between: try another one.
-      if (!(err instanceof AppError && err.code === "engine_exited")) throw err;
+      if (!(err instanceof EngineExitedError)) throw err;
       lastError = err;
     }
   }
@@ -165,11 +165,8 @@ async function startOnce(
     await stop();
     if (!(err instanceof UpstreamError)) throw err;
     const last = tail.lines().slice(-15).join("\n");
-    throw new UpstreamError(`${err.message}; last output:\n${last}`, {
-      status: err.status,
-      code: err.code,
-      cause: err,
-    });
+    const Same = err.constructor as typeof UpstreamError;
+    throw new Same(`${err.message}; last output:\n${last}`, { code: err.code, cause: err });
   }
   return { url, port, process, output: tail.lines, stop, [Symbol.asyncDispose]: stop };
 }

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { isPlainObject } from "../shared/json_object.ts";
+
 /** What was built, from what, and how long it took. */
 export interface EngineStamp {
   /** node-llama-cpp version the source came from. */
@@ -27,10 +29,8 @@ export interface EngineStamp {
  * @throws {TypeError} when a field is missing or has the wrong type
  */
 export function parseStamp(value: unknown): EngineStamp {
-  if (typeof value !== "object" || value === null) {
-    throw new TypeError("Cannot read engine stamp: not an object");
-  }
-  const s = value as Record<string, unknown>;
+  if (!isPlainObject(value)) throw new TypeError("Cannot read engine stamp: not an object");
+  const s = value;
   const strings = (key: string): string[] => {
     const v = s[key];
     if (!Array.isArray(v) || !v.every((x) => typeof x === "string")) {

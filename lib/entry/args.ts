@@ -1,11 +1,40 @@
 /**
- * Argument handling of the entry script: short-flag clusters, the web-app flag and the port.
+ * Argument handling of the entry script: short-flag clusters, its own flags (`--webapp`, `--help`,
+ * `--debug`) and, for the web app, the address and token it is given, read without taking them
+ * from the web app's arguments.
  *
  * @module
  */
+import { parseOptions, splitOptions, withoutLeadingDashDash } from "../args.ts";
 
 /** Letters of the entry script's own short flags that may be combined (`-wd`). */
 const CLUSTER_LETTERS = new Set(["w", "d", "h"]);
+
+const OWN = {
+  webapp: { type: "boolean", short: "w" },
+  help: { type: "boolean", short: "h" },
+  debug: { type: "boolean", short: "d" },
+} as const;
+
+/** The web app's options the entry script reads (it starts the tray at that address). */
+const WEB = {
+  port: { type: "string", short: "p" },
+  host: { type: "string" },
+  token: { type: "string" },
+} as const;
+
+/** What the entry script reads from its arguments. */
+export interface EntryArgs {
+  webapp: boolean;
+  help: boolean;
+  debug: boolean;
+  /** The web port, or null when none (or none in 1..65535) is given. */
+  port: number | null;
+  host: string | null;
+  token: string | null;
+  /** The arguments for the program it runs: all but `--webapp`, clusters split. */
+  rest: string[];
+}
 
 /** Expands clusters of the entry script's short flags: `-wd` → `-w -d`. */
 export function expandClusters(argv: string[]): string[] {
@@ -16,53 +45,26 @@ export function expandClusters(argv: string[]): string[] {
   });
 }
 
-/** True when the arguments ask for help. */
-export function wantsHelp(argv: string[]): boolean {
-  return argv.includes("--help") || argv.includes("-h");
-}
-
-/** Splits off `--webapp`/`-w`; returns null when absent. */
-export function takeWebappFlag(argv: string[]): string[] | null {
-  if (!argv.includes("--webapp") && !argv.includes("-w")) return null;
-  return argv.filter((a) => a !== "--webapp" && a !== "-w");
-}
-
-/** The web port given as `--port N`, `--port=N` or `-p N`, or null. */
-export function findPort(argv: string[]): number | null {
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    let text: string | undefined;
-    if (arg.startsWith("--port=")) text = arg.slice(7);
-    else if (arg === "--port" || arg === "-p") text = argv[i + 1];
-    if (text !== undefined && /^\d{1,5}$/.test(text)) {
-      const port = Number(text);
-      if (port >= 1 && port <= 65535) return port;
-    }
-  }
-  return null;
-}
-
-/** The host given as `--host H` or `--host=H`, or null. */
-export function findHost(argv: string[]): string | null {
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg.startsWith("--host=")) return arg.slice(7);
-    if (arg === "--host" && argv[i + 1]) return argv[i + 1]!;
-  }
-  return null;
-}
-
-/** The token given as `--token T` or `--token=T`, or null. */
-export function findToken(argv: string[]): string | null {
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg.startsWith("--token=")) return arg.slice(8);
-    if (arg === "--token" && argv[i + 1] !== undefined) return argv[i + 1]!;
-  }
-  return null;
-}
-
-/** True when the debug flag is present. */
-export function wantsDebug(argv: string[]): boolean {
-  return argv.includes("--debug") || argv.includes("-d");
+/**
+ * Reads the entry script's arguments (a leading `--` dropped).
+ *
+ * @throws {UsageError} when one of the options it reads lacks its value (`--port` last).
+ */
+export function parseEntryArgs(argv: string[]): EntryArgs {
+  const args = expandClusters(withoutLeadingDashDash(argv));
+  const { values } = parseOptions({ args: splitOptions(args, OWN).own, options: OWN });
+  const rest = args.filter((a) => a !== "--webapp" && a !== "-w");
+  const web = values.webapp
+    ? parseOptions({ args: splitOptions(rest, WEB).own, options: WEB })
+    : null;
+  const port = web?.values.port ?? "";
+  return {
+    webapp: values.webapp ?? false,
+    help: values.help ?? false,
+    debug: values.debug ?? false,
+    port: /^\d{1,5}$/.test(port) && +port >= 1 && +port <= 65535 ? +port : null,
+    host: web?.values.host || null,
+    token: web?.values.token ?? null,
+    rest,
+  };
 }

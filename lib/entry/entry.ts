@@ -12,17 +12,9 @@
  * @module
  */
 import { join } from "node:path";
-import { withoutLeadingDashDash } from "../args.ts";
 import { randomToken } from "../http/mod.ts";
-import {
-  expandClusters,
-  findHost,
-  findPort,
-  findToken,
-  takeWebappFlag,
-  wantsDebug,
-  wantsHelp,
-} from "./args.ts";
+import { UsageError } from "../error.ts";
+import { type EntryArgs, parseEntryArgs } from "./args.ts";
 import { urlHost } from "../net.ts";
 
 /** The tray URL used when the benchmark runs without the web app (LM Studio's port). */
@@ -94,33 +86,40 @@ The benchmark's options follow.
 
 /** Runs the entry script's rules and returns the exit code. */
 export async function runEntry(argv: string[], deps: EntryDeps): Promise<number> {
-  const args = expandClusters(withoutLeadingDashDash(argv));
-  if (wantsHelp(args)) {
+  let args: EntryArgs;
+  try {
+    args = parseEntryArgs(argv);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    deps.err(`localbench: error: ${err.message}`);
+    return 2;
+  }
+  if (args.help) {
     deps.out(ENTRY_HELP);
     deps.out(await deps.benchmarkHelp());
     return 0;
   }
-  const webArgs = takeWebappFlag(args);
-  if (webArgs) {
+  const webArgs = args.rest;
+  if (args.webapp) {
     const file = join(deps.root, "webapp.ts");
     if (!(await deps.exists(file))) {
       deps.err(`localbench: error: the web app is missing: ${file}`);
       return 1;
     }
-    let port = findPort(webArgs);
+    let port = args.port;
     if (port === null) {
       port = await deps.freePort();
       webArgs.push("--port", String(port));
     }
-    const host = findHost(webArgs) ?? "127.0.0.1";
+    const host = args.host ?? "127.0.0.1";
     const shown = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
     // Shutdown always needs the token: the tray gets the configured one, or one made here and
     // handed to both through the environment (never on a command line other users can read).
-    const given = findToken(webArgs) ?? deps.env?.("LOCALBENCH_WEB_TOKEN") ?? null;
+    const given = args.token ?? deps.env?.("LOCALBENCH_WEB_TOKEN") ?? null;
     const token = given ?? (deps.newToken ?? randomToken)();
     const tray = deps.startTray(
       `http://${urlHost(shown)}:${port}`,
-      wantsDebug(webArgs),
+      args.debug,
       token,
     );
     return await withTray(tray, () =>
@@ -135,6 +134,6 @@ export async function runEntry(argv: string[], deps: EntryDeps): Promise<number>
     deps.err(`localbench: error: the benchmark is missing: ${file}`);
     return 1;
   }
-  const tray = deps.startTray(BENCH_TRAY_URL, wantsDebug(args));
-  return await withTray(tray, () => deps.runProgram(file, args));
+  const tray = deps.startTray(BENCH_TRAY_URL, args.debug);
+  return await withTray(tray, () => deps.runProgram(file, args.rest));
 }

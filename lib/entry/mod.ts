@@ -3,14 +3,7 @@
  *
  * @module
  */
-export {
-  expandClusters,
-  findHost,
-  findPort,
-  takeWebappFlag,
-  wantsDebug,
-  wantsHelp,
-} from "./args.ts";
+export { type EntryArgs, expandClusters, parseEntryArgs } from "./args.ts";
 export { BENCH_TRAY_URL, ENTRY_HELP, runEntry } from "./entry.ts";
 export { type LaunchPlan, planLaunch } from "./launch.ts";
 export type { EntryDeps, TrayHandle } from "./entry.ts";

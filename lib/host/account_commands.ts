@@ -51,7 +51,7 @@ function processIo(): HostCommandIo {
 /**
  * Runs an account command.
  *
- * @throws {AppError} 400 for bad usage, 404 for an unknown user or key.
+ * @throws {UsageError} for bad usage, {NotFoundError} for an unknown user or key.
  */
 export async function runHostCommand(
   argv: string[],

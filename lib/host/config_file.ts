@@ -7,8 +7,9 @@
  */
 import { dirname } from "node:path";
 import { parse, stringify } from "yaml";
-import { AppError } from "../error.ts";
+import { StorageError } from "../error.ts";
 import { writeFileAtomic } from "../fs.ts";
+import { isPlainObject } from "../shared/json_object.ts";
 
 /** The parsed document: a plain object. */
 export type ConfigDoc = Record<string, unknown>;
@@ -99,11 +100,11 @@ export class ConfigFile {
     try {
       value = parse(text);
     } catch (err) {
-      throw new AppError(500, `Cannot read '${this.path}': invalid YAML`, { cause: err });
+      throw new StorageError(`Cannot read '${this.path}': invalid YAML`, { cause: err });
     }
     if (value === null || value === undefined) return {};
-    if (typeof value !== "object" || Array.isArray(value)) {
-      throw new AppError(500, `Cannot read '${this.path}': the top level must be a mapping`);
+    if (!isPlainObject(value)) {
+      throw new StorageError(`Cannot read '${this.path}': the top level must be a mapping`);
     }
     return value as ConfigDoc;
   }
@@ -120,7 +121,7 @@ export class ConfigFile {
         },
       });
     } catch (err) {
-      throw new AppError(500, `Cannot save '${this.path}'`, { cause: err });
+      throw new StorageError(`Cannot save '${this.path}'`, { cause: err });
     }
   }
 }

@@ -10,6 +10,7 @@ import { messageOf } from "../error.ts";
 import { writeFileAtomic } from "../fs.ts";
 import type { Logger } from "../log.ts";
 import type { Handover } from "./plugin.ts";
+import { isPlainObject } from "../shared/json_object.ts";
 
 /** The file's name in the host folder. */
 export const HANDOVER_NAME = "handover.json";
@@ -44,7 +45,7 @@ export class HandoverFile {
     if (!resumed || text === null) return;
     try {
       const value = JSON.parse(text);
-      if (value && typeof value === "object" && !Array.isArray(value)) this.#previous = value;
+      if (isPlainObject(value)) this.#previous = value;
     } catch {
       this.#logger.warn("Ignoring the handover of the previous run: it is not valid JSON");
     }

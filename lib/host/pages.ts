@@ -6,7 +6,7 @@
  * @module
  */
 import { getCookie } from "hono/cookie";
-import { AppError } from "../error.ts";
+import { AppError, ForbiddenError } from "../error.ts";
 import { createDefine, type Define, type Middleware } from "../http/mod.ts";
 import type { WebState } from "../web/state.ts";
 import { type Principal, resolvePrincipal, SESSION_COOKIE } from "./auth/mod.ts";
@@ -103,7 +103,7 @@ export function requireSignIn(): Middleware<HostPageState> {
       return c.redirect(`${LOGIN_PATH}?next=${encodeURIComponent(path)}`);
     }
     if (!hasPermission(principal.permissions, "STATUS")) {
-      throw new AppError(403, "Permission STATUS required");
+      throw new ForbiddenError("Permission STATUS required");
     }
     const sid = getCookie(c, SESSION_COOKIE);
     const session = sid === undefined ? null : c.var.host.sessions.get(sid);

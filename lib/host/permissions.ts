@@ -27,7 +27,7 @@ export function hasPermission(granted: readonly Permission[], needed: Permission
 /**
  * Parses a comma-separated permission list (case-insensitive).
  *
- * @throws {AppError} 400 naming an unknown permission.
+ * @throws {UsageError} naming an unknown permission.
  */
 export function parsePermissions(list: string): Permission[] {
   const out: Permission[] = [];

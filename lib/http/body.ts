@@ -6,8 +6,10 @@
  * @module
  */
 import type { Context, MiddlewareHandler } from "hono";
-import { AppError, UsageError } from "../error.ts";
+import { bodyLimit } from "hono/body-limit";
+import { AppError, TooLargeError, UsageError } from "../error.ts";
 import { DEFAULT_JSON_DEPTH, JsonDepthError, parseJsonLimited } from "../json_limited.ts";
+import { isPlainObject } from "../shared/json_object.ts";
 
 /** The default cap of a request body read by a route: 1 MiB. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -24,15 +26,9 @@ export interface BodyOptions {
 }
 
 function tooLarge(maxBytes: number): AppError {
-  return new AppError(413, `Cannot read the request: the body is larger than ${maxBytes} bytes`, {
+  return new TooLargeError(`Cannot read the request: the body is larger than ${maxBytes} bytes`, {
     code: "body_too_large",
   });
-}
-
-function declaredLength(c: Context): number | null {
-  const raw = c.req.header("Content-Length");
-  if (raw === undefined || !/^\d+$/.test(raw.trim())) return null;
-  return Number(raw);
 }
 
 /**
@@ -40,36 +36,14 @@ function declaredLength(c: Context): number | null {
  * and stopping as soon as more than `maxBytes` arrived.
  */
 export async function readBodyText(c: Context, maxBytes = DEFAULT_BODY_LIMIT): Promise<string> {
-  const declared = declaredLength(c);
-  if (declared !== null && declared > maxBytes) throw tooLarge(maxBytes);
-  const body = c.req.raw.body;
-  if (body === null) return "";
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  while (true) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge(maxBytes);
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return new TextDecoder().decode(all);
+  await limitBody(maxBytes)(c, () => Promise.resolve());
+  return await c.req.text();
 }
 
 /**
  * Reads a JSON body (empty is `undefined`).
  *
- * @throws {AppError} 413 too large, 400 not JSON or nested too deeply (`json_too_deep`).
+ * @throws {TooLargeError} too large, {UsageError} not JSON or nested too deeply (`json_too_deep`).
  */
 export async function readJson(c: Context, options: BodyOptions = {}): Promise<unknown> {
   const text = await readBodyText(c, options.maxBytes ?? DEFAULT_BODY_LIMIT);
@@ -90,7 +64,7 @@ export async function readJson(c: Context, options: BodyOptions = {}): Promise<u
 /**
  * Reads the body as a JSON object; an empty body is `{}`.
  *
- * @throws {AppError} as {@linkcode readJson}; 400 when the body is not an object.
+ * @throws as {@linkcode readJson}; {UsageError} when the body is not an object.
  */
 export async function readJsonObject(
   c: Context,
@@ -98,34 +72,22 @@ export async function readJsonObject(
 ): Promise<Record<string, unknown>> {
   const value = await readJson(c, options);
   if (value === undefined) return {};
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+  if (!isPlainObject(value)) {
     throw new UsageError("Invalid JSON body: expected a JSON object", { code: "invalid_json" });
   }
-  return value as Record<string, unknown>;
+  return value;
 }
 
 /**
- * Middleware capping every request body of an app at `maxBytes`: a declared length over it is a
- * 413 at once; a body without a length is counted as it is read and fails with 413 when over.
+ * Middleware capping every request body of an app at `maxBytes` (Hono's `bodyLimit()`): a
+ * declared length over it is a 413 at once; a body without a length is read up to the cap before
+ * the route runs and is a 413 as soon as it passes it.
  */
 export function limitBody(maxBytes: number): MiddlewareHandler {
-  return async function bodyCap(c, next) {
-    const declared = declaredLength(c);
-    if (declared !== null && declared > maxBytes) throw tooLarge(maxBytes);
-    const body = c.req.raw.body;
-    if (body !== null && declared === null) {
-      let size = 0;
-      const counted = body.pipeThrough(
-        new TransformStream<Uint8Array, Uint8Array>({
-          transform(chunk, controller) {
-            size += chunk.byteLength;
-            if (size > maxBytes) controller.error(tooLarge(maxBytes));
-            else controller.enqueue(chunk);
-          },
-        }),
-      );
-      c.req.raw = new Request(c.req.raw, { body: counted, duplex: "half" } as RequestInit);
-    }
-    await next();
-  };
+  return bodyLimit({
+    maxSize: maxBytes,
+    onError: () => {
+      throw tooLarge(maxBytes);
+    },
+  });
 }

@@ -1,6 +1,6 @@
 /**
- * The one error handler of the web layer: an {@linkcode AppError} (a `UsageError` 400, an
- * `UpstreamError` 502/503/504, any other with its own status) becomes its status and
+ * The one error handler of the web layer, and the web edge of the errors: a class of
+ * `lib/error.ts` becomes its HTTP status ({@linkcode statusOf}) and
  * `{"error": message, "code": code}`; anything else is logged and becomes a 500
  * `{"error": "Internal server error", "code": "internal"}` without internal details. The web app
  * renders the same failure as an HTML page for browsers (`./fw/error_pages.ts`).
@@ -10,13 +10,58 @@
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { AppError, defaultCode } from "../error.ts";
+import {
+  AppError,
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  RateLimitedError,
+  TooLargeError,
+  UnauthenticatedError,
+  UnavailableError,
+  UnprocessableError,
+  UnreachableError,
+  UpstreamError,
+  UpstreamTimeoutError,
+  UsageError,
+} from "../error.ts";
 import type { Logger } from "../log.ts";
 
-/** Options of {@linkcode errorHandler}. */
-export interface ErrorHandlerOptions {
-  /** Where 5xx failures are logged. @default undefined (not logged) */
-  logger?: Logger;
+/** The status of each error class (the first class an error is an instance of wins). */
+const STATUSES: ReadonlyArray<readonly [abstract new (...args: never[]) => AppError, number]> = [
+  [UsageError, 400],
+  [UnauthenticatedError, 401],
+  [ForbiddenError, 403],
+  [NotFoundError, 404],
+  [ConflictError, 409],
+  [TooLargeError, 413],
+  [UnprocessableError, 422],
+  [RateLimitedError, 429],
+  [UnreachableError, 503],
+  [UpstreamTimeoutError, 504],
+  [UpstreamError, 502],
+  [UnavailableError, 503],
+];
+
+/**
+ * The HTTP status of a thrown value: its class's (see `lib/error.ts`), 500 for any other
+ * {@linkcode AppError} (setup, storage) and for anything else.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { NotFoundError, UnreachableError, UsageError } from "../error.ts";
+ * import { statusOf } from "./error_handler.ts";
+ * assert.deepEqual(
+ *   [new UsageError("x"), new NotFoundError("x"), new UnreachableError("x"), new Error("x")]
+ *     .map(statusOf),
+ *   [400, 404, 503, 500],
+ * );
+ * ```
+ */
+export function statusOf(err: unknown): number {
+  for (const [type, status] of STATUSES) if (err instanceof type) return status;
+  return 500;
 }
 
 /** The JSON body of an error response. */
@@ -31,8 +76,26 @@ export interface ErrorInfo extends ErrorBody {
   status: number;
 }
 
+/** The code of an answer that names none, by status. */
+const CODES: Readonly<Record<number, string>> = {
+  400: "bad_request",
+  401: "unauthorized",
+  403: "forbidden",
+  404: "not_found",
+  405: "method_not_allowed",
+  409: "conflict",
+  413: "payload_too_large",
+  415: "unsupported_media_type",
+  422: "unprocessable",
+  429: "too_many_requests",
+  500: "internal",
+  502: "bad_gateway",
+  503: "unavailable",
+  504: "timeout",
+};
+
 /**
- * The code of a status without a more precise one (the table is `lib/error.ts`'s).
+ * The code of a status without a more precise one.
  *
  * @example
  * ```ts
@@ -46,7 +109,7 @@ export interface ErrorInfo extends ErrorBody {
  * ```
  */
 export function codeOfStatus(status: number): string {
-  return defaultCode(status);
+  return CODES[status] ?? (status >= 500 ? "internal" : "error");
 }
 
 /**
@@ -74,13 +137,20 @@ export function errorResponse(
 }
 
 /**
- * The status and body a thrown value answers; unexpected errors are logged (with the request)
- * and answer a 500 that names nothing internal.
+ * The status and body a thrown value answers (and its `Retry-After`, set on `c`); unexpected
+ * errors are logged (with the request) and answer a 500 that names nothing internal.
  */
 export function describeError(err: unknown, c: Context, logger?: Logger): ErrorInfo {
   if (err instanceof AppError) {
-    if (err.status >= 500) logger?.error(`${c.req.method} ${c.req.path}: ${err.message}`);
-    return { status: err.status, error: err.message, code: err.code };
+    const status = statusOf(err);
+    if (status >= 500) logger?.error(`${c.req.method} ${c.req.path}: ${err.message}`);
+    if (
+      (err instanceof RateLimitedError || err instanceof UnavailableError) &&
+      err.retryAfterSeconds !== undefined
+    ) {
+      c.header("Retry-After", String(Math.ceil(err.retryAfterSeconds)));
+    }
+    return { status, error: err.message, code: err.code };
   }
   if (err instanceof HTTPException) {
     return {
@@ -99,6 +169,12 @@ export function describeError(err: unknown, c: Context, logger?: Logger): ErrorI
 /** The failure of a request that matched no route. */
 export const NOT_FOUND: ErrorInfo = { status: 404, error: "Not found", code: "not_found" };
 
+/** Options of {@linkcode errorHandler}. */
+export interface ErrorHandlerOptions {
+  /** Where 5xx failures are logged. @default undefined (not logged) */
+  logger?: Logger;
+}
+
 /**
  * Creates the `onError` handler mapping errors to statuses.
  *
@@ -106,10 +182,10 @@ export const NOT_FOUND: ErrorInfo = { status: 404, error: "Not found", code: "no
  * ```ts
  * import assert from "node:assert/strict";
  * import { Hono } from "hono";
- * import { AppError } from "../error.ts";
+ * import { ConflictError } from "../error.ts";
  * import { errorHandler } from "./error_handler.ts";
  * const app = new Hono().get("/", () => {
- *   throw new AppError(409, "Busy", { code: "busy" });
+ *   throw new ConflictError("Busy", { code: "busy" });
  * });
  * app.onError(errorHandler());
  * const res = await app.request("/");

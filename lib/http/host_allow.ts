@@ -6,7 +6,7 @@
  * @module
  */
 import type { MiddlewareHandler } from "hono";
-import { AppError } from "../error.ts";
+import { ForbiddenError } from "../error.ts";
 import { urlHost } from "../net.ts";
 
 /** Names every loopback listener answers to. */
@@ -102,8 +102,7 @@ export function allowHosts(names: ReadonlySet<string>): MiddlewareHandler {
     const host = c.req.header("Host") ?? new URL(c.req.url).host;
     const name = hostNameOf(host);
     if (!names.has(name)) {
-      throw new AppError(
-        403,
+      throw new ForbiddenError(
         `Cannot answer for host '${name.slice(0, 100)}': not a name of this server ` +
           `(add it with --allowed-hosts)`,
         { code: "host_not_allowed" },

@@ -40,7 +40,6 @@ export {
 } from "./fw/mod.ts";
 export { allowHosts, listenHostNames, parseHostList } from "./host_allow.ts";
 export { limitBody, MAX_REQUEST_BODY } from "./body.ts";
-export { compress } from "./compress.ts";
 export { securityHeaders } from "./headers.ts";
 export {
   assertUsableToken,

@@ -8,7 +8,8 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
-import { AppError, UsageError } from "../error.ts";
+import { ForbiddenError, UnauthenticatedError, UsageError } from "../error.ts";
+import { safeEqual } from "../safe_equal.ts";
 import { isStateChanging } from "./request.ts";
 
 /** The header carrying the dashboard token (a bearer `Authorization` header works too). */
@@ -41,25 +42,16 @@ export function sameOrigin(): MiddlewareHandler {
     if (isStateChanging(c.req.method)) {
       if (!isSameOrigin(c)) {
         const origin = (c.req.header("Origin") ?? "").slice(0, 200);
-        throw new AppError(403, `Cross-origin request refused: origin '${origin}'`, {
+        throw new ForbiddenError(`Cross-origin request refused: origin '${origin}'`, {
           code: "cross_origin",
         });
       }
       if (c.req.header("Origin") === undefined && c.req.header("Sec-Fetch-Site") === "cross-site") {
-        throw new AppError(403, "Cross-origin request refused", { code: "cross_origin" });
+        throw new ForbiddenError("Cross-origin request refused", { code: "cross_origin" });
       }
     }
     await next();
   };
-}
-
-/** Constant-time comparison of two strings. */
-function safeEqual(a: string, b: string): boolean {
-  const x = new TextEncoder().encode(a);
-  const y = new TextEncoder().encode(b);
-  let diff = x.length ^ y.length;
-  for (let i = 0; i < Math.max(x.length, y.length); i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
-  return diff === 0;
 }
 
 /** The token a request carries: header, bearer, or cookie (in that order); "" when none. */
@@ -71,7 +63,7 @@ function givenToken(c: Context): string {
 /**
  * Checks a configured token: a token must not be empty (an empty one would let everyone in).
  *
- * @throws {AppError} 400 `empty_token` naming where it came from.
+ * @throws {UsageError} `empty_token` naming where it came from.
  */
 export function assertUsableToken(token: string, source: string): string {
   if (token.trim() === "") {
@@ -106,7 +98,9 @@ export function requireToken(token: string): MiddlewareHandler {
       return c.redirect(`${url.pathname}${url.search}`, 303);
     }
     if (!safeEqual(givenToken(c), token)) {
-      throw new AppError(401, "Cannot answer: missing or wrong token", { code: "unauthorized" });
+      throw new UnauthenticatedError("Cannot answer: missing or wrong token", {
+        code: "unauthorized",
+      });
     }
     await next();
   };

@@ -1,9 +1,14 @@
 /**
- * Server-sent events from an async source: each item becomes `id:` + `data: <json>`; a comment
- * line is sent as a heartbeat so proxies and browsers keep the stream open.
+ * Server-sent events from a subscription, on Hono's `streamSSE()`: each item becomes `data:
+ * <json>` and `id:`; a comment line every 15 s keeps proxies and browsers from closing the stream.
+ * A client that stops reading is dropped once {@linkcode MAX_PENDING} writes wait for it: its
+ * stream ends, the browser reconnects with `Last-Event-ID` and the hub's backlog replays what it
+ * missed, so a stalled client never makes the server queue without bound.
  *
  * @module
  */
+import type { Context } from "hono";
+import { streamSSE } from "hono/streaming";
 
 /** One event of a stream. */
 export interface SseItem {
@@ -11,59 +16,36 @@ export interface SseItem {
   data: unknown;
 }
 
-/** Options of {@linkcode sseResponse}. */
-export interface SseOptions {
-  /** Heartbeat interval. @default 15_000 */
-  heartbeatMs?: number;
-  /** Reconnection delay sent to the browser. @default 2000 */
-  retryMs?: number;
-}
-
-/** Formats one event. */
-export function formatSse(item: SseItem): string {
-  const id = item.id === undefined ? "" : `id: ${item.id}\n`;
-  return `${id}data: ${JSON.stringify(item.data)}\n\n`;
-}
+/** Writes a client may leave unread before it is dropped (above the hub's replay of 1000). */
+export const MAX_PENDING = 4096;
 
 /**
  * A `text/event-stream` response fed by `subscribe`, which receives a `send` function and
- * returns the function that unsubscribes (called when the client goes away).
+ * returns the function that unsubscribes (called when the client goes away or is dropped).
  */
 export function sseResponse(
+  c: Context,
   subscribe: (send: (item: SseItem) => void) => () => void,
-  options: SseOptions = {},
 ): Response {
-  const enc = new TextEncoder();
-  let cleanup = () => {};
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      let open = true;
-      const write = (text: string) => {
-        if (!open) return;
-        try {
-          controller.enqueue(enc.encode(text));
-        } catch {
-          open = false;
-        }
-      };
-      write(`retry: ${options.retryMs ?? 2000}\n\n`);
-      const unsubscribe = subscribe((item) => write(formatSse(item)));
-      const beat = setInterval(() => write(": ping\n\n"), options.heartbeatMs ?? 15_000);
-      cleanup = () => {
-        open = false;
-        clearInterval(beat);
-        unsubscribe();
-      };
-    },
-    cancel() {
-      cleanup();
-    },
+  c.header("X-Accel-Buffering", "no");
+  const res = streamSSE(c, async (stream) => {
+    let pending = 0;
+    const queue = (write: () => Promise<unknown>) => {
+      if (stream.aborted) return;
+      if (pending >= MAX_PENDING) return stream.abort();
+      pending++;
+      void write().finally(() => pending--);
+    };
+    const gone = new Promise<void>((resolve) => stream.onAbort(resolve));
+    queue(() => stream.write("retry: 2000\n\n"));
+    const unsubscribe = subscribe(({ id, data }) =>
+      queue(() => stream.writeSSE({ data: JSON.stringify(data), id: id?.toString() }))
+    );
+    const beat = setInterval(() => queue(() => stream.write(": ping\n\n")), 15_000);
+    await gone;
+    clearInterval(beat);
+    unsubscribe();
   });
-  return new Response(body, {
-    headers: {
-      "Content-Type": "text/event-stream; charset=utf-8",
-      "Cache-Control": "no-cache",
-      "X-Accel-Buffering": "no",
-    },
-  });
+  res.headers.set("Content-Type", "text/event-stream; charset=utf-8");
+  return res;
 }

@@ -7,10 +7,28 @@
  * @module
  */
 
-import { AppError, messageOf, UpstreamError, type UpstreamStatus } from "../error.ts";
+import {
+  messageOf,
+  UnreachableError,
+  UpstreamError,
+  type UpstreamErrorOptions,
+  UpstreamTimeoutError,
+} from "../error.ts";
+import { isPlainObject } from "../shared/json_object.ts";
 
-/** The code carried by errors whose text says the model was unloaded. */
-export const MODEL_UNLOADED = "model_unloaded";
+/** The model server unloaded the model under a request (the engine reloads and retries once). */
+export class ModelUnloadedError extends UpstreamError {
+  constructor(message: string, options: UpstreamErrorOptions = {}) {
+    super(message, options, "model_unloaded");
+  }
+}
+
+/** The model server refused our credentials (a missing or wrong API token). */
+export class AuthRefusedError extends UpstreamError {
+  constructor(message: string, options: UpstreamErrorOptions = {}) {
+    super(message, options, "auth");
+  }
+}
 
 const UNLOADED_RE = /model unloaded/i;
 
@@ -27,15 +45,13 @@ const UNLOADED_RE = /model unloaded/i;
  * ```
  */
 export function isModelUnloaded(err: unknown): boolean {
-  if (err instanceof AppError && err.code === MODEL_UNLOADED) return true;
+  if (err instanceof ModelUnloadedError) return true;
   return UNLOADED_RE.test(messageOf(err));
 }
 
 /** The 503 raised when nothing listens at `host:port`. */
-export function unreachableError(where: string, cause?: unknown): UpstreamError {
-  return new UpstreamError(`Cannot reach the model server at ${where}: connection refused`, {
-    status: 503,
-    code: "unreachable",
+export function unreachableError(where: string, cause?: unknown): UnreachableError {
+  return new UnreachableError(`Cannot reach the model server at ${where}: connection refused`, {
     cause,
   });
 }
@@ -46,34 +62,31 @@ export function secondsText(ms: number): string {
 }
 
 /** The 504 raised when the server stays silent longer than allowed. */
-export function timeoutError(what: string, where: string, ms: number): UpstreamError {
-  return new UpstreamError(
+export function timeoutError(what: string, where: string, ms: number): UpstreamTimeoutError {
+  return new UpstreamTimeoutError(
     `The model server at ${where} sent nothing for ${secondsText(ms)} when asked to ${what}: ` +
       `check that a model server (not another program) listens there and is not stuck, or ` +
       `wait longer with --request-timeout SECONDS`,
-    { status: 504, code: "timeout" },
   );
 }
 
 /**
- * The error raised when the server refuses the request for want of a (valid) API token: a 502
- * with code `auth` (the model server refused us; the caller of the dashboard is not at fault).
+ * The error raised when the server refuses the request for want of a (valid) API token (the
+ * model server refused us; the caller of the dashboard is not at fault).
  */
-export function authError(where: string, tokenGiven: boolean): UpstreamError {
-  return new UpstreamError(
+export function authError(where: string, tokenGiven: boolean): AuthRefusedError {
+  return new AuthRefusedError(
     tokenGiven
       ? `The model server at ${where} refused the API token: pass a valid one (LM Studio: ` +
         `Developer page, API tokens) with --api-token TOKEN or modelserver.api_token`
       : `The model server at ${where} requires an API token: pass it with --api-token TOKEN ` +
         `(or set modelserver.api_token in the user's defaults.json)`,
-    { code: "auth" },
   );
 }
 
 /** Whether an error is the server refusing the credentials (HTTP 401/403, SDK passkey). */
 export function isAuthError(err: unknown): boolean {
-  if (!(err instanceof AppError)) return false;
-  return err.code === "auth" ||
+  return err instanceof AuthRefusedError ||
     (err instanceof UpstreamError && (err.upstreamStatus === 401 || err.upstreamStatus === 403));
 }
 
@@ -90,8 +103,6 @@ export interface ServerMessageOptions {
   code?: string;
   /** The HTTP status the server answered with. */
   upstreamStatus?: number;
-  /** @default 502 */
-  status?: UpstreamStatus;
 }
 
 /** An error reported by the server in a body or an event; keeps `Model unloaded` recognisable. */
@@ -99,12 +110,9 @@ export function serverMessageError(
   message: string,
   options: ServerMessageOptions = {},
 ): UpstreamError {
-  const unloaded = UNLOADED_RE.test(message);
-  return new UpstreamError(message, {
-    code: unloaded ? MODEL_UNLOADED : options.code ?? "upstream",
-    upstreamStatus: options.upstreamStatus,
-    status: options.status,
-  });
+  const upstreamStatus = options.upstreamStatus;
+  if (UNLOADED_RE.test(message)) return new ModelUnloadedError(message, { upstreamStatus });
+  return new UpstreamError(message, { code: options.code ?? "upstream", upstreamStatus });
 }
 
 /** Reads `{error:{message,type,code}}`, `{error:"..."}` or `{message}` from a body text. */
@@ -115,22 +123,18 @@ export function parseErrorBody(text: string): { message: string; code?: string }
   } catch {
     return null;
   }
-  if (typeof body !== "object" || body === null) return null;
-  const rec = body as Record<string, unknown>;
-  const err = rec.error;
+  if (!isPlainObject(body)) return null;
+  const err = body.error;
   if (typeof err === "string") return { message: err };
-  if (typeof err === "object" && err !== null) {
-    const e = err as Record<string, unknown>;
-    if (typeof e.message === "string") {
-      const code = typeof e.code === "string"
-        ? e.code
-        : typeof e.type === "string"
-        ? e.type
-        : undefined;
-      return code === undefined ? { message: e.message } : { message: e.message, code };
-    }
+  if (isPlainObject(err) && typeof err.message === "string") {
+    const code = typeof err.code === "string"
+      ? err.code
+      : typeof err.type === "string"
+      ? err.type
+      : undefined;
+    return code === undefined ? { message: err.message } : { message: err.message, code };
   }
-  if (typeof rec.message === "string") return { message: rec.message };
+  if (typeof body.message === "string") return { message: body.message };
   return null;
 }
 
@@ -149,15 +153,16 @@ function plainBodyText(text: string): string {
 }
 
 /**
- * The error for a non-2xx HTTP answer: the server's own message plus `(HTTP <status>)`, a 502
- * whose `upstreamStatus` is the server's status.
+ * The error for a non-2xx HTTP answer: the server's own message plus `(HTTP <status>)`, an
+ * {@linkcode UpstreamError} whose `upstreamStatus` is the server's status.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { httpError } from "./errors.ts";
+ * import { httpError, ModelUnloadedError } from "./errors.ts";
  * const err = httpError(400, '{"error":{"message":"bad field"}}');
- * assert.deepEqual([err.message, err.status, err.upstreamStatus], ["bad field (HTTP 400)", 502, 400]);
+ * assert.deepEqual([err.message, err.code, err.upstreamStatus], ["bad field (HTTP 400)", "upstream", 400]);
+ * assert.ok(httpError(500, '{"error":"Model unloaded"}') instanceof ModelUnloadedError);
  * ```
  */
 export function httpError(status: number, bodyText: string): UpstreamError {

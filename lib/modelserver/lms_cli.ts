@@ -9,7 +9,7 @@
 
 import { isFileSync } from "../fs.ts";
 import { join } from "node:path";
-import { AppError, Status, UpstreamError } from "../error.ts";
+import { SetupError, UnreachableError, UpstreamError, UpstreamTimeoutError } from "../error.ts";
 import { denoRunner, type ProcessRunner } from "./process.ts";
 import { parseVersion } from "./version.ts";
 import type { SdkModelEntry } from "./lmstudio_models.ts";
@@ -60,21 +60,16 @@ export class LmsCli {
   async #run(args: string[], timeoutMs = this.#timeoutMs): Promise<string> {
     const cmd = this.locate();
     if (cmd === null) {
-      throw new AppError(
-        Status.Unavailable,
-        "Cannot find the lms command: looked in ~/.lmstudio/bin and PATH",
-        {
-          code: "lms_not_found",
-        },
-      );
+      throw new SetupError("Cannot find the lms command: looked in ~/.lmstudio/bin and PATH", {
+        code: "lms_not_found",
+      });
     }
     const res = await this.#runner.run(cmd, args, { timeoutMs });
     const line = `lms ${args.join(" ")}`;
     if (res.timedOut) {
-      throw new UpstreamError(`Cannot run '${line}': it did not finish within ${timeoutMs} ms`, {
-        status: 504,
-        code: "timeout",
-      });
+      throw new UpstreamTimeoutError(
+        `Cannot run '${line}': it did not finish within ${timeoutMs} ms`,
+      );
     }
     if (res.code !== 0) {
       const detail = (res.stderr.trim() || res.stdout.trim()).split("\n")[0] ?? "";
@@ -112,12 +107,8 @@ export class LmsCli {
       timeoutMs: this.#timeoutMs,
     });
     if (res.timedOut) {
-      throw new UpstreamError(
+      throw new UpstreamTimeoutError(
         `Cannot run 'lms server status': it did not finish within ${this.#timeoutMs} ms`,
-        {
-          status: 504,
-          code: "timeout",
-        },
       );
     }
     try {
@@ -166,7 +157,7 @@ export interface EnsureServerOptions {
  * Starts the model server with `lms server start` when it does not answer, then polls until it
  * does. Returns true when it had to start it.
  *
- * @throws {AppError} 503 when the server still does not answer after `timeoutMs`
+ * @throws {UnreachableError} when the server still does not answer after `timeoutMs`
  */
 export async function ensureLmsServer(cli: LmsCli, options: EnsureServerOptions): Promise<boolean> {
   if (await options.isUp()) return false;
@@ -181,8 +172,7 @@ export async function ensureLmsServer(cli: LmsCli, options: EnsureServerOptions)
     // The last wait ends at the deadline, not a whole poll period after it.
     await new Promise((r) => setTimeout(r, Math.min(pollMs, left)));
   }
-  throw new UpstreamError(
+  throw new UnreachableError(
     `Cannot start the model server with 'lms server start': it did not answer within ${timeoutMs} ms`,
-    { status: 503, code: "unreachable" },
   );
 }

@@ -11,7 +11,7 @@
  */
 
 import { sleep } from "../clock.ts";
-import { UpstreamError } from "../error.ts";
+import { UpstreamError, UpstreamTimeoutError } from "../error.ts";
 import type {
   Backend,
   ChatRequest,
@@ -274,11 +274,10 @@ export class LmStudioRestClient implements Backend {
     let status = first;
     while (!TERMINAL.has(status.state)) {
       if (performance.now() - started + interval > limit) {
-        throw new UpstreamError(
+        throw new UpstreamTimeoutError(
           `Cannot wait for the download of '${key}': it did not finish within ${
             secondsText(limit)
           }`,
-          { status: 504, code: "timeout" },
         );
       }
       await sleep(interval, opts.signal);

@@ -12,6 +12,7 @@ import { droppedStreamError, serverMessageError } from "./errors.ts";
 import type { RestChatResult } from "./lmstudio_rest_types.ts";
 import { statsFromRest } from "./lmstudio_rest_types.ts";
 import type { SseEvent } from "./sse.ts";
+import { isPlainObject } from "../shared/json_object.ts";
 
 /** What the consumer needs besides the events. */
 export interface RestStreamContext {
@@ -28,7 +29,7 @@ export interface RestStreamContext {
 function parseData(ev: SseEvent): Record<string, unknown> | null {
   try {
     const v = JSON.parse(ev.data);
-    return typeof v === "object" && v !== null ? v as Record<string, unknown> : null;
+    return isPlainObject(v) ? v : null;
   } catch {
     return null;
   }

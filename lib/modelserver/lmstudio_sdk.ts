@@ -9,7 +9,13 @@
  */
 
 import type { LMStudioClient } from "@lmstudio/sdk";
-import { AppError, messageOf, UpstreamError, UsageError } from "../error.ts";
+import {
+  AppError,
+  messageOf,
+  UnreachableError,
+  UpstreamTimeoutError,
+  UsageError,
+} from "../error.ts";
 import { createLogger, type Logger } from "../log.ts";
 import type {
   Backend,
@@ -24,7 +30,7 @@ import type {
 import {
   authError,
   isConnectionRefused,
-  MODEL_UNLOADED,
+  ModelUnloadedError,
   serverMessageError,
   timeoutError,
   unreachableError,
@@ -53,7 +59,7 @@ const TOKEN_RE = /^sk-lm-([A-Za-z0-9]+):([A-Za-z0-9]+)$/;
  * The SDK's credentials in an LM Studio API token, as SDK 2.x sends them (1.5.0 has no `apiToken`
  * option: it takes the identifier and passkey).
  *
- * @throws {AppError} 400 when the token is not an LM Studio token
+ * @throws {UsageError} when the token is not an LM Studio token
  * @example
  * ```ts
  * import assert from "node:assert/strict";
@@ -184,7 +190,7 @@ export class LmStudioSdkClient implements Backend {
   async version(): Promise<string | null> {
     const v = await this.#call("read the LM Studio version", (c) => c.system.getLMStudioVersion())
       .catch((err) => {
-        if (err instanceof AppError && (err.code === "unreachable" || err.code === "timeout")) {
+        if (err instanceof UnreachableError || err instanceof UpstreamTimeoutError) {
           throw err;
         }
         return null;
@@ -327,9 +333,7 @@ export class LmStudioSdkClient implements Backend {
         watchdog.signal,
       );
       if (result.stats.stopReason === "modelUnloaded") {
-        throw new UpstreamError("Model unloaded during the prediction", {
-          code: MODEL_UNLOADED,
-        });
+        throw new ModelUnloadedError("Model unloaded during the prediction");
       }
       return {
         text: text || result.content,

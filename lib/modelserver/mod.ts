@@ -33,12 +33,13 @@ export { isToolCapable, isVisionCapable, type ServerConfig } from "./backend.ts"
 export { type BackendOptions, createBackend } from "./factory.ts";
 export {
   authError,
+  AuthRefusedError,
   droppedStreamError,
   httpError,
   isAuthError,
   isConnectionRefused,
   isModelUnloaded,
-  MODEL_UNLOADED,
+  ModelUnloadedError,
   timeoutError,
   unreachableError,
 } from "./errors.ts";

@@ -20,7 +20,7 @@ import type {
   ModelInfo,
   ServerConfig,
 } from "./backend.ts";
-import { AppError, UpstreamError } from "../error.ts";
+import { UnreachableError, UpstreamError, UpstreamTimeoutError } from "../error.ts";
 import { readGgufInfo } from "./gguf_header.ts";
 import { HttpTransport, type HttpTransportOptions } from "./http.ts";
 import {
@@ -78,7 +78,7 @@ export class OpenAiClient implements Backend {
       const path = model === undefined ? "/props" : `/props?model=${encodeURIComponent(model)}`;
       return await this.#http.json<LlamaProps>("GET", path, undefined, "read the server's props");
     } catch (err) {
-      if (err instanceof AppError && (err.code === "unreachable" || err.code === "timeout")) {
+      if (err instanceof UnreachableError || err instanceof UpstreamTimeoutError) {
         throw err;
       }
       return null;
@@ -266,11 +266,10 @@ export class OpenAiClient implements Backend {
         });
       }
       if (performance.now() - started > ROUTER_WAIT_MS) {
-        throw new UpstreamError(
+        throw new UpstreamTimeoutError(
           `Cannot ${
             want === "loaded" ? "load" : "unload"
           } '${key}': still ${status} after ${ROUTER_WAIT_MS} ms`,
-          { status: 504, code: "timeout" },
         );
       }
       await new Promise((r) => setTimeout(r, 50));

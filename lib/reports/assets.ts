@@ -9,7 +9,7 @@
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { AppError } from "../error.ts";
+import { SetupError } from "../error.ts";
 
 const FONT_DIRS = [
   "dejavu-fonts-ttf/ttf",
@@ -64,8 +64,7 @@ export function findFonts(): ReportFonts {
   const regular = firstExisting(dirs.map((d) => join(d, "DejaVuSans.ttf")));
   const bold = firstExisting(dirs.map((d) => join(d, "DejaVuSans-Bold.ttf")));
   if (!regular || !bold) {
-    throw new AppError(
-      500,
+    throw new SetupError(
       "Cannot find the report fonts (DejaVuSans.ttf): they are neither in assets/ beside the " +
         "program, nor in node_modules/dejavu-fonts-ttf, nor in /usr/share/fonts/truetype/dejavu: " +
         "run 'npm ci' in the project, or bundle again with 'deno task bundle'",
@@ -85,8 +84,7 @@ export async function chartJsBrowserSource(): Promise<string> {
     ...nodeModulesDirs().map((nm) => join(nm, "chart.js/dist/chart.umd.min.js")),
   ]);
   if (!file) {
-    throw new AppError(
-      500,
+    throw new SetupError(
       "Cannot find chart.js's browser build (chart.umd.min.js): it is neither in assets/ beside " +
         "the program nor in node_modules/chart.js: run 'npm ci' in the project, or bundle again " +
         "with 'deno task bundle'",

@@ -7,7 +7,7 @@
 import type { Output } from "../log.ts";
 import { openStore } from "../store/mod.ts";
 import type { JobSummary, ResolvedRun } from "../bench/mod.ts";
-import { AppError } from "../error.ts";
+import { NotFoundError } from "../error.ts";
 import { benchmarkEntries, buildReport, exportEntries } from "./build.ts";
 import { loadPreviousReport, type PreviousReport, resolveCompareFile } from "./compare.ts";
 import type { ReportEntry } from "./model.ts";
@@ -133,7 +133,7 @@ export async function runExportOnly(
   try {
     const entries = exportEntries(store, inv.options.filters);
     if (entries.length === 0) {
-      throw new AppError(404, "Cannot export: no stored results match the filters");
+      throw new NotFoundError("Cannot export: no stored results match the filters");
     }
     for (const n of notes) output.err(n);
     const { lines, failed, json } = await write(inv, entries, previous, "export-only", options);

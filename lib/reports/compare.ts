@@ -7,7 +7,7 @@
  */
 import { basename, join, resolve, sep } from "node:path";
 import { parseJsonText } from "../config/mod.ts";
-import { AppError, badRequest } from "../error.ts";
+import { badRequest, UnprocessableError } from "../error.ts";
 import {
   type ComparisonSource,
   type MetricDelta,
@@ -107,7 +107,7 @@ export async function loadPreviousReport(file: string): Promise<PreviousReport> 
   ) as Record<string, unknown>;
   const list = Array.isArray(data) ? data : data?.results;
   if (!Array.isArray(list)) {
-    throw new AppError(422, `Cannot compare with '${file}': it has no 'results' list`);
+    throw new UnprocessableError(`Cannot compare with '${file}': it has no 'results' list`);
   }
   const name = file.split(/[\\/]/).at(-1)!;
   return {

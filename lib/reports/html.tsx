@@ -10,16 +10,8 @@
 import { renderToString } from "preact-render-to-string";
 import { chartJsBrowserSource } from "./assets.ts";
 import { chartSpecs } from "./chart_specs.ts";
-import {
-  CI_CLAMPED_NOTE,
-  ciClamped,
-  ciText,
-  deltaCell,
-  deltaText,
-  fixed,
-  when,
-  yesNo,
-} from "./format.ts";
+import { CI_CLAMPED_NOTE, ciClamped, ciText, deltaCell, deltaText, yesNo } from "./format.ts";
+import { dateTime, fixed } from "../shared/format.ts";
 import { acrossModels, bestPerQuantization, recommendations, reportSummary } from "./insights.ts";
 import { displayName, num, type ReportData, type ReportEntry, sizeGb } from "./model.ts";
 import { shortModelName } from "../shared/model_name.ts";
@@ -128,7 +120,8 @@ function Report(props: { data: ReportData }) {
       <p class="muted">
         {data.entries.length} model variant(s) · {data.source === "export-only"
           ? "exported from the results store"
-          : "measured in this benchmark"} · generated {when(data.generated_at)} UTC · report{" "}
+          : "measured in this benchmark"} · generated {dateTime(data.generated_at)} UTC · report
+        {" "}
         {data.id}
       </p>
       <Section id="summary" title="Summary">

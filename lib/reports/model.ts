@@ -8,6 +8,7 @@
 import type { ResultRow, ResultsStore, Row } from "../store/mod.ts";
 import type { AppliedParams } from "../bench/mod.ts";
 import { shortModelName } from "../shared/model_name.ts";
+import { isPlainObject } from "../shared/json_object.ts";
 
 /** Change of one metric against an earlier report. */
 export interface MetricDelta {
@@ -93,7 +94,7 @@ function parseObject(text: unknown): Record<string, unknown> | null {
   if (typeof text !== "string" || text === "") return null;
   try {
     const value = JSON.parse(text);
-    return value && typeof value === "object" && !Array.isArray(value) ? value : null;
+    return isPlainObject(value) ? value : null;
   } catch {
     return null;
   }

@@ -7,6 +7,7 @@
  */
 import type { RunOptions } from "../bench/mod.ts";
 import type { ReportEntry } from "./model.ts";
+import { isPlainObject } from "../shared/json_object.ts";
 
 /** One distinct set of measured parameters and the variants measured with it. */
 export interface ParameterSet {
@@ -43,8 +44,8 @@ export function flattenParams(values: Record<string, unknown>, prefix = ""): [st
   const out: [string, string][] = [];
   for (const [key, value] of Object.entries(values)) {
     const name = prefix ? `${prefix}.${key}` : key;
-    if (value && typeof value === "object" && !Array.isArray(value)) {
-      out.push(...flattenParams(value as Record<string, unknown>, name));
+    if (isPlainObject(value)) {
+      out.push(...flattenParams(value, name));
     } else {
       out.push([
         name,

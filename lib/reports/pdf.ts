@@ -10,16 +10,8 @@
 import { shortModelName } from "../shared/model_name.ts";
 import { chartSpecs } from "./chart_specs.ts";
 import { drawChart } from "./pdf_charts.ts";
-import {
-  CI_CLAMPED_NOTE,
-  ciClamped,
-  ciText,
-  deltaCell,
-  deltaText,
-  fixed,
-  when,
-  yesNo,
-} from "./format.ts";
+import { CI_CLAMPED_NOTE, ciClamped, ciText, deltaCell, deltaText, yesNo } from "./format.ts";
+import { dateTime, fixed } from "../shared/format.ts";
 import { acrossModels, bestPerQuantization, recommendations, reportSummary } from "./insights.ts";
 import { displayName, num, type ReportData, type ReportEntry, sizeGb } from "./model.ts";
 import { flattenParams, parameterSets } from "./parameters.ts";
@@ -192,7 +184,7 @@ function comparisonSection(w: PdfWriter, data: ReportData, ranked: E[]): void {
   if (!data.compare) return;
   w.heading(`Comparison with report ${data.compare.report_id}`);
   w.paragraph(
-    `Earlier report ${data.compare.file} (${when(data.compare.generated_at)} UTC). ` +
+    `Earlier report ${data.compare.file} (${dateTime(data.compare.generated_at)} UTC). ` +
       "Significance: Welch's t-test on the per-run samples, p < 0.05 (* in the tables).",
     true,
   );
@@ -265,7 +257,7 @@ export async function renderPdf(data: ReportData): Promise<Uint8Array> {
   const ranked = rankEntries(data.entries, data.rank_by);
   w.title(
     "localbench benchmark report",
-    `Report ${data.id} · generated ${when(data.generated_at)} UTC · ${
+    `Report ${data.id} · generated ${dateTime(data.generated_at)} UTC · ${
       data.source === "export-only"
         ? "exported from the results store"
         : "measured in this benchmark"

@@ -7,7 +7,7 @@
  */
 import { gridCells as tableGridCells } from "../bench/mod.ts";
 import type { Row } from "../store/mod.ts";
-import { fixed } from "./format.ts";
+import { fixed } from "../shared/format.ts";
 import { num, type ReportEntry } from "./model.ts";
 
 /** The latency metrics of the reports: label and store column prefix. */

@@ -9,6 +9,7 @@
  */
 import * as v from "valibot";
 import { UsageError } from "../error.ts";
+import { isPlainObject } from "../shared/json_object.ts";
 
 /** A refused setting: a 400 `invalid_setting` naming the setting (null: the whole object). */
 export class SettingError extends UsageError {
@@ -107,7 +108,7 @@ export function parseSettings<S>(
   candidate: unknown,
   options: ParseSettingsOptions,
 ): S {
-  if (typeof candidate !== "object" || candidate === null || Array.isArray(candidate)) {
+  if (!isPlainObject(candidate)) {
     // valibot's objects take arrays too: settings are a JSON object.
     throw new SettingError(`Settings of '${options.owner}' must be an object`, null);
   }

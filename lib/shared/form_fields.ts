@@ -59,12 +59,13 @@ export type FormValues = Record<string, string | boolean>;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formToBody, type FormField } from "./form_fields.ts";
  * const f = (id: string, key: string, control: FormField["control"]): FormField =>
  *   ({ id, key, control, label: id, hint: "", flags: [id] });
  * const body = formToBody([f("runs", "runs", "number"), f("use-mmap", "use_mmap", "tristate")],
  *   { runs: " 2 ", "use-mmap": "off" });
- * console.assert(JSON.stringify(body) === '{"runs":"2","use_mmap":false}');
+ * assert.deepEqual(body, { runs: "2", use_mmap: false });
  * ```
  */
 export function formToBody(fields: FormField[], values: FormValues): Record<string, unknown> {
@@ -102,10 +103,11 @@ export function presetToForm(fields: FormField[], preset: Record<string, unknown
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { fieldOfError, type FormField } from "./form_fields.ts";
  * const runs: FormField = { id: "runs", key: "runs", control: "number", label: "", hint: "", flags: ["runs"] };
- * console.assert(fieldOfError([runs], "Invalid value for --runs: 'x' is not an integer") === runs);
- * console.assert(fieldOfError([runs], "Cannot reach the server") === null);
+ * assert.equal(fieldOfError([runs], "Invalid value for --runs: 'x' is not an integer"), runs);
+ * assert.equal(fieldOfError([runs], "Cannot reach the server"), null);
  * ```
  */
 export function fieldOfError(fields: FormField[], message: string): FormField | null {
@@ -122,9 +124,10 @@ export function fieldOfError(fields: FormField[], message: string): FormField | 
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { fieldMessage } from "./form_fields.ts";
  * const m = fieldMessage("option '-r, --runs <n>' argument 'abc' is invalid. Must be an integer ≥ 1.");
- * console.assert(m === "Must be an integer ≥ 1 (given: 'abc')");
+ * assert.equal(m, "Must be an integer ≥ 1 (given: 'abc')");
  * ```
  */
 export function fieldMessage(message: string): string {

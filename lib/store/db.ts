@@ -6,7 +6,7 @@
  * @module
  */
 import { DatabaseSync } from "node:sqlite";
-import { AppError, messageOf, Status } from "../error.ts";
+import { AppError, ConflictError, messageOf, StorageError } from "../error.ts";
 import { MIGRATIONS, OPTIONAL_COLUMNS, SCHEMA_VERSION } from "./schema.ts";
 
 /** Runs `fn` inside `BEGIN IMMEDIATE … COMMIT`; rolls back and rethrows on error. */
@@ -75,31 +75,28 @@ export function storeOpenError(path: string, err: unknown): unknown {
   if (err instanceof AppError) return err;
   const text = messageOf(err);
   if (/not a database|malformed|encrypted/i.test(text)) {
-    return new AppError(
-      Status.Internal,
+    return new StorageError(
       `The results store ${path} is damaged or not a SQLite database: move it aside and run ` +
         `again (a new, empty store is then created)`,
       { code: "store_corrupt", cause: err },
     );
   }
   if (/locked|busy/i.test(text)) {
-    return new AppError(
-      Status.Conflict,
+    return new ConflictError(
       `The results store ${path} is locked by another program (a benchmark or the dashboard ` +
         `still writing?): let it finish or stop it, then run again`,
       { code: "store_locked", cause: err },
     );
   }
   if (/unable to open|read-?only|permission|disk i\/o/i.test(text)) {
-    return new AppError(
-      Status.Internal,
+    return new StorageError(
       `Cannot open the results store ${path} (${text}): make its folder writable, or choose ` +
         `another data folder with LOCALBENCH_DATA_DIR`,
       { code: "store_unavailable", cause: err },
     );
   }
   if (/schema version/.test(text)) {
-    return new AppError(Status.Internal, `${text}: update localbench`, {
+    return new StorageError(`${text}: update localbench`, {
       code: "store_too_new",
       cause: err,
     });

@@ -4,12 +4,8 @@
  * @module
  */
 import type { ResultsStore } from "./store.ts";
-import type { Cell } from "./rows.ts";
+import { fixed } from "../shared/format.ts";
 import { shortModelName } from "../shared/model_name.ts";
-
-function fixed(value: Cell | undefined, digits: number): string {
-  return typeof value === "number" ? value.toFixed(digits) : "-";
-}
 
 /** A text table of the newest result of every model variant, or a sentence when empty. */
 export function cacheListing(store: ResultsStore): string {
@@ -21,8 +17,8 @@ export function cacheListing(store: ResultsStore): string {
       shortModelName(r.model_name),
       r.quantization ?? "-",
       r.backend,
-      fixed(r.tokens_per_sec_mean, 2),
-      fixed(r.ttft_ms_mean, 1),
+      fixed(r.tokens_per_sec_mean, 2, "-"),
+      fixed(r.ttft_ms_mean, 1, "-"),
       String(r.runs_ok ?? r.num_runs ?? "-"),
       String(r.finished_at ?? "-").replace("T", " ").slice(0, 19),
       r.params_hash,

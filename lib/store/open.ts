@@ -5,7 +5,7 @@
  * @module
  */
 import { dirname } from "node:path";
-import { AppError, Status } from "../error.ts";
+import { StorageError } from "../error.ts";
 import { writeFailureReason } from "../fs.ts";
 import { ResultsStore } from "./store.ts";
 
@@ -16,8 +16,7 @@ export async function openStore(paths: { database: string }): Promise<ResultsSto
   } catch (err) {
     const reason = writeFailureReason(err);
     if (reason === null) throw err;
-    throw new AppError(
-      Status.Internal,
+    throw new StorageError(
       `Cannot create the data folder ${dirname(paths.database)} (${reason}): choose another ` +
         `one with LOCALBENCH_DATA_DIR`,
       { code: "write_failed", cause: err },

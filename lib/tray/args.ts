@@ -51,7 +51,7 @@ tray already watches the URL, this one says so and ends (exit 0). Exit status: 0
 /**
  * Parses the tray's arguments.
  *
- * @throws {AppError} 400 on an unknown flag, a missing value, a bad URL or a bad timeout
+ * @throws {UsageError} on an unknown flag, a missing value, a bad URL or a bad timeout
  */
 export function parseTrayArgs(
   argv: string[],

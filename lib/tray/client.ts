@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { messageOf, UpstreamError } from "../error.ts";
+import { messageOf, UnreachableError, UpstreamError } from "../error.ts";
 import type { Clock } from "../clock.ts";
 import { systemClock } from "../clock.ts";
 import { stateOfBody, type TrayState } from "./status.ts";
@@ -80,10 +80,7 @@ export function createDashboardClient(
       try {
         res = await request(`/api/${path}`, { method: "POST", headers: headers(true), body: "{}" });
       } catch (err) {
-        throw new UpstreamError(`Cannot POST /api/${path}: ${messageOf(err)}`, {
-          status: 503,
-          code: "unreachable",
-        });
+        throw new UnreachableError(`Cannot POST /api/${path}: ${messageOf(err)}`);
       }
       const text = await res.text();
       if (!res.ok) {

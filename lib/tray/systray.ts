@@ -11,7 +11,7 @@ import { exists } from "../fs.ts";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { sleep } from "../clock.ts";
-import { AppError, messageOf, Status } from "../error.ts";
+import { messageOf, UnavailableError } from "../error.ts";
 import { createLogger, type Logger } from "../log.ts";
 import type { TrayAdapter, TrayFactory } from "./adapter.ts";
 import { type HostProbe, systemHostProbe } from "./host_probe.ts";
@@ -78,7 +78,7 @@ async function waitForHost(probe: HostProbe, timeoutMs: number, log: Logger): Pr
       const why = result === "no-display"
         ? "no display (DISPLAY/WAYLAND_DISPLAY unset or unreachable)"
         : `no tray host (system tray or StatusNotifierWatcher) within ${timeoutMs / 1000} s`;
-      throw new AppError(Status.Unavailable, `Cannot show the tray: ${why}`);
+      throw new UnavailableError(`Cannot show the tray: ${why}`);
     }
     if (attempt === 0) log.info(`Waiting up to ${timeoutMs / 1000} s for a tray host`);
     await sleep(250);

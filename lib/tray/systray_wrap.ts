@@ -7,7 +7,7 @@
  */
 import type { Action, ClickEvent, Conf, Menu, MenuItem } from "systray2";
 import { sleep } from "../clock.ts";
-import { AppError, Status } from "../error.ts";
+import { UnavailableError } from "../error.ts";
 import type { TrayAdapter } from "./adapter.ts";
 import type { MenuId, MenuModel } from "./menu.ts";
 import type { IconColor } from "./status.ts";
@@ -78,8 +78,7 @@ export async function wrapSystray(menu: MenuModel, opts: WrapOptions): Promise<S
   const timeout = new Promise<never>((_, reject) => {
     const id = setTimeout(() => {
       reject(
-        new AppError(
-          Status.Unavailable,
+        new UnavailableError(
           `Cannot show the tray: the tray helper was not ready within ${opts.timeoutMs / 1000} s`,
         ),
       );

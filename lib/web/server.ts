@@ -14,9 +14,9 @@
  * @module
  */
 import { Hono, type MiddlewareHandler } from "hono";
+import { compress } from "hono/compress";
 import {
   allowHosts,
-  compress,
   errorPages,
   hasBuild,
   ISLANDS_DIR,
@@ -31,7 +31,7 @@ import {
   securityHeaders,
   serveAssets,
 } from "../http/mod.ts";
-import { AppError } from "../error.ts";
+import { SetupError } from "../error.ts";
 import type { DashboardServices } from "../dashboard/services.ts";
 import { DASHBOARD_NAV } from "../dashboard/nav.ts";
 import {
@@ -84,13 +84,12 @@ const ASSET = /\/[^/]*\.[A-Za-z0-9]+$/;
  * Checks that `staticDir` holds the bundle of every island of `manifest` (the servers never
  * build them).
  *
- * @throws {AppError} 500 naming the folder and `deno task build` when one is missing.
+ * @throws {SetupError} naming the folder and `deno task build` when one is missing.
  */
 export async function assertIslandsBuilt(manifest: Manifest, staticDir: string): Promise<void> {
   const outDir = `${staticDir}/${ISLANDS_DIR}`;
   if (!(await hasBuild(outDir, Object.keys(islandsByName(manifest.islands))))) {
-    throw new AppError(
-      500,
+    throw new SetupError(
       `Cannot serve the pages: the island bundles are missing in ${outDir} ` +
         "(run 'deno task build')",
       { code: "islands_not_built" },
@@ -112,7 +111,7 @@ export function createWebServer(options: WebServerOptions): Hono {
   app.notFound(errors.notFound);
   app.use("*", allowHosts(options.allowedHosts));
   app.use("*", limitBody(MAX_REQUEST_BODY));
-  // Text answers of both parts (pages, JSON, bundles) leave compressed; the event stream never.
+  // Text answers of both parts (pages, JSON, bundles) leave gzip-compressed; the event stream never.
   app.use("*", compress());
   app.use("*", securityHeaders());
   // The host's APIs, each path behind its authentication (key or session) and permission.

@@ -33,7 +33,7 @@ export type CommandResult = Record<string, unknown>;
 /**
  * Runs one command body `{command, ...}`.
  *
- * @throws {AppError} 400 for an unknown command, channel or mode, or an invalid field.
+ * @throws {UsageError} for an unknown command, channel or mode, or an invalid field.
  */
 export async function runCommand(
   controller: BranchController,

@@ -60,7 +60,7 @@ export function findSlot(kind: unknown, id: unknown): ChannelSlot | undefined {
 /**
  * Parses `kind` and `id` of a request body into a layout slot.
  *
- * @throws {AppError} 400 "unknown channel" when the pair is not in the layout.
+ * @throws {UsageError} "unknown channel" when the pair is not in the layout.
  */
 export function requireSlot(kind: unknown, id: unknown): ChannelSlot {
   const numericId = typeof id === "string" && /^\d+$/.test(id.trim()) ? Number(id) : id;

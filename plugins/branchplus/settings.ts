@@ -134,7 +134,7 @@ export function defaultSettings(): BranchSettings {
  * Validates a complete candidate and returns it normalised (missing keys take their defaults,
  * channels come back in layout order, all ten present).
  *
- * @throws {SettingError} 400 naming the first invalid setting.
+ * @throws {SettingError} naming the first invalid setting.
  */
 export function validateBranchSettings(candidate: unknown): BranchSettings {
   return parseSettings(BRANCH_SCHEMA, candidate, { owner: "branchplus" });

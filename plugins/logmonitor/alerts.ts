@@ -14,6 +14,7 @@ import type { LogMonitorSettings } from "./settings.ts";
 import { MAX_TAILED } from "./streams.ts";
 import { Tailer } from "./tail.ts";
 import type { ChangeFeed } from "./watch.ts";
+import { isPlainObject } from "../../lib/shared/json_object.ts";
 
 /** Marker of the debug test entries (ignored by the monitor). */
 export const DEBUG_TEST_MARKER = "[LogMonitor Debug Test]";
@@ -115,11 +116,11 @@ export class AlertCenter {
 
   /** Takes counters and history back from {@linkcode snapshot} (unknown values ignored). */
   restore(snapshot: unknown): void {
-    if (!snapshot || typeof snapshot !== "object") return;
-    const { counts, history } = snapshot as { counts?: unknown; history?: unknown };
-    if (counts && typeof counts === "object") {
+    if (!isPlainObject(snapshot)) return;
+    const { counts, history } = snapshot;
+    if (isPlainObject(counts)) {
       for (const l of LEVELS) {
-        const n = (counts as Record<string, unknown>)[l];
+        const n = counts[l];
         if (typeof n === "number" && Number.isInteger(n) && n >= 0) this.#counts.set(l, n);
       }
     }

@@ -5,6 +5,7 @@
  * @module
  */
 import { UsageError } from "../../lib/error.ts";
+import { isPlainObject } from "../../lib/shared/json_object.ts";
 
 /** Most entries one export may hold. */
 export const MAX_EXPORT = 1000;
@@ -35,7 +36,7 @@ export function csvCell(value: string): string {
 /**
  * Validates and renders an export.
  *
- * @throws {AppError} 400 `results must be a list of at most 1000 entries` or `Invalid format`.
+ * @throws {UsageError} `results must be a list of at most 1000 entries` or `Invalid format`.
  *
  * @example
  * ```ts
@@ -52,10 +53,10 @@ export function renderExport(results: unknown, format: unknown): ExportFile {
   const fmt = format === undefined || format === null ? "csv" : String(format).toLowerCase();
   if (fmt !== "csv" && fmt !== "txt") throw new UsageError("Invalid format");
   const items = results.map((item) => {
-    if (item === null || typeof item !== "object" || Array.isArray(item)) {
+    if (!isPlainObject(item)) {
       throw new UsageError("results must contain objects");
     }
-    return item as Record<string, unknown>;
+    return item;
   });
   if (fmt === "csv") {
     const rows = [

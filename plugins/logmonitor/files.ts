@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { AppError } from "../../lib/error.ts";
+import { AppError, TooLargeError } from "../../lib/error.ts";
 import type { Logger } from "../../lib/log.ts";
 import {
   isPlainName,
@@ -82,8 +82,8 @@ function resolvedOf(f: ResolvedNamedFile): ResolvedFile {
 /**
  * Resolves a filename inside the log folder (through `lib/named_file.ts`).
  *
- * @throws {AppError} 400 `Invalid filename`, 403 `Access denied` (outside the folder, symlink
- * escape, or no permission), 404 when missing or not a regular file.
+ * @throws {UsageError} `Invalid filename`, {ForbiddenError} `Access denied` (outside the folder, symlink
+ * escape, or no permission), {NotFoundError} when missing or not a regular file.
  */
 export async function resolveLogFile(
   logDir: string,
@@ -102,7 +102,7 @@ export interface OpenedLogFile extends ResolvedFile {
  * Opens a filename inside the log folder and verifies that the handle is the checked file (a
  * file swapped for a link between the check and the open is refused with 403).
  *
- * @throws {AppError} as {@linkcode resolveLogFile}.
+ * @throws as {@linkcode resolveLogFile}.
  */
 export async function openLogFile(
   logDir: string,
@@ -135,5 +135,5 @@ export async function listLogFiles(logDir: string): Promise<LogFileEntry[] | nul
 
 /** Throws 413 with `message` when the file is larger than 1 GiB. */
 export function assertSearchable(file: ResolvedFile, message: string): void {
-  if (file.size > MAX_FILE_BYTES) throw new AppError(413, message);
+  if (file.size > MAX_FILE_BYTES) throw new TooLargeError(message);
 }

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { AppError, UsageError } from "../../lib/error.ts";
+import { UnavailableError, UnprocessableError, UsageError } from "../../lib/error.ts";
 
 /** Characters of a line a regular expression sees. */
 export const MAX_REGEX_LINE = 8 * 1024;
@@ -112,13 +112,14 @@ export class RegexRunner {
   /**
    * Starts a worker for `pattern`.
    *
-   * @throws {AppError} 503 `regex_busy` when {@linkcode MAX_REGEX_SEARCHES} already run.
+   * @throws {UnavailableError} `regex_busy` when {@linkcode MAX_REGEX_SEARCHES} already run.
    */
   static open(pattern: string, flags: string, budgetMs = REGEX_BUDGET_MS): RegexRunner {
     if (!regexSlotFree()) {
-      throw new AppError(503, "Too many regular-expression searches are running; retry shortly", {
-        code: "regex_busy",
-      });
+      throw new UnavailableError(
+        "Too many regular-expression searches are running; retry shortly",
+        { code: "regex_busy", retryAfterSeconds: 1 },
+      );
     }
     return new RegexRunner(pattern, flags, budgetMs);
   }
@@ -126,7 +127,7 @@ export class RegexRunner {
   /**
    * Indices of the lines of `text` (joined with `\n`) that match.
    *
-   * @throws {AppError} 422 `regex_timeout` when the search's budget is spent (the worker is
+   * @throws {UnprocessableError} `regex_timeout` when the search's budget is spent (the worker is
    * terminated).
    */
   matchLines(text: string): Promise<number[]> {
@@ -136,8 +137,7 @@ export class RegexRunner {
       const timer = setTimeout(() => {
         this.close();
         reject(
-          new AppError(
-            422,
+          new UnprocessableError(
             `Search pattern is too slow: gave up after ${
               this.#budgetMs / 1000
             } s. Simplify the regular expression.`,

@@ -5,7 +5,7 @@
  * @module
  */
 import { Hono } from "hono";
-import { AppError } from "../../lib/error.ts";
+import { ForbiddenError, RateLimitedError } from "../../lib/error.ts";
 import { attachment, clientAddress, MAX_REQUEST_BODY, readJsonObject } from "../../lib/http/mod.ts";
 import { formatLogTime } from "../../lib/log.ts";
 import type { Permission } from "../../lib/host/mod.ts";
@@ -59,11 +59,10 @@ export function logMonitorApp(rt: LogMonitorRuntime): Hono {
     const client = clientAddress(c);
     if (!rt.limiter.attempt(client)) {
       ctx.logger.warn(`[SECURITY] rate_limit_exceeded: client=${client}`);
-      c.header(
-        "Retry-After",
-        String(Math.max(1, Math.ceil(rt.limiter.retryAfterMs(client) / 1000))),
-      );
-      throw new AppError(429, "Too many requests. Please slow down.", { code: "rate_limited" });
+      throw new RateLimitedError("Too many requests. Please slow down.", {
+        code: "rate_limited",
+        retryAfterSeconds: Math.max(1, rt.limiter.retryAfterMs(client) / 1000),
+      });
     }
     const s = rt.settings();
     const q = (k: string) => c.req.query(k);
@@ -76,8 +75,7 @@ export function logMonitorApp(rt: LogMonitorRuntime): Hono {
       use_regex: q("use_regex"),
     }, s.search_page_size);
     if (params.useRegex && !s.regex_search_enabled) {
-      throw new AppError(
-        403,
+      throw new ForbiddenError(
         "Regular-expression search is disabled (setting regex_search_enabled)",
         { code: "regex_disabled" },
       );
@@ -88,9 +86,6 @@ export function logMonitorApp(rt: LogMonitorRuntime): Hono {
     try {
       assertSearchable(opened, "Log file is too large to process");
       return c.json(await searchFile(opened.file, params, rt.searchOptions));
-    } catch (err) {
-      if (err instanceof AppError && err.code === "regex_busy") c.header("Retry-After", "1");
-      throw err;
     } finally {
       opened.file.close();
     }
@@ -137,7 +132,7 @@ export function logMonitorApp(rt: LogMonitorRuntime): Hono {
   app.get("/alerts/monitor/status", (c) => c.json(rt.alerts.status()));
 
   app.post("/debug/frontend", async (c) => {
-    if (!rt.settings().debug_mode) throw new AppError(403, "Debug mode is disabled");
+    if (!rt.settings().debug_mode) throw new ForbiddenError("Debug mode is disabled");
     const body = await readJsonObject(c);
     // The host's logger writes it on one line (lib/log.ts sanitizeLogText).
     const raw = typeof body.message === "string" ? body.message.trim() : "";
@@ -148,7 +143,7 @@ export function logMonitorApp(rt: LogMonitorRuntime): Hono {
   });
   app.post("/debug/test-entries", async (c) => {
     const s = rt.settings();
-    if (!s.debug_mode) throw new AppError(403, "Debug mode is disabled");
+    if (!s.debug_mode) throw new ForbiddenError("Debug mode is disabled");
     const file = join(ctx.logDir, s.default_log_file);
     const now = formatLogTime(new Date(ctx.clock.now()));
     const lines = LEVELS.map((level) =>

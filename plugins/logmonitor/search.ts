@@ -56,7 +56,7 @@ function toInt(value: string | undefined, fallback: number): number | null {
 /**
  * Validates the query parameters with the reference's messages.
  *
- * @throws {AppError} 400 for non-integer, negative or too large paging values and unknown levels.
+ * @throws {UsageError} for non-integer, negative or too large paging values and unknown levels.
  */
 export function parseSearchParams(raw: RawSearchQuery, pageSize: number): SearchParams {
   const offset = toInt(raw.offset, 0);
@@ -112,7 +112,7 @@ function linesMatching(text: string, re: RegExp): number[] {
 /**
  * Compiles a client's pattern (the flags a search uses).
  *
- * @throws {AppError} 400 `Invalid search pattern: ...`.
+ * @throws {UsageError} `Invalid search pattern: ...`.
  */
 export function compilePattern(query: string, caseSensitive: boolean): RegExp {
   try {
@@ -132,7 +132,7 @@ export interface SearchFileOptions extends ScanOptions {
  * Searches a file (a path, or a handle opened and checked by the caller). An entry matches
  * when one of its lines holds the query and its level is allowed.
  *
- * @throws {AppError} 400 for a bad pattern, 422 when a regex runs out of time, 503 when too
+ * @throws {UsageError} for a bad pattern, {UnprocessableError} when a regex runs out of time, {UnavailableError} when too
  * many regex searches run.
  *
  * @example

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { AppError, UsageError } from "../../lib/error.ts";
+import { AppError, ConflictError, UsageError } from "../../lib/error.ts";
 import type { Clock } from "../../lib/clock.ts";
 import type { Logger } from "../../lib/log.ts";
 import { EntryStream, groupLines, type StreamEntry } from "./entries.ts";
@@ -61,11 +61,11 @@ export class StreamManager {
   /**
    * Starts (or switches) the single stream; returns its initial entries.
    *
-   * @throws {AppError} 409 when {@linkcode MAX_TAILED} files are already tailed.
+   * @throws {ConflictError} when {@linkcode MAX_TAILED} files are already tailed.
    */
   async startSingle(name: unknown): Promise<Record<string, unknown>> {
     if (!this.#single && this.#multi.size >= MAX_TAILED) {
-      throw new AppError(409, `Too many files tailed (at most ${MAX_TAILED} at once)`, {
+      throw new ConflictError(`Too many files tailed (at most ${MAX_TAILED} at once)`, {
         code: "too_many_tails",
       });
     }
@@ -109,7 +109,7 @@ export class StreamManager {
       try {
         const replacing = typeof name === "string" && this.#multi.has(name);
         if (!replacing && this.#multi.size + (this.#single ? 1 : 0) >= MAX_TAILED) {
-          throw new AppError(409, `Too many files tailed (at most ${MAX_TAILED} at once)`);
+          throw new ConflictError(`Too many files tailed (at most ${MAX_TAILED} at once)`);
         }
         const opened = await this.#open(name, "File is too large to stream");
         await this.#stopStream(this.#multi.get(opened.name) ?? null);

@@ -12,7 +12,7 @@
  */
 import { dirname } from "node:path";
 import type { Clock } from "../../lib/clock.ts";
-import { AppError } from "../../lib/error.ts";
+import { AppError, NotFoundError } from "../../lib/error.ts";
 import { isSameFile } from "../../lib/named_file.ts";
 import type { ChangeFeed } from "./watch.ts";
 
@@ -147,7 +147,7 @@ export class Tailer {
       return true;
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
-      if (err.status !== 404) {
+      if (!(err instanceof NotFoundError)) {
         if (this.#backoffMs === 0) this.#opts.onError?.(err);
         this.#backoffMs = Math.min(Math.max(1000, this.#backoffMs * 2), 60_000);
         this.#retryAt = now + this.#backoffMs;

@@ -9,6 +9,7 @@
 import type { DisplayText } from "./format.ts";
 import type { EtaState, HeaterStatus } from "./status.ts";
 import type { UiConfig } from "./ui_config.ts";
+import { isPlainObject } from "../../lib/shared/json_object.ts";
 
 /** The status route. */
 export const ETA_API = "/api/plugin/temp_eta";
@@ -190,9 +191,7 @@ export function applySettingsChanged(
   data: Record<string, unknown>,
 ): { ui: UiConfig; enabled?: boolean; algorithm?: string } {
   if (data.type !== "settings_changed") return { ui };
-  const next = typeof data.ui === "object" && data.ui !== null
-    ? { ...ui, ...(data.ui as Partial<UiConfig>) }
-    : ui;
+  const next = isPlainObject(data.ui) ? { ...ui, ...(data.ui as Partial<UiConfig>) } : ui;
   return {
     ui: next,
     ...(typeof data.enabled === "boolean" ? { enabled: data.enabled } : {}),

@@ -9,9 +9,9 @@
 import { Hono } from "hono";
 import type { PluginRoutes } from "../../lib/host/mod.ts";
 import type { TempEtaService } from "./service.ts";
-import { AppError, UsageError } from "../../lib/error.ts";
+import { NotFoundError, UsageError } from "../../lib/error.ts";
 import { readJsonObject } from "../../lib/http/mod.ts";
-import { type NamedFile, openNamedFile, readNamedFile } from "../../lib/named_file.ts";
+import { isRefusal, type NamedFile, openNamedFile, readNamedFile } from "../../lib/named_file.ts";
 import {
   DEFAULT_SOUNDS,
   renderDefaultSound,
@@ -76,8 +76,8 @@ export function staticApp(): Hono {
     try {
       opened = await openNamedFile(SOUNDS_DIR, name, { pattern: SOUND_NAME });
     } catch (err) {
-      if (err instanceof AppError && err.status < 500) {
-        throw new AppError(404, "Sound file not found");
+      if (isRefusal(err)) {
+        throw new NotFoundError("Sound file not found");
       }
       throw err;
     }

@@ -36,7 +36,7 @@ export const SETTINGS_SCHEMA = v.pipe(
  *   /Setting 'min_rate' must be a number between 0.01 and 1.0: got 5$/,
  * );
  * ```
- * @throws {SettingError} 400 (`invalid_setting`) naming the first invalid setting.
+ * @throws {SettingError} (`invalid_setting`) naming the first invalid setting.
  */
 export function validateSettings(candidate: unknown): TempEtaSettings {
   return parseSettings(SETTINGS_SCHEMA, candidate, {

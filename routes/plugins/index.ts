@@ -3,14 +3,14 @@
  *
  * @module
  */
-import { AppError } from "../../lib/error.ts";
+import { NotFoundError } from "../../lib/error.ts";
 import { define, PAGES_BASE } from "../../lib/host/mod.ts";
 
 /** Route handlers. */
 export const handler = define.handlers({
   GET(c) {
     const first = c.var.nav.find((link) => link.href.startsWith(`${PAGES_BASE}/`));
-    if (!first) throw new AppError(404, "No hosted plugin has a page");
+    if (!first) throw new NotFoundError("No hosted plugin has a page");
     return c.redirect(first.href);
   },
 });

@@ -4,14 +4,14 @@
  *
  * @module
  */
-import { AppError } from "../../lib/error.ts";
+import { NotFoundError } from "../../lib/error.ts";
 import { define } from "../../lib/host/mod.ts";
 
 /** Route handlers. */
 export const handler = define.handlers({
   GET(c) {
     const first = c.var.settingsNav[0];
-    if (!first) throw new AppError(404, "No hosted plugin has a settings screen");
+    if (!first) throw new NotFoundError("No hosted plugin has a settings screen");
     return c.redirect(first.href);
   },
 });

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { parseOptions } from "../../lib/args.ts";
 import { print } from "../../lib/log.ts";
 import {
   createLmStudioDouble,
@@ -87,24 +88,23 @@ export function startLmStudioDouble(
   });
 }
 
-function argValue(args: string[], name: string): string | undefined {
-  const i = args.indexOf(name);
-  if (i >= 0) return args[i + 1];
-  const eq = args.find((a) => a.startsWith(name + "="));
-  return eq?.slice(name.length + 1);
-}
-
 if (import.meta.main) {
-  const args = Deno.args;
-  const port = Number(argValue(args, "--port") ?? "1234");
-  const seed = argValue(args, "--seed");
-  const delay = argValue(args, "--token-delay-ms");
+  const { values: v } = parseOptions({
+    args: Deno.args,
+    options: {
+      port: { type: "string", default: "1234" },
+      host: { type: "string", default: "127.0.0.1" },
+      token: { type: "string" },
+      seed: { type: "string" },
+      "token-delay-ms": { type: "string", default: "20" },
+    },
+  });
   const d = await startLmStudioDouble({
-    port,
-    hostname: argValue(args, "--host") ?? "127.0.0.1",
-    token: argValue(args, "--token") ?? null,
-    tokenDelayMs: delay === undefined ? 20 : Number(delay),
-    ...(seed === undefined ? {} : { seed: Number(seed) }),
+    port: Number(v.port),
+    hostname: v.host,
+    token: v.token ?? null,
+    tokenDelayMs: Number(v["token-delay-ms"]),
+    ...(v.seed === undefined ? {} : { seed: Number(v.seed) }),
   });
   print(`listening on ${d.url}`);
   const stop = async () => {

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
+import { parseOptions } from "../../lib/args.ts";
 import { createLogger, print, printError } from "../../lib/log.ts";
 import { startHubSimulator } from "./powerhub_sim.ts";
 
@@ -27,9 +27,8 @@ export interface HubServerArgs {
  * @throws {RangeError} on an invalid port, path or delay.
  */
 export function parseHubServerArgs(argv: string[]): HubServerArgs {
-  const { values } = parseArgs({
-    // `deno task hub:sim -- --port N` passes the `--` through.
-    args: argv[0] === "--" ? argv.slice(1) : argv,
+  const { values } = parseOptions({
+    args: argv,
     options: {
       port: { type: "string", default: "0" },
       path: { type: "string", default: "/ws" },

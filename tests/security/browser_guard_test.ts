@@ -179,12 +179,12 @@ Deno.test("an empty token is refused at start, from the option or the environmen
   await using env = await tempEnv();
   await assert.rejects(
     createWebApp({ env: env.env, hostname: "0.0.0.0", token: "", plugins: null }),
-    { status: 400, message: /empty token \(--token\)/ },
+    { name: "UsageError", message: /empty token \(--token\)/ },
   );
   env.vars.LOCALBENCH_WEB_TOKEN = " ";
   await assert.rejects(
     createWebApp({ env: env.env, hostname: "0.0.0.0", plugins: null }),
-    { status: 400, message: /empty token \(LOCALBENCH_WEB_TOKEN\)/ },
+    { name: "UsageError", message: /empty token \(LOCALBENCH_WEB_TOKEN\)/ },
   );
 });
 
@@ -257,6 +257,9 @@ Deno.test("every page and file of both servers carries the CSP with frame-ancest
     const res = await d.request(path, { headers: { Accept: "text/html" } });
     assert.equal(res.headers.get("Content-Security-Policy"), CONTENT_SECURITY_POLICY, path);
     assert.equal(res.headers.get("X-Frame-Options"), "DENY", path);
+    assert.equal(res.headers.get("X-Content-Type-Options"), "nosniff", path);
+    assert.equal(res.headers.get("Referrer-Policy"), "same-origin", path);
+    assert.equal(res.headers.get("Strict-Transport-Security"), null, `${path}: plain HTTP`);
     const html = await res.text();
     if (!(res.headers.get("Content-Type") ?? "").includes("html")) continue;
     assert.doesNotMatch(html, /<script(?![^>]*\bsrc=)[^>]*>/, `${path}: inline script`);

@@ -4,6 +4,7 @@
  * a regular file and of a symlink over it) while requests run; none may return the outside file.
  */
 import assert from "node:assert/strict";
+import { statusOf } from "../../lib/http/error_handler.ts";
 import { Hono } from "hono";
 import { serveAssets } from "../../lib/http/fw/static.ts";
 import { openNamedFile, readNamedFile } from "../../lib/named_file.ts";
@@ -79,7 +80,7 @@ Deno.test("openNamedFile() never returns the outside file while the name is swap
           tally.add(200, new TextDecoder().decode(await readNamedFile(f)), secret.marker);
         } catch (err) {
           if (!(err instanceof AppError)) throw err;
-          tally.add(err.status, err.message, secret.marker);
+          tally.add(statusOf(err), err.message, secret.marker);
         }
       }
     });

@@ -49,7 +49,7 @@ export interface BuildOptions {
  * Runs `cmake -G Ninja` and `ninja <targets>`, printing a line at every tenth of the build.
  *
  * @returns the folder holding the built binaries
- * @throws {AppError} 500 when configure or build fails (with the last lines of output)
+ * @throws {SetupError} when configure or build fails (with the last lines of output)
  */
 export async function buildEngine(runner: CommandRunner, options: BuildOptions): Promise<string> {
   const { srcDir, buildDir, say } = options;

@@ -7,7 +7,7 @@
  */
 
 import { exists } from "../../lib/fs.ts";
-import { AppError, Status } from "../../lib/error.ts";
+import { SetupError } from "../../lib/error.ts";
 import {
   LLAMA_CPP_COMMIT,
   NODE_LLAMA_CPP_PACKAGE,
@@ -43,7 +43,7 @@ export const BUNDLE_IN_TARBALL = "package/llama/gitRelease.bundle";
  * Downloads the package (unless its tarball is already there), unpacks the bundle and clones it.
  * An existing checkout at the expected commit is reused.
  *
- * @throws {AppError} 500 when a step fails or the bundle holds another commit than
+ * @throws {SetupError} when a step fails or the bundle holds another commit than
  * {@linkcode LLAMA_CPP_COMMIT}
  */
 export async function fetchSource(
@@ -91,8 +91,7 @@ export async function fetchSource(
   ], { ...log });
   const commit = await headCommit(runner, srcDir);
   if (commit !== LLAMA_CPP_COMMIT) {
-    throw new AppError(
-      Status.Internal,
+    throw new SetupError(
       `Cannot use the llama.cpp bundle: commit '${commit}' is not the pinned '${LLAMA_CPP_COMMIT}'`,
       { code: "source_mismatch" },
     );

@@ -44,7 +44,7 @@ export interface GenerateOptions {
 /**
  * Writes every model and `manifest.json`; returns the manifest.
  *
- * @throws {AppError} 500 when the converter fails
+ * @throws {SetupError} when the converter fails
  */
 export async function generateModels(
   runner: CommandRunner,

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { AppError, Status } from "../../lib/error.ts";
+import { ConflictError } from "../../lib/error.ts";
 import { sleep } from "../../lib/clock.ts";
 import { isAlive } from "../../lib/engine/mod.ts";
 
@@ -26,7 +26,7 @@ export interface LockOptions {
  * process that no longer runs is taken over.
  *
  * @returns a function that releases the lock
- * @throws {AppError} 409 `setup_locked` when the holder does not finish in time
+ * @throws {ConflictError} `setup_locked` when the holder does not finish in time
  */
 export async function acquireLock(
   path: string,
@@ -58,13 +58,9 @@ export async function acquireLock(
       told = true;
     }
     if (Date.now() >= deadline) {
-      throw new AppError(
-        Status.Conflict,
-        `Cannot set up the engine: process ${holder} holds '${path}'`,
-        {
-          code: "setup_locked",
-        },
-      );
+      throw new ConflictError(`Cannot set up the engine: process ${holder} holds '${path}'`, {
+        code: "setup_locked",
+      });
     }
     await sleep(options.intervalMs ?? 1_000);
   }

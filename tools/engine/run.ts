@@ -5,7 +5,7 @@
  * @module
  */
 
-import { AppError, Status } from "../../lib/error.ts";
+import { SetupError } from "../../lib/error.ts";
 import { drainOutput } from "../../lib/engine/mod.ts";
 
 /** Options of one command. */
@@ -70,7 +70,7 @@ export const denoRunner: CommandRunner = async (command, args, options = {}) => 
  * Runs a command and throws when it fails.
  *
  * @param what what the command does, for the error ("Cannot <what>: …")
- * @throws {AppError} 500 `command_failed` with the exit code and the last output lines
+ * @throws {SetupError} `command_failed` with the exit code and the last output lines
  */
 export async function runOrThrow(
   runner: CommandRunner,
@@ -84,7 +84,7 @@ export async function runOrThrow(
     result = await runner(command, args, options);
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) {
-      throw new AppError(Status.Internal, `Cannot ${what}: '${command}' is not installed`, {
+      throw new SetupError(`Cannot ${what}: '${command}' is not installed`, {
         code: "command_missing",
         cause: err,
       });
@@ -93,8 +93,7 @@ export async function runOrThrow(
   }
   if (result.code !== 0) {
     const where = options.logFile ? ` (full log: ${options.logFile})` : "";
-    throw new AppError(
-      Status.Internal,
+    throw new SetupError(
       `Cannot ${what}: '${command}' exited with ${result.code}${where}\n${
         result.tail.slice(-12).join("\n")
       }`,

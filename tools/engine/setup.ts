@@ -59,7 +59,7 @@ export interface EngineSetupResult {
 /**
  * Builds and generates what is missing.
  *
- * @throws {AppError} when a tool is missing and cannot be installed, or a step fails
+ * @throws when a tool is missing and cannot be installed, or a step fails
  */
 export async function runEngineSetup(options: EngineSetupOptions): Promise<EngineSetupResult> {
   const paths = enginePaths(options.root);

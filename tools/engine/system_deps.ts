@@ -5,7 +5,7 @@
  * @module
  */
 
-import { AppError, Status } from "../../lib/error.ts";
+import { SetupError } from "../../lib/error.ts";
 import { findOnPath } from "../../lib/engine/mod.ts";
 import { type CommandRunner, runOrThrow } from "./run.ts";
 
@@ -47,7 +47,7 @@ export function missingTools(find: (command: string) => string | null = findOnPa
 /**
  * Installs missing tools with apt-get when root; otherwise explains what to install.
  *
- * @throws {AppError} 500 `build_tools_missing` when tools are missing and cannot be installed
+ * @throws {SetupError} `build_tools_missing` when tools are missing and cannot be installed
  */
 export async function ensureBuildTools(
   runner: CommandRunner,
@@ -63,19 +63,14 @@ export async function ensureBuildTools(
   const packages = missing.flatMap((t) => (t.debianPackage ? [t.debianPackage] : []));
   const noApt = missing.filter((t) => t.debianPackage === null).map((t) => t.command);
   if (noApt.length > 0) {
-    throw new AppError(
-      Status.Internal,
-      `Cannot build the engine: ${noApt.join(", ")} missing (install Node.js)`,
-      {
-        code: "build_tools_missing",
-      },
-    );
+    throw new SetupError(`Cannot build the engine: ${noApt.join(", ")} missing (install Node.js)`, {
+      code: "build_tools_missing",
+    });
   }
   const isRoot = options.isRoot ?? Deno.uid() === 0;
   if (!isRoot || find("apt-get") === null) {
     const why = isRoot ? "apt-get is not available" : "not running as root";
-    throw new AppError(
-      Status.Internal,
+    throw new SetupError(
       `Cannot build the engine: ${names} missing and ${why}; install them, e.g. ` +
         `\`sudo apt-get install -y ${packages.join(" ")}\`, then run this again`,
       { code: "build_tools_missing" },
@@ -94,12 +89,8 @@ export async function ensureBuildTools(
   ], { env, ...log });
   const still = missingTools(find);
   if (still.length > 0) {
-    throw new AppError(
-      Status.Internal,
-      `Cannot build the engine: still missing ${still.map((t) => t.command)}`,
-      {
-        code: "build_tools_missing",
-      },
-    );
+    throw new SetupError(`Cannot build the engine: still missing ${still.map((t) => t.command)}`, {
+      code: "build_tools_missing",
+    });
   }
 }

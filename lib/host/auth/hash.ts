@@ -1,6 +1,6 @@
 /**
  * Hashing of secrets: API keys (long random tokens) with SHA-256, passwords with scrypt and a
- * random salt; every comparison runs in constant time.
+ * random salt; a password check runs in constant time (`lib/safe_equal.ts` compares the rest).
  *
  * @module
  */
@@ -20,17 +20,6 @@ export function generateApiKey(): string {
 /** The stored form of an API key: hex SHA-256. */
 export function hashApiKey(key: string): string {
   return createHash("sha256").update(key, "utf8").digest("hex");
-}
-
-/** Compares two strings in constant time (for equal lengths; different lengths are unequal). */
-export function safeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a, "utf8");
-  const y = Buffer.from(b, "utf8");
-  if (x.length !== y.length) {
-    timingSafeEqual(x, x);
-    return false;
-  }
-  return timingSafeEqual(x, y);
 }
 
 function derive(password: string, salt: Buffer, n: number): Promise<Buffer> {

@@ -6,7 +6,7 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
-import { AppError } from "../../error.ts";
+import { ForbiddenError, UnauthenticatedError } from "../../error.ts";
 import { isStateChanging } from "../../http/mod.ts";
 import type { Permission } from "../plugin.ts";
 import { defaultPermissionFor, hasPermission } from "../permissions.ts";
@@ -40,18 +40,18 @@ export async function resolvePrincipal(
   const key = c.req.header("X-Api-Key");
   if (key !== undefined) {
     const principal = await options.users.verifyKey(key.trim());
-    if (!principal) throw new AppError(401, "Invalid API key");
+    if (!principal) throw new UnauthenticatedError("Invalid API key");
     return principal;
   }
   const sid = getCookie(c, SESSION_COOKIE);
   if (sid === undefined) return null;
   const session = options.sessions.get(sid);
-  if (!session) throw new AppError(401, "Session expired, please log in again");
+  if (!session) throw new UnauthenticatedError("Session expired, please log in again");
   // The account as it is now: a changed password or a deleted user ends the session here.
   const account = await options.users.account(session.user);
   if (!account || account.stamp !== session.stamp) {
     options.sessions.delete(sid);
-    throw new AppError(401, "Session ended: the account changed, please log in again", {
+    throw new UnauthenticatedError("Session ended: the account changed, please log in again", {
       code: "session_ended",
     });
   }
@@ -59,7 +59,7 @@ export async function resolvePrincipal(
     isStateChanging(c.req.method) &&
     !options.sessions.checkCsrf(session, c.req.header("X-CSRF-Token"))
   ) {
-    throw new AppError(403, "Missing or invalid CSRF token");
+    throw new ForbiddenError("Missing or invalid CSRF token");
   }
   return { user: session.user, permissions: account.permissions, via: "session" };
 }
@@ -73,7 +73,9 @@ export function authenticate(options: AuthenticateOptions): MiddlewareHandler {
   return async function authenticateMiddleware(c, next) {
     if (open.has(`${c.req.method} ${c.req.path}`)) return await next();
     const principal = await resolvePrincipal(c, options);
-    if (!principal) throw new AppError(401, "Authentication required: send X-Api-Key or log in");
+    if (!principal) {
+      throw new UnauthenticatedError("Authentication required: send X-Api-Key or log in");
+    }
     c.set("principal", principal);
     await next();
   };
@@ -82,9 +84,9 @@ export function authenticate(options: AuthenticateOptions): MiddlewareHandler {
 /** Throws 403 unless the request's principal holds `needed`. */
 export function assertPermission(c: Context, needed: Permission): void {
   const principal = c.get("principal");
-  if (!principal) throw new AppError(401, "Authentication required");
+  if (!principal) throw new UnauthenticatedError("Authentication required");
   if (!hasPermission(principal.permissions, needed)) {
-    throw new AppError(403, `Permission ${needed} required`);
+    throw new ForbiddenError(`Permission ${needed} required`);
   }
 }
 

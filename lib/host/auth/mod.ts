@@ -4,7 +4,7 @@
  *
  * @module
  */
-export { generateApiKey, hashApiKey, hashPassword, safeEqual, verifyPassword } from "./hash.ts";
+export { generateApiKey, hashApiKey, hashPassword, verifyPassword } from "./hash.ts";
 export { type Principal, UserStore } from "./users.ts";
 export {
   type Session,

@@ -6,7 +6,7 @@
  */
 import { Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { AppError, UsageError } from "../../error.ts";
+import { RateLimitedError, UnauthenticatedError, UsageError } from "../../error.ts";
 import { clientAddress, readJsonObject } from "../../http/mod.ts";
 import type { Logger } from "../../log.ts";
 import { SESSION_COOKIE, type SessionStore } from "./sessions.ts";
@@ -45,16 +45,16 @@ export function authRoutes(options: AuthRoutesOptions): Hono {
     const address = clientAddress(c);
     const wait = throttle.check(user, address);
     if (wait > 0) {
-      c.header("Retry-After", String(Math.ceil(wait / 1000)));
-      throw new AppError(429, "Too many failed logins. Please wait and try again.", {
+      throw new RateLimitedError("Too many failed logins. Please wait and try again.", {
         code: "login_throttled",
+        retryAfterSeconds: wait / 1000,
       });
     }
     const account = await options.users.verifyLogin(user, pass);
     if (!account) {
       throttle.failed(user, address);
       options.logger.warn(`[SECURITY] login_failed: user=${logSafeName(user)} from=${address}`);
-      throw new AppError(401, "Invalid user name or password");
+      throw new UnauthenticatedError("Invalid user name or password");
     }
     throttle.succeeded(user);
     const permissions = account.permissions;

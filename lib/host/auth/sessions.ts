@@ -8,7 +8,7 @@
  * @module
  */
 import { randomBytes } from "node:crypto";
-import { safeEqual } from "./hash.ts";
+import { safeEqual } from "../../safe_equal.ts";
 
 /** The session cookie's name. */
 export const SESSION_COOKIE = "localbench_session";

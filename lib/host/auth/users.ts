@@ -4,11 +4,12 @@
  *
  * @module
  */
-import { AppError, UsageError } from "../../error.ts";
+import { ConflictError, NotFoundError, UsageError } from "../../error.ts";
 import type { ConfigDoc, ConfigFile } from "../config_file.ts";
 import type { Permission } from "../plugin.ts";
 import { PERMISSIONS } from "../permissions.ts";
-import { generateApiKey, hashApiKey, hashPassword, safeEqual, verifyPassword } from "./hash.ts";
+import { safeEqual } from "../../safe_equal.ts";
+import { generateApiKey, hashApiKey, hashPassword, verifyPassword } from "./hash.ts";
 
 /** A user as the host knows it now (read from config.yaml at each use). */
 export interface Account {
@@ -90,7 +91,7 @@ export class UserStore {
   /**
    * Adds (or replaces) a user with a password and permissions.
    *
-   * @throws {AppError} 400 for an invalid name or empty password.
+   * @throws {UsageError} for an invalid name or empty password.
    */
   async addUser(name: string, password: string, permissions: Permission[]): Promise<void> {
     if (!USER_NAME.test(name) || ["__proto__", "constructor", "prototype"].includes(name)) {
@@ -111,13 +112,13 @@ export class UserStore {
   /**
    * Sets a user's permissions without touching the password; live sessions get them at once.
    *
-   * @throws {AppError} 404 when no such user.
+   * @throws {NotFoundError} when no such user.
    */
   async setPermissions(name: string, permissions: Permission[]): Promise<void> {
     await this.#file.update((doc) => {
       const section = access(doc);
       const user = Object.hasOwn(section.users, name) ? section.users[name] : undefined;
-      if (!user) throw new AppError(404, `Cannot change user '${name}': no such user`);
+      if (!user) throw new NotFoundError(`Cannot change user '${name}': no such user`);
       section.users[name] = { ...user, permissions: [...permissions] };
     });
   }
@@ -125,13 +126,13 @@ export class UserStore {
   /**
    * Creates an API key for an existing user; returns the key (shown once, stored hashed).
    *
-   * @throws {AppError} 404 when the user does not exist.
+   * @throws {NotFoundError} when the user does not exist.
    */
   async createKey(user: string): Promise<string> {
     const key = generateApiKey();
     await this.#file.update((doc) => {
       const section = access(doc);
-      if (!section.users[user]) throw new AppError(404, `Cannot create key: no user '${user}'`);
+      if (!section.users[user]) throw new NotFoundError(`Cannot create key: no user '${user}'`);
       section.apikeys.push({
         hash: hashApiKey(key),
         user,
@@ -144,7 +145,7 @@ export class UserStore {
   /**
    * Revokes a key.
    *
-   * @throws {AppError} 404 when no such key exists.
+   * @throws {NotFoundError} when no such key exists.
    */
   async revokeKey(key: string): Promise<void> {
     const hash = hashApiKey(key.trim());
@@ -152,7 +153,7 @@ export class UserStore {
       const section = access(doc);
       const kept = section.apikeys.filter((k) => !safeEqual(k.hash, hash));
       if (kept.length === section.apikeys.length) {
-        throw new AppError(404, "Cannot revoke key: no such key");
+        throw new NotFoundError("Cannot revoke key: no such key");
       }
       section.apikeys = kept;
     });
@@ -173,20 +174,20 @@ export class UserStore {
    * Deletes a user and every API key of the user; returns the number of keys removed. Live
    * sessions of the user end at their next request.
    *
-   * @throws {AppError} 404 when no such user; 409 when it is the last user holding ADMIN.
+   * @throws {NotFoundError} when no such user; {ConflictError} when it is the last user holding ADMIN.
    */
   async deleteUser(name: string): Promise<number> {
     let removed = 0;
     await this.#file.update((doc) => {
       const section = access(doc);
       if (!Object.hasOwn(section.users, name)) {
-        throw new AppError(404, `Cannot delete user '${name}': no such user`);
+        throw new NotFoundError(`Cannot delete user '${name}': no such user`);
       }
       const admins = Object.keys(section.users).filter((n) =>
         permissionsOf(section.users[n]).includes("ADMIN")
       );
       if (admins.length === 1 && admins[0] === name) {
-        throw new AppError(409, `Cannot delete user '${name}': it is the last user with ADMIN`);
+        throw new ConflictError(`Cannot delete user '${name}': it is the last user with ADMIN`);
       }
       delete section.users[name];
       const kept = section.apikeys.filter((k) => k.user !== name);

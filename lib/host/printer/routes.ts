@@ -10,6 +10,7 @@ import { readJsonObject } from "../../http/mod.ts";
 import { requirePermission } from "../auth/mod.ts";
 import type { PrinterState } from "../plugin.ts";
 import type { VirtualPrinter } from "./virtual_printer.ts";
+import { isPlainObject } from "../../shared/json_object.ts";
 
 const TEXT: Record<PrinterState, string> = {
   OPERATIONAL: "Operational",
@@ -66,10 +67,10 @@ export function printerRoutes(printer: VirtualPrinter): Hono {
       throw new UsageError(`Unknown command '${String(body.command)}'`);
     }
     const targets = body.targets;
-    if (targets === null || typeof targets !== "object" || Array.isArray(targets)) {
+    if (!isPlainObject(targets)) {
       throw new UsageError("'targets' must be an object of tool name to temperature");
     }
-    const entries = Object.entries(targets as Record<string, unknown>);
+    const entries = Object.entries(targets);
     for (const [name, value] of entries) {
       if (!/^tool\d+$/.test(name) || !printer.heaterNames().includes(name)) {
         throw new UsageError(`Unknown tool '${name}'`);

@@ -7,7 +7,7 @@
  */
 import type { Clock } from "../../clock.ts";
 import { systemClock } from "../../clock.ts";
-import { AppError, UsageError } from "../../error.ts";
+import { ConflictError, UsageError } from "../../error.ts";
 import type {
   HeaterReading,
   PrinterAccess,
@@ -113,7 +113,7 @@ export class VirtualPrinter implements PrinterAccess {
   /**
    * Sets a heater's target (0 turns it off).
    *
-   * @throws {AppError} 400 for an unknown heater or a target outside 0..max.
+   * @throws {UsageError} for an unknown heater or a target outside 0..max.
    */
   setTarget(heater: string, target: number): void {
     const h = this.#heaters.get(heater);
@@ -141,18 +141,18 @@ export class VirtualPrinter implements PrinterAccess {
   job(command: string, action = "toggle"): void {
     switch (command) {
       case "start":
-        if (this.#state !== "OPERATIONAL") throw new AppError(409, "Printer is not operational");
+        if (this.#state !== "OPERATIONAL") throw new ConflictError("Printer is not operational");
         this.#printed = 0;
         return this.#setState("PRINTING");
       case "pause": {
         const pause = action === "pause" || (action === "toggle" && this.#state === "PRINTING");
         if (pause && this.#state === "PRINTING") return this.#setState("PAUSED");
         if (!pause && this.#state === "PAUSED") return this.#setState("PRINTING");
-        throw new AppError(409, pause ? "Printer is not printing" : "Printer is not paused");
+        throw new ConflictError(pause ? "Printer is not printing" : "Printer is not paused");
       }
       case "cancel":
         if (this.#state !== "PRINTING" && this.#state !== "PAUSED") {
-          throw new AppError(409, "Printer is neither printing nor paused");
+          throw new ConflictError("Printer is neither printing nor paused");
         }
         this.#setState("CANCELLING");
         this.#printed = 0;

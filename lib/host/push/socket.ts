@@ -6,7 +6,7 @@
  * @module
  */
 import type { Context } from "hono";
-import { AppError, UsageError } from "../../error.ts";
+import { ForbiddenError, UnavailableError, UsageError } from "../../error.ts";
 import { isSameOrigin } from "../../http/mod.ts";
 import type { Logger } from "../../log.ts";
 import type { Clock } from "../../clock.ts";
@@ -61,13 +61,13 @@ export function pushSocketHandler(options: PushSocketOptions): (c: Context) => P
     if (c.req.header("Upgrade")?.toLowerCase() !== "websocket") {
       throw new UsageError("Expected a WebSocket upgrade");
     }
-    if (options.hub.closed) throw new AppError(503, "The host is shutting down");
+    if (options.hub.closed) throw new UnavailableError("The host is shutting down");
     if (c.req.header("X-Api-Key") === undefined && !isSameOrigin(c)) {
-      throw new AppError(403, "Cross-origin push socket refused");
+      throw new ForbiddenError("Cross-origin push socket refused");
     }
     const principal = await resolvePrincipal(c, options);
     if (principal && !hasPermission(principal.permissions, "STATUS")) {
-      throw new AppError(403, "Permission STATUS required");
+      throw new ForbiddenError("Permission STATUS required");
     }
     const header = c.req.header("X-Api-Key");
     const sid = getCookie(c, SESSION_COOKIE);

@@ -11,6 +11,7 @@ import { UsageError } from "../../error.ts";
 import { readJsonObject } from "../../http/mod.ts";
 import { requirePermission } from "../auth/mod.ts";
 import type { SettingsStore } from "./store.ts";
+import { isPlainObject } from "../../shared/json_object.ts";
 
 /** Options of {@linkcode settingsRoutes}. */
 export interface SettingsRoutesOptions {
@@ -30,10 +31,10 @@ export function settingsRoutes(store: SettingsStore, options: SettingsRoutesOpti
       if (key !== "plugins") throw new UsageError(`Unknown settings section '${key}'`);
     }
     const plugins = body.plugins ?? {};
-    if (plugins === null || typeof plugins !== "object" || Array.isArray(plugins)) {
+    if (!isPlainObject(plugins)) {
       throw new UsageError("Cannot save settings: 'plugins' must be an object");
     }
-    await store.updateMany(plugins as Record<string, unknown>);
+    await store.updateMany(plugins);
     return c.json(saved());
   });
   app.delete("/plugins/:id", requirePermission("SETTINGS"), async (c) => {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { AppError, UsageError } from "../../error.ts";
+import { NotFoundError, UsageError } from "../../error.ts";
 import type { Logger } from "../../log.ts";
 import type { ConfigDoc, ConfigFile } from "../config_file.ts";
 import type { PluginDescriptor, Settings, SettingsAccess } from "../plugin.ts";
@@ -138,7 +138,7 @@ export class SettingsStore {
   /**
    * Validates updates of several plugins, then saves them in one atomic write.
    *
-   * @throws {AppError} 400 for an unknown plugin or an invalid setting (nothing is saved).
+   * @throws {UsageError} for an unknown plugin or an invalid setting (nothing is saved).
    */
   async updateMany(updates: Record<string, unknown>): Promise<void> {
     const next = new Map<string, Settings>();
@@ -154,7 +154,7 @@ export class SettingsStore {
   /** Resets a plugin to its defaults (removes its section from config.yaml). */
   async reset(id: string): Promise<Settings> {
     const p = this.#plugins.get(id);
-    if (!p) throw new AppError(404, `Unknown plugin '${id}'`);
+    if (!p) throw new NotFoundError(`Unknown plugin '${id}'`);
     const defaults = settingsDefaults(p);
     await this.#commit(new Map([[id, defaults]]), true);
     return structuredClone(defaults);
@@ -179,7 +179,7 @@ export class SettingsStore {
 
   #settingsOf(id: string): Settings {
     const s = this.#current.get(id);
-    if (!s) throw new AppError(404, `Unknown plugin '${id}'`);
+    if (!s) throw new NotFoundError(`Unknown plugin '${id}'`);
     return s;
   }
 

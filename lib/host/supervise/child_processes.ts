@@ -21,6 +21,7 @@ import type { HostArgs } from "../host_args.ts";
 import type { HostStart } from "./launcher.ts";
 import type { ProbeRequest } from "./link.ts";
 import { readLines } from "./protocol.ts";
+import { isPlainObject } from "../../shared/json_object.ts";
 
 /** The values of `names` that are set in the environment `read` reads (the process's). */
 export function envOf(
@@ -179,7 +180,7 @@ export async function runProbeProcess(
     clearTimeout(timer);
   }
   const result = JSON.parse(last || "null");
-  if (result === null || typeof result !== "object" || Array.isArray(result)) {
+  if (!isPlainObject(result)) {
     throw new Error("the probe printed no result");
   }
   return result;

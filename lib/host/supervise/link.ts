@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { AppError } from "../../error.ts";
+import { UnavailableError } from "../../error.ts";
 import {
   decodeMessage,
   encodeMessage,
@@ -67,7 +67,7 @@ export class SupervisorLink {
   }
 
   #send(message: HostMessage): void {
-    if (this.#closed) throw new AppError(503, "Cannot reach the launcher: it is gone");
+    if (this.#closed) throw new UnavailableError("Cannot reach the launcher: it is gone");
     this.#write(encodeMessage(message));
   }
 
@@ -84,7 +84,7 @@ export class SupervisorLink {
   /**
    * Runs a plugin's probe in a process of the launcher's that may reach `net` only.
    *
-   * @throws {AppError} 503 when the launcher is gone, does not answer, or the probe failed.
+   * @throws {UnavailableError} when the launcher is gone, does not answer, or the probe failed.
    */
   probe(request: ProbeRequest): Promise<Record<string, unknown>> {
     const id = this.#next++;
@@ -104,7 +104,7 @@ export class SupervisorLink {
     return promise.then((answer) => {
       clearTimeout(timer);
       this.#waiting.delete(id);
-      if ("error" in answer) throw new AppError(503, `Cannot run the probe: ${answer.error}`);
+      if ("error" in answer) throw new UnavailableError(`Cannot run the probe: ${answer.error}`);
       return answer.result;
     });
   }

@@ -3,25 +3,20 @@
  * immutable for a year; everything else is revalidated with an ETag (`no-cache`) and answered
  * with 304 when unchanged. Files are looked up through `lib/named_file.ts` (each segment decoded
  * once and plain, confined to the root, the opened handle verified); anything else falls through.
+ * Hono's `serveStatic()` is not used: it serves hidden files and links leading out of the folder,
+ * and sends no ETag (docs/decisions.md).
  *
  * @module
  */
-import { extname } from "node:path";
 import type { MiddlewareHandler } from "hono";
-import { AppError } from "../../error.ts";
-import { decodeSegments, type NamedFile, openNamedFile, readNamedFile } from "../../named_file.ts";
-
-const TYPES: Record<string, string> = {
-  ".js": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".ico": "image/x-icon",
-  ".json": "application/json",
-  ".wav": "audio/wav",
-  ".txt": "text/plain; charset=utf-8",
-  ".webmanifest": "application/manifest+json",
-};
+import { getMimeType } from "hono/utils/mime";
+import {
+  decodeSegments,
+  isRefusal,
+  type NamedFile,
+  openNamedFile,
+  readNamedFile,
+} from "../../named_file.ts";
 
 /** Options of {@linkcode serveAssets}. */
 export interface AssetOptions {
@@ -63,14 +58,14 @@ export function serveAssets(options: AssetOptions): MiddlewareHandler {
     try {
       opened = await openNamedFile(options.root, segments.join("/"), { subfolders: true });
     } catch (err) {
-      if (err instanceof AppError && err.status < 500) return await next();
+      if (isRefusal(err)) return await next();
       throw err;
     }
     const { info, file } = opened;
     const name = segments.at(-1)!;
     const etag = `W/"${info.size.toString(36)}-${(info.mtime?.getTime() ?? 0).toString(36)}"`;
     const headers = {
-      "Content-Type": TYPES[extname(name)] ?? "application/octet-stream",
+      "Content-Type": getMimeType(name) ?? "application/octet-stream",
       "Cache-Control": cacheControlOf(name),
       "ETag": etag,
       "Content-Length": String(info.size),

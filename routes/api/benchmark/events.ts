@@ -11,7 +11,7 @@ export const handler = define.handlers({
   GET(c) {
     const { controller } = c.var.services;
     const last = Number(c.req.header("Last-Event-ID") ?? c.req.query("after") ?? "0");
-    return sseResponse((send) => {
+    return sseResponse(c, (send) => {
       send({ data: { type: "status", ...controller.status() } });
       return controller.events.subscribe(
         (item) => send({ id: item.id, data: item.event }),

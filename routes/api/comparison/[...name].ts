@@ -4,7 +4,7 @@
  * (`load_curves`). 404 when it has no finished result.
  */
 import { define } from "../../../lib/dashboard/services.ts";
-import { AppError } from "../../../lib/error.ts";
+import { NotFoundError } from "../../../lib/error.ts";
 import { loadCurves, modelHistory } from "../../../lib/store/mod.ts";
 
 /** Route handlers. */
@@ -12,7 +12,7 @@ export const handler = define.handlers({
   GET(c) {
     const name = c.req.param("name") ?? "";
     const history = modelHistory(c.var.services.store.db, name);
-    if (!history) throw new AppError(404, `Cannot find results of model '${name}'`);
+    if (!history) throw new NotFoundError(`Cannot find results of model '${name}'`);
     return c.json({ ...history, load_curves: loadCurves(c.var.services.store.db, name) });
   },
 });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { connect } from "../../../lib/bench/connect.ts";
-import { AppError } from "../../../lib/error.ts";
+import { UnreachableError } from "../../../lib/error.ts";
 import type { Backend } from "../../../lib/modelserver/backend.ts";
 import { httpError } from "../../../lib/modelserver/errors.ts";
 import type { BackendOptions } from "../../../lib/modelserver/factory.ts";
@@ -18,7 +18,7 @@ function fakeBackends(up: number[]) {
       listModels: () =>
         up.includes(o.port!)
           ? Promise.resolve([])
-          : Promise.reject(new AppError(503, "refused", { code: "unreachable" })),
+          : Promise.reject(new UnreachableError("refused")),
       close: () => {
         closed.push(o.port!);
         return Promise.resolve();

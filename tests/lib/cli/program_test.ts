@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { statusOf } from "../../../lib/http/error_handler.ts";
 import { AppError } from "../../../lib/error.ts";
 import { FLAGS, parseFlags, SEED_FLAG_COUNT } from "../../../lib/cli/mod.ts";
 
@@ -11,7 +12,7 @@ function flags(argv: string[]) {
 function rejects(argv: string[], pattern: RegExp) {
   assert.throws(
     () => parseFlags(argv),
-    (e: unknown) => e instanceof AppError && e.status === 400 && pattern.test(e.message),
+    (e: unknown) => e instanceof AppError && statusOf(e) === 400 && pattern.test(e.message),
     `expected ${argv.join(" ")} to be refused with ${pattern}`,
   );
 }

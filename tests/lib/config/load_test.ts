@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { statusOf } from "../../../lib/http/error_handler.ts";
 import { join } from "node:path";
 import { AppError } from "../../../lib/error.ts";
 import { builtInDefaults, loadConfig, resolvePaths } from "../../../lib/config/mod.ts";
@@ -92,14 +93,14 @@ Deno.test("a configuration file and the command line check a field with the same
     await writeJson(user, layer);
     const err = await loadConfig({ projectFile: join(t.root, "none.json"), userFile: user })
       .then(() => null, (e) => e);
-    assert.ok(err instanceof AppError && err.status === 422, String(err));
+    assert.ok(err instanceof AppError && statusOf(err) === 422, String(err));
     const expected = /must be (.*): got /.exec(err.message)![1]!;
     assert.match(err.message, new RegExp(`'${path}' must be `));
     await Deno.remove(user);
     const value = String(Object.values(Object.values(layer)[0]!)[0]);
     await assert.rejects(
       resolveInvocation([flag, value], { env: t.env, projectFile: join(t.root, "none.json") }),
-      (e: unknown) => e instanceof AppError && e.status === 400 && e.message.includes(expected),
+      (e: unknown) => e instanceof AppError && statusOf(e) === 400 && e.message.includes(expected),
     );
   }
 });

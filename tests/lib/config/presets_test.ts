@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { statusOf } from "../../../lib/http/error_handler.ts";
 import { join } from "node:path";
 import { AppError } from "../../../lib/error.ts";
 import {
@@ -43,14 +44,14 @@ Deno.test("loadPreset() returns built-ins read-only and refuses unknown names wi
   });
   const err = await loadPreset(dir, "nope").then(() => null, (e) => e);
   assert.ok(err instanceof AppError);
-  assert.equal(err.status, 400);
+  assert.equal(statusOf(err), 400);
   assert.match(err.message, /Unknown preset 'nope': known presets are default, high_quality/);
 });
 
 Deno.test("validatePresetName() accepts [A-Za-z0-9_-]{1,50} only", () => {
   for (const ok of ["a", "A_b-9", "x".repeat(50)]) validatePresetName(ok);
   for (const bad of ["", "x".repeat(51), "../evil", "a b", "a.json", "é"]) {
-    assert.throws(() => validatePresetName(bad), (e: AppError) => e.status === 400);
+    assert.throws(() => validatePresetName(bad), (e: AppError) => statusOf(e) === 400);
   }
 });
 
@@ -66,7 +67,7 @@ Deno.test("savePreset() writes sorted keys atomically and deletePreset() removes
     runs: 4,
   });
   await deletePreset(dir, "mine");
-  await assert.rejects(() => deletePreset(dir, "mine"), (e: AppError) => e.status === 404);
+  await assert.rejects(() => deletePreset(dir, "mine"), (e: AppError) => statusOf(e) === 404);
 });
 
 Deno.test("savePreset() and deletePreset() refuse built-in names with a 409", async () => {
@@ -74,7 +75,10 @@ Deno.test("savePreset() and deletePreset() refuse built-in names with a 409", as
   const dir = join(t.configDir, "presets");
   await assert.rejects(
     () => savePreset(dir, "default", { runs: 1 }),
-    (e: AppError) => e.status === 409,
+    (e: AppError) => statusOf(e) === 409,
   );
-  await assert.rejects(() => deletePreset(dir, "high_quality"), (e: AppError) => e.status === 409);
+  await assert.rejects(
+    () => deletePreset(dir, "high_quality"),
+    (e: AppError) => statusOf(e) === 409,
+  );
 });

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { AppError } from "../../../lib/error.ts";
+import { statusOf } from "../../../lib/http/error_handler.ts";
+import { SetupError } from "../../../lib/error.ts";
 import { explainMissingEngine, findEngine, requireEngine } from "../../../lib/engine/find.ts";
 import { enginePaths } from "../../../lib/engine/paths.ts";
 import { makeFakeEngine } from "./fixtures.ts";
@@ -43,10 +44,10 @@ Deno.test("findEngine() returns null and the reason names engine:setup when a pi
   }
 });
 
-Deno.test("requireEngine() throws a 503 engine_missing error for a missing engine", () => {
+Deno.test("requireEngine() throws a SetupError engine_missing for a missing engine", () => {
   assert.throws(
     () => requireEngine({ root: "/nonexistent/localbench-engine" }),
     (err: unknown) =>
-      err instanceof AppError && err.status === 503 && err.code === "engine_missing",
+      err instanceof SetupError && statusOf(err) === 500 && err.code === "engine_missing",
   );
 });

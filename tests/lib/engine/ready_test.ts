@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { statusOf } from "../../../lib/http/error_handler.ts";
 import { AppError } from "../../../lib/error.ts";
 import { waitForHttp } from "../../../lib/engine/ready.ts";
 
@@ -27,7 +28,8 @@ Deno.test("waitForHttp() gives up with engine_exited when the process ends first
       intervalMs: 5,
       timeoutMs: 5_000,
     }),
-    (err: unknown) => err instanceof AppError && err.code === "engine_exited" && err.status === 502,
+    (err: unknown) =>
+      err instanceof AppError && err.code === "engine_exited" && statusOf(err) === 502,
   );
 });
 
@@ -35,6 +37,6 @@ Deno.test("waitForHttp() gives up with engine_start_timeout after the deadline",
   await assert.rejects(
     waitForHttp("http://127.0.0.1:1", { intervalMs: 5, timeoutMs: 60 }),
     (err: unknown) =>
-      err instanceof AppError && err.code === "engine_start_timeout" && err.status === 504,
+      err instanceof AppError && err.code === "engine_start_timeout" && statusOf(err) === 504,
   );
 });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { AppError } from "../../../lib/error.ts";
+import { AppError, UsageError } from "../../../lib/error.ts";
 import { BUILD_TARGETS, CMAKE_FLAGS, progressReporter } from "../../../tools/engine/build.ts";
 import type { CommandRunner } from "../../../tools/engine/run.ts";
 import { runOrThrow } from "../../../tools/engine/run.ts";
@@ -91,6 +91,6 @@ Deno.test("parseSetupArgs() reads --force, --keep-build and --jobs and rejects u
     jobs: 4,
   });
   assert.equal(parseSetupArgs(["--keep-build"]).keepBuild, true);
-  assert.throws(() => parseSetupArgs(["--jobs", "0"]), RangeError);
-  assert.throws(() => parseSetupArgs(["--fast"]), /unknown option '--fast'/);
+  assert.throws(() => parseSetupArgs(["--jobs", "0"]), UsageError);
+  assert.throws(() => parseSetupArgs(["--fast"]), /unknown argument '--fast'/);
 });

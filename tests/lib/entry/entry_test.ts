@@ -4,7 +4,7 @@ import {
   BENCH_TRAY_URL,
   type EntryDeps,
   expandClusters,
-  findPort,
+  parseEntryArgs,
   runEntry,
 } from "../../../lib/entry/mod.ts";
 
@@ -121,11 +121,22 @@ Deno.test("expandClusters() splits only clusters of the entry script's letters",
   ]);
 });
 
-Deno.test("findPort() ignores invalid ports", () => {
-  assert.equal(findPort(["--port", "0"]), null);
-  assert.equal(findPort(["--port", "70000"]), null);
-  assert.equal(findPort(["--port", "x"]), null);
-  assert.equal(findPort(["--port"]), null);
+Deno.test("parseEntryArgs() ignores invalid ports and refuses a port without a value", () => {
+  assert.equal(parseEntryArgs(["-w", "--port", "0"]).port, null);
+  assert.equal(parseEntryArgs(["-w", "--port", "70000"]).port, null);
+  assert.equal(parseEntryArgs(["-w", "--port", "x"]).port, null);
+  assert.throws(() => parseEntryArgs(["-w", "--port"]), /--port needs a value/);
+  assert.equal(parseEntryArgs(["--port"]).port, null, "without --webapp the port is not read");
+});
+
+Deno.test("an option the entry script reads without its value is exit 2 with one line", async () => {
+  const { deps, calls } = fakeDeps(ALL);
+  assert.equal(await runEntry(["-w", "--host"], deps), 2);
+  assert.deepEqual(calls.err, [
+    "localbench: error: Cannot parse arguments: --host needs a value (write --host=VALUE for one that starts with '-')",
+  ]);
+  assert.deepEqual(calls.programs, []);
+  assert.deepEqual(calls.trays, []);
 });
 
 Deno.test("the real dependencies find files and run a program with its exit code", async () => {

@@ -26,10 +26,19 @@ function stream(bytes: number): ReadableStream<Uint8Array> {
   });
 }
 
-Deno.test("limitBody() caps a handler that reads the body its own way, declared or not", async () => {
+Deno.test("limitBody() caps a handler that reads the body its own way with 413 and {error, code}, declared or not", async () => {
   assert.equal((await post("/text", "x".repeat(100))).status, 200);
-  assert.equal((await post("/text", "{}", { "Content-Length": "101" })).status, 413);
-  assert.equal((await post("/text", stream(101))).status, 413);
+  for (
+    const res of [
+      await post("/text", "{}", { "Content-Length": "101" }),
+      await post("/text", stream(101)),
+    ]
+  ) {
+    assert.equal(res.status, 413);
+    const body = await res.json();
+    assert.deepEqual(Object.keys(body), ["error", "code"]);
+    assert.equal(body.code, "body_too_large");
+  }
 });
 
 Deno.test("readBodyText() and readJsonObject() answer 413, 400 and the object", async () => {

@@ -1,15 +1,18 @@
 import assert from "node:assert/strict";
+import { statusOf } from "../../../lib/http/error_handler.ts";
 import { exitCodeOf, UpstreamError } from "../../../lib/error.ts";
 import {
   atLeast,
   compareVersions,
   httpError,
   isModelUnloaded,
+  ModelUnloadedError,
   parseVersion,
 } from "../../../lib/modelserver/mod.ts";
 
-Deno.test("isModelUnloaded() recognises the code and the text 'Model unloaded'", () => {
-  assert.equal(isModelUnloaded(new UpstreamError("x", { code: "model_unloaded" })), true);
+Deno.test("isModelUnloaded() recognises a ModelUnloadedError and the text 'Model unloaded'", () => {
+  assert.equal(isModelUnloaded(new ModelUnloadedError("x")), true);
+  assert.equal(isModelUnloaded(new UpstreamError("x", { code: "model_unloaded" })), false);
   assert.equal(isModelUnloaded(new Error("Cannot chat: Model unloaded.")), true);
   assert.equal(isModelUnloaded("model unloaded"), true);
   assert.equal(isModelUnloaded(new Error("Model not found")), false);
@@ -21,15 +24,15 @@ Deno.test("httpError() keeps the server's message and status as upstreamStatus, 
     '{"error":{"message":"Model \\"x\\" not found","type":"invalid_request_error","code":"model_not_found"}}',
   );
   assert.deepEqual(
-    [notFound.status, notFound.upstreamStatus, notFound.message, notFound.code],
+    [statusOf(notFound), notFound.upstreamStatus, notFound.message, notFound.code],
     [502, 404, 'Model "x" not found (HTTP 404)', "model_not_found"],
   );
   // The server's 400 is not the user's mistake: 502 on the web, exit code 1 on the command line.
   const refused = httpError(400, '{"error":"n_ctx too large"}');
   assert.ok(refused instanceof UpstreamError);
-  assert.deepEqual([refused.status, refused.upstreamStatus, exitCodeOf(refused)], [502, 400, 1]);
+  assert.deepEqual([statusOf(refused), refused.upstreamStatus, exitCodeOf(refused)], [502, 400, 1]);
   const plain = httpError(500, "boom");
-  assert.deepEqual([plain.status, plain.message], [502, "boom (HTTP 500)"]);
+  assert.deepEqual([statusOf(plain), plain.message], [502, "boom (HTTP 500)"]);
   const unloaded = httpError(500, '{"error":"Model unloaded"}');
   assert.equal(unloaded.code, "model_unloaded");
   assert.equal(httpError(503, "").message, "no message (HTTP 503)");

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { statusOf } from "../../../lib/http/error_handler.ts";
 import { AppError } from "../../../lib/error.ts";
 import { type BackendKind, createBackend } from "../../../lib/modelserver/mod.ts";
 import { startLmStudioDouble } from "../../doubles/lmstudio_server.ts";
@@ -35,6 +36,6 @@ Deno.test("createBackend() builds each kind against one double on one port", asy
 Deno.test("createBackend() rejects an unknown kind with a 400", () => {
   assert.throws(
     () => createBackend({ backend: "grpc" as BackendKind }),
-    (e) => e instanceof AppError && e.status === 400,
+    (e) => e instanceof AppError && statusOf(e) === 400,
   );
 });

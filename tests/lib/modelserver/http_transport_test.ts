@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { statusOf } from "../../../lib/http/error_handler.ts";
 import { AppError, UpstreamError } from "../../../lib/error.ts";
 import { OpenAiClient } from "../../../lib/modelserver/openai.ts";
 import { chunk, rawServer, send } from "./http1/_raw_server.ts";
@@ -109,7 +110,7 @@ Deno.test("a stream cut by the server, or an answer that is not HTTP, is a clear
     assert.match(cut.message, new RegExp(`127\\.0\\.0\\.1:${server.port}`));
     for (let i = 0; i < 2; i++) {
       const err = await failsWith(chat(client), "upstream");
-      assert.equal(err.status, 502);
+      assert.equal(statusOf(err), 502);
       assert.match(err.message, new RegExp(`HTTP|answer.*127\\.0\\.0\\.1:${server.port}`));
     }
   } finally {
@@ -134,7 +135,7 @@ Deno.test("a refused connection is 'unreachable', and an HTTP error is a 502 kee
   try {
     const err = await chat(client).then(() => null, (e) => e);
     assert.ok(err instanceof UpstreamError);
-    assert.equal(err.status, 502);
+    assert.equal(statusOf(err), 502);
     assert.equal(err.upstreamStatus, 400);
     assert.match(err.message, /context too long \(HTTP 400\)/);
   } finally {

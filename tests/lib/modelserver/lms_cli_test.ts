@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { statusOf } from "../../../lib/http/error_handler.ts";
 import { AppError } from "../../../lib/error.ts";
 import { ensureLmsServer, LmsCli, type ProcessRunner } from "../../../lib/modelserver/mod.ts";
 import { installFakeLms } from "../../doubles/fake_lms_install.ts";
@@ -51,7 +52,7 @@ Deno.test("LmsCli gives up on a command that outlives its timeout", async () => 
       new LmsCli({ home: fake.home, path: "", timeoutMs: 300 }).version(),
     );
     assert.ok(err instanceof AppError);
-    assert.equal(err.status, 504);
+    assert.equal(statusOf(err), 504);
     assert.match(err.message, /lms version.*300 ms/);
   } finally {
     await fake.remove();
@@ -136,7 +137,7 @@ Deno.test("ensureLmsServer() starts the server when it does not answer and polls
     const err = await rejectionOf(
       ensureLmsServer(cli, { isUp: () => Promise.resolve(false), pollMs: 1, timeoutMs: 20 }),
     );
-    assert.ok(err instanceof AppError && err.status === 503);
+    assert.ok(err instanceof AppError && statusOf(err) === 503);
   } finally {
     await Deno.remove(home, { recursive: true });
   }

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { statusOf } from "../../../lib/http/error_handler.ts";
 import { AppError, UpstreamError } from "../../../lib/error.ts";
 import { imageDataUrl, isModelUnloaded, LmStudioRestClient } from "../../../lib/modelserver/mod.ts";
 import { createLmStudioDouble } from "../../doubles/lmstudio_rest.ts";
@@ -59,7 +60,7 @@ Deno.test("LmStudioRestClient.load() sends the official flat body and unload() f
   assert.equal(double.state.instances.size, 0);
   const err = await rejectionOf(client.unload(res.instance_id));
   assert.ok(err instanceof UpstreamError);
-  assert.deepEqual([err.status, err.upstreamStatus], [502, 404]);
+  assert.deepEqual([statusOf(err), err.upstreamStatus], [502, 404]);
   assert.match(err.message, /No loaded model instance .* \(HTTP 404\)/);
   double.close();
 });
@@ -129,7 +130,7 @@ Deno.test("LmStudioRestClient surfaces a 401 (as an UpstreamError) with the serv
   const { double, client } = setup({ token: "sk-lm-abc:def", clientToken: "sk-lm-abc:nope" });
   const err = await rejectionOf(client.listModels());
   assert.ok(err instanceof UpstreamError);
-  assert.deepEqual([err.status, err.upstreamStatus], [502, 401]);
+  assert.deepEqual([statusOf(err), err.upstreamStatus], [502, 401]);
   assert.equal(err.message, "Invalid or missing API token (HTTP 401)");
   double.close();
 });
@@ -215,7 +216,7 @@ Deno.test("LmStudioRestClient.download() gives up at its timeout", async () => {
     client.download("qwen/qwen3-0.6b", { wait: true, poll_interval_ms: 20, timeout_ms: 30 }),
   );
   assert.ok(err instanceof AppError);
-  assert.equal(err.status, 504);
+  assert.equal(statusOf(err), 504);
   double.close();
 });
 
@@ -246,12 +247,12 @@ Deno.test("LmStudioRestClient surfaces HTTP errors with the server's message and
   const { double, client } = setup();
   const err = await rejectionOf(client.load("nobody/nothing", LOAD));
   assert.ok(err instanceof UpstreamError);
-  assert.deepEqual([err.status, err.upstreamStatus], [502, 404]);
+  assert.deepEqual([statusOf(err), err.upstreamStatus], [502, 404]);
   assert.equal(err.message, 'Model "nobody/nothing" not found (HTTP 404)');
   double.faults.failChat.add("qwen/qwen3-4b");
   const chatErr = await rejectionOf(client.chat(chatReq("qwen/qwen3-4b")));
   assert.ok(chatErr instanceof AppError);
-  assert.equal(chatErr.status, 502);
+  assert.equal(statusOf(chatErr), 502);
   assert.match(chatErr.message, /simulated failure \(HTTP 500\)$/);
   double.close();
 });
@@ -298,7 +299,7 @@ Deno.test("LmStudioRestClient times out when the server never answers", async ()
     });
     const err = await rejectionOf(client.chat(chatReq("qwen/qwen3-4b")));
     assert.ok(err instanceof AppError);
-    assert.equal(err.status, 504);
+    assert.equal(statusOf(err), 504);
     assert.equal(err.code, "timeout");
     assert.match(err.message, /sent nothing for 0\.2 s when asked to chat with 'qwen\/qwen3-4b'/);
   } finally {
@@ -311,7 +312,7 @@ Deno.test("LmStudioRestClient names host and port when the connection is refused
   const client = new LmStudioRestClient({ baseUrl: `http://127.0.0.1:${port}` });
   const err = await rejectionOf(client.listModels());
   assert.ok(err instanceof AppError);
-  assert.equal(err.status, 503);
+  assert.equal(statusOf(err), 503);
   assert.equal(
     err.message,
     `Cannot reach the model server at 127.0.0.1:${port}: connection refused`,
@@ -340,6 +341,6 @@ Deno.test("LmStudioRestClient times out against the in-process double under neve
   });
   const err = await rejectionOf(client.listModels());
   assert.ok(err instanceof AppError);
-  assert.equal(err.status, 504);
+  assert.equal(statusOf(err), 504);
   double.close();
 });

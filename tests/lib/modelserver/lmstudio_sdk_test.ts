@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { statusOf } from "../../../lib/http/error_handler.ts";
 import { AppError } from "../../../lib/error.ts";
 import { createLogger } from "../../../lib/log.ts";
 import { isModelUnloaded, LmStudioSdkClient } from "../../../lib/modelserver/mod.ts";
@@ -161,7 +162,7 @@ Deno.test("LmStudioSdkClient.chat() fails clearly when the socket drops mid-stre
     d.faults.dropStreamAfterTokens = 2;
     const err = await rejectionOf(client.chat(chatReq(instance_id)));
     assert.ok(err instanceof AppError);
-    assert.equal(err.status, 502);
+    assert.equal(statusOf(err), 502);
   }));
 
 Deno.test("LmStudioSdkClient times out when the server never answers", async () => {
@@ -170,7 +171,7 @@ Deno.test("LmStudioSdkClient times out when the server never answers", async () 
   try {
     const err = await rejectionOf(client.listModels());
     assert.ok(err instanceof AppError);
-    assert.equal(err.status, 504);
+    assert.equal(statusOf(err), 504);
     assert.match(
       err.message,
       new RegExp(

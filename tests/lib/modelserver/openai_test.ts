@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { statusOf } from "../../../lib/http/error_handler.ts";
 import { AppError, UpstreamError } from "../../../lib/error.ts";
 import { isModelUnloaded, OpenAiClient } from "../../../lib/modelserver/mod.ts";
 import { createLlamaCppDouble } from "../../doubles/_llamacpp_double.ts";
@@ -76,7 +77,7 @@ Deno.test("OpenAiClient surfaces the server's error message and status (as upstr
   const { double, client } = lmStudio();
   const err = await rejectionOf(client.chat(chatReq("nobody/nothing")));
   assert.ok(err instanceof UpstreamError);
-  assert.deepEqual([err.status, err.upstreamStatus], [502, 404]);
+  assert.deepEqual([statusOf(err), err.upstreamStatus], [502, 404]);
   assert.equal(err.message, 'Model "nobody/nothing" not found (HTTP 404)');
   double.faults.modelUnloadedOnce.add("qwen/qwen3-4b");
   assert.ok(isModelUnloaded(await rejectionOf(client.chat(chatReq("qwen/qwen3-4b")))));
@@ -154,7 +155,7 @@ Deno.test("OpenAiClient times out when the server never answers and names a refu
   try {
     const client = new OpenAiClient({ baseUrl: `http://127.0.0.1:${s.port}`, timeoutMs: 100 });
     const err = await rejectionOf(client.listModels());
-    assert.ok(err instanceof AppError && err.status === 504);
+    assert.ok(err instanceof AppError && statusOf(err) === 504);
   } finally {
     await s.close();
   }
@@ -162,6 +163,6 @@ Deno.test("OpenAiClient times out when the server never answers and names a refu
   const err = await rejectionOf(
     new OpenAiClient({ baseUrl: `http://127.0.0.1:${port}` }).listModels(),
   );
-  assert.ok(err instanceof AppError && err.status === 503);
+  assert.ok(err instanceof AppError && statusOf(err) === 503);
   assert.match(err.message, new RegExp(`127\\.0\\.0\\.1:${port}: connection refused`));
 });

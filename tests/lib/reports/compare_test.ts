@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { statusOf } from "../../../lib/http/error_handler.ts";
 import { join } from "node:path";
 import {
   applyComparison,
@@ -20,7 +21,7 @@ async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
   }
 }
 
-const is400 = (err: unknown) => err instanceof AppError && err.status === 400;
+const is400 = (err: unknown) => err instanceof AppError && statusOf(err) === 400;
 
 Deno.test("resolveCompareFile() picks the newest report for 'latest', and null when there is none", async () => {
   await withDir(async (dir) => {

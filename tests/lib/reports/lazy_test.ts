@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { writeReports } from "../../../lib/reports/mod.ts";
-import { staticGraph } from "../../_module_graph.ts";
-import { tempEnv } from "../../_helpers.ts";
+import { staticGraph } from "../../../tools/import_graph.ts";
+import { REPO_ROOT, tempEnv } from "../../_helpers.ts";
 import { fixtureReport } from "./report_data.ts";
 
 Deno.test("importing the reports loads no PDF, HTML or chart package until such a report is written", async () => {
-  const graph = await staticGraph("lib/reports/mod.ts");
+  const graph = await staticGraph(REPO_ROOT, "lib/reports/mod.ts");
   for (const pkg of ["pdfkit", "preact-render-to-string", "chart.js", "@napi-rs/canvas"]) {
     assert.ok(!graph.npm.includes(pkg), `${pkg} is loaded by lib/reports/mod.ts`);
   }

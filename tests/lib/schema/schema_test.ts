@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { statusOf } from "../../../lib/http/error_handler.ts";
 import * as v from "valibot";
 import {
   boolean,
@@ -74,7 +75,7 @@ Deno.test("a refused setting is a 400 invalid_setting naming its path and what i
   for (const [candidate, setting, message] of cases) {
     const err = refusal(candidate);
     assert.ok(err instanceof UsageError);
-    assert.deepEqual([err.status, err.code, err.setting, err.message], [
+    assert.deepEqual([statusOf(err), err.code, err.setting, err.message], [
       400,
       "invalid_setting",
       setting,

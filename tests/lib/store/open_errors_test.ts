@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { statusOf } from "../../../lib/http/error_handler.ts";
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { AppError } from "../../../lib/error.ts";
@@ -38,7 +39,7 @@ Deno.test("openDatabase() names a store another program holds locked", async () 
     const err = thrown(() => openDatabase(path, { busyTimeoutMs: 100 }));
     assert.ok(err instanceof AppError, String(err));
     assert.equal(err.code, "store_locked");
-    assert.equal(err.status, 409);
+    assert.equal(statusOf(err), 409);
     assert.match(err.message, /is locked by another program .*: let it finish or stop it/);
   } finally {
     holder.exec("ROLLBACK");

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { statusOf } from "../../../lib/http/error_handler.ts";
 import { UpstreamError } from "../../../lib/error.ts";
 import { createDashboardClient } from "../../../lib/tray/mod.ts";
 import { ManualClock } from "./_fakes.ts";
@@ -80,7 +81,7 @@ Deno.test("control() throws an UpstreamError carrying the dashboard's status", a
   await assert.rejects(conflict.control("benchmark/pause"), (err: unknown) => {
     assert.ok(err instanceof UpstreamError);
     assert.equal(err.upstreamStatus, 409);
-    assert.equal(err.status, 502);
+    assert.equal(statusOf(err), 502);
     assert.match(err.message, /Cannot POST \/api\/benchmark\/pause: 409/);
     return true;
   });
@@ -89,7 +90,7 @@ Deno.test("control() throws an UpstreamError carrying the dashboard's status", a
     recorder(() => Promise.reject(new TypeError("refused"))),
   );
   await assert.rejects(down.control("system/shutdown"), (err: unknown) => {
-    assert.ok(err instanceof UpstreamError && err.status === 503);
+    assert.ok(err instanceof UpstreamError && statusOf(err) === 503);
     return true;
   });
 });

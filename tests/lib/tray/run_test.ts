@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { AppError } from "../../../lib/error.ts";
+import { statusOf } from "../../../lib/http/error_handler.ts";
+import { AppError, UnavailableError } from "../../../lib/error.ts";
 import { type MenuModel, parseTrayArgs, runTray, type TrayDeps } from "../../../lib/tray/mod.ts";
 import { FakeTray } from "./_fakes.ts";
 import { startFakeDashboard } from "./_fake_dashboard.ts";
@@ -54,7 +55,7 @@ Deno.test("parseTrayArgs() refuses unknown flags, bad URLs and bad timeouts", ()
   ) {
     assert.throws(
       () => parseTrayArgs(argv),
-      (e: unknown) => e instanceof AppError && e.status === 400,
+      (e: unknown) => e instanceof AppError && statusOf(e) === 400,
     );
   }
 });
@@ -94,7 +95,7 @@ Deno.test("runTray() shows red for an unreachable dashboard", async () => {
 Deno.test("runTray() exits 1 with the message when no tray can be shown", async () => {
   const { d, err } = deps(
     {},
-    () => Promise.reject(new AppError(503, "Cannot show the tray: no display")),
+    () => Promise.reject(new UnavailableError("Cannot show the tray: no display")),
   );
   assert.equal(await runTray(["--url", "http://127.0.0.1:9", "--timeout", "1"], d), 1);
   assert.match(err.join(""), /Cannot show the tray: no display/);

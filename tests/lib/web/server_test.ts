@@ -216,7 +216,10 @@ Deno.test("assertIslandsBuilt() names the folder and the build command when bund
   try {
     await assert.rejects(
       assertIslandsBuilt({ routes: {}, islands: {} }, dir),
-      { status: 500, message: /bundles are missing in .*_islands \(run 'deno task build'\)/ },
+      {
+        name: "SetupError",
+        message: /bundles are missing in .*_islands \(run 'deno task build'\)/,
+      },
     );
     await Deno.mkdir(`${dir}/_islands`);
     await Deno.writeTextFile(`${dir}/_islands/boot.js`, "");

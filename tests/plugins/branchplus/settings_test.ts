@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { statusOf } from "../../../lib/http/error_handler.ts";
 import { AppError } from "../../../lib/error.ts";
 import { cleanLabel } from "../../../plugins/branchplus/channel_config.ts";
 import { settingsDefaults, validateSettings } from "../../../lib/host/settings/validate.ts";
@@ -13,7 +14,7 @@ function rejects(candidate: Record<string, unknown>, setting: string) {
   assert.throws(
     () => validateBranchSettings({ ...defaultSettings(), ...candidate }),
     (err: unknown) =>
-      err instanceof AppError && err.status === 400 && err.message.includes(`'${setting}`),
+      err instanceof AppError && statusOf(err) === 400 && err.message.includes(`'${setting}`),
     `expected a 400 naming ${setting}`,
   );
 }

@@ -39,7 +39,7 @@ Deno.test("renderExport() rejects more than 1000 entries, non-lists and unknown 
   assert.throws(() => renderExport(Array(1001).fill(item), "csv"), /at most 1000 entries/);
   assert.throws(() => renderExport("x", "csv"), /at most 1000 entries/);
   assert.throws(() => renderExport([], "pdf"), /Invalid format/);
-  assert.throws(() => renderExport([3], "csv"), { status: 400 });
+  assert.throws(() => renderExport([3], "csv"), { name: "UsageError" });
 });
 
 Deno.test("renderExport() neutralises cells a spreadsheet would run as formulas", () => {

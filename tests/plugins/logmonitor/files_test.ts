@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { statusOf } from "../../../lib/http/error_handler.ts";
 import { AppError } from "../../../lib/error.ts";
 import { isValidLogName, resolveLogFile } from "../../../plugins/logmonitor/mod.ts";
 
@@ -74,7 +75,10 @@ Deno.test("resolveLogFile() never escapes the log folder for any name of the tra
         assert.fail(`${JSON.stringify(name)} resolved to ${f.path}`);
       } catch (err) {
         assert.ok(err instanceof AppError, `${JSON.stringify(name)}: ${err}`);
-        assert.ok([400, 403, 404].includes(err.status), `${JSON.stringify(name)}: ${err.status}`);
+        assert.ok(
+          [400, 403, 404].includes(statusOf(err)),
+          `${JSON.stringify(name)}: ${statusOf(err)}`,
+        );
       }
     }
   } finally {
@@ -82,22 +86,22 @@ Deno.test("resolveLogFile() never escapes the log folder for any name of the tra
   }
 });
 
-Deno.test("resolveLogFile() gives 400, 403 and 404 with the seed's messages", async () => {
+Deno.test("resolveLogFile() refuses a bad name, an escape and a missing file with the seed's messages", async () => {
   const { root, logs } = await logDirWithOutside();
   try {
     await assert.rejects(resolveLogFile(logs, "../secret.log"), {
-      status: 400,
+      name: "UsageError",
       message: "Invalid filename",
     });
     await assert.rejects(resolveLogFile(logs, "escape.log"), {
-      status: 403,
+      name: "ForbiddenError",
       message: "Access denied",
     });
     await assert.rejects(resolveLogFile(logs, "missing.log"), {
-      status: 404,
+      name: "NotFoundError",
       message: "Log file not found",
     });
-    await assert.rejects(resolveLogFile(logs, "dir.log"), { status: 404 });
+    await assert.rejects(resolveLogFile(logs, "dir.log"), { name: "NotFoundError" });
     const alias = await resolveLogFile(logs, "alias.log");
     assert.equal(
       alias.path,

@@ -105,7 +105,7 @@ Deno.test("parseSearchParams() validates paging, levels and patterns with the re
 Deno.test("searchFile() rejects an invalid regular expression with 400", async () => {
   await withFile([LINE(1)], async (path) => {
     await assert.rejects(searchFile(path, params({ query: "(", use_regex: "true" })), {
-      status: 400,
+      name: "UsageError",
       message: /^Invalid search pattern: /,
     });
   });

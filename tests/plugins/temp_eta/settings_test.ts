@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { statusOf } from "../../../lib/http/error_handler.ts";
 import { AppError } from "../../../lib/error.ts";
 import { fieldInfo } from "../../../lib/schema/mod.ts";
 import { DEFAULTS, FIELDS, rangeHints } from "../../../plugins/temp_eta/schema.ts";
@@ -9,7 +10,7 @@ import { isHostName } from "../../../plugins/temp_eta/rules.ts";
 function rejects(candidate: Record<string, unknown>, key: string, pattern?: RegExp): void {
   assert.throws(() => validateSettings(candidate), (err: unknown) => {
     assert.ok(err instanceof AppError, String(err));
-    assert.equal(err.status, 400);
+    assert.equal(statusOf(err), 400);
     assert.equal(err.code, "invalid_setting");
     assert.ok(err.message.includes(`'${key}'`), err.message);
     if (pattern) assert.match(err.message, pattern);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Hono } from "hono";
 import { h } from "preact";
-import { AppError, UsageError } from "../../../../lib/error.ts";
+import { ConflictError, UsageError } from "../../../../lib/error.ts";
 import { type ErrorPageProps, errorPages, type Manifest } from "../../../../lib/http/fw/mod.ts";
 
 const manifest: Manifest = {
@@ -20,7 +20,7 @@ function app(m: Manifest = manifest): Hono {
   hono.onError(pages.onError);
   hono.notFound(pages.notFound);
   hono.get("/busy", () => {
-    throw new AppError(409, "Busy <now>", { code: "busy" });
+    throw new ConflictError("Busy <now>", { code: "busy" });
   });
   hono.get("/crash", () => {
     throw new Error("secret internals");

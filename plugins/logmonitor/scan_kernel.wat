@@ -1,0 +1,90 @@
+;; The byte-search kernel of log search: finds a needle in raw file bytes, exactly or with ASCII
+;; letters folded to lower case, 16 candidate positions per step with 128-bit SIMD. The JS side
+;; (memory, needles, pooling) is scan_kernel.ts; `deno task build` compiles this file with wabt
+;; into scan_kernel.wasm.gen.ts, and `deno task check` fails when that file is stale.
+;;
+;; Algorithm (the "generic SIMD" substring search): for a needle of m bytes, load 16 haystack
+;; bytes at i and 16 at i + m - 1, compare them with the needle's first and last byte splatted
+;; over 16 lanes, and AND the two results: lane k is set only where the needle may start at
+;; i + k. Only those positions (the set bits of the mask, lowest first) are checked byte by byte
+;; (bytes 1 .. m - 2; the first and last already matched). Then i moves on by 16.
+;;
+;; Case folding: the caller stores the needle already folded; with `fold` = 1 each haystack byte
+;; b is folded before the compare as b | 0x20 when b - 'A' <= 25 unsigned (only A-Z change).
+;;
+;; Memory (imported as env.mem, set up by scan_kernel.ts): the needles at offset 0 (at most
+;; 4096 bytes), the haystack from offset 4096. The 16-byte loads read up to 15 bytes past `end`
+;; (scan_kernel.ts keeps 16 + 4096 bytes readable there); a match crossing `end` is never returned.
+(module
+  (import "env" "mem" (memory 1))
+
+  ;; The first position p in [start, end - m] where the m needle bytes at `needle` occur, or -1.
+  ;; All arguments are memory offsets or lengths (m >= 1); `fold` is 0 or 1.
+  (func (export "find")
+    (param $start i32) (param $end i32) (param $needle i32) (param $m i32) (param $fold i32)
+    (result i32)
+    (local $i i32) (local $mask i32) (local $p i32) (local $j i32) (local $a i32) (local $b i32)
+    (local $first v128) (local $last v128) (local $va v128) (local $vb v128)
+    (local $A v128) (local $n25 v128) (local $x20 v128)
+
+    (local.set $first (i8x16.splat (i32.load8_u (local.get $needle))))
+    (local.set $last (i8x16.splat
+      (i32.load8_u (i32.sub (i32.add (local.get $needle) (local.get $m)) (i32.const 1)))))
+    (local.set $A (i8x16.splat (i32.const 65)))     ;; 'A'
+    (local.set $n25 (i8x16.splat (i32.const 25)))   ;; 'Z' - 'A'
+    (local.set $x20 (i8x16.splat (i32.const 0x20))) ;; the lower-case bit
+    (local.set $i (local.get $start))
+    (block $done
+      (loop $scan
+        ;; while (i + m <= end)
+        (br_if $done (i32.gt_s (i32.add (local.get $i) (local.get $m)) (local.get $end)))
+        ;; va = 16 bytes at i, vb = 16 bytes at i + m - 1, folded when asked
+        (local.set $va (v128.load align=1 (local.get $i)))
+        (if (local.get $fold)
+          (then (local.set $va (v128.or (local.get $va) (v128.and
+            (i8x16.le_u (i8x16.sub (local.get $va) (local.get $A)) (local.get $n25))
+            (local.get $x20))))))
+        (local.set $vb (v128.load align=1
+          (i32.sub (i32.add (local.get $i) (local.get $m)) (i32.const 1))))
+        (if (local.get $fold)
+          (then (local.set $vb (v128.or (local.get $vb) (v128.and
+            (i8x16.le_u (i8x16.sub (local.get $vb) (local.get $A)) (local.get $n25))
+            (local.get $x20))))))
+        ;; bit k of mask: the first and last needle bytes match at i + k
+        (local.set $mask (i8x16.bitmask (v128.and
+          (i8x16.eq (local.get $va) (local.get $first))
+          (i8x16.eq (local.get $vb) (local.get $last)))))
+        (block $next
+          (loop $candidate
+            (br_if $next (i32.eqz (local.get $mask)))
+            ;; p = the lowest candidate; positions come in order, so once one crosses `end`,
+            ;; all later ones do
+            (if (i32.gt_s
+                  (i32.add
+                    (local.tee $p (i32.add (local.get $i) (i32.ctz (local.get $mask))))
+                    (local.get $m))
+                  (local.get $end))
+              (then (return (i32.const -1))))
+            ;; verify bytes 1 .. m - 2
+            (local.set $j (i32.const 1))
+            (block $miss
+              (loop $verify
+                (if (i32.ge_s (local.get $j) (i32.sub (local.get $m) (i32.const 1)))
+                  (then (return (local.get $p))))
+                (local.set $a (i32.load8_u (i32.add (local.get $p) (local.get $j))))
+                (if (local.get $fold)
+                  (then
+                    (local.set $a (i32.or (local.get $a)
+                      (i32.shl
+                        (i32.lt_u (i32.sub (local.get $a) (i32.const 65)) (i32.const 26))
+                        (i32.const 5))))))
+                (local.set $b (i32.load8_u (i32.add (local.get $needle) (local.get $j))))
+                (br_if $miss (i32.ne (local.get $a) (local.get $b)))
+                (local.set $j (i32.add (local.get $j) (i32.const 1)))
+                (br $verify)))
+            ;; clear the lowest set bit: the next candidate
+            (local.set $mask (i32.and (local.get $mask) (i32.sub (local.get $mask) (i32.const 1))))
+            (br $candidate)))
+        (local.set $i (i32.add (local.get $i) (i32.const 16)))
+        (br $scan)))
+    (i32.const -1)))
