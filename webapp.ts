@@ -1,6 +1,6 @@
 /**
  * Entry of `deno task webapp`: the web dashboard (pages, control API, data API, live events)
- * and the plugin host in one server (composed by `lib/app`; this script parses its arguments,
+ * and the plugin host in one server (composed by `app/web_app.ts`; this script parses its arguments,
  * serves it and prints where). Binds 127.0.0.1 by default and answers only to the names
  * of its listen address (plus `--allowed-hosts`). Shutdown always needs the token (`--token`,
  * `LOCALBENCH_WEB_TOKEN`, or one generated and printed at start); bound beyond loopback, every
@@ -17,14 +17,14 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
-import { createWebApp } from "./lib/app/mod.ts";
+import { createWebApp } from "./app/mod.ts";
 import { withoutLeadingDashDash } from "./lib/args.ts";
 import { resolveInvocation } from "./lib/cli/mod.ts";
 import { parseWebArgs, WEBAPP_USAGE } from "./lib/dashboard/web_args.ts";
 import { processEnv } from "./lib/config/mod.ts";
 import { exitCodeOf, messageOf, UsageError } from "./lib/error.ts";
 import { isFileSync } from "./lib/fs.ts";
-import { HOST_ENV_VARS, isHostCommand, resolveHostPaths, runHostCommand } from "./lib/host/mod.ts";
+import { isHostCommand, runHostCommand } from "./lib/host/mod.ts";
 import { print, printError } from "./lib/log.ts";
 import { urlHost } from "./lib/net.ts";
 
@@ -54,15 +54,7 @@ async function main(rawArgs: string[]): Promise<number> {
   const argv = withoutLeadingDashDash(rawArgs);
   if (isHostCommand(argv)) {
     // Plugin-host accounts: `user add`, `apikey create`, `apikey revoke` (same as `deno task host`).
-    const hostEnv = Object.fromEntries(
-      HOST_ENV_VARS.flatMap((n) => (Deno.env.get(n) === undefined ? [] : [[n, Deno.env.get(n)!]])),
-    );
-    const readStdin = () => new Response(Deno.stdin.readable).text();
-    await runHostCommand(argv, {
-      configFile: resolveHostPaths(hostEnv).configFile,
-      readStdin,
-      print,
-    });
+    await runHostCommand(argv);
     return 0;
   }
   const args = parseWebArgs(argv);

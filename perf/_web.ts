@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { createLogger } from "../lib/log.ts";
 import { ensureIslandsBuilt } from "../tests/_helpers.ts";
-import { createWebApp, type WebApp } from "../lib/app/mod.ts";
+import { createWebApp, type WebApp } from "../app/mod.ts";
 
 /** A served dashboard; dispose it with `await using`. */
 export interface ServedWebApp {

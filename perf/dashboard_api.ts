@@ -37,7 +37,7 @@ import { dashboardStats, resultsTable } from "../lib/store/dashboard.ts";
 import { ResultsStore } from "../lib/store/mod.ts";
 import { capture } from "../tests/lib/store/_capture.ts";
 import { seedHistory } from "../tests/lib/store/_history_seed.ts";
-import { REPO_STATIC_DIR } from "../lib/app/mod.ts";
+import { REPO_STATIC_DIR } from "../app/mod.ts";
 import { pageJavaScript } from "./_home_js.ts";
 import { fmtMs, medianOf, minOf, quantileOf, sqlite3Peer } from "./_measure.ts";
 import { serveWebApp } from "./_web.ts";

@@ -21,7 +21,8 @@
  */
 import { join } from "node:path";
 import { print } from "../lib/log.ts";
-import { createHost, serveHost } from "../lib/host/mod.ts";
+import { createHost } from "../lib/host/mod.ts";
+import { serveHostApp } from "../tests/_web.ts";
 import { createLogMonitorPlugin } from "../plugins/logmonitor/mod.ts";
 import { NEVER_TERM, ONE_PERCENT_TERM, RARE_REGEX, writeBenchLog } from "./log_search_fixture.ts";
 import { parseOptions } from "../lib/args.ts";
@@ -83,7 +84,7 @@ const CASES: Case[] = [
 async function serve(dataDir: string): Promise<void> {
   const plugin = createLogMonitorPlugin({ searchRate: { max: 1_000_000, windowMs: 60_000 } });
   const host = createHost({ plugins: [plugin], dataDir });
-  const served = await serveHost(host, { port: 0 });
+  const served = await serveHostApp(host, { pages: false });
   await host.settings.updateMany({ logmonitor: { regex_search_enabled: true } });
   print(JSON.stringify({ port: served.port, key: served.adminKey }));
   await new Promise(() => {});

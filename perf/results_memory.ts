@@ -24,7 +24,7 @@ import { createLogger, print } from "../lib/log.ts";
 import { ResultsStore } from "../lib/store/mod.ts";
 import { ensureIslandsBuilt } from "../tests/_helpers.ts";
 import { seedHistory } from "../tests/lib/store/_history_seed.ts";
-import { createWebApp } from "../lib/app/mod.ts";
+import { createWebApp } from "../app/mod.ts";
 import { parseOptions } from "../lib/args.ts";
 
 const { values } = parseOptions({

@@ -1,6 +1,7 @@
 /**
- * The layers' import rules (docs/architecture.md): no host or dashboard file reaches into a
- * plugin (only the registry), a plugin never imports another one, and an island loads only
+ * The layers' import rules (docs/architecture.md): `lib/` imports no route, island, component,
+ * plugin, manifest, composition root (`app/`) or entry script; no page or composition file reaches
+ * into a plugin (only the registry); a plugin never imports another one; and an island loads only
  * preact, @preact/signals, chart.js, `lib/shared/` and its own side's browser files.
  */
 import assert from "node:assert/strict";
@@ -21,14 +22,27 @@ function imports(file: string): string[] {
   return (GRAPH.get(file) ?? []).map((i) => i.target).filter((t) => KNOWN.has(t));
 }
 
-Deno.test("no host or dashboard file imports a plugin's files; the entries use the registry", () => {
+/** The entry scripts. */
+const ENTRIES = ["cli.ts", "webapp.ts", "host.ts", "main.ts", "launcher.ts", "tray.ts"];
+
+Deno.test("lib/ imports no route, island, component, plugin, manifest, app/ or entry script", () => {
+  const outside = ["routes/", "islands/", "components/", "plugins/", "app/"];
+  for (const file of sources("lib")) {
+    for (const target of imports(file)) {
+      const ok = !outside.some((dir) => target.startsWith(dir)) &&
+        target !== "manifest.gen.ts" && !ENTRIES.includes(target);
+      assert.ok(ok, `${file} imports ${target}`);
+    }
+  }
+});
+
+Deno.test("no page, component or composition file imports a plugin's files, only the registry", () => {
   const files = [
-    ...sources("lib"),
     ...sources("routes"),
     ...sources("islands"),
     ...sources("components"),
-    "webapp.ts",
-    "host.ts",
+    ...sources("app"),
+    ...ENTRIES,
   ];
   for (const file of files) {
     for (const target of imports(file)) {
@@ -48,12 +62,11 @@ Deno.test("the engine and the reports never import the command line (lib/cli/)",
   }
 });
 
-Deno.test("tests, tools and benchmarks import no entry script (the web app is composed in lib/app)", () => {
-  const entries = ["cli.ts", "webapp.ts", "host.ts", "main.ts", "launcher.ts", "tray.ts"];
-  for (const dir of ["tests", "tools", "perf", "lib"]) {
+Deno.test("tests, tools, benchmarks and app/ import no entry script (the web apps are composed in app/)", () => {
+  for (const dir of ["tests", "tools", "perf", "app"]) {
     for (const file of sources(dir)) {
       for (const target of imports(file)) {
-        assert.ok(!entries.includes(target), `${file} imports ${target}`);
+        assert.ok(!ENTRIES.includes(target), `${file} imports ${target}`);
       }
     }
   }

@@ -9,9 +9,12 @@
  */
 import { parseOptions } from "../args.ts";
 import { UsageError } from "../error.ts";
+import { print } from "../log.ts";
 import { UserStore } from "./auth/mod.ts";
 import { ConfigFile } from "./config_file.ts";
+import { HOST_ENV_VARS, resolveHostPaths } from "./paths.ts";
 import { parsePermissions } from "./permissions.ts";
+import { envOf } from "./supervise/child_processes.ts";
 
 /** I/O of {@linkcode runHostCommand}. */
 export interface HostCommandIo {
@@ -39,12 +42,21 @@ export function isHostCommand(argv: string[]): boolean {
   return argv[0] === "user" || argv[0] === "apikey";
 }
 
+/** The process's I/O: the config.yaml of the environment's folders, standard input and output. */
+function processIo(): HostCommandIo {
+  const { configFile } = resolveHostPaths(envOf(HOST_ENV_VARS));
+  return { configFile, readStdin: () => new Response(Deno.stdin.readable).text(), print };
+}
+
 /**
  * Runs an account command.
  *
  * @throws {UsageError} for bad usage, {NotFoundError} for an unknown user or key.
  */
-export async function runHostCommand(argv: string[], io: HostCommandIo): Promise<void> {
+export async function runHostCommand(
+  argv: string[],
+  io: HostCommandIo = processIo(),
+): Promise<void> {
   const { values, positionals } = parseOptions({
     args: argv,
     options: { permissions: { type: "string" }, user: { type: "string" } },

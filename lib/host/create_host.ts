@@ -1,50 +1,31 @@
 /**
- * The plugin host as a factory: one Hono app with authentication, settings, printer, push
- * socket and every plugin's API routes, plus its lifecycle. The web app (`lib/web/server.ts`)
- * hands it the paths it answers and serves its pages.
+ * The plugin host as a factory: its accounts, settings, printer, push hub, plugins and their
+ * lifecycle, and its API as routes (`./api.ts`) that the web app (`lib/web/server.ts`) mounts
+ * beside its pages.
  *
  * @module
  */
 import { join } from "node:path";
-import { Hono } from "hono";
+import type { Hono } from "hono";
 import { type Clock, systemClock } from "../clock.ts";
-import {
-  allowHosts,
-  errorHandler,
-  limitBody,
-  listenHostNames,
-  MAX_REQUEST_BODY,
-  notFoundHandler,
-  securityHeaders,
-} from "../http/mod.ts";
 import { createLogger, type Logger } from "../log.ts";
-import {
-  assertPermission,
-  authenticate,
-  authRoutes,
-  LoginThrottle,
-  requireMethodPermission,
-  SessionStore,
-  UserStore,
-} from "./auth/mod.ts";
+import { SessionStore, UserStore } from "./auth/mod.ts";
+import { hostApi, SOCKET_PATHS } from "./api.ts";
 import { ConfigFile, type ConfigFs } from "./config_file.ts";
 import { fileSink, HOST_LOG_NAME } from "./host_log.ts";
 import { type HostPaths, resolveHostPaths } from "./paths.ts";
 import type {
-  Permission,
   PluginContext,
   PluginDescriptor,
   PluginInstance,
   Settings,
   ShutdownInfo,
 } from "./plugin.ts";
-import { defaultPermissionFor } from "./permissions.ts";
-import { printerRoutes, VirtualPrinter } from "./printer/mod.ts";
-import { PushHub, pushSocketHandler } from "./push/mod.ts";
-import { settingsRoutes, SettingsStore } from "./settings/mod.ts";
+import { VirtualPrinter } from "./printer/mod.ts";
+import { PushHub } from "./push/mod.ts";
+import { SettingsStore } from "./settings/mod.ts";
 import { type ScopeControl, ScopeWatch } from "./scope_watch.ts";
 import { HANDOVER_NAME, HandoverFile, HOST_HANDOVER } from "./handover.ts";
-import { servedPaths } from "./paths_served.ts";
 
 /** Options of {@linkcode createHost}. */
 export interface HostOptions {
@@ -74,11 +55,6 @@ export interface HostOptions {
   resumed?: boolean;
   /** The launcher's scope and channel when one supervises the host. @default none */
   scope?: ScopeControl;
-  /**
-   * Host names the server answers to (DNS rebinding); others get 403. @default the loopback
-   * names (`listenHostNames("127.0.0.1")`)
-   */
-  allowedHosts?: ReadonlySet<string>;
 }
 
 /** The host's accounts, sessions, settings and folders (what its pages need). */
@@ -91,12 +67,15 @@ export interface HostServices {
 
 /** A running (or ready to start) plugin host. */
 export interface Host extends HostServices {
-  /** Every host and plugin route (the APIs), authentication applied. */
-  app: Hono;
+  /**
+   * Every host and plugin API route, each behind the host's authentication: the web app mounts
+   * it with `app.route("/", host.api)` (`lib/web/server.ts`).
+   */
+  api: Hono;
+  /** The paths at and below which {@linkcode Host.api} answers (errors there are JSON). */
+  apiPaths: readonly string[];
   /** The hosted plugins. */
   plugins: readonly PluginDescriptor[];
-  /** Whether a path is one of the host's (its own routes, and below each plugin's bases). */
-  handles(path: string): boolean;
   push: PushHub;
   printer: VirtualPrinter;
   config: ConfigFile;
@@ -125,11 +104,13 @@ export interface Host extends HostServices {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
+ * import { Hono } from "hono";
  * import { createHost } from "./create_host.ts";
  * const dataDir = await Deno.makeTempDir();
  * const host = createHost({ plugins: [], dataDir });
  * const { adminKey } = await host.start();
- * const res = await host.app.request("/api/settings", { headers: { "X-Api-Key": adminKey! } });
+ * const app = new Hono().route("/", host.api);
+ * const res = await app.request("/api/settings", { headers: { "X-Api-Key": adminKey! } });
  * assert.equal(res.status, 200);
  * await host.stop();
  * await Deno.remove(dataDir, { recursive: true });
@@ -187,32 +168,6 @@ export function createHost(options: HostOptions): Host {
   const instances = new Map<string, PluginInstance>();
   for (const p of options.plugins) instances.set(p.id, p.create?.(contexts.get(p.id)!) ?? {});
 
-  const app = new Hono();
-  app.onError(errorHandler({ logger }));
-  app.notFound(notFoundHandler);
-  app.use("*", allowHosts(options.allowedHosts ?? listenHostNames("127.0.0.1")));
-  app.use("*", securityHeaders());
-  app.use("*", limitBody(MAX_REQUEST_BODY));
-  const socket = pushSocketHandler({
-    hub: push,
-    users,
-    sessions,
-    logger: logger.child("push"),
-    clock,
-    hello: { connected: { plugins: options.plugins.map((p) => p.id) } },
-  });
-  app.get("/push", socket);
-  app.get("/sockjs/websocket", socket);
-  app.use("*", authenticate({ users, sessions, publicRoutes: ["POST /api/login"] }));
-  app.route(
-    "/api",
-    authRoutes({
-      users,
-      sessions,
-      logger: logger.child("auth"),
-      throttle: new LoginThrottle({ now: () => clock.now() }),
-    }),
-  );
   const scopeWatch = new ScopeWatch({
     plugins: options.plugins,
     settings,
@@ -220,31 +175,19 @@ export function createHost(options: HostOptions): Host {
     logger: logger.child("scope"),
     control: options.scope,
   });
-  app.route("/api/settings", settingsRoutes(settings, { afterSave: () => scopeWatch.afterSave() }));
-  app.route("/api", printerRoutes(printer));
-  app.get("/api/plugins", requireMethodPermission(), (c) =>
-    c.json({
-      plugins: options.plugins.map((p) => ({ id: p.id, name: p.name, version: p.version })),
-    }));
-  const bases: string[] = [];
-  for (const p of options.plugins) {
-    for (const r of instances.get(p.id)!.routes ?? []) {
-      bases.push(r.base);
-      const guarded = new Hono();
-      guarded.use("*", async (c, next) => {
-        const method = c.req.method.toUpperCase();
-        const overrides: Partial<Record<string, Permission>> = r.permissions ?? {};
-        assertPermission(
-          c,
-          r.permissionFor?.(method, c.req.path.slice(r.base.length)) ?? overrides[method] ??
-            defaultPermissionFor(method),
-        );
-        await next();
-      });
-      guarded.route("/", r.app);
-      app.route(r.base, guarded);
-    }
-  }
+  const pluginRoutes = options.plugins.flatMap((p) => instances.get(p.id)!.routes ?? []);
+  const api = hostApi({
+    plugins: options.plugins,
+    pluginRoutes,
+    users,
+    sessions,
+    settings,
+    push,
+    printer,
+    logger,
+    clock,
+    afterSave: () => scopeWatch.afterSave(),
+  });
 
   const each = async (
     hook: "start" | "ready" | "stop",
@@ -265,8 +208,8 @@ export function createHost(options: HostOptions): Host {
   };
 
   return {
-    app,
-    handles: servedPaths(app.routes, bases),
+    api,
+    apiPaths: ["/api", ...SOCKET_PATHS, ...pluginRoutes.map((r) => r.base)],
     plugins: options.plugins,
     paths,
     push,

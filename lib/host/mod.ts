@@ -1,15 +1,19 @@
 /**
- * The plugin host: the plugin contract, the host factory, authentication, settings store,
- * push socket, virtual printer, account commands and the permission scope.
+ * The plugin host: the plugin contract, the host factory and its API routes, authentication,
+ * settings store, push socket, virtual printer, account commands, the permission scope and the
+ * processes of `deno task host` (launcher, scoped host, probe, scoped account command).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
+ * import { Hono } from "hono";
+ * import { errorHandler } from "../http/mod.ts";
  * import { createHost } from "./mod.ts";
  * const dataDir = await Deno.makeTempDir();
  * const host = createHost({ plugins: [], dataDir });
  * await host.start();
- * const res = await host.app.request("/api/settings");
+ * const app = new Hono().route("/", host.api).onError(errorHandler());
+ * const res = await app.request("/api/settings");
  * assert.equal(res.status, 401);
  * await host.stop();
  * await Deno.remove(dataDir, { recursive: true });
@@ -21,7 +25,8 @@
 export { SCOPED_ENV_VAR, scopeProcessEnv } from "./env_scope.ts";
 export type * from "./plugin.ts";
 export { createHost, type Host, type HostOptions, type HostServices } from "./create_host.ts";
-export { type ServedHost, serveHost, type ServeHostOptions } from "./serve.ts";
+export * from "./serve.ts";
+export * from "./host_args.ts";
 export {
   HOST_ENV_VARS,
   type HostPathOverrides,
@@ -62,12 +67,12 @@ export {
   ScopeWatch,
 } from "./scope_watch.ts";
 export { type ProbeRequest, SupervisorLink } from "./supervise/link.ts";
-export { type HostStart, superviseHost, type SuperviseOptions } from "./supervise/launcher.ts";
+export * from "./supervise/launcher.ts";
 export * from "./auth/mod.ts";
 export * from "./settings/mod.ts";
 export * from "./push/mod.ts";
 export * from "./printer/mod.ts";
-export { envOf, hostStart, runProbeProcess } from "./supervise/child_processes.ts";
+export * from "./supervise/child_processes.ts";
 export {
   define,
   definePluginPages,

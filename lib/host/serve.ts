@@ -1,10 +1,20 @@
 /**
- * Serves a {@linkcode Host} on a socket: start, listen, then the startup-complete hooks.
+ * Serves a {@linkcode Host} on a socket through the web app: start, listen, then the
+ * startup-complete hooks; and the scoped host process `deno task host` starts (`--scoped`),
+ * which serves until it is stopped or needs a wider scope.
  *
  * @module
  */
-import type { Host } from "./create_host.ts";
-import type { ShutdownInfo } from "./plugin.ts";
+import type { Hono } from "hono";
+import { listenHostNames } from "../http/mod.ts";
+import { print } from "../log.ts";
+import { createHost, type Host } from "./create_host.ts";
+import type { HostArgs } from "./host_args.ts";
+import { pluginEnvVars } from "./launch.ts";
+import { HOST_ENV_VARS } from "./paths.ts";
+import type { PluginDescriptor, ShutdownInfo } from "./plugin.ts";
+import { envOf } from "./supervise/child_processes.ts";
+import { SupervisorLink } from "./supervise/link.ts";
 
 /** Options of {@linkcode serveHost}. */
 export interface ServeHostOptions {
@@ -12,8 +22,8 @@ export interface ServeHostOptions {
   hostname?: string;
   /** Port; 0 lets the OS choose. @default 5000 */
   port?: number;
-  /** The web app serving the host (its pages, and its APIs through it). @default `host.app` */
-  fetch?: (req: Request, info: Deno.ServeHandlerInfo) => Response | Promise<Response>;
+  /** The web app serving the host (its APIs, and its pages when it has them). */
+  fetch: Deno.ServeHandler;
 }
 
 /** A served host. */
@@ -28,12 +38,12 @@ export interface ServedHost {
 }
 
 /** Starts the host and listens; resolves once the plugins' startup-complete hooks ran. */
-export async function serveHost(host: Host, options: ServeHostOptions = {}): Promise<ServedHost> {
+export async function serveHost(host: Host, options: ServeHostOptions): Promise<ServedHost> {
   const { adminKey } = await host.start();
   const hostname = options.hostname ?? "127.0.0.1";
   const server = Deno.serve(
     { hostname, port: options.port ?? 5000, onListen: () => {} },
-    options.fetch ?? ((req, info) => host.app.fetch(req, info)),
+    options.fetch,
   );
   const port = server.addr.port;
   host.logger.info(`Listening on http://${hostname}:${port}/`);
@@ -51,4 +61,67 @@ export async function serveHost(host: Host, options: ServeHostOptions = {}): Pro
       return done;
     },
   };
+}
+
+/** Builds the web app serving a host alone (its pages too when `args.ui`). */
+export type HostWebApp = (host: Host, allowedHosts: ReadonlySet<string>) => Hono;
+
+/**
+ * The scoped host: serves until SIGINT/SIGTERM (a real stop: plugins apply their failsafe), until
+ * the launcher is gone (the same), or until saved settings need a wider scope (a planned
+ * restart: outputs stay as they are, the launcher starts the host again). Returns the exit code.
+ */
+export async function runScopedHost(
+  args: HostArgs,
+  plugins: PluginDescriptor[],
+  webApp: HostWebApp,
+): Promise<number> {
+  const { promise: stopped, resolve: stop } = Promise.withResolvers<ShutdownInfo>();
+  const link = args.supervised
+    ? new SupervisorLink({ onClose: () => stop({ planned: false }) })
+    : null;
+  const host = createHost({
+    plugins,
+    env: envOf([...HOST_ENV_VARS, ...pluginEnvVars(plugins)]),
+    printerSpeed: args.printerSpeed,
+    logToStderr: true,
+    resumed: args.resume,
+    scope: link
+      ? {
+        files: args.scopeFiles,
+        restart: (reason) => {
+          link.restart(reason);
+          stop({ planned: true });
+        },
+        probe: (request) => link.probe(request),
+      }
+      : { files: args.scopeFiles },
+  });
+  const web = webApp(host, listenHostNames(args.hostname, { extra: args.allowedHosts }));
+  const outside = Deno.permissions.querySync({ name: "read", path: "/etc" }).state;
+  host.logger.info(
+    `Permission scope: read outside the host folders is ${
+      outside === "granted" ? "allowed" : "refused"
+    }`,
+  );
+  const served = await serveHost(host, {
+    hostname: args.hostname,
+    port: args.port,
+    fetch: (req, info) => web.fetch(req, info),
+  });
+  if (link) link.listening(served.hostname, served.port, served.adminKey);
+  else {
+    if (served.adminKey) {
+      print("Admin API key (shown once, store it now):");
+      print(served.adminKey);
+    }
+    print(`Plugin host listening on http://${served.hostname}:${served.port}/`);
+  }
+  const onSignal = () => stop({ planned: false });
+  Deno.addSignalListener("SIGINT", onSignal);
+  Deno.addSignalListener("SIGTERM", onSignal);
+  await served.shutdown(await stopped);
+  Deno.removeSignalListener("SIGINT", onSignal);
+  Deno.removeSignalListener("SIGTERM", onSignal);
+  return 0;
 }

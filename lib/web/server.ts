@@ -1,10 +1,12 @@
 /**
- * The web app: one Hono app serving the route tree of the manifest (the dashboard's pages and
- * API, the host's pages, each hosted plugin's pages at `/plugins/<id>/`), the prebuilt island
- * bundles and static files, and the plugin host's APIs at the paths the host answers. The guards
- * run in one chain for all of it: the Host allow-list, the body cap, compression, the security
- * headers, the dashboard's token, then each folder's `_middleware` (same-origin API calls, the
- * host's sign-in); failures end in `_404` / `_500` or `{"error", "code"}`.
+ * The web app: one Hono app serving the plugin host's APIs (`host.api`, mounted with
+ * `app.route()`), the route tree of the manifest (the dashboard's pages and API, the host's
+ * pages, each hosted plugin's pages at `/plugins/<id>/`), the prebuilt island bundles and static
+ * files. The guards run in one chain for all of it: the Host allow-list, the body cap,
+ * compression, the security headers, then the host's authentication on its API paths, the
+ * dashboard's token, each folder's `_middleware` (same-origin API calls, the host's sign-in);
+ * every failure ends in the one error handler: `_404` / `_500` for a browser, `{"error", "code"}`
+ * for API paths and other clients.
  *
  * `deno task webapp` builds it with the dashboard and the host; `deno task host` with the host
  * alone (no dashboard routes).
@@ -100,21 +102,20 @@ export function createWebServer(options: WebServerOptions): Hono {
   const { manifest, host, dashboard } = options;
   const pages = host !== null && host !== undefined && options.hostPages !== false;
   const app = new Hono({ strict: false });
-  const errors = errorPages(manifest, { logger: options.logger, bootScript: BOOT });
+  const errors = errorPages(manifest, {
+    logger: options.logger,
+    bootScript: BOOT,
+    apiPaths: host?.apiPaths,
+  });
   app.onError(errors.onError);
   app.notFound(errors.notFound);
   app.use("*", allowHosts(options.allowedHosts));
   app.use("*", limitBody(MAX_REQUEST_BODY));
   // Text answers of both parts (pages, JSON, bundles) leave gzip-compressed; the event stream never.
   app.use("*", compress());
-  if (host) {
-    // The host answers its own API paths with its own authentication (key or session).
-    app.use("*", async (c, next) => {
-      if (!host.handles(c.req.path)) return await next();
-      return await host.app.fetch(c.req.raw, c.env);
-    });
-  }
   app.use("*", securityHeaders());
+  // The host's APIs, each path behind its authentication (key or session) and permission.
+  if (host) app.route("/", host.api);
   const state = pageState(options, pages);
   app.use("*", async (c, next) => {
     for (const [k, v] of Object.entries(state)) c.set(k as never, v as never);

@@ -11,7 +11,7 @@ import { applyLook, expectAccessible, type Look, LOOKS, shotPath } from "./_axe.
 import { type RunningLmStudioDouble, startLmStudioDouble } from "../doubles/lmstudio_server.ts";
 import { type SeedOptions, seedStore } from "../routes/_seed.ts";
 import { createLogger } from "../../lib/log.ts";
-import { createWebApp, type WebApp } from "../../lib/app/mod.ts";
+import { createWebApp, type WebApp } from "../../app/mod.ts";
 
 /** Options of {@linkcode startDashboard}. */
 export interface DashboardOptions {

@@ -12,7 +12,7 @@ import { ensureIslandsBuilt, REPO_ROOT, tempEnv } from "../_helpers.ts";
 import { startLmStudioDouble } from "../doubles/lmstudio_server.ts";
 import { seedStore } from "../routes/_seed.ts";
 import { createLogger } from "../../lib/log.ts";
-import { createWebApp } from "../../lib/app/mod.ts";
+import { createWebApp } from "../../app/mod.ts";
 
 const ARTIFACTS = join(REPO_ROOT, "test-artifacts");
 

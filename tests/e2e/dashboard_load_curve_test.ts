@@ -15,7 +15,7 @@ import { testDashboard } from "../routes/_dashboard.ts";
 import { markKnee } from "../../lib/bench/load_curve.ts";
 import { createLogger } from "../../lib/log.ts";
 import type { ResultsStore } from "../../lib/store/mod.ts";
-import { createWebApp } from "../../lib/app/mod.ts";
+import { createWebApp } from "../../app/mod.ts";
 
 const ARTIFACTS = join(REPO_ROOT, "test-artifacts");
 

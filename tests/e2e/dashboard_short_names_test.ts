@@ -11,7 +11,7 @@ import { hasChromium, launchChromium } from "./_browser.ts";
 import { ensureIslandsBuilt, REPO_ROOT, tempEnv } from "../_helpers.ts";
 import { seedStore } from "../routes/_seed.ts";
 import { createLogger } from "../../lib/log.ts";
-import { createWebApp } from "../../lib/app/mod.ts";
+import { createWebApp } from "../../app/mod.ts";
 
 const ARTIFACTS = join(REPO_ROOT, "test-artifacts");
 const PATH_ID = "/root/.cache/localbench/engine/llama.cpp-de3ff81/models/tiny-a.gguf";

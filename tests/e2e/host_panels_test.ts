@@ -11,7 +11,7 @@ import { plugin as branchplus } from "../../plugins/branchplus/mod.ts";
 import type { ChannelConfig } from "../../plugins/branchplus/channel_config.ts";
 import { createUptimePlugin } from "../../plugins/host_uptime/mod.ts";
 import { createTempEtaPlugin } from "../../plugins/temp_eta/mod.ts";
-import { serveHostPages } from "../_web.ts";
+import { serveHostApp } from "../_web.ts";
 import { startHubSimulator } from "../doubles/powerhub_sim.ts";
 import { json, startTestHost } from "../lib/host/_helpers.ts";
 import { waitFor } from "../_helpers.ts";
@@ -47,7 +47,7 @@ Deno.test({
       dataDir: dir,
       printerSpeed: 12,
     });
-    const served = await serveHostPages(host);
+    const served = await serveHostApp(host);
     await host.users.addUser("operator", "operator-pass", ["STATUS", "CONTROL"]);
     const key = await host.users.createKey("operator");
     await host.settings.updateMany({

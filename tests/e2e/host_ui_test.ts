@@ -10,7 +10,7 @@ import { expectAccessible, forEachLook, shotPath } from "./_axe.ts";
 import { createHost } from "../../lib/host/mod.ts";
 import { createUptimePlugin } from "../../plugins/host_uptime/mod.ts";
 import { createLogMonitorPlugin } from "../../plugins/logmonitor/mod.ts";
-import { serveHostPages } from "../_web.ts";
+import { serveHostApp } from "../_web.ts";
 
 /** axe (no serious or critical violation, contrast included) and a photograph in each look. */
 async function checkLooks(page: Page, name: string): Promise<void> {
@@ -49,7 +49,7 @@ Deno.test({
         'Traceback (most recent call last):\n  File "plugin.py", line 3, in run\nValueError: bad\n' +
         line("INFO", "done"),
     );
-    const served = await serveHostPages(host);
+    const served = await serveHostApp(host);
     await host.users.addUser("viewer", "viewer-pass", ["STATUS", "CONTROL"]);
     await host.settings.updateMany({ logmonitor: { default_log_file: "app.log" } });
     const browser = await launchChromium();

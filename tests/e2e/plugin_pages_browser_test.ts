@@ -13,7 +13,7 @@ import { expectAccessible, forEachLook, type Look, shotPath } from "./_axe.ts";
 import { ensureIslandsBuilt, tempEnv } from "../_helpers.ts";
 import { startHubSimulator } from "../doubles/powerhub_sim.ts";
 import { createLogger } from "../../lib/log.ts";
-import { createWebApp } from "../../lib/app/mod.ts";
+import { createWebApp } from "../../app/mod.ts";
 import { plugin as branchplus } from "../../plugins/branchplus/mod.ts";
 import { createUptimePlugin } from "../../plugins/host_uptime/mod.ts";
 import { createLogMonitorPlugin } from "../../plugins/logmonitor/mod.ts";

@@ -6,7 +6,7 @@
  */
 import { ensureIslandsBuilt, type TempEnv, tempEnv } from "../_helpers.ts";
 import { createLogger } from "../../lib/log.ts";
-import { createWebApp, type WebApp, type WebAppOptions } from "../../lib/app/mod.ts";
+import { createWebApp, type WebApp, type WebAppOptions } from "../../app/mod.ts";
 
 /** A test dashboard; dispose with `await using`. */
 export interface TestDashboard {

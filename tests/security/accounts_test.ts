@@ -5,9 +5,10 @@
  * the real user out for long.
  */
 import assert from "node:assert/strict";
-import { createHost, runHostCommand, serveHost } from "../../lib/host/mod.ts";
+import { createHost, runHostCommand } from "../../lib/host/mod.ts";
 import { FakeClock, openWs, waitFor } from "../lib/host/_helpers.ts";
 import { REPO_ROOT, tempEnv } from "../_helpers.ts";
+import { hostWebApp, serveHostApp } from "../_web.ts";
 
 async function accountsHost() {
   const dataDir = await Deno.makeTempDir();
@@ -22,7 +23,7 @@ async function accountsHost() {
       print: () => {},
     });
   const request = (path: string, init: RequestInit = {}, address = "10.0.0.1") =>
-    Promise.resolve(host.app.request(path, init, { remoteAddr: { hostname: address } }));
+    Promise.resolve(hostWebApp(host).request(path, init, { remoteAddr: { hostname: address } }));
   const login = async (user = "ann", pass = "ann-pass", address = "10.0.0.1") => {
     const res = await request("/api/login", {
       method: "POST",
@@ -111,7 +112,7 @@ Deno.test("push sockets close when their key's user is deleted or their session'
   const dataDir = await Deno.makeTempDir();
   const clock = new FakeClock();
   const host = createHost({ plugins: [], dataDir, clock });
-  const served = await serveHost(host, { port: 0 });
+  const served = await serveHostApp(host, { pages: false });
   const base = `127.0.0.1:${served.port}`;
   try {
     await host.users.addUser("ann", "ann-pass", ["STATUS"]);

@@ -4,12 +4,13 @@
  * neither start a new line nor grow the log without bound.
  */
 import assert from "node:assert/strict";
-import { createHost, serveHost } from "../../lib/host/mod.ts";
+import { createHost } from "../../lib/host/mod.ts";
 import { MAX_REQUEST_BODY } from "../../lib/http/body.ts";
 import { plugin as branchplus } from "../../plugins/branchplus/mod.ts";
 import { createLogMonitorPlugin } from "../../plugins/logmonitor/mod.ts";
 import { createTempEtaPlugin } from "../../plugins/temp_eta/mod.ts";
 import { testDashboard } from "../routes/_dashboard.ts";
+import { hostWebApp, serveHostApp } from "../_web.ts";
 
 const HOST_POSTS = [
   "/api/login",
@@ -54,11 +55,12 @@ async function hostWithPlugins() {
     dataDir,
   });
   const { adminKey } = await host.start();
+  const web = hostWebApp(host);
   return {
     host,
     dataDir,
     post: (path: string, body: BodyInit, headers: Record<string, string> = {}) =>
-      Promise.resolve(host.app.request(path, {
+      Promise.resolve(web.request(path, {
         method: "POST",
         body,
         headers: { "X-Api-Key": adminKey!, "Content-Type": "application/json", ...headers },
@@ -134,7 +136,7 @@ Deno.test("JSON nested too deeply is a 400 on every JSON route, the log export i
 
 Deno.test("a declared 1 GB login is refused before its body is sent", async () => {
   const dataDir = await Deno.makeTempDir();
-  const served = await serveHost(createHost({ plugins: [], dataDir }), { port: 0 });
+  const served = await serveHostApp(createHost({ plugins: [], dataDir }), { pages: false });
   try {
     const conn = await Deno.connect({ hostname: "127.0.0.1", port: served.port });
     await conn.write(

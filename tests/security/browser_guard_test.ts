@@ -6,13 +6,14 @@
  * `next` redirects stay on the server.
  */
 import assert from "node:assert/strict";
-import { createHost, serveHost } from "../../lib/host/mod.ts";
+import { createHost } from "../../lib/host/mod.ts";
 import { createLogger } from "../../lib/log.ts";
 import { CONTENT_SECURITY_POLICY } from "../../lib/http/headers.ts";
-import { createWebApp } from "../../lib/app/mod.ts";
+import { createWebApp } from "../../app/mod.ts";
 import { ensureIslandsBuilt, tempEnv, waitFor } from "../_helpers.ts";
 import { testDashboard } from "../routes/_dashboard.ts";
 import { seedStore } from "../routes/_seed.ts";
+import { serveHostApp } from "../_web.ts";
 
 const quiet = createLogger("test", { sink: () => {} });
 
@@ -102,7 +103,7 @@ Deno.test("the allowed host names are configurable by option and environment", a
 Deno.test("the plugin host refuses a rebinding Host on a real socket, login and push included", async () => {
   const dataDir = await Deno.makeTempDir();
   const host = createHost({ plugins: [], dataDir, logger: quiet });
-  const served = await serveHost(host, { port: 0 });
+  const served = await serveHostApp(host);
   try {
     for (const path of ["/api/login", "/push", "/plugins/login", "/api/settings"]) {
       assert.equal(await rawGet(served.port, `evil.example:${served.port}`, path), 403, path);

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { createLogMonitorPlugin } from "../../plugins/logmonitor/mod.ts";
 import { createTempEtaPlugin } from "../../plugins/temp_eta/mod.ts";
 import { SOUNDS_DIR } from "../../plugins/temp_eta/sounds.ts";
-import { REPO_STATIC_DIR } from "../../lib/app/mod.ts";
+import { REPO_STATIC_DIR } from "../../app/mod.ts";
 import { testDashboard } from "../routes/_dashboard.ts";
 import { plantSecret, probe, traversalTails } from "./_corpus.ts";
 

@@ -1,9 +1,11 @@
 /**
  * The processes the launcher starts: the scoped host (its flags derived from config.yaml at
- * every start) and a probe (allowed to reach one destination, nothing else).
+ * every start), a probe (allowed to reach one destination, nothing else) and an account command
+ * (under the host's scope, no network); and the probe's own side.
  *
  * @module
  */
+import { UsageError } from "../../error.ts";
 import { SCOPED_ENV_VAR } from "../env_scope.ts";
 import {
   LIBRARY_ENV_VARS,
@@ -16,29 +18,33 @@ import {
 } from "../launch.ts";
 import { HOST_ENV_VARS, resolveHostPaths } from "../paths.ts";
 import type { PluginDescriptor } from "../plugin.ts";
+import type { HostArgs } from "../host_args.ts";
 import type { HostStart } from "./launcher.ts";
 import type { ProbeRequest } from "./link.ts";
 import { readLines } from "./protocol.ts";
 import { isPlainObject } from "../../shared/json_object.ts";
 
-/** The server options the host runs with. */
-export interface ServeArgs {
-  hostname: string;
-  port: number;
-  printerSpeed: number;
-  ui: boolean;
-  /** Host names the host answers to (computed by the launcher). */
-  allowedHosts: string[];
-}
-
-/** The values of `names` that are set in the launcher's environment. */
-export function envOf(names: readonly string[]): Record<string, string> {
+/** The values of `names` that are set in the environment `read` reads (the process's). */
+export function envOf(
+  names: readonly string[],
+  read: (name: string) => string | undefined = (name) => Deno.env.get(name),
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of names) {
-    const v = Deno.env.get(name);
+    const v = read(name);
     if (v !== undefined) out[name] = v;
   }
   return out;
+}
+
+/** The environment of a scoped process: the runtime's and the host's variables, those named. */
+function scopedEnv(plugins: PluginDescriptor[]): Record<string, string> {
+  const own = [...HOST_ENV_VARS, ...pluginEnvVars(plugins)];
+  return {
+    ...envOf(RUNTIME_ENV_VARS),
+    ...envOf(own),
+    [SCOPED_ENV_VAR]: [...own, ...LIBRARY_ENV_VARS].join(","),
+  };
 }
 
 /** Options of {@linkcode hostStart}. */
@@ -46,7 +52,8 @@ export interface HostStartOptions {
   /** The entry script (`host.ts`). */
   script: string;
   plugins: PluginDescriptor[];
-  serve: ServeArgs;
+  /** The launcher's arguments, `allowedHosts` being every name the host answers to. */
+  serve: HostArgs;
   /** Folders the host only reads (the UI's static files). */
   readOnly: string[];
 }
@@ -61,8 +68,7 @@ export async function hostStart(
   resumed: boolean,
 ): Promise<HostStart> {
   const { plugins, serve } = options;
-  const ownEnv = [...HOST_ENV_VARS, ...pluginEnvVars(plugins)];
-  const paths = resolveHostPaths(envOf(ownEnv));
+  const paths = resolveHostPaths(envOf(HOST_ENV_VARS));
   const scope = await pluginScope(paths.configFile, plugins);
   const files = await resolveReadFiles(scope.readFiles);
   const listenPort = port ?? serve.port;
@@ -93,14 +99,42 @@ export async function hostStart(
     ...(serve.ui ? [] : ["--no-ui"]),
     ...(resumed ? ["--resume"] : []),
   ];
-  return {
-    args,
-    env: {
-      ...envOf(RUNTIME_ENV_VARS),
-      ...envOf(ownEnv),
-      [SCOPED_ENV_VAR]: [...ownEnv, ...LIBRARY_ENV_VARS].join(","),
-    },
-  };
+  return { args, env: scopedEnv(plugins) };
+}
+
+/**
+ * Runs an account command (`script --scoped ...argv`) once under the host's scope: its folders,
+ * no network; returns its exit code.
+ */
+export async function runScopedCommand(
+  script: string,
+  plugins: PluginDescriptor[],
+  argv: string[],
+): Promise<number> {
+  const flags = scopedPermissionFlags({
+    paths: resolveHostPaths(envOf(HOST_ENV_VARS)),
+    listen: { hostname: "127.0.0.1", port: 0 },
+    envVars: pluginEnvVars(plugins),
+  });
+  const status = await new Deno.Command(Deno.execPath(), {
+    args: ["run", ...flags, script, "--scoped", ...argv],
+    clearEnv: true,
+    env: scopedEnv(plugins),
+    stdin: "inherit",
+    stdout: "inherit",
+    stderr: "inherit",
+  }).spawn().status;
+  return status.code;
+}
+
+/** The probe process's side: runs `[plugin, name, argsJson]`'s probe and returns its result. */
+export async function runProbe(
+  plugins: readonly PluginDescriptor[],
+  [pluginId, name, json]: string[],
+): Promise<Record<string, unknown>> {
+  const fn = plugins.find((p) => p.id === pluginId)?.probes?.[name ?? ""];
+  if (!fn) throw new UsageError(`Unknown probe '${pluginId} ${name}'`);
+  return await fn(JSON.parse(json ?? "{}"));
 }
 
 /** Longest run of a probe process. */

@@ -7,6 +7,11 @@
  * @module
  */
 import { messageOf } from "../../error.ts";
+import { listenHostNames, parseHostList } from "../../http/mod.ts";
+import { print } from "../../log.ts";
+import type { HostArgs } from "../host_args.ts";
+import type { PluginDescriptor } from "../plugin.ts";
+import { hostStart, runProbeProcess } from "./child_processes.ts";
 import {
   decodeMessage,
   encodeMessage,
@@ -24,23 +29,25 @@ export interface HostStart {
   env: Record<string, string>;
 }
 
-/** Options of {@linkcode superviseHost}. */
-export interface SuperviseOptions {
-  /**
-   * Derives the command of the next start from config.yaml: `port` is the port the host bound
-   * (null before the first start), `resumed` whether this start follows a planned restart.
-   */
-  prepare(port: number | null, resumed: boolean): Promise<HostStart>;
-  /** Runs a probe in a process allowed to reach `request.net` only. */
-  probe(request: ProbeRequest): Promise<Record<string, unknown>>;
-  /** Prints a line for the user. */
-  print(line: string): void;
-  /** Lines printed once the host listens (besides the address). @default [] */
-  banner?(base: string): string[];
-}
-
-/** Runs and supervises the host until it stops for good; returns its exit code. */
-export async function superviseHost(options: SuperviseOptions): Promise<number> {
+/**
+ * `deno task host`: runs and supervises the scoped host the arguments describe until it stops for
+ * good; returns its exit code. `script` is the entry script the host and probe processes run,
+ * `staticDir` the folder the pages read.
+ */
+export async function launchHost(
+  args: HostArgs,
+  { script, plugins, staticDir }: {
+    script: string;
+    plugins: PluginDescriptor[];
+    staticDir: string;
+  },
+): Promise<number> {
+  // The host may not ask the machine for its names (no --allow-sys): they are computed here.
+  const names = listenHostNames(args.hostname, {
+    extra: [...args.allowedHosts, ...parseHostList(Deno.env.get("LOCALBENCH_ALLOWED_HOSTS"))],
+  });
+  const serve = { ...args, allowedHosts: [...names] };
+  const readOnly = args.ui ? [staticDir] : [];
   let port: number | null = null;
   let resumed = false;
   let stopping = false;
@@ -55,7 +62,7 @@ export async function superviseHost(options: SuperviseOptions): Promise<number> 
   Deno.addSignalListener("SIGTERM", onTerm);
   try {
     while (true) {
-      const start = await options.prepare(port, resumed);
+      const start = await hostStart({ script, plugins, serve, readOnly }, port, resumed);
       child = new Deno.Command(Deno.execPath(), {
         args: start.args,
         clearEnv: true,
@@ -72,25 +79,25 @@ export async function superviseHost(options: SuperviseOptions): Promise<number> 
       for await (const line of readLines(child.stdout)) {
         const message = decodeMessage<HostMessage>(line);
         if (message === null) {
-          options.print(line);
+          print(line);
         } else if (message.type === "listening") {
           const base = `http://${message.hostname}:${message.port}`;
           if (message.adminKey) {
-            options.print("Admin API key (shown once, store it now):");
-            options.print(message.adminKey);
+            print("Admin API key (shown once, store it now):");
+            print(message.adminKey);
           }
-          options.print(
+          print(
             port === null
               ? `Plugin host listening on ${base}/`
               : `Plugin host re-applied its settings, listening on ${base}/`,
           );
-          if (port === null) { for (const l of options.banner?.(base) ?? []) options.print(l); }
+          if (port === null && args.ui) print(`Plugin pages: ${base}/plugins/`);
           port = message.port;
         } else if (message.type === "restart") {
           restart = message.reason;
         } else if (message.type === "probe") {
-          const { id, plugin, probe, args, net } = message;
-          runProbe(options, { plugin, probe, args, net }).then((outcome) =>
+          const { id, plugin, probe, args: probeArgs, net } = message;
+          runProbe(script, { plugin, probe, args: probeArgs, net }).then((outcome) =>
             reply({ id, ...outcome })
           );
         }
@@ -98,7 +105,7 @@ export async function superviseHost(options: SuperviseOptions): Promise<number> 
       const status = await child.status;
       await writer.close().catch(() => {});
       if (restart === null || stopping) return status.code;
-      options.print(`Plugin host restarting: ${restart}`);
+      print(`Plugin host restarting: ${restart}`);
       resumed = true;
     }
   } finally {
@@ -108,7 +115,7 @@ export async function superviseHost(options: SuperviseOptions): Promise<number> 
 }
 
 async function runProbe(
-  options: SuperviseOptions,
+  script: string,
   request: ProbeRequest,
 ): Promise<
   { type: "probe_result"; result: Record<string, unknown> } | {
@@ -120,7 +127,7 @@ async function runProbe(
     return { type: "probe_result", error: "the probe names no valid host:port" };
   }
   try {
-    return { type: "probe_result", result: await options.probe(request) };
+    return { type: "probe_result", result: await runProbeProcess(script, request) };
   } catch (err) {
     return { type: "probe_result", error: messageOf(err) };
   }

@@ -1,7 +1,7 @@
 /**
  * Error answers of the web app: `routes/_404.tsx` for a path that matches nothing and
  * `routes/_500.tsx` for any other failure, rendered in the app shell and the root layout for a
- * browser (a request whose `Accept` names `text/html`, outside `/api/`); everyone else (API
+ * browser (a request whose `Accept` names `text/html`, outside the API paths); everyone else (API
  * clients, `fetch` from the islands, `curl`) gets the JSON body `{"error", "code"}`.
  *
  * @module
@@ -20,11 +20,13 @@ export interface ErrorPagesOptions {
   logger?: Logger;
   /** URL of the island boot script. @default "/_islands/boot.js" */
   bootScript?: string;
+  /** The paths of APIs (and everything below each): always JSON. @default ["/api"] */
+  apiPaths?: readonly string[];
 }
 
 /**
  * Whether a request is a browser's asking for a page: `Accept` names `text/html` and the path
- * is not an API's.
+ * is not at or below one of `apiPaths`.
  *
  * @example
  * ```ts
@@ -36,8 +38,9 @@ export interface ErrorPagesOptions {
  * if ((await (await app.request("/x")).text()) !== "false") throw new Error("curl wants JSON");
  * ```
  */
-export function wantsHtml(c: Context): boolean {
-  if (c.req.path === "/api" || c.req.path.startsWith("/api/")) return false;
+export function wantsHtml(c: Context, apiPaths: readonly string[] = ["/api"]): boolean {
+  const path = c.req.path;
+  if (apiPaths.some((p) => path === p || path.startsWith(`${p}/`))) return false;
   return /\btext\/html\b/.test(c.req.header("Accept") ?? "");
 }
 
@@ -56,7 +59,9 @@ export function errorPages(
   };
   const answer = (c: Context, info: ErrorInfo): Response => {
     const Page = info.status === 404 ? pages.notFound : pages.error;
-    if (!Page || !wantsHtml(c)) return errorResponse(c, info.status, info.error, info.code);
+    if (!Page || !wantsHtml(c, options.apiPaths)) {
+      return errorResponse(c, info.status, info.error, info.code);
+    }
     const url = new URL(c.req.url);
     const state = (c.var ?? {}) as Record<string, unknown>;
     try {

@@ -7,6 +7,7 @@
 import { ManualClock } from "../../_fake_clock.ts";
 import { createHost, type Host, type HostOptions } from "../../../lib/host/mod.ts";
 import type { Permission } from "../../../lib/host/plugin.ts";
+import { hostWebApp } from "../../_web.ts";
 
 /** The shared manual clock, starting at 2026-01-01 12:00 UTC. */
 export class FakeClock extends ManualClock {
@@ -20,14 +21,15 @@ export interface TestHost {
   host: Host;
   dir: string;
   keys: Record<"ADMIN" | Permission, string>;
-  /** `app.request` with the given key (or none). */
+  /** A request to the host's web app with the given key (or none). */
   request(path: string, init?: RequestInit & { key?: string | null }): Promise<Response>;
   close(): Promise<void>;
 }
 
 /**
- * Creates and starts a host with the given plugins in a fresh temp folder; with `pages`, its
- * requests go through the web app (the host's and the plugins' pages) as `deno task host` serves.
+ * Creates and starts a host with the given plugins in a fresh temp folder; its requests go
+ * through the web app as `deno task host` serves it (with `pages`, the host's and the plugins'
+ * pages too; without, as `--no-ui`).
  */
 export async function startTestHost(
   options: Partial<HostOptions> & { pages?: boolean } = {},
@@ -35,7 +37,7 @@ export async function startTestHost(
   const dir = await Deno.makeTempDir({ prefix: "lb_host_" });
   const { pages, ...hostOptions } = options;
   const host = createHost({ plugins: [], dataDir: dir, ...hostOptions });
-  const app = pages ? (await import("../../_web.ts")).hostWebApp(host) : host.app;
+  const app = hostWebApp(host, { pages: pages ?? false });
   const { adminKey } = await host.start();
   const keys = { ADMIN: adminKey! } as Record<Permission, string>;
   for (const p of ["STATUS", "CONTROL", "SETTINGS"] as const) {

@@ -42,7 +42,7 @@ const ROUTES: [string, string][] = [
   ["GET", "/api/plugin/probe"],
   ["POST", "/api/plugin/probe"],
   ["POST", "/plugin/probe/settingsy"],
-  ["GET", "/unknown/route"],
+  ["GET", "/plugin/probe/unknown/route"],
 ];
 
 Deno.test("every host route answers 401 without a key or session", async () => {
@@ -53,6 +53,10 @@ Deno.test("every host route answers 401 without a key or session", async () => {
       assert.equal(res.status, 401, `${method} ${path}`);
       assert.ok((await res.json()).error);
     }
+    // A path that is not the host's is the web app's: 404, as without the host.
+    const other = await t.request("/unknown/route", { key: null });
+    assert.equal(other.status, 404);
+    assert.deepEqual(await other.json(), { error: "Not found", code: "not_found" });
   } finally {
     await t.close();
   }

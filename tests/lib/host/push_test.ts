@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
-import { createHost, PushHub, serveHost } from "../../../lib/host/mod.ts";
+import { createHost, PushHub } from "../../../lib/host/mod.ts";
 import type { PluginContext, PluginDescriptor } from "../../../lib/host/plugin.ts";
 import { openWs, waitFor } from "./_helpers.ts";
 import * as v from "valibot";
+import { serveHostApp } from "../../_web.ts";
 
 let captured: PluginContext | null = null;
 const pusher: PluginDescriptor = {
@@ -23,7 +24,7 @@ const pusher: PluginDescriptor = {
 async function served() {
   const dir = await Deno.makeTempDir();
   const host = createHost({ plugins: [pusher], dataDir: dir });
-  const s = await serveHost(host, { port: 0 });
+  const s = await serveHostApp(host, { pages: false });
   const status = await host.users.addUser("s", "pw", ["STATUS"]).then(() =>
     host.users.createKey("s")
   );

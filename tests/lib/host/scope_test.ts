@@ -24,6 +24,8 @@ import { createLogger } from "../../../lib/log.ts";
 import { plugins } from "../../../plugins/registry.ts";
 import { hostTaskFlags } from "../../e2e/_scoped_host.ts";
 import { FakeClock, json } from "./_helpers.ts";
+import { hostWebApp } from "../../_web.ts";
+import { parseHostArgs } from "../../../lib/host/host_args.ts";
 
 Deno.test("the launcher of deno task host may read files and variables, learn the machine's names and run Deno, nothing else", async () => {
   assert.deepEqual(await hostTaskFlags(), [
@@ -40,7 +42,7 @@ Deno.test("the scoped host receives and may read only its own variables and thos
   const before = Object.keys(set).map((name) => [name, Deno.env.get(name)] as const);
   for (const [name, value] of Object.entries(set)) Deno.env.set(name, value);
   try {
-    const serve = { hostname: "127.0.0.1", port: 0, printerSpeed: 1, ui: false, allowedHosts: [] };
+    const serve = parseHostArgs(["--port", "0", "--no-ui"]);
     const start = await hostStart({ script: "host.ts", plugins, serve, readOnly: [] }, null, false);
     assert.equal(start.env.LOCALBENCH_DATA_DIR, dir);
     assert.equal(start.env.TEMP_ETA_DEBUG, "1", "declared by the Temperature ETA plugin");
@@ -115,7 +117,7 @@ Deno.test("in a process with full network access nothing is missing, so a save n
   });
   const { adminKey } = await host.start();
   try {
-    const res = await host.app.request("/api/settings", {
+    const res = await hostWebApp(host).request("/api/settings", {
       ...json("POST", { plugins: { branchplus: { host: "127.0.0.1", port: 9 } } }),
       headers: { "X-Api-Key": adminKey!, "Content-Type": "application/json" },
     });

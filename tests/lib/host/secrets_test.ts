@@ -9,6 +9,7 @@ import { createHost } from "../../../lib/host/mod.ts";
 import { createLogger } from "../../../lib/log.ts";
 import { createTempEtaPlugin } from "../../../plugins/temp_eta/mod.ts";
 import { FakeClock, json } from "./_helpers.ts";
+import { hostWebApp } from "../../_web.ts";
 
 const PASSWORD = "s3cr3t-Pa55word";
 
@@ -35,7 +36,7 @@ async function run(
         const init = body === undefined ? { method } : json(method, body);
         const headers = new Headers(init.headers);
         headers.set("X-Api-Key", key);
-        const res = await host.app.request(path, { ...init, headers });
+        const res = await hostWebApp(host).request(path, { ...init, headers });
         return { status: res.status, text: await res.text() };
       },
     });

@@ -5,6 +5,7 @@ import { createHost, denoConfigFs } from "../../../lib/host/mod.ts";
 import type { PluginDescriptor } from "../../../lib/host/plugin.ts";
 import { integer, text } from "../../../lib/schema/mod.ts";
 import { json, startTestHost } from "./_helpers.ts";
+import { hostWebApp } from "../../_web.ts";
 
 function demo(extra: Partial<PluginDescriptor> = {}): PluginDescriptor {
   return {
@@ -208,7 +209,7 @@ Deno.test("a crash while saving settings keeps the old file and the old values",
     await host.settings.updateMany({ demo: { interval: 8 } });
     const before = await Deno.readTextFile(host.paths.configFile);
     crash = true;
-    const res = await host.app.request("/api/settings", {
+    const res = await hostWebApp(host).request("/api/settings", {
       ...json("POST", { plugins: { demo: { interval: 9 } } }, { "X-Api-Key": adminKey! }),
     });
     assert.equal(res.status, 500);

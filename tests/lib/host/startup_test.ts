@@ -16,6 +16,7 @@ import { plugin as branchplus } from "../../../plugins/branchplus/mod.ts";
 import { createTempEtaPlugin } from "../../../plugins/temp_eta/mod.ts";
 import { DEFAULTS } from "../../../plugins/temp_eta/schema.ts";
 import { FakeClock, json } from "./_helpers.ts";
+import { hostWebApp } from "../../_web.ts";
 
 const demo: PluginDescriptor = {
   id: "demo",
@@ -121,7 +122,7 @@ Deno.test("the Temperature ETA plugin runs with its stored settings from the fir
     });
     const { adminKey } = await host.start();
     try {
-      const res = await host.app.request("/api/plugin/temp_eta", {
+      const res = await hostWebApp(host).request("/api/plugin/temp_eta", {
         headers: { "X-Api-Key": adminKey! },
       });
       const body = await res.json();
@@ -206,7 +207,7 @@ Deno.test("saving a refused value still answers 400 naming the setting (nothing 
     const host = createHost({ plugins: [demo], dataDir: dir, logger: capture().logger });
     const { adminKey } = await host.start();
     try {
-      const res = await host.app.request("/api/settings", {
+      const res = await hostWebApp(host).request("/api/settings", {
         ...json("POST", { plugins: { demo: { interval: 0, name: "y" } } }),
         headers: { "X-Api-Key": adminKey!, "Content-Type": "application/json" },
       });

@@ -7,7 +7,13 @@ import { definePluginPages, requireSignIn } from "../../../lib/host/pages.ts";
 import { listenHostNames } from "../../../lib/http/host_allow.ts";
 import type { LayoutProps, Manifest } from "../../../lib/http/fw/mod.ts";
 import { createLogger } from "../../../lib/log.ts";
-import { assertIslandsBuilt, createWebServer } from "../../../lib/web/server.ts";
+import {
+  assertIslandsBuilt,
+  createWebServer,
+  type WebServerOptions,
+} from "../../../lib/web/server.ts";
+import type { DashboardServices } from "../../../lib/dashboard/services.ts";
+import { CONTENT_SECURITY_POLICY } from "../../../lib/http/headers.ts";
 import type { WebState } from "../../../lib/web/state.ts";
 import * as v from "valibot";
 
@@ -25,7 +31,12 @@ const probe: PluginDescriptor<Settings, ProbeInstance> = {
   create: () => ({
     greeting: "hello from the instance",
     routes: [
-      { base: "/api/plugin/probe", app: new Hono().get("/", (c) => c.json({ ok: true })) },
+      {
+        base: "/api/plugin/probe",
+        app: new Hono().get("/", (c) => c.json({ ok: true })).get("/fail", () => {
+          throw new Error("boom");
+        }),
+      },
       { base: "/plugin/probe", app: new Hono().get("/deep/:x", (c) => c.json({ ok: true })) },
     ],
   }),
@@ -50,11 +61,29 @@ const manifest: Manifest = {
     "plugins/probe/routes/index.tsx": {
       default: define.page(({ state }) => h("p", { id: "greeting" }, state.plugin.greeting)),
     },
+    "routes/_404.tsx": { default: () => h("p", null, "no such page") },
+    "routes/_500.tsx": { default: () => h("p", null, "failed") },
+    "routes/api/fail.ts": {
+      handler: {
+        GET: () => {
+          throw new Error("boom");
+        },
+      },
+    },
   },
   islands: {},
 };
 
-async function served(options: { hostPages?: boolean } = {}) {
+/** The host names of loopback, counting how often the Host allow-list looks one up. */
+class CountedNames extends Set<string> {
+  lookups = 0;
+  override has(name: string): boolean {
+    this.lookups++;
+    return super.has(name);
+  }
+}
+
+async function served(options: Partial<WebServerOptions> = {}) {
   const dataDir = await Deno.makeTempDir({ prefix: "lb_web_" });
   const host: Host = createHost({
     plugins: [probe],
@@ -62,17 +91,24 @@ async function served(options: { hostPages?: boolean } = {}) {
     logger: createLogger("t", { sink: () => {} }),
   });
   const { adminKey } = await host.start();
+  const allowedHosts = new CountedNames(listenHostNames("127.0.0.1"));
+  const logged: string[] = [];
   const app = createWebServer({
     manifest,
     staticDir: dataDir,
-    allowedHosts: listenHostNames("127.0.0.1"),
+    allowedHosts,
     host,
+    logger: createLogger("web", { sink: (_level, line) => logged.push(line) }),
     ...options,
   });
   return {
     host,
-    request: (path: string, key: string | null = adminKey) =>
-      app.request(`http://localhost${path}`, { headers: key ? { "X-Api-Key": key } : {} }),
+    allowedHosts,
+    logged,
+    request: (path: string, key: string | null = adminKey, headers: HeadersInit = {}) =>
+      app.request(`http://localhost${path}`, {
+        headers: { ...(key ? { "X-Api-Key": key } : {}), ...headers },
+      }),
     async [Symbol.asyncDispose]() {
       await host.stop();
       await Deno.remove(dataDir, { recursive: true });
@@ -92,8 +128,60 @@ Deno.test("the host's routes, its own and its plugins', reach it without a list 
   const status = await s.request("/api/status", null);
   assert.equal(status.status, 404);
   assert.deepEqual(await status.json(), { error: "Not found", code: "not_found" });
-  assert.equal(s.host.handles("/api/settingsx"), false);
-  assert.equal(s.host.handles("/plugin/probe/anything/below"), true);
+  // Only the host's own paths need its authentication; everything below a plugin's base does.
+  assert.equal((await s.request("/api/settingsx", null)).status, 404);
+  assert.equal((await s.request("/plugin/probe/anything/below", null)).status, 401);
+});
+
+Deno.test("the guards run once on a host path: one Host look-up, one key check", async () => {
+  await using s = await served();
+  const verified: string[] = [];
+  const verifyKey = s.host.users.verifyKey.bind(s.host.users);
+  s.host.users.verifyKey = (key) => {
+    verified.push(key);
+    return verifyKey(key);
+  };
+  for (const path of ["/api/settings", "/api/plugin/probe", "/plugin/probe/deep/1"]) {
+    s.allowedHosts.lookups = 0;
+    verified.length = 0;
+    const res = await s.request(path);
+    assert.equal(res.status, 200, path);
+    await res.body?.cancel();
+    assert.equal(s.allowedHosts.lookups, 1, `${path}: the Host allow-list ran once`);
+    assert.equal(verified.length, 1, `${path}: the API key was checked once`);
+  }
+});
+
+Deno.test("a host API error and a dashboard API error come from the one error handler", async () => {
+  const services = {} as DashboardServices;
+  await using s = await served({
+    dashboard: { services, token: "t".repeat(32), everywhere: false },
+  });
+  const host = await s.request("/api/plugin/probe/fail");
+  const dashboard = await s.request("/api/fail");
+  for (const res of [host, dashboard]) {
+    assert.equal(res.status, 500);
+    assert.deepEqual(await res.json(), { error: "Internal server error", code: "internal" });
+    assert.equal(res.headers.get("Content-Security-Policy"), CONTENT_SECURITY_POLICY);
+    assert.equal(res.headers.get("X-Content-Type-Options"), "nosniff");
+  }
+  // Both failures are logged by the web app's logger.
+  assert.equal(
+    s.logged.filter((l) => /GET \/api(\/plugin\/probe)?\/fail: Error: boom/.test(l)).length,
+    2,
+  );
+  // A browser gets a page elsewhere, JSON on the host's API paths too, the same 404 on both sides.
+  const html = { Accept: "text/html" };
+  assert.match(await (await s.request("/nope", null, html)).text(), /<p>no such page<\/p>/);
+  const denied = await s.request("/plugin/probe/deep/1", null, html);
+  assert.equal(denied.status, 401);
+  assert.equal((await denied.json()).code, "unauthorized");
+  for (const path of ["/api/plugin/probe/nope", "/api/nope"]) {
+    const res = await s.request(path, undefined, html);
+    assert.equal(res.status, 404, path);
+    assert.deepEqual(await res.json(), { error: "Not found", code: "not_found" }, path);
+  }
+  assert.equal(s.logged.length, 2, "no page was tried for a failure on an API path");
 });
 
 Deno.test("a hosted plugin's page is mounted at /plugins/<id>/ with its instance and the nav", async () => {

@@ -5,6 +5,7 @@ import { plugin } from "../../../plugins/branchplus/mod.ts";
 import { startHubSimulator } from "../../doubles/powerhub_sim.ts";
 import { waitFor } from "../../_helpers.ts";
 import { FakeClock } from "./fakes.ts";
+import { hostWebApp } from "../../_web.ts";
 
 const BASE = "/api/plugin/branchplus";
 const quiet = createLogger("test.host", { level: "error", sink: () => {} });
@@ -12,7 +13,7 @@ const quiet = createLogger("test.host", { level: "error", sink: () => {} });
 async function call(host: Host, key: string | null, method: string, path: string, body?: unknown) {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (key) headers["X-Api-Key"] = key;
-  const res = await host.app.request(path, {
+  const res = await hostWebApp(host).request(path, {
     method,
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),

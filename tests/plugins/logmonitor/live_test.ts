@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
-import { createHost, serveHost } from "../../../lib/host/mod.ts";
+import { createHost } from "../../../lib/host/mod.ts";
 import { createLogMonitorPlugin } from "../../../plugins/logmonitor/mod.ts";
 import { json, openWs, waitFor } from "../../lib/host/_helpers.ts";
 import { logLine } from "./_host.ts";
+import { serveHostApp } from "../../_web.ts";
 
 type Entry = { message: string; level: string; _source_file?: string; continuation?: true };
 type Msg = { plugin?: { data: { type: string; data?: Entry[] } & Record<string, unknown> } };
@@ -14,7 +15,7 @@ async function served() {
   const logDir = host.paths.logDir;
   await Deno.mkdir(logDir, { recursive: true });
   await Deno.writeTextFile(`${logDir}/app.log`, logLine("INFO", "before"));
-  const s = await serveHost(host, { port: 0 });
+  const s = await serveHostApp(host, { pages: false });
   const ws = await openWs(`ws://127.0.0.1:${s.port}/push`, { "X-Api-Key": s.adminKey! });
   const call = async (path: string, body: unknown) => {
     const res = await fetch(

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
-import { createHost, serveHost } from "../../../lib/host/mod.ts";
+import { createHost } from "../../../lib/host/mod.ts";
 import { createLogMonitorPlugin } from "../../../plugins/logmonitor/mod.ts";
 import { json, openWs, waitFor, type WsClient } from "../../lib/host/_helpers.ts";
 import { logLine } from "./_host.ts";
+import { hostWebApp, serveHostApp } from "../../_web.ts";
 
 type Msg = {
   plugin?: {
@@ -18,7 +19,7 @@ async function live() {
   const host = createHost({ plugins: [createLogMonitorPlugin({ pollMs: 25 })], dataDir: dir });
   await Deno.mkdir(host.paths.logDir, { recursive: true });
   await Deno.writeTextFile(`${host.paths.logDir}/app.log`, logLine("INFO", "before"));
-  const s = await serveHost(host, { port: 0 });
+  const s = await serveHostApp(host, { pages: false });
   const base = `http://127.0.0.1:${s.port}`;
   const ws = await openWs(`ws://127.0.0.1:${s.port}/push`, { "X-Api-Key": s.adminKey! });
   const post = async (path: string, body: unknown) => {
@@ -73,7 +74,7 @@ Deno.test("the push socket delivers severity_alert for a WARNING line in a monit
       logmonitor: { alerts_monitored_logs: ["app.log"], enable_notifications: true },
     });
     await waitFor(async () =>
-      (await (await t.host.app.request("/plugin/logmonitor/alerts/monitor/status", {
+      (await (await hostWebApp(t.host).request("/plugin/logmonitor/alerts/monitor/status", {
         headers: { "X-Api-Key": await t.host.users.createKey("admin") },
       })).json()).active_logs.includes("app.log")
     );

@@ -3,6 +3,7 @@ import { json } from "../../lib/host/_helpers.ts";
 import { FakeClock } from "../../lib/host/_helpers.ts";
 import { logLine, startLogHost } from "./_host.ts";
 import { TRAVERSAL_CORPUS } from "./files_test.ts";
+import { hostWebApp } from "../../_web.ts";
 
 const BASE = "/plugin/logmonitor";
 
@@ -156,7 +157,9 @@ Deno.test("GET /search allows 10 requests per minute per client and then answers
   const t = await startLogHost({ "a.log": "x\n" }, { clock });
   try {
     const search = (ip: string) =>
-      t.host.app.request(`${BASE}/search?file=a.log`, { headers: { "X-Api-Key": t.keys.STATUS } }, {
+      hostWebApp(t.host).request(`${BASE}/search?file=a.log`, {
+        headers: { "X-Api-Key": t.keys.STATUS },
+      }, {
         remoteAddr: { hostname: ip },
       });
     for (let i = 0; i < 10; i++) {

@@ -8,6 +8,7 @@ import { createHost } from "../../../lib/host/mod.ts";
 import { createLogger } from "../../../lib/log.ts";
 import { createTempEtaPlugin } from "../../../plugins/temp_eta/mod.ts";
 import { ManualClock } from "./fakes.ts";
+import { hostWebApp } from "../../_web.ts";
 
 async function hostWith(configYaml?: string) {
   const dataDir = await Deno.makeTempDir({ prefix: "temp_eta_host_" });
@@ -25,7 +26,7 @@ async function hostWith(configYaml?: string) {
   });
   const { adminKey } = await host.start();
   const call = async (method: string, path: string, body?: unknown) => {
-    const res = await host.app.request(path, {
+    const res = await hostWebApp(host).request(path, {
       method,
       headers: { "X-Api-Key": adminKey!, "content-type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -64,7 +65,7 @@ Deno.test("the host runs the plugin: the virtual printer heats and the ETA shows
   assert.deepEqual(res.body.env_overrides, ["debug_logging"]);
   const bed = res.body.heaters.find((x: { heater: string }) => x.heater === "bed");
   assert.equal(bed.state, "cooled_down");
-  const unauthenticated = await h.host.app.request("/api/plugin/temp_eta");
+  const unauthenticated = await hostWebApp(h.host).request("/api/plugin/temp_eta");
   assert.equal(unauthenticated.status, 401);
 });
 
@@ -104,6 +105,8 @@ Deno.test("the host serves the plugin's sounds behind authentication", async () 
   const res = await h.call("GET", "/plugin/temp_eta/static/sounds/cooling_done.wav");
   assert.equal(res.status, 200);
   assert.ok((res.body as ArrayBuffer).byteLength > 44);
-  const anonymous = await h.host.app.request("/plugin/temp_eta/static/sounds/cooling_done.wav");
+  const anonymous = await hostWebApp(h.host).request(
+    "/plugin/temp_eta/static/sounds/cooling_done.wav",
+  );
   assert.equal(anonymous.status, 401);
 });

@@ -1,34 +1,36 @@
 /**
- * The composition root of the web app: the dashboard (pages, control API, data API, live
- * events), its services and the plugin host in one fetch handler. The entry script
- * (`webapp.ts`) parses its arguments and serves it; tests and tools build it from here.
+ * The web app of `deno task webapp`: the dashboard (pages, control API, data API, live events),
+ * its services and the plugin host (the plugins of `plugins/registry.ts`) in one fetch handler.
+ * The entry script (`webapp.ts`) parses its arguments and serves it; tests and tools build it
+ * from here.
  *
  * @module
  */
 import { fileURLToPath } from "node:url";
-import { resolveInvocation } from "../cli/mod.ts";
-import { connect, lmsFor } from "../bench/mod.ts";
-import { BenchmarkController } from "../dashboard/controller.ts";
-import type { DashboardServices } from "../dashboard/services.ts";
-import { type Config, type EnvReader, processEnv, resolvePaths } from "../config/mod.ts";
-import { assertUsableToken, listenHostNames, parseHostList, randomToken } from "../http/mod.ts";
-import { isLoopback } from "../net.ts";
-import { assertIslandsBuilt, createWebServer } from "../web/server.ts";
+import { resolveInvocation } from "../lib/cli/mod.ts";
+import { connect, lmsFor } from "../lib/bench/mod.ts";
+import { BenchmarkController } from "../lib/dashboard/controller.ts";
+import type { DashboardServices } from "../lib/dashboard/services.ts";
+import { type Config, type EnvReader, processEnv, resolvePaths } from "../lib/config/mod.ts";
+import { assertUsableToken, listenHostNames, parseHostList, randomToken } from "../lib/http/mod.ts";
+import { isLoopback } from "../lib/net.ts";
+import { assertIslandsBuilt, createWebServer } from "../lib/web/server.ts";
 import {
   createHost,
+  envOf,
   type Host,
   HOST_ENV_VARS,
   type PluginDescriptor,
   pluginEnvVars,
-} from "../host/mod.ts";
-import { createLogger, type Logger } from "../log.ts";
-import { type Backend, createBackend } from "../modelserver/mod.ts";
-import { ResultsStore } from "../store/mod.ts";
-import { plugins as registryPlugins } from "../../plugins/registry.ts";
-import { manifest } from "../../manifest.gen.ts";
+} from "../lib/host/mod.ts";
+import { createLogger, type Logger } from "../lib/log.ts";
+import { type Backend, createBackend } from "../lib/modelserver/mod.ts";
+import { ResultsStore } from "../lib/store/mod.ts";
+import { plugins as registryPlugins } from "../plugins/registry.ts";
+import { manifest } from "../manifest.gen.ts";
 
 /** The repository's `static/` folder (from source; a bundle passes its own). */
-export const REPO_STATIC_DIR: string = fileURLToPath(new URL("../../static", import.meta.url));
+export const REPO_STATIC_DIR: string = fileURLToPath(new URL("../static", import.meta.url));
 
 /** Options of {@linkcode createWebApp}. */
 export interface WebAppOptions {
@@ -122,18 +124,11 @@ export async function createWebApp(options: WebAppOptions = {}): Promise<WebApp>
   const plugins = options.plugins === undefined ? registryPlugins : options.plugins;
   let host: Host | null = null;
   if (plugins !== null) {
-    const names = [...HOST_ENV_VARS, ...pluginEnvVars(plugins)];
-    const hostEnv: Record<string, string> = {};
-    for (const n of names) {
-      const v = env(n);
-      if (v !== undefined) hostEnv[n] = v;
-    }
     host = createHost({
       plugins,
-      env: hostEnv,
+      env: envOf([...HOST_ENV_VARS, ...pluginEnvVars(plugins)], env),
       dataDir: paths.dataDir,
       configDir: paths.configDir,
-      allowedHosts,
     });
   }
   const app = createWebServer({

@@ -1,0 +1,70 @@
+/**
+ * The flags of `deno task host` (the launcher) and of the scoped host it starts (the internal
+ * `--scoped`, `--supervised`, `--resume` and `--scope-files`).
+ *
+ * @module
+ */
+import { parseOptions } from "../args.ts";
+import { UsageError } from "../error.ts";
+import { parseHostList } from "../http/mod.ts";
+import { HOST_COMMANDS_USAGE } from "./account_commands.ts";
+
+/** Help text of `deno task host`. */
+export const HOST_USAGE = `Usage: deno task host -- [options]
+  --port N            listen port (0 = any free port)   [default: 5000]
+  --host ADDR         listen address                    [default: 127.0.0.1]
+  --printer-speed X   virtual printer clock speed-up    [default: 1]
+  --allowed-hosts L   host names to answer besides the listen address's, comma-separated
+                      (DNS rebinding guard)             [default: $LOCALBENCH_ALLOWED_HOSTS]
+  --no-ui             serve the APIs only (no pages)
+  -h, --help          show this help
+${HOST_COMMANDS_USAGE}`;
+
+/** Parsed host arguments. */
+export type HostArgs = ReturnType<typeof parseHostArgs>;
+
+/** Parses the server flags. */
+export function parseHostArgs(argv: string[]) {
+  const { values } = parseOptions({
+    args: argv,
+    options: {
+      port: { type: "string", default: "5000" },
+      host: { type: "string", default: "127.0.0.1" },
+      "printer-speed": { type: "string", default: "1" },
+      "allowed-hosts": { type: "string", multiple: true, default: [] },
+      "no-ui": { type: "boolean", default: false },
+      scoped: { type: "boolean", default: false },
+      supervised: { type: "boolean", default: false },
+      resume: { type: "boolean", default: false },
+      "scope-files": { type: "string", default: "{}" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+    strict: true,
+  });
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new UsageError(`Invalid --port '${values.port}': must be 0..65535`);
+  }
+  const printerSpeed = Number(values["printer-speed"]);
+  if (!(printerSpeed > 0 && printerSpeed <= 1000)) {
+    throw new UsageError(
+      `Invalid --printer-speed '${values["printer-speed"]}': must be in (0, 1000]`,
+    );
+  }
+  return {
+    port,
+    hostname: values.host,
+    printerSpeed,
+    /** Host names answered besides the listen address's. */
+    allowedHosts: values["allowed-hosts"].flatMap(parseHostList),
+    ui: !values["no-ui"],
+    scoped: values.scoped,
+    /** Internal: a launcher supervises this host through its standard input and output. */
+    supervised: values.supervised,
+    /** Internal: this start follows a planned restart. */
+    resume: values.resume,
+    /** Internal: the files the launcher considered (named path → granted real path or null). */
+    scopeFiles: JSON.parse(values["scope-files"]) as Record<string, string | null>,
+    help: values.help,
+  };
+}
