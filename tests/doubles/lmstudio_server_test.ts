@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { LMStudioClient } from "@lmstudio/sdk";
 import { LmStudioRestClient } from "../../lib/modelserver/mod.ts";
+import { UpstreamTimeoutError } from "../../lib/error.ts";
+import { statusOf } from "../../lib/http/error_handler.ts";
 import { startLmStudioDouble } from "./lmstudio_server.ts";
 
 const SERVER = new URL("./lmstudio_server.ts", import.meta.url).pathname;
@@ -80,7 +82,8 @@ Deno.test("startLmStudioDouble() holds requests under neverAnswer and releases t
   d.faults.neverAnswer = true;
   const client = new LmStudioRestClient({ baseUrl: d.url, timeoutMs: 100 });
   const err = await client.listModels().then(() => null, (e) => e);
-  assert.equal(err?.status, 504);
+  assert.ok(err instanceof UpstreamTimeoutError, String(err));
+  assert.equal(statusOf(err), 504);
   await d.close();
 });
 

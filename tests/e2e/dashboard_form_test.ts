@@ -60,6 +60,10 @@ Deno.test({
         "Must be an integer ≥ 1 (given: '0')",
       );
       assert.equal(await page.getAttribute("#field-runs", "aria-invalid"), "true");
+      // The field takes the focus in the next animation frame: wait for it (bounded).
+      await page.waitForFunction(() => document.activeElement?.id === "field-runs", null, {
+        timeout: 5000,
+      });
       assert.equal(await page.evaluate(() => document.activeElement?.id), "field-runs");
       assert.equal(await page.locator("#bench-error").count(), 0);
       await checkEveryLook(page, "form_error", LOOKS[0]!);
