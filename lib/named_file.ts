@@ -2,7 +2,7 @@
  * The one way to serve a file by name: every route that turns a client's name into a file
  * (static files, sounds, log downloads, tails) goes through here.
  *
- * 1. The name is decoded exactly once by the caller's router (or {@linkcode decodeSegments} for
+ * 1. The name is decoded exactly once by Hono's routing (or {@linkcode decodeSegments} for
  *    a raw URL path) and never again: names are joined as paths, never parsed as URLs.
  * 2. It must be plain ({@linkcode isPlainName}: no `/`, `\`, control characters, no leading dot,
  *    well-formed Unicode, at most 255 UTF-16 units) and match the route's pattern.

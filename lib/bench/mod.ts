@@ -1,5 +1,5 @@
 /**
- * The benchmark engine: discovery, filters, cache, the per-model sequence, statistics, parallel
+ * The benchmark: discovery, filters, cache, the per-model sequence, statistics, parallel
  * rounds, limits and progress.
  *
  * @module

@@ -2,7 +2,7 @@
  * What a benchmark run is asked to do besides its configuration: the action, the model filters,
  * the controlled workload and every other run option, and a resolved run (configuration,
  * options, layers, paths). The command line builds them from its flags (`lib/cli/options.ts`),
- * the dashboard from its form; the engine and the reports read them.
+ * the dashboard from its form; the benchmark and the reports read them.
  *
  * @module
  */

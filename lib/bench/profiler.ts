@@ -1,6 +1,6 @@
 /**
  * The hardware profiler (`--enable-profiling`): a background sampler of the GPU (temperature,
- * power, VRAM, AMD GTT unless `--disable-gtt`), CPU use and RAM in use, running while the engine
+ * power, VRAM, AMD GTT unless `--disable-gtt`), CPU use and RAM in use, running while the benchmark
  * measures (it calls `start`/`stop` around the measured runs). `stop` returns min/max/mean of every
  * series in {@linkcode SERIES}; series without a source (no GPU here) are null, nothing fails.
  *

@@ -1,5 +1,5 @@
 /**
- * The profiler seen by the engine: a background sampler of GPU, CPU and RAM.
+ * The profiler seen by the benchmark: a background sampler of GPU, CPU and RAM.
  *
  * @module
  */

@@ -18,7 +18,7 @@ import {
 import { type Output } from "../log.ts";
 import { type Invocation, resolveInvocation } from "./invocation.ts";
 
-/** Runs a resolved benchmark invocation (the engine); returns the exit code. */
+/** Runs a resolved benchmark invocation (lib/bench); returns the exit code. */
 export type BenchmarkRunner = (
   invocation: Extract<Invocation, { kind: "run" }>,
   output: Output,

@@ -1,5 +1,5 @@
 /**
- * The one interface the benchmark engine uses to talk to a model server, whatever the protocol:
+ * The one interface the benchmark uses to talk to a model server, whatever the protocol:
  * LM Studio REST v1, the LM Studio SDK (WebSocket) or an OpenAI-compatible server.
  *
  * All names are the seed's (snake_case): each backend maps its own wire names onto them.
@@ -170,7 +170,7 @@ export interface LoadResult {
 }
 
 /**
- * Load values a server reports for a loaded model (read back after the load), in the engine's
+ * Load values a server reports for a loaded model (read back after the load), in the benchmark's
  * names; a value the server does not report is absent.
  */
 export interface ServerConfig {
@@ -192,7 +192,7 @@ export interface ServerConfig {
   source?: string;
 }
 
-/** A model server, seen by the engine. */
+/** A model server, seen by the benchmark. */
 export interface Backend {
   readonly kind: BackendKind;
   /** A human description, e.g. `LM Studio REST at http://127.0.0.1:1234`. */

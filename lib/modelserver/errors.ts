@@ -1,6 +1,6 @@
 /**
  * Error mapping for every backend: connection refused, timeouts, HTTP error bodies, dropped
- * streams, and recognising "Model unloaded" so the engine can reload and retry once. Every
+ * streams, and recognising "Model unloaded" so the benchmark can reload and retry once. Every
  * failure of the model server is an {@linkcode UpstreamError} (502, or 503 unreachable, 504
  * silent): its own status, even a 400, is kept in `upstreamStatus` and never becomes ours.
  *
@@ -16,7 +16,7 @@ import {
 } from "../error.ts";
 import { isPlainObject } from "../shared/json_object.ts";
 
-/** The model server unloaded the model under a request (the engine reloads and retries once). */
+/** The model server unloaded the model under a request (the benchmark reloads and retries once). */
 export class ModelUnloadedError extends UpstreamError {
   constructor(message: string, options: UpstreamErrorOptions = {}) {
     super(message, options, "model_unloaded");
@@ -33,7 +33,7 @@ export class AuthRefusedError extends UpstreamError {
 const UNLOADED_RE = /model unloaded/i;
 
 /**
- * Whether an error says the model was unloaded (the engine reloads and retries once).
+ * Whether an error says the model was unloaded (the benchmark reloads and retries once).
  *
  * @example
  * ```ts

@@ -179,7 +179,7 @@ export class HttpTransport {
     }
   }
 
-  /** Maps a thrown value to the error the engine should see. */
+  /** Maps a thrown value to the error the benchmark should see. */
   #mapError(err: unknown, watchdog: Watchdog, what: string, outer?: AbortSignal): unknown {
     if (err instanceof AppError) return err;
     if (watchdog.timedOut) return timeoutError(what, this.where, watchdog.ms);

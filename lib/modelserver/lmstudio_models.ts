@@ -1,6 +1,6 @@
 /**
  * LM Studio's camelCase model list (the SDK protocol's `listDownloadedModels`, which `lms ls
- * --json` prints) as engine entries, one per variant. A current server lists one entry per model
+ * --json` prints) as model entries, one per variant. A current server lists one entry per model
  * with `variants` (the variant keys, `publisher/model@quant`) and `selectedVariant`;
  * `listDownloadedModelVariants` gives each variant's own size and quantization. An older server
  * lists no variants: its entry is the one variant it has.
@@ -35,7 +35,7 @@ export function variantKeysOf(e: SdkModelEntry): string[] {
 }
 
 /**
- * Engine entries of a camelCase model list, one per variant. `details` maps a model key to the
+ * Model entries of a camelCase model list, one per variant. `details` maps a model key to the
  * entries of its variants (from `listDownloadedModelVariants`); without them a variant other
  * than the selected one takes its quantization from its key and has no known size.
  */

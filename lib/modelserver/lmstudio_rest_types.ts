@@ -1,6 +1,6 @@
 /**
  * Wire types of LM Studio's native REST API v1 (official field names, snake_case) and their
- * mapping onto the seed's names used by the engine.
+ * mapping onto the seed's names used by the benchmark.
  *
  * @module
  */
@@ -95,7 +95,7 @@ export function variantQuantization(key: string): string | null {
 }
 
 /**
- * Maps one REST entry to engine entries: one per variant when the entry lists two or more
+ * Maps one REST entry to model entries: one per variant when the entry lists two or more
  * variants (the selected variant keeps the entry's quantization, size and loaded instances; the
  * others take their quantization from the key and have no known size), else one with the plain
  * model key.

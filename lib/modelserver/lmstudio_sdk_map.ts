@@ -1,5 +1,5 @@
 /**
- * Mapping between the engine's names and `@lmstudio/sdk` 1.5.0: load options to
+ * Mapping between the benchmark's names and `@lmstudio/sdk` 1.5.0: load options to
  * `LLMLoadModelConfig`, prediction stats to
  * {@linkcode ChatStats}.
  *
@@ -20,7 +20,7 @@ import type { ChatStats, LoadOptions } from "./backend.ts";
 
 const KV_TYPES = new Set(["f32", "f16", "q8_0", "q4_0", "q4_1", "iq4_nl", "q5_0", "q5_1"]);
 
-/** The SDK load config for the engine's load options. */
+/** The SDK load config for the benchmark's load options. */
 export function sdkLoadConfig(opts: LoadOptions): LLMLoadModelConfig {
   const config: LLMLoadModelConfig = {
     contextLength: opts.context_length,
@@ -40,7 +40,7 @@ export function sdkLoadConfig(opts: LoadOptions): LLMLoadModelConfig {
   return config;
 }
 
-/** Engine stats from SDK prediction stats. */
+/** Run stats from SDK prediction stats. */
 export function statsFromSdk(s: LLMPredictionStats): ChatStats {
   const sec = (v: number | undefined) => (v === undefined ? null : v * 1000);
   return {

@@ -38,7 +38,7 @@ export function quantizationOfFtype(ftype: string | undefined): string | null {
 }
 
 /**
- * Maps an entry to the engine's model info; `gguf` (the header of the model's file, read when the
+ * Maps an entry to the benchmark's model info; `gguf` (the header of the model's file, read when the
  * server is local) gives architecture, parameters, context and file type before any load.
  */
 export function modelFromOpenAi(

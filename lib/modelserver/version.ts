@@ -1,5 +1,5 @@
 /**
- * Version helpers: the engine checks "model server ≥ 0.4.0" before parallel runs.
+ * Version helpers: the benchmark checks "model server ≥ 0.4.0" before parallel runs.
  *
  * @module
  */

@@ -10,7 +10,7 @@ import { type Clock, systemClock } from "../clock.ts";
 import { messageOf } from "../error.ts";
 import { createLogger, type Logger } from "../log.ts";
 import type { TrayAdapter } from "./adapter.ts";
-import type { ControlPath, DashboardClient } from "./client.ts";
+import type { ControlPath, DashboardClient } from "./dashboard_api.ts";
 import { isAction, type MenuAction, menuOf } from "./menu.ts";
 import { type TrayState, type TrayView, viewOf } from "./status.ts";
 

@@ -7,8 +7,8 @@
 export type { TrayAdapter, TrayFactory } from "./adapter.ts";
 export { DEFAULT_TRAY_URL, parseTrayArgs, TOKEN_ENV, TRAY_HELP } from "./args.ts";
 export type { TrayOptions } from "./args.ts";
-export { createDashboardClient } from "./client.ts";
-export type { ControlPath, DashboardClient, DashboardClientOptions } from "./client.ts";
+export { createDashboardClient } from "./dashboard_api.ts";
+export type { ControlPath, DashboardClient, DashboardClientOptions } from "./dashboard_api.ts";
 export { POLL_INTERVAL_MS, TrayController } from "./controller.ts";
 export type { TrayControllerOptions } from "./controller.ts";
 export { systemHostProbe } from "./host_probe.ts";

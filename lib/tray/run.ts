@@ -10,7 +10,7 @@ import { AppError, exitCodeOf, messageOf } from "../error.ts";
 import { createLogger, type LogSink, stderrSink } from "../log.ts";
 import type { TrayAdapter, TrayFactory } from "./adapter.ts";
 import { parseTrayArgs, TRAY_HELP, type TrayOptions } from "./args.ts";
-import { createDashboardClient } from "./client.ts";
+import { createDashboardClient } from "./dashboard_api.ts";
 import type { TrayClaim } from "./instance.ts";
 import { TrayController } from "./controller.ts";
 import { menuOf } from "./menu.ts";

@@ -22,7 +22,7 @@ import {
 } from "./layout.ts";
 import { HubLossWatch } from "./powerhub_loss.ts";
 import { probeHub, type ProbeResult } from "./probe.ts";
-import { RulesEngine } from "./engine.ts";
+import { RulesEngine } from "./rules_engine.ts";
 import { type BranchSettings, channelConfigOf, hubNetTarget, hubUrl } from "./settings.ts";
 import { failsafeAfterLoss, runStartup, sendFailsafe } from "./lifecycle.ts";
 

@@ -5,7 +5,7 @@
  */
 import type { PluginDescriptor, PluginInstance } from "../../lib/host/mod.ts";
 import { BranchController } from "./controller.ts";
-import { branchRoutes } from "./routes.ts";
+import { branchRoutes } from "./api.ts";
 import { systemClock } from "../../lib/clock.ts";
 import { PLUGIN_ID } from "./id.ts";
 import { probeHub } from "./probe.ts";

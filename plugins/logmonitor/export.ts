@@ -6,7 +6,7 @@
  */
 import { UsageError } from "../../lib/error.ts";
 import { isPlainObject } from "../../lib/shared/json_object.ts";
-import { exportFileName } from "./client.ts";
+import { exportFileName } from "./browser_api.ts";
 
 /** Most entries one export may hold. */
 export const MAX_EXPORT = 1000;

@@ -4,9 +4,9 @@
  * @module
  */
 import type { PluginContext, PluginDescriptor, PluginInstance } from "../../lib/host/mod.ts";
-import { API_BASE } from "./client.ts";
+import { API_BASE } from "./browser_api.ts";
 import { PLUGIN_ID } from "./id.ts";
-import { logMonitorApp, logMonitorPermission } from "./routes.ts";
+import { logMonitorApp, logMonitorPermission } from "./api.ts";
 import { createRuntime, type LogMonitorOptions, type LogMonitorRuntime } from "./runtime.ts";
 import { LOGMONITOR_SCHEMA, type LogMonitorSettings } from "./settings.ts";
 

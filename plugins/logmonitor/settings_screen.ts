@@ -5,7 +5,7 @@
  * @module
  */
 import type { Choice, Section } from "../../lib/shared/settings/mod.ts";
-import { API_BASE } from "./client.ts";
+import { API_BASE } from "./browser_api.ts";
 import { LEVELS } from "./parse.ts";
 
 const levels: Choice[] = LEVELS.filter((l) => l !== "UNKNOWN").map((l) => ({ value: l, label: l }));

@@ -8,7 +8,7 @@ import { ENV_VARS } from "./env.ts";
 import { PLUGIN_ID } from "./id.ts";
 import { migrateSettings } from "./migrate.ts";
 import { connectionOf } from "./mqtt_client.ts";
-import { routesOf } from "./routes.ts";
+import { routesOf } from "./api.ts";
 import { SETTINGS_VERSION, type TempEtaSettings } from "./schema.ts";
 import { type ServiceOptions, TempEtaService } from "./service.ts";
 import { brokerTarget, SECRET_SETTINGS, SETTINGS_SCHEMA } from "./settings.ts";

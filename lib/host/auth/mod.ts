@@ -20,5 +20,5 @@ export {
   requirePermission,
   resolvePrincipal,
 } from "./middleware.ts";
-export { authRoutes, type AuthRoutesOptions } from "./routes.ts";
+export { authRoutes, type AuthRoutesOptions } from "./api.ts";
 export { LoginThrottle } from "./throttle.ts";

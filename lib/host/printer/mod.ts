@@ -12,4 +12,4 @@ export {
   timeToReach,
 } from "./thermal.ts";
 export { type JobStatus, VirtualPrinter, type VirtualPrinterOptions } from "./virtual_printer.ts";
-export { printerRoutes } from "./routes.ts";
+export { printerRoutes } from "./api.ts";

@@ -5,6 +5,6 @@
  * @module
  */
 export { SettingsStore, VERSION_KEY } from "./store.ts";
-export { settingsRoutes } from "./routes.ts";
+export { settingsRoutes } from "./api.ts";
 export { mergeUpdate, settingsDefaults, validateSettings } from "./validate.ts";
 export { readStoredSettings } from "./stored.ts";

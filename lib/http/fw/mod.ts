@@ -30,7 +30,7 @@ export type {
 } from "./types.ts";
 export { isPageResult, page } from "./types.ts";
 export { createDefine, type Define } from "./define.ts";
-export { type MountedRoute, type MountOptions, mountRoutes } from "./router.ts";
+export { type MountedRoute, type MountOptions, mountRoutes } from "./mount.ts";
 export { type RouteFolder, TREE_ROOT } from "./tree.ts";
 export { isRouteFile, patternOf, SPECIAL_FILES } from "./segments.ts";
 export { errorPages, type ErrorPagesOptions, wantsHtml } from "./error_pages.ts";

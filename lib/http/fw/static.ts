@@ -49,7 +49,7 @@ export function serveAssets(options: AssetOptions): MiddlewareHandler {
   const prefix = (options.prefix ?? "").replace(/\/+$/, "");
   return async function assets(c, next) {
     if (c.req.method !== "GET" && c.req.method !== "HEAD") return await next();
-    // The raw path, decoded here exactly once per segment (never the router's decoded path).
+    // The raw path, decoded here exactly once per segment (never Hono's decoded path).
     const raw = new URL(c.req.url).pathname;
     if (!raw.startsWith(`${prefix}/`)) return await next();
     const segments = decodeSegments(raw.slice(prefix.length + 1));

@@ -14,7 +14,7 @@ import {
   saveSettings,
   SettingsRequestError,
   waitForRestart,
-} from "./client.ts";
+} from "./settings_api.ts";
 import { type Field, fieldId, fieldsOf, type Section, type SettingsProps } from "./spec.ts";
 import { type FormValue, fromForm, sameValue, toForm } from "./values.ts";
 

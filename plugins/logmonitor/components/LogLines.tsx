@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { ClientLine } from "../client.ts";
+import type { ClientLine } from "../browser_api.ts";
 
 /** Log entries as a table. */
 export function LogLines({ lines, testId }: { lines: ClientLine[]; testId: string }) {

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { totalLabel } from "../client.ts";
+import { totalLabel } from "../browser_api.ts";
 import { LogLines } from "./LogLines.tsx";
 import type { ViewerState } from "./viewer_state.ts";
 

@@ -7,7 +7,7 @@
  */
 import { computed, type ReadonlySignal, type Signal, signal } from "@preact/signals";
 import { followPush } from "../../../lib/shared/push.ts";
-import { api, type ClientLine, exportFileName, highestLevel, searchQuery } from "../client.ts";
+import { api, type ClientLine, exportFileName, highestLevel, searchQuery } from "../browser_api.ts";
 import { PLUGIN_ID } from "../id.ts";
 
 /** A log file entry. */

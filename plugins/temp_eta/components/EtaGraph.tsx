@@ -6,7 +6,7 @@
  */
 import { useEffect, useRef } from "preact/hooks";
 import { loadChart } from "../../../lib/shared/charts/load.ts";
-import { heaterName, type HistoryPoint, isActiveHistory } from "../client.ts";
+import { heaterName, type HistoryPoint, isActiveHistory } from "../status_feed.ts";
 
 const COLORS = ["#e5484d", "#4f7cff", "#22b07d", "#f5a524", "#8e4ec6", "#12a5b5"];
 

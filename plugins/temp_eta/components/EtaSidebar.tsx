@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { type HeaterInfo, heaterName, STATE_TEXT, tempText } from "../client.ts";
+import { type HeaterInfo, heaterName, STATE_TEXT, tempText } from "../status_feed.ts";
 
 /** The heaters' list. */
 export function EtaSidebar({ list }: { list: HeaterInfo[] }) {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { type HeaterInfo, heaterName, STATE_TEXT, tempText } from "../client.ts";
+import { type HeaterInfo, heaterName, STATE_TEXT, tempText } from "../status_feed.ts";
 import type { UiConfig } from "../ui_config.ts";
 
 /** A heater's card. */

@@ -7,7 +7,7 @@
 import { useSignal } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
 import { fromForm, type SettingsFormState } from "../../../lib/shared/settings/mod.ts";
-import { ETA_API } from "../client.ts";
+import { ETA_API } from "../status_feed.ts";
 
 /** Plays the sound chosen in the form's field `field` (its URL looked up in `urls`). */
 export function PlaySound(

@@ -16,7 +16,7 @@ import {
   heaterMapOf,
   isEtaUpdate,
   loadEtaStatus,
-} from "../client.ts";
+} from "../status_feed.ts";
 import { PLUGIN_ID } from "../id.ts";
 import type { UiConfig } from "../ui_config.ts";
 

@@ -6,7 +6,13 @@
  * @module
  */
 import { type Signal, signal } from "@preact/signals";
-import { alertAction, type HistoryPoint, isEtaAlert, isEtaUpdate, pushHistory } from "../client.ts";
+import {
+  alertAction,
+  type HistoryPoint,
+  isEtaAlert,
+  isEtaUpdate,
+  pushHistory,
+} from "../status_feed.ts";
 import { showToast, type Toast } from "./Toasts.tsx";
 
 /** The browser's notification permission (`unsupported` without the API). */

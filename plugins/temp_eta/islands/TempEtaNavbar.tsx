@@ -7,7 +7,7 @@
  * @module
  */
 import { useEffect } from "preact/hooks";
-import { heaterName, navbarHeaters, tempText } from "../client.ts";
+import { heaterName, navbarHeaters, tempText } from "../status_feed.ts";
 import { enabled, followEta, heaters, loaded, ui } from "../components/eta_live.ts";
 
 /** The top-bar element. */

@@ -9,7 +9,7 @@
  */
 import { useEffect, useMemo, useRef } from "preact/hooks";
 import { pushConnected } from "../../../lib/shared/push.ts";
-import { orderHeaters } from "../client.ts";
+import { orderHeaters } from "../status_feed.ts";
 import { EtaGraph } from "../components/EtaGraph.tsx";
 import { EtaSidebar } from "../components/EtaSidebar.tsx";
 import {

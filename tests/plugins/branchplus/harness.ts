@@ -12,7 +12,7 @@ import {
   type BranchControllerOptions,
 } from "../../../plugins/branchplus/controller.ts";
 import { plugin } from "../../../plugins/branchplus/mod.ts";
-import { branchRoutes } from "../../../plugins/branchplus/routes.ts";
+import { branchRoutes } from "../../../plugins/branchplus/api.ts";
 import { API_BASE } from "../../../plugins/branchplus/panel_client.ts";
 import { type HubSimulator, startHubSimulator } from "../../doubles/powerhub_sim.ts";
 import { waitFor } from "../../_helpers.ts";

@@ -8,7 +8,7 @@ import { MqttPublisher } from "../../../plugins/temp_eta/mqtt.ts";
 import { validateSettings } from "../../../plugins/temp_eta/settings.ts";
 import type { HeaterStatus } from "../../../plugins/temp_eta/status.ts";
 import { TempEtaService } from "../../../plugins/temp_eta/service.ts";
-import { apiApp } from "../../../plugins/temp_eta/routes.ts";
+import { apiApp } from "../../../plugins/temp_eta/api.ts";
 import { type FakeContext, fakeContext } from "./fakes.ts";
 import { waitFor } from "../../_helpers.ts";
 import { startMosquitto, subscribe } from "./mosquitto.ts";

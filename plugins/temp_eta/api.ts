@@ -11,7 +11,7 @@ import type { PluginRoutes } from "../../lib/host/mod.ts";
 import type { TempEtaService } from "./service.ts";
 import { NotFoundError, UsageError } from "../../lib/error.ts";
 import { readJsonObject } from "../../lib/http/mod.ts";
-import { ETA_API } from "./client.ts";
+import { ETA_API } from "./status_feed.ts";
 import { isRefusal, type NamedFile, openNamedFile, readNamedFile } from "../../lib/named_file.ts";
 import {
   DEFAULT_SOUNDS,

@@ -11,7 +11,7 @@ import {
   orderHeaters,
   pushHistory,
   tempText,
-} from "../../../plugins/temp_eta/client.ts";
+} from "../../../plugins/temp_eta/status_feed.ts";
 
 function heater(name: string, patch: Partial<HeaterInfo> = {}): HeaterInfo {
   return {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { errorHandler } from "../../../lib/http/error_handler.ts";
-import { apiApp, staticApp } from "../../../plugins/temp_eta/routes.ts";
+import { apiApp, staticApp } from "../../../plugins/temp_eta/api.ts";
 import { TempEtaService } from "../../../plugins/temp_eta/service.ts";
 import { renderDefaultSound } from "../../../plugins/temp_eta/sounds.ts";
 import { fakeContext } from "./fakes.ts";

@@ -43,7 +43,7 @@ export class SettingsRequestError extends Error {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { settingNamed } from "./client.ts";
+ * import { settingNamed } from "./settings_api.ts";
  * const keys = ["update_interval", "calculation_interval"];
  * assert.equal(
  *   settingNamed({ error: "Setting 'calculation_interval' must not be longer than 'update_interval'" }, keys),
