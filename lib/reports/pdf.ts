@@ -58,7 +58,7 @@ function detailedColumns(data: ReportData, width: number): PdfColumn<E>[] {
     { head: "95% CI", width: 60, align: "right", value: ci("tokens_per_sec") },
     n("TTFT ms", 40, "ttft_ms_mean", 0),
     n("E2E tok/s", 42, "e2e_tokens_per_sec_mean"),
-    n("Tok/s per GB", 44, "tokens_per_sec_per_gb", 2),
+    n("Tok/s per GB", 48, "tokens_per_sec_per_gb"),
     n("VRAM MB", 42, "vram_mb", 0),
     n("Runs", 30, "runs_ok", 0),
   ];
