@@ -30,6 +30,34 @@ export abstract class AppError extends Error {
   }
 }
 
+/** The base of an error class whose code is `code` unless the thrower names a more precise one. */
+function coded(code: string) {
+  return class extends AppError {
+    constructor(message: string, options?: AppErrorOptions) {
+      super(message, code, options);
+    }
+  };
+}
+
+/** Options of the errors that say when to try again. */
+export interface RetryLaterOptions extends AppErrorOptions {
+  /** Seconds after which a retry may succeed (the web's `Retry-After`). */
+  retryAfterSeconds?: number;
+}
+
+/** {@linkcode coded}, for an error that may say when to try again (`retryAfterSeconds`). */
+function retryable(code: string) {
+  return class extends AppError {
+    /** Seconds after which a retry may succeed, when known. */
+    readonly retryAfterSeconds: number | undefined;
+
+    constructor(message: string, options: RetryLaterOptions = {}) {
+      super(message, code, options);
+      this.retryAfterSeconds = options.retryAfterSeconds;
+    }
+  };
+}
+
 /**
  * Bad input from the caller: an argument, a request body, a setting (HTTP 400, exit code 2).
  *
@@ -41,11 +69,7 @@ export abstract class AppError extends Error {
  * assert.deepEqual([err.code, exitCodeOf(err)], ["bad_request", 2]);
  * ```
  */
-export class UsageError extends AppError {
-  constructor(message: string, options?: AppErrorOptions) {
-    super(message, "bad_request", options);
-  }
-}
+export class UsageError extends coded("bad_request") {}
 
 /** Shorthand for a {@linkcode UsageError} with code `invalid_argument` (or `code`). */
 export function badRequest(message: string, code = "invalid_argument"): UsageError {
@@ -53,18 +77,10 @@ export function badRequest(message: string, code = "invalid_argument"): UsageErr
 }
 
 /** Who asks is not known: no key, a wrong key, an ended session (HTTP 401). */
-export class UnauthenticatedError extends AppError {
-  constructor(message: string, options?: AppErrorOptions) {
-    super(message, "unauthorized", options);
-  }
-}
+export class UnauthenticatedError extends coded("unauthorized") {}
 
 /** Who asks may not do this: a missing permission, a foreign origin, a disabled feature (403). */
-export class ForbiddenError extends AppError {
-  constructor(message: string, options?: AppErrorOptions) {
-    super(message, "forbidden", options);
-  }
-}
+export class ForbiddenError extends coded("forbidden") {}
 
 /**
  * What was named does not exist: a model, a preset, a file, a user (HTTP 404).
@@ -78,80 +94,34 @@ export class ForbiddenError extends AppError {
  * assert.deepEqual([err.name, err.code, exitCodeOf(err)], ["NotFoundError", "not_found", 1]);
  * ```
  */
-export class NotFoundError extends AppError {
-  constructor(message: string, options?: AppErrorOptions) {
-    super(message, "not_found", options);
-  }
-}
+export class NotFoundError extends coded("not_found") {}
 
 /** The current state does not allow it: busy, read-only, already running, locked (409). */
-export class ConflictError extends AppError {
-  constructor(message: string, options?: AppErrorOptions) {
-    super(message, "conflict", options);
-  }
-}
+export class ConflictError extends coded("conflict") {}
 
 /** Too big to take: a body, a file (HTTP 413). */
-export class TooLargeError extends AppError {
-  constructor(message: string, options?: AppErrorOptions) {
-    super(message, "payload_too_large", options);
-  }
-}
+export class TooLargeError extends coded("payload_too_large") {}
 
 /**
  * Well-formed but unusable content: a configuration or preset file that does not parse or
  * validate, a search pattern too slow to run (HTTP 422).
  */
-export class UnprocessableError extends AppError {
-  constructor(message: string, options?: AppErrorOptions) {
-    super(message, "unprocessable", options);
-  }
-}
-
-/** Options of the errors that say when to try again. */
-export interface RetryLaterOptions extends AppErrorOptions {
-  /** Seconds after which a retry may succeed (the web's `Retry-After`). */
-  retryAfterSeconds?: number;
-}
+export class UnprocessableError extends coded("unprocessable") {}
 
 /** The caller asks too often (HTTP 429, `Retry-After` when known). */
-export class RateLimitedError extends AppError {
-  /** Seconds after which a retry may succeed, when known. */
-  readonly retryAfterSeconds: number | undefined;
-
-  constructor(message: string, options: RetryLaterOptions = {}) {
-    super(message, "too_many_requests", options);
-    this.retryAfterSeconds = options.retryAfterSeconds;
-  }
-}
+export class RateLimitedError extends retryable("too_many_requests") {}
 
 /** Not available now: shutting down, at capacity, no tray host (HTTP 503, `Retry-After`). */
-export class UnavailableError extends AppError {
-  /** Seconds after which a retry may succeed, when known. */
-  readonly retryAfterSeconds: number | undefined;
-
-  constructor(message: string, options: RetryLaterOptions = {}) {
-    super(message, "unavailable", options);
-    this.retryAfterSeconds = options.retryAfterSeconds;
-  }
-}
+export class UnavailableError extends retryable("unavailable") {}
 
 /**
  * This installation or machine lacks something localbench needs: a built bundle, a font, a
  * command, the engine (HTTP 500 with the message, which says how to fix it).
  */
-export class SetupError extends AppError {
-  constructor(message: string, options?: AppErrorOptions) {
-    super(message, "setup", options);
-  }
-}
+export class SetupError extends coded("setup") {}
 
 /** Stored data cannot be read or written: a damaged store, an unwritable folder (HTTP 500). */
-export class StorageError extends AppError {
-  constructor(message: string, options?: AppErrorOptions) {
-    super(message, "storage", options);
-  }
-}
+export class StorageError extends coded("storage") {}
 
 /** Options of {@linkcode UpstreamError}. */
 export interface UpstreamErrorOptions extends AppErrorOptions {
