@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { REPO_ROOT } from "../_helpers.ts";
 import { crawlProject, isManifestCurrent } from "../../lib/http/fw/crawl.ts";
 import { manifest } from "../../manifest.gen.ts";
-import { post, testDashboard } from "./_dashboard.ts";
-import { seedStore } from "./_seed.ts";
+import { post, testDashboard } from "../routes/_dashboard.ts";
+import { seedStore } from "../routes/_seed.ts";
 
 Deno.test("POSTs from another origin are refused with 403", async () => {
   await using d = await testDashboard();

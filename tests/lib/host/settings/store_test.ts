@@ -5,11 +5,11 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parse } from "yaml";
-import { createHost } from "../../../lib/host/mod.ts";
-import { createLogger } from "../../../lib/log.ts";
-import { createTempEtaPlugin } from "../../../plugins/temp_eta/mod.ts";
-import { FakeClock, json } from "./_helpers.ts";
-import { hostWebApp } from "../../_web.ts";
+import { createHost } from "../../../../lib/host/mod.ts";
+import { createLogger } from "../../../../lib/log.ts";
+import { createTempEtaPlugin } from "../../../../plugins/temp_eta/mod.ts";
+import { FakeClock, json } from "../_helpers.ts";
+import { hostWebApp } from "../../../_web.ts";
 
 const PASSWORD = "s3cr3t-Pa55word";
 

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { REPO_ROOT } from "./_helpers.ts";
-import { startLmStudioDouble } from "./doubles/lmstudio_server.ts";
-import { islandsByName } from "../lib/http/fw/islands.ts";
-import { manifest } from "../manifest.gen.ts";
+import { REPO_ROOT } from "../_helpers.ts";
+import { startLmStudioDouble } from "../doubles/lmstudio_server.ts";
+import { islandsByName } from "../../lib/http/fw/islands.ts";
+import { manifest } from "../../manifest.gen.ts";
 
 const dec = new TextDecoder();
 

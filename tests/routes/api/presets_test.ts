@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { post, testDashboard } from "./_dashboard.ts";
+import { post, testDashboard } from "../_dashboard.ts";
 
 Deno.test("GET /api/presets lists the built-ins and GET /api/presets/{name} returns one", async () => {
   await using d = await testDashboard();

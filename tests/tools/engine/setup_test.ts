@@ -5,7 +5,7 @@ import { MODEL_CONTEXT_LENGTH, TINY_MODELS } from "../../../lib/engine/model_spe
 import { LLAMA_CPP_COMMIT } from "../../../lib/engine/paths.ts";
 import type { CommandRunner } from "../../../tools/engine/run.ts";
 import { runEngineSetup } from "../../../tools/engine/setup.ts";
-import { tinyGguf } from "./fixtures.ts";
+import { tinyGguf } from "../../lib/engine/fixtures.ts";
 
 /** Plays npm, tar, git, cmake, ninja and the converter by creating the files they would. */
 function fakeToolchain() {

@@ -1,20 +1,18 @@
 /**
- * The start-up order of the plugin host: stored settings are read, migrated (and written back)
- * and validated before any plugin starts, and the launcher derives the permission scope from
- * the same migrated, validated settings. A refused stored value is reported once, by name; the
- * other values still apply.
+ * The start-up order of the plugin host (`createHost().start()`): stored settings are read,
+ * migrated (and written back) and validated before any plugin starts. A refused stored value is
+ * reported once, by name; the other values still apply. (The launcher's scope from the same
+ * settings: launch_test.ts.)
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { parse } from "yaml";
 import * as v from "valibot";
-import { createHost, pluginScope, resolveReadFiles } from "../../../lib/host/mod.ts";
+import { createHost } from "../../../lib/host/mod.ts";
 import type { PluginDescriptor } from "../../../lib/host/plugin.ts";
 import { integer, text } from "../../../lib/schema/mod.ts";
 import { createLogger, type LogLevel } from "../../../lib/log.ts";
 import { plugin as branchplus } from "../../../plugins/branchplus/mod.ts";
 import { createTempEtaPlugin } from "../../../plugins/temp_eta/mod.ts";
-import { DEFAULTS } from "../../../plugins/temp_eta/schema.ts";
 import { FakeClock, json } from "./_helpers.ts";
 import { hostWebApp } from "../../_web.ts";
 
@@ -149,56 +147,6 @@ Deno.test("a clean first start logs no warning and no error", async () => {
     await host.ready();
     await host.stop();
     assert.deepEqual(lines.filter((l) => l.level === "warn" || l.level === "error"), []);
-  });
-});
-
-Deno.test("a version 1 Temperature ETA section is migrated before the launcher derives the network scope", async () => {
-  const yaml = [
-    "plugins:",
-    "  temp_eta:",
-    "    mqtt_enabled: true",
-    "    mqtt_broker_host: broker.example",
-    "    mqtt_broker_port: 1884",
-    "",
-  ].join("\n");
-  await withConfig(yaml, async (dir) => {
-    const configFile = join(dir, "host", "config.yaml");
-    const before = await Deno.readTextFile(configFile);
-    const scope = await pluginScope(configFile, [createTempEtaPlugin(), branchplus]);
-    assert.deepEqual(scope.netHosts, ["broker.example:1884"]);
-    assert.equal(await Deno.readTextFile(configFile), before, "the launcher does not write");
-
-    const host = createHost({
-      plugins: [createTempEtaPlugin()],
-      dataDir: dir,
-      logger: capture().logger,
-    });
-    await host.start();
-    await host.stop();
-    const doc = parse(await Deno.readTextFile(configFile));
-    assert.equal(doc.plugins.temp_eta._version, 2);
-    assert.equal(doc.plugins.temp_eta.mqtt_broker, "broker.example");
-    assert.equal(doc.plugins.temp_eta.mqtt_port, 1884);
-    assert.equal(doc.plugins.temp_eta.mqtt_broker_host, undefined);
-  });
-});
-
-Deno.test("a CA file named in the settings is granted by its real path, after links are resolved", async () => {
-  await withConfig(null, async (dir) => {
-    const ca = join(dir, "real-ca.pem");
-    await Deno.writeTextFile(ca, "-----BEGIN CERTIFICATE-----\n");
-    await Deno.symlink(ca, join(dir, "link-ca.pem"));
-    const plugin = createTempEtaPlugin();
-    const files = plugin.readFiles!({
-      ...DEFAULTS,
-      mqtt_enabled: true,
-      mqtt_tls_enabled: true,
-      mqtt_ca_cert: join(dir, "link-ca.pem"),
-    });
-    assert.deepEqual(files, [join(dir, "link-ca.pem")]);
-    const resolved = await resolveReadFiles([...files, join(dir, "missing.pem"), dir]);
-    assert.deepEqual(resolved.granted, [await Deno.realPath(ca)]);
-    assert.deepEqual(resolved.refused.map((r) => r.reason), ["not found", "not a regular file"]);
   });
 });
 

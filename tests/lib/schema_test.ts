@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { statusOf } from "../../../lib/http/error_handler.ts";
+import { statusOf } from "../../lib/http/error_handler.ts";
 import * as v from "valibot";
 import {
   boolean,
@@ -13,8 +13,8 @@ import {
   rule,
   SettingError,
   text,
-} from "../../../lib/schema/mod.ts";
-import { UsageError } from "../../../lib/error.ts";
+} from "../../lib/schema/mod.ts";
+import { UsageError } from "../../lib/error.ts";
 
 const SCHEMA = v.pipe(
   v.strictObject({

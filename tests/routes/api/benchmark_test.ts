@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { waitFor } from "../_helpers.ts";
-import { startLmStudioDouble } from "../doubles/lmstudio_server.ts";
-import { post, type TestDashboard, testDashboard } from "./_dashboard.ts";
+import { waitFor } from "../../_helpers.ts";
+import { startLmStudioDouble } from "../../doubles/lmstudio_server.ts";
+import { post, type TestDashboard, testDashboard } from "../_dashboard.ts";
 
 /** The status once `ok` holds for it (polled, up to 20 s). */
 function statusWhen(

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { FakeSocket, installPushGlobals } from "../../doubles/browser_push.ts";
+import { FakeSocket, installPushGlobals } from "../../../doubles/browser_push.ts";
 
 const loads: string[] = [];
 const heater = (state: string, eta: string | null) => ({
@@ -23,7 +23,7 @@ globalThis.fetch = ((url: string) => {
   };
   return Promise.resolve(new Response(JSON.stringify(body)));
 }) as typeof fetch;
-const live = await import("../../../plugins/temp_eta/components/eta_live.ts");
+const live = await import("../../../../plugins/temp_eta/components/eta_live.ts");
 
 Deno.test("the panel and the top-bar element share one status load and one push subscription", async () => {
   try {
@@ -49,7 +49,7 @@ Deno.test("the panel and the top-bar element share one status load and one push 
     assert.deepEqual(seen, ["eta_update", "settings_changed"], "the panel gets the messages");
 
     // A restored connection loads the status again.
-    const { pushConnected } = await import("../../../lib/shared/push.ts");
+    const { pushConnected } = await import("../../../../lib/shared/push.ts");
     pushConnected.value = false;
     pushConnected.value = true;
     await new Promise((r) => setTimeout(r, 0));

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import type { ResultsStore } from "../../lib/store/mod.ts";
-import { testDashboard } from "./_dashboard.ts";
+import type { ResultsStore } from "../../../lib/store/mod.ts";
+import { testDashboard } from "../_dashboard.ts";
 
 /** A finished result of a variant measured through `backend` at `speed` tokens/s. */
 function measured(store: ResultsStore, quant: string, backend: string, speed: number): void {

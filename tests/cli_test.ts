@@ -1,13 +1,15 @@
 /**
- * Failures a user causes or meets, through the real command line (`deno run -A cli.ts`): each
- * prints one sentence saying what happened and what to do, exits with the documented code
- * (1 error, 2 bad argument) and never shows a stack trace or a web page.
+ * The real command line (`deno run -A cli.ts`). Failures a user causes or meets: each prints one
+ * sentence saying what happened and what to do, exits with the documented code (1 error, 2 bad
+ * argument) and never shows a stack trace or a web page. What it loads at start, the cache
+ * commands and the user's defaults.
  *
  * @module
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { runDeno, tempEnv } from "./_helpers.ts";
+import { REPO_ROOT, runDeno, tempEnv, writeJson } from "./_helpers.ts";
+import { staticGraph } from "../tools/import_graph.ts";
 import { createLlamaCppDouble } from "./doubles/_llamacpp_double.ts";
 import { startLmStudioDouble } from "./doubles/lmstudio_server.ts";
 
@@ -242,4 +244,65 @@ Deno.test("a damaged store and an unwritable export path are one sentence and ex
       new RegExp(`Cannot write the export to ${target} \\(.+\\): give --export-cache a file`),
     );
   }
+});
+
+Deno.test("cli.ts loads only the command line at start: no engine, client, exporter or their packages", async () => {
+  const graph = await staticGraph(REPO_ROOT, "cli.ts");
+  // commander parses the flags; valibot is the configuration schema every start checks the files
+  // against (its cost is in perf/startup.ts).
+  assert.deepEqual(graph.npm, ["commander", "valibot"]);
+  const heavy = graph.files.filter((f) =>
+    /^lib\/(bench|reports|modelserver|engine|dashboard|host)\//.test(f)
+  );
+  assert.deepEqual(heavy, []);
+  assert.ok(graph.files.includes("lib/cli/main.ts"), graph.files.join(", "));
+});
+
+Deno.test("cli.ts still loads the engine and the exporters when a command needs them", async () => {
+  await using t = await tempEnv();
+  // --export-only on an empty store reaches the report command (loaded on demand) and fails there.
+  const r = await runDeno(["run", "-A", "cli.ts", "--export-only"], { env: t.vars });
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, /Cannot export: no stored results match the filters/);
+});
+
+Deno.test("cli.ts --list-cache and --export-cache work on an empty and a filled store", async () => {
+  await using t = await tempEnv();
+  let r = await runDeno(["run", "-A", "cli.ts", "--list-cache"], { env: t.vars });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /The cache is empty/);
+
+  const fill = `
+    import { ResultsStore } from "${join(REPO_ROOT, "lib/store/mod.ts")}";
+    const s = ResultsStore.open(Deno.args[0]);
+    const id = s.beginResult({ model: { model_key: "org/m@q8_0", model_name: "org/m", quantization: "q8_0" },
+      params_hash: "abc123", backend: "rest", params: { prompt: "p" } });
+    s.addRun(id, { run_index: 0, tokens_per_sec: 41.5 });
+    s.finishResult(id, { status: "ok", aggregates: { tokens_per_sec_mean: 41.5, ttft_ms_mean: 120, runs_ok: 1 } });
+    s.close();`;
+  const script = join(t.root, "fill.ts");
+  await Deno.writeTextFile(script, fill);
+  await Deno.mkdir(t.dataDir, { recursive: true });
+  r = await runDeno(["run", "-A", script, join(t.dataDir, "results.db")]);
+  assert.equal(r.code, 0, r.stderr);
+
+  r = await runDeno(["run", "-A", "cli.ts", "--list-cache"], { env: t.vars });
+  assert.match(r.stdout, /org\/m\s+q8_0\s+rest\s+41\.50\s+120\.0\s+1 .* abc123/);
+
+  r = await runDeno(["run", "-A", "cli.ts", "--export-cache", "cache.json"], { env: t.vars });
+  assert.equal(r.code, 0, r.stderr);
+  const file = join(t.dataDir, "results", "cache.json");
+  assert.match(r.stdout, new RegExp(`Exported 1 cached result\\(s\\) to ${file}`));
+  const data = JSON.parse(await Deno.readTextFile(file));
+  assert.equal(data.results[0].model_key, "org/m@q8_0");
+  assert.equal(data.results[0].runs[0].tokens_per_sec, 41.5);
+  assert.equal(data.results[0].params.prompt, "p");
+});
+
+Deno.test("cli.ts reads the user's defaults.json from LOCALBENCH_CONFIG_DIR", async () => {
+  await using t = await tempEnv();
+  await writeJson(join(t.configDir, "defaults.json"), { num_runs: 6 });
+  const r = await runDeno(["run", "-A", "cli.ts", "--print-config"], { env: t.vars });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout).num_runs, 6);
 });

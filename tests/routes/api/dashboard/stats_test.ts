@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { post, testDashboard } from "./_dashboard.ts";
-import { seedStore } from "./_seed.ts";
+import { post, testDashboard } from "../../_dashboard.ts";
+import { seedStore } from "../../_seed.ts";
 
 Deno.test("GET /api/results returns one row per model variant with its latest figures", async () => {
   await using d = await testDashboard();

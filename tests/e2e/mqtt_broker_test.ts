@@ -2,16 +2,16 @@
  * MQTT publishing against a real mosquitto broker started by the tests on a loopback port.
  */
 import assert from "node:assert/strict";
-import { systemClock } from "../../../lib/clock.ts";
-import { createLogger } from "../../../lib/log.ts";
-import { MqttPublisher } from "../../../plugins/temp_eta/mqtt.ts";
-import { validateSettings } from "../../../plugins/temp_eta/settings.ts";
-import type { HeaterStatus } from "../../../plugins/temp_eta/status.ts";
-import { TempEtaService } from "../../../plugins/temp_eta/service.ts";
-import { apiApp } from "../../../plugins/temp_eta/api.ts";
-import { type FakeContext, fakeContext } from "./fakes.ts";
-import { waitFor } from "../../_helpers.ts";
-import { startMosquitto, subscribe } from "./mosquitto.ts";
+import { systemClock } from "../../lib/clock.ts";
+import { createLogger } from "../../lib/log.ts";
+import { MqttPublisher } from "../../plugins/temp_eta/mqtt.ts";
+import { validateSettings } from "../../plugins/temp_eta/settings.ts";
+import type { HeaterStatus } from "../../plugins/temp_eta/status.ts";
+import { TempEtaService } from "../../plugins/temp_eta/service.ts";
+import { apiApp } from "../../plugins/temp_eta/api.ts";
+import { type FakeContext, fakeContext } from "../plugins/temp_eta/fakes.ts";
+import { waitFor } from "../_helpers.ts";
+import { startMosquitto, subscribe } from "../plugins/temp_eta/mosquitto.ts";
 
 const logger = createLogger("test", { sink: () => {} });
 // mqtt.js keeps internal timers and sockets alive a little after end(); the tests close every
