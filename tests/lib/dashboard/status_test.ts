@@ -127,3 +127,34 @@ Deno.test("etaSeconds() projects the pace so far and says nothing before a step 
   p.phase = "done";
   assert.equal(etaSeconds(p, 10_000), null);
 });
+
+Deno.test("applyEvent() moves the progress through models and runs", () => {
+  const state = { progress: emptyProgress(), model: null as string | null };
+  applyEvent(state, {
+    type: "job_start",
+    backend: "rest",
+    server: "x",
+    models: ["a", "b"],
+    runs: 2,
+    skipped: [],
+  });
+  applyEvent(state, { type: "model_start", key: "a", index: 1, total: 2 });
+  assert.equal(state.model, "a");
+  applyEvent(state, {
+    type: "run_end",
+    key: "a",
+    run: 1,
+    runs: 2,
+    ok: true,
+    error: null,
+    retried: false,
+    figures: null,
+  });
+  // Each model is 4 steps (load, warmup, 2 runs): model_start skips none here, so run 1 of
+  // model 1 counts load and warmup too (3 of 8).
+  assert.equal(state.progress.percent, 37.5);
+  assert.equal(applyEvent(state, { type: "tokens", key: "a", run: 1, text: "x" }), false);
+  applyEvent(state, { type: "model_end", key: "a", status: "ok", error: null, figures: null });
+  assert.equal(state.progress.percent, 50);
+  assert.equal(state.progress.tested, 1);
+});
