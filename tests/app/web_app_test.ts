@@ -1,8 +1,11 @@
+/**
+ * The web app of `deno task webapp` (app/web_app.ts) as a whole: the guards (same origin, the
+ * token), server-rendered pages and their islands, the error pages, the bundles, the plugin host
+ * mounted in the same server, and compression.
+ */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { REPO_ROOT } from "../_helpers.ts";
-import { crawlProject, isManifestCurrent } from "../../lib/http/fw/crawl.ts";
-import { manifest } from "../../manifest.gen.ts";
 import { post, testDashboard } from "../routes/_dashboard.ts";
 import { seedStore } from "../routes/_seed.ts";
 
@@ -156,32 +159,55 @@ Deno.test("the plugin host is mounted in the same server", async () => {
   assert.equal((await d.request("/api/status")).status, 200);
 });
 
-Deno.test("the generated manifest lists every route and island file of the project", async () => {
-  assert.ok(await isManifestCurrent(REPO_ROOT), "manifest.gen.ts is stale: run deno task build");
-  const files = await crawlProject(REPO_ROOT);
-  assert.deepEqual(Object.keys(manifest.routes), files.routes);
-  assert.deepEqual(Object.keys(manifest.islands), files.islands);
-  assert.ok(files.routes.includes("routes/plugins/_middleware.ts"));
-  assert.ok(files.routes.includes("plugins/logmonitor/routes/index.tsx"));
-  assert.ok(files.islands.includes("plugins/logmonitor/islands/LogViewer.tsx"));
+// The dashboard's answers leave compressed (pages, JSON, bundles, the stylesheet) with the
+// security headers kept, while the event stream is sent as it is, event by event.
+
+const BROWSER = { "Accept-Encoding": "gzip, deflate, br" };
+
+async function inflate(res: Response): Promise<string> {
+  const enc = res.headers.get("Content-Encoding");
+  const format = enc === "gzip" || enc === "deflate" ? enc : null;
+  if (!format) return await res.text();
+  return await new Response(
+    res.body!.pipeThrough(new DecompressionStream(format)),
+  ).text();
+}
+
+Deno.test("the dashboard compresses pages, JSON, bundles and the stylesheet", async () => {
+  await using d = await testDashboard();
+  seedStore(d.web.store);
+  for (const path of ["/", "/results", "/api/results", "/api/dashboard/stats", "/styles.css"]) {
+    const res = await d.request(path, { headers: BROWSER });
+    assert.equal(res.status, 200, path);
+    assert.equal(res.headers.get("Content-Encoding"), "gzip", path);
+    assert.match(res.headers.get("Vary") ?? "", /Accept-Encoding/, path);
+    assert.ok(res.headers.get("Content-Security-Policy"), `${path} keeps its CSP`);
+    const text = await inflate(res);
+    assert.ok(text.length > 1024, path);
+  }
+  const home = await inflate(await d.request("/", { headers: { "Accept-Encoding": "gzip" } }));
+  assert.match(home, /<h1>Overview<\/h1>/);
+  const boot = await d.request("/_islands/boot.js", { headers: { "Accept-Encoding": "gzip" } });
+  assert.equal(boot.headers.get("Cache-Control"), "no-cache");
+  assert.match(boot.headers.get("ETag") ?? "", /^W\//);
+  // A revalidation with the weak tag still answers 304.
+  const again = await d.request("/_islands/boot.js", {
+    headers: { "Accept-Encoding": "gzip", "If-None-Match": boot.headers.get("ETag")! },
+  });
+  await boot.body?.cancel();
+  assert.equal(again.status, 304);
 });
 
-Deno.test("the manifest check (deno task check) fails while it is stale and passes once rebuilt", async () => {
-  const root = await Deno.makeTempDir({ prefix: "lb_manifest_" });
-  try {
-    await Deno.mkdir(join(root, "routes"));
-    await Deno.writeTextFile(join(root, "routes/index.tsx"), "export default () => null;\n");
-    const { writeManifest } = await import("../../lib/http/fw/crawl.ts");
-    await writeManifest(root);
-    assert.equal(await isManifestCurrent(root), true);
-    await Deno.mkdir(join(root, "plugins/demo/routes"), { recursive: true });
-    await Deno.writeTextFile(join(root, "plugins/demo/routes/index.tsx"), "export default 1;\n");
-    assert.equal(await isManifestCurrent(root), false, "a new plugin page makes it stale");
-    await writeManifest(root);
-    assert.equal(await isManifestCurrent(root), true);
-    const text = await Deno.readTextFile(join(root, "manifest.gen.ts"));
-    assert.match(text, /"plugins\/demo\/routes\/index.tsx": \$0/);
-  } finally {
-    await Deno.remove(root, { recursive: true });
+Deno.test("the dashboard sends the event stream uncompressed and unbuffered", async () => {
+  await using d = await testDashboard();
+  const res = await d.request("/api/benchmark/events", { headers: BROWSER });
+  assert.equal(res.headers.get("Content-Encoding"), null);
+  const reader = res.body!.getReader();
+  let text = "";
+  while (!text.includes('"type":"status"')) {
+    const { value, done } = await reader.read();
+    assert.ok(!done);
+    text += new TextDecoder().decode(value);
   }
+  await reader.cancel();
 });

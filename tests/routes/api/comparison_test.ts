@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { ResultsStore } from "../../../lib/store/mod.ts";
 import { testDashboard } from "../_dashboard.ts";
+import { seedStore } from "../_seed.ts";
 
 /** A finished result of a variant measured through `backend` at `speed` tokens/s. */
 function measured(store: ResultsStore, quant: string, backend: string, speed: number): void {
@@ -66,4 +67,30 @@ Deno.test("one series keeps the trend and slope of the whole model", async () =>
   assert.equal(body.stats.trend, "up");
   assert.equal(body.stats.slope, 1);
   assert.deepEqual(body.stats, body.series[0].stats);
+});
+
+Deno.test("GET /api/comparison/{model_name} works for names containing '/'", async () => {
+  await using d = await testDashboard();
+  seedStore(d.web.store, { resultsPerVariant: 3 });
+  const res = await d.request("/api/comparison/qwen/qwen3-4b");
+  assert.equal(res.status, 200);
+  const body = await res.json();
+  assert.equal(body.model_name, "qwen/qwen3-4b");
+  assert.equal(body.history.length, 6);
+  assert.equal(body.stats.total_runs, 6);
+  assert.equal(body.stats.min_speed, 20);
+  assert.equal(body.stats.max_speed, 27);
+  assert.ok(["up", "down", "stable"].includes(body.stats.trend));
+  const variant = await (await d.request("/api/comparison/qwen%2Fqwen3-4b@q8_0")).json();
+  assert.equal(variant.history.length, 3);
+  assert.equal(variant.stats.trend, "up");
+  const list = await (await d.request("/api/comparison")).json();
+  assert.equal(list.models.length, 4);
+});
+
+Deno.test("GET /api/comparison/{model_name} is a 404 for a model without results", async () => {
+  await using d = await testDashboard();
+  const res = await d.request("/api/comparison/nobody/nothing");
+  assert.equal(res.status, 404);
+  assert.match((await res.json()).error, /nobody\/nothing/);
 });
