@@ -3,8 +3,6 @@ import { runDeno } from "./_helpers.ts";
 
 const PERMS = ["run", "-A", "launcher.ts"];
 
-
-
 Deno.test("the launcher with --help prints the entry script's help", async () => {
   const res = await runDeno([...PERMS, "--help"]);
   assert.equal(res.code, 0, res.stderr);
