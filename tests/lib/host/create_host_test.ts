@@ -5,15 +5,13 @@
  * settings: launch_test.ts.)
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import * as v from "valibot";
 import { createHost } from "../../../lib/host/mod.ts";
 import type { PluginDescriptor } from "../../../lib/host/plugin.ts";
 import { integer, text } from "../../../lib/schema/mod.ts";
-import { createLogger, type LogLevel } from "../../../lib/log.ts";
 import { plugin as branchplus } from "../../../plugins/branchplus/mod.ts";
 import { createTempEtaPlugin } from "../../../plugins/temp_eta/mod.ts";
-import { FakeClock, json } from "./_helpers.ts";
+import { capture, FakeClock, json, withConfig } from "./_helpers.ts";
 import { hostWebApp } from "../../_web.ts";
 
 const demo: PluginDescriptor = {
@@ -26,25 +24,6 @@ const demo: PluginDescriptor = {
     name: v.optional(text({ maxLength: 1024 }), "x"),
   }),
 };
-
-async function withConfig(yaml: string | null, fn: (dir: string) => Promise<void>) {
-  const dir = await Deno.makeTempDir({ prefix: "lb_startup_" });
-  try {
-    if (yaml !== null) {
-      await Deno.mkdir(join(dir, "host"), { recursive: true });
-      await Deno.writeTextFile(join(dir, "host", "config.yaml"), yaml);
-    }
-    await fn(dir);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
-
-function capture() {
-  const lines: { level: LogLevel; line: string }[] = [];
-  const logger = createLogger("test.host", { sink: (level, line) => lines.push({ level, line }) });
-  return { lines, logger };
-}
 
 Deno.test("a stored value the plugin refuses is reported once by name and the other values still apply", async () => {
   await withConfig(

@@ -13,29 +13,10 @@ import {
   resolveReadFiles,
   scopedPermissionFlags,
 } from "../../../lib/host/mod.ts";
-import { createLogger, type LogLevel } from "../../../lib/log.ts";
 import { plugin as branchplus } from "../../../plugins/branchplus/mod.ts";
 import { createTempEtaPlugin } from "../../../plugins/temp_eta/mod.ts";
 import { DEFAULTS } from "../../../plugins/temp_eta/schema.ts";
-
-async function withConfig(yaml: string | null, fn: (dir: string) => Promise<void>) {
-  const dir = await Deno.makeTempDir({ prefix: "lb_startup_" });
-  try {
-    if (yaml !== null) {
-      await Deno.mkdir(join(dir, "host"), { recursive: true });
-      await Deno.writeTextFile(join(dir, "host", "config.yaml"), yaml);
-    }
-    await fn(dir);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
-
-function capture() {
-  const lines: { level: LogLevel; line: string }[] = [];
-  const logger = createLogger("test.host", { sink: (level, line) => lines.push({ level, line }) });
-  return { lines, logger };
-}
+import { capture, withConfig } from "./_helpers.ts";
 
 Deno.test("a file the plugins name is granted alone, by the path given to the scope", () => {
   const flags = scopedPermissionFlags({
