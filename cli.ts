@@ -12,7 +12,7 @@ if (import.meta.main) {
     await runCli(Deno.args, {
       benchmark: async (inv, output) => {
         // Loaded when a command needs them: --help, --list-presets, --list-cache... start without
-        // the benchmark, the model-server clients and the exporters (tests/cli_startup_test.ts).
+        // the benchmark, the model-server clients and the exporters (tests/cli_test.ts).
         if (inv.options.action === "list-models") {
           const { runListModels } = await import("./lib/bench/mod.ts");
           return await runListModels(inv, output);

@@ -44,7 +44,7 @@ const ENTER_LATEST = `
  * a run, so every writer (store, seeds, a sqlite3 shell) keeps them right.
  *
  * A migration that rebuilds `results` or `runs` (create, copy, drop, rename) drops these
- * triggers: it must create them again (tests/lib/store/latest_test.ts checks they exist).
+ * triggers: it must create them again (tests/lib/store/schema_test.ts checks they exist).
  */
 export const LATEST_TABLES_SQL = `
   CREATE TABLE model_latest (

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { checkSource, checkText } from "../../tools/check_source.ts";
+import { checkSource, checkTestName, checkText } from "../../tools/check_source.ts";
 import { REPO_ROOT, runDeno, tempEnv } from "../_helpers.ts";
 
 // Built from parts so that this file holds no doc comment with the call it checks for.
@@ -38,6 +38,36 @@ Deno.test("an inline JSON-object test is refused in any order or negation; the h
   assert.deepEqual(checkText("tests/x_test.ts", `if (${spellings[0]}) {}`), [], "tests/ exempt");
 });
 
+Deno.test("a test file must name the file, folder or helper it tests; scenario tests are exempt", () => {
+  const tree = new Set([
+    "lib/a/b.ts",
+    "lib/a/c/",
+    "tools/d.sh",
+    "tests/lib/e.ts",
+    "tests/doubles/f.ts",
+    "doubles/g.ts",
+  ]);
+  const named = (file: string) => checkTestName(file, (p) => tree.has(p));
+  for (
+    const ok of [
+      "tests/lib/a/b_test.ts",
+      "tests/lib/a/c_test.ts",
+      "tests/tools/d_test.ts",
+      "tests/lib/e_test.ts",
+      "tests/doubles/f_test.ts",
+      "tests/e2e/any_scenario_test.ts",
+      "tests/security/any_attack_test.ts",
+      "tests/docs_links_test.ts",
+      "tests/lib/a/_fixture.ts",
+    ]
+  ) assert.deepEqual(named(ok), [], ok);
+  const [misc] = named("tests/lib/a/misc_test.ts");
+  assert.equal(`${misc?.file}:${misc?.line}`, "tests/lib/a/misc_test.ts:1");
+  assert.match(misc!.message, /lib\/a\/misc\.ts, .*lib\/a\/misc\/, tests\/lib\/a\/misc\.ts/);
+  assert.equal(named("tests/doubles/g_test.ts").length, 1, "a double's test names a double");
+  assert.equal(named("tests/lib/b_test.ts").length, 1, "the mirror path, not the name alone");
+});
+
 Deno.test("the check run as a command names file and line and exits 1; a clean tree passes", async () => {
   await using t = await tempEnv();
   await Deno.mkdir(join(t.root, "lib"));
@@ -54,6 +84,6 @@ Deno.test("the check run as a command names file and line and exits 1; a clean t
   assert.equal(ok.code, 0, ok.stderr);
 });
 
-Deno.test("the repository keeps both rules", () => {
+Deno.test("the repository keeps the rules", () => {
   assert.deepEqual(checkSource(REPO_ROOT), []);
 });

@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { AppError } from "../../../lib/error.ts";
 import { descendantsOf, isAlive, readProcTable } from "../../../lib/engine/processes.ts";
-import { type SpawnFn, startLlamaServer } from "../../../lib/engine/server.ts";
+import { defaultSpawn, type SpawnFn, startLlamaServer } from "../../../lib/engine/server.ts";
+import { findOnPath } from "../../../lib/engine/which.ts";
+import { waitFor } from "../../_helpers.ts";
 
 const fake = new URL("./fake_llama_server.ts", import.meta.url).pathname;
 
@@ -19,6 +21,8 @@ function fakeSpawn(mode = "serve"): { spawn: SpawnFn; calls: string[][] } {
   };
   return { spawn, calls };
 }
+
+const hasSetpriv = findOnPath("setpriv") !== null;
 
 const base = { server: "/unused/llama-server", modelsDir: "/tmp/models", stopGraceMs: 2_000 };
 
@@ -87,4 +91,49 @@ Deno.test("startLlamaServer() stops the server when the signal aborts", async ()
   const status = await server.process.status;
   assert.equal(status.success, true, "exited on SIGTERM");
   await server.stop();
+});
+
+Deno.test("defaultSpawn() runs the command itself under the returned pid", async () => {
+  const child = defaultSpawn("sleep", ["30"], {});
+  try {
+    await waitFor(() => Deno.readTextFileSync(`/proc/${child.pid}/cmdline`).startsWith("sleep"), {
+      timeoutMs: 2_000,
+      intervalMs: 25,
+    });
+    assert.equal(Deno.readTextFileSync(`/proc/${child.pid}/cmdline`).split("\0")[0], "sleep");
+  } finally {
+    child.kill("SIGKILL");
+    await child.status;
+    await child.stdout.cancel();
+    await child.stderr.cancel();
+  }
+});
+
+Deno.test({
+  name: "defaultSpawn() makes the server die with the Deno process that started it",
+  ignore: !hasSetpriv,
+  async fn() {
+    const module = new URL("../../../lib/engine/server.ts", import.meta.url).href;
+    const code = `import { defaultSpawn } from "${module}";
+      const c = defaultSpawn("sleep", ["60"], {});
+      console.log(c.pid);
+      await new Promise(() => setInterval(() => {}, 1000));`;
+    const parent = new Deno.Command(Deno.execPath(), {
+      args: ["eval", code],
+      stdout: "piped",
+      stderr: "null",
+    }).spawn();
+    const reader = parent.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    const { value } = await reader.read();
+    const pid = Number(value?.trim());
+    assert.ok(pid > 0 && isAlive(pid));
+    parent.kill("SIGKILL");
+    await parent.status;
+    await reader.cancel();
+    await waitFor(() => !isAlive(pid), {
+      what: "the server to get the parent-death signal",
+      timeoutMs: 3_000,
+      intervalMs: 25,
+    });
+  },
 });

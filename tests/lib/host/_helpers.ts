@@ -1,12 +1,15 @@
 /**
  * Test helpers of the plugin host: a fake clock, a host in a temp folder with keys of each
- * permission, bounded waiting and a WebSocket client.
+ * permission, a data folder with a stored config.yaml, a logger that keeps its lines, bounded
+ * waiting and a WebSocket client.
  *
  * @module
  */
+import { join } from "node:path";
 import { ManualClock } from "../../_fake_clock.ts";
 import { createHost, type Host, type HostOptions } from "../../../lib/host/mod.ts";
 import type { Permission } from "../../../lib/host/plugin.ts";
+import { createLogger, type LogLevel } from "../../../lib/log.ts";
 import { hostWebApp } from "../../_web.ts";
 
 /** The shared manual clock, starting at 2026-01-01 12:00 UTC. */
@@ -101,4 +104,25 @@ export async function openWs(url: string, headers?: Record<string, string>): Pro
       await closed;
     },
   };
+}
+
+/** Runs `fn` with a data folder whose host/config.yaml is `yaml` (none for null), then removes it. */
+export async function withConfig(yaml: string | null, fn: (dir: string) => Promise<void>) {
+  const dir = await Deno.makeTempDir({ prefix: "lb_startup_" });
+  try {
+    if (yaml !== null) {
+      await Deno.mkdir(join(dir, "host"), { recursive: true });
+      await Deno.writeTextFile(join(dir, "host", "config.yaml"), yaml);
+    }
+    await fn(dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** A logger that keeps its lines. */
+export function capture() {
+  const lines: { level: LogLevel; line: string }[] = [];
+  const logger = createLogger("test.host", { sink: (level, line) => lines.push({ level, line }) });
+  return { lines, logger };
 }

@@ -5,6 +5,8 @@ import { createLogger } from "../../../lib/log.ts";
 import { isModelUnloaded, LmStudioSdkClient } from "../../../lib/modelserver/mod.ts";
 import { type RunningLmStudioDouble, startLmStudioDouble } from "../../doubles/lmstudio_server.ts";
 import { chatReq, closedPort, LOAD, rejectionOf, silentServer } from "./_fixtures.ts";
+import { staticGraph } from "../../../tools/import_graph.ts";
+import { REPO_ROOT } from "../../_helpers.ts";
 
 const quiet = createLogger("test", { sink: () => {} });
 
@@ -196,5 +198,13 @@ Deno.test("LmStudioSdkClient names host and port when the connection is refused"
     );
   } finally {
     await client.close();
+  }
+});
+
+Deno.test("the model-server clients and the dashboard load the LM Studio SDK only when the SDK backend is used", async () => {
+  for (const entry of ["lib/modelserver/mod.ts", "webapp.ts", "lib/bench/mod.ts"]) {
+    const graph = await staticGraph(REPO_ROOT, entry);
+    assert.ok(!graph.npm.includes("@lmstudio/sdk"), `${entry} loads @lmstudio/sdk at start`);
+    assert.ok(graph.files.includes("lib/modelserver/lmstudio_sdk.ts"), entry);
   }
 });

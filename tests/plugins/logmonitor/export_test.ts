@@ -1,5 +1,9 @@
 import assert from "node:assert/strict";
 import { renderExport } from "../../../plugins/logmonitor/mod.ts";
+import { json } from "../../lib/host/_helpers.ts";
+import { logLine, startLogHost } from "./_host.ts";
+
+const BASE = "/plugin/logmonitor";
 
 const item = {
   timestamp: "2024-01-01 12:00:00,123",
@@ -60,4 +64,32 @@ Deno.test("renderExport() neutralises cells a spreadsheet would run as formulas"
     renderExport(rows.slice(0, 1), "txt").body,
     't - =cmd - INFO - =HYPERLINK("http://x")',
   );
+});
+
+Deno.test("an ERROR export keeps the traceback of its entry", async () => {
+  const t = await startLogHost({
+    "app.log": logLine("INFO", "ok") + logLine("ERROR", "hook failed") +
+      'Traceback (most recent call last):\n  File "x.py", line 1\nValueError: bad\n' +
+      logLine("INFO", "after"),
+  });
+  try {
+    const found = await (await t.request(`${BASE}/search?file=app.log&levels=ERROR`)).json();
+    assert.equal(found.total, 1);
+    const csv = await t.request(
+      `${BASE}/export`,
+      json("POST", { results: found.results, format: "csv" }),
+    );
+    const body = await csv.text();
+    assert.match(
+      body,
+      /"hook failed\nTraceback \(most recent call last\):\n {2}File ""x.py"", line 1\nValueError: bad"\r\n$/,
+    );
+    const txt = await t.request(
+      `${BASE}/export`,
+      json("POST", { results: found.results, format: "txt" }),
+    );
+    assert.match(await txt.text(), /ERROR - hook failed\nTraceback[^]*ValueError: bad$/);
+  } finally {
+    await t.close();
+  }
 });

@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
-import { crawlProject, manifestSource } from "../../../../lib/http/fw/crawl.ts";
+import { crawlProject, isManifestCurrent, manifestSource } from "../../../../lib/http/fw/crawl.ts";
 import { islandName } from "../../../../lib/http/fw/islands.ts";
+import { manifest } from "../../../../manifest.gen.ts";
+import { REPO_ROOT } from "../../../_helpers.ts";
 
 async function project(files: string[]): Promise<string> {
   const root = await Deno.makeTempDir({ prefix: "lb_crawl_" });
@@ -70,4 +72,34 @@ Deno.test("crawlProject() names islands of one file name apart by plugin and ref
 Deno.test("manifestSource() of an empty project is a valid empty manifest", () => {
   const text = manifestSource({ routes: [], islands: [] });
   assert.match(text, /routes: \{\},\n {2}islands: \{\},/);
+});
+
+Deno.test("the generated manifest lists every route and island file of the project", async () => {
+  assert.ok(await isManifestCurrent(REPO_ROOT), "manifest.gen.ts is stale: run deno task build");
+  const files = await crawlProject(REPO_ROOT);
+  assert.deepEqual(Object.keys(manifest.routes), files.routes);
+  assert.deepEqual(Object.keys(manifest.islands), files.islands);
+  assert.ok(files.routes.includes("routes/plugins/_middleware.ts"));
+  assert.ok(files.routes.includes("plugins/logmonitor/routes/index.tsx"));
+  assert.ok(files.islands.includes("plugins/logmonitor/islands/LogViewer.tsx"));
+});
+
+Deno.test("the manifest check (deno task check) fails while it is stale and passes once rebuilt", async () => {
+  const root = await Deno.makeTempDir({ prefix: "lb_manifest_" });
+  try {
+    await Deno.mkdir(join(root, "routes"));
+    await Deno.writeTextFile(join(root, "routes/index.tsx"), "export default () => null;\n");
+    const { writeManifest } = await import("../../../../lib/http/fw/crawl.ts");
+    await writeManifest(root);
+    assert.equal(await isManifestCurrent(root), true);
+    await Deno.mkdir(join(root, "plugins/demo/routes"), { recursive: true });
+    await Deno.writeTextFile(join(root, "plugins/demo/routes/index.tsx"), "export default 1;\n");
+    assert.equal(await isManifestCurrent(root), false, "a new plugin page makes it stale");
+    await writeManifest(root);
+    assert.equal(await isManifestCurrent(root), true);
+    const text = await Deno.readTextFile(join(root, "manifest.gen.ts"));
+    assert.match(text, /"plugins\/demo\/routes\/index.tsx": \$0/);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
 });
