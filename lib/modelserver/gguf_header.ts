@@ -42,7 +42,14 @@ const SCALAR_BYTES: Record<number, number> = {
 /** A metadata value: numbers, booleans and strings; arrays are skipped (null). */
 export type GgufValue = number | boolean | string | null;
 
-/** A sequential reader over GGUF bytes; throws `TypeError` when the bytes end too early. */
+/** The bytes end inside the header: read more of the file and parse again. */
+class TruncatedGgufError extends RangeError {}
+
+/**
+ * A sequential reader over GGUF bytes; throws a {@linkcode TruncatedGgufError} when the bytes end
+ * too early.
+ */
+
 export class GgufCursor {
   pos = 0;
   readonly #view: DataView;
@@ -56,7 +63,7 @@ export class GgufCursor {
 
   need(n: number): void {
     if (this.pos + n > this.#bytes.length) {
-      throw new TypeError("Cannot read GGUF metadata: the data ends too early");
+      throw new TruncatedGgufError("Cannot read GGUF metadata: the data ends too early");
     }
   }
 
@@ -313,7 +320,7 @@ export async function readGgufInfo(
       try {
         return { ...ggufModelInfo(parseGgufHeader(buf)), size_bytes: size };
       } catch (err) {
-        if (!(err instanceof TypeError) || !/ends too early/.test(err.message)) return null;
+        if (!(err instanceof TruncatedGgufError)) return null;
       }
     }
     return null;
