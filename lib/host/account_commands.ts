@@ -29,7 +29,7 @@ export interface HostCommandIo {
 /** Usage text of the account commands. */
 export const HOST_COMMANDS_USAGE = `Account commands:
   user add NAME --permissions LIST   add or replace a user (password read from standard input;
-                                     LIST: comma-separated STATUS,CONTROL,SETTINGS,ADMIN);
+                                     LIST: comma-separated STATUS,CONTROL,CONNECTION,SETTINGS,ADMIN);
                                      a new password ends the user's sessions
   user set NAME --permissions LIST   change a user's permissions (sessions get them at once)
   user list                          list the users: name, permissions, password, keys

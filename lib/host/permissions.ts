@@ -7,7 +7,13 @@ import { UsageError } from "../error.ts";
 import type { Permission } from "./plugin.ts";
 
 /** Every permission, weakest first. */
-export const PERMISSIONS: readonly Permission[] = ["STATUS", "CONTROL", "SETTINGS", "ADMIN"];
+export const PERMISSIONS: readonly Permission[] = [
+  "STATUS",
+  "CONTROL",
+  "CONNECTION",
+  "SETTINGS",
+  "ADMIN",
+];
 
 /**
  * Whether `granted` includes `needed` (ADMIN grants everything).

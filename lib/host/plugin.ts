@@ -12,8 +12,11 @@ import type * as v from "valibot";
 import type { Clock } from "../clock.ts";
 import type { Logger } from "../log.ts";
 
-/** Permissions of the host. ADMIN implies all others. */
-export type Permission = "STATUS" | "CONTROL" | "SETTINGS" | "ADMIN";
+/**
+ * Permissions of the host: STATUS reads, CONTROL commands, CONNECTION connects or disconnects the
+ * printer, SETTINGS changes settings; ADMIN implies all others.
+ */
+export type Permission = "STATUS" | "CONTROL" | "CONNECTION" | "SETTINGS" | "ADMIN";
 
 /** A plugin's settings as the host stores and serves them: a JSON object. */
 export type Settings = Record<string, unknown>;
