@@ -26,7 +26,8 @@ const CHUNK = 4096;
  * Opens the serial line at `path` as a {@linkcode PrinterTransport} (an `OpenTransport`).
  * `readable` ends when `close()` is called (or the stream is cancelled) and errors with
  * `UnreachableError` when the line vanishes; the port is then released at once, so a
- * replugged adapter gets its old name back.
+ * replugged adapter gets its old name back. Like an open socket, an open line keeps the process
+ * running until it is closed.
  *
  * @throws {UsageError} a baud rate not in `BAUD_RATES`, a path that is no serial port
  * @throws {NotFoundError} nothing at `path` (the message lists the ports present)
