@@ -24,6 +24,13 @@ export function badBaudRate(baudRate: number): UsageError {
   );
 }
 
+/** A port whose adapter does not take `baudRate`. */
+export function baudRateRefused(path: string, baudRate: number): UsageError {
+  return new UsageError(`${path} does not run at ${baudRate} baud: pick another rate`, {
+    code: "invalid_baud_rate",
+  });
+}
+
 /** No port at `path`; `ports` are those present. */
 export function portNotFound(path: string, ports: readonly SerialPortInfo[]): NotFoundError {
   const present = ports.length === 0

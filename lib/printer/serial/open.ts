@@ -10,6 +10,7 @@ import type { AppError } from "../../error.ts";
 import type { OpenOptions, PrinterTransport } from "../transport.ts";
 import {
   badBaudRate,
+  baudRateRefused,
   lineClosed,
   lineLost,
   notASerialPort,
@@ -56,7 +57,7 @@ export async function openSerialTransport(
     } catch (err) {
       if (!(err instanceof LineSettingsError)) throw err;
       if (err.errno !== Errno.EINVAL) throw await openFailure(path, err.errno, listSerialPorts);
-      throw notASerialPort(path, `a port that does not run at ${options.baudRate} baud`);
+      throw baudRateRefused(path, options.baudRate);
     }
     return new SerialLine(libc, fd, path);
   } catch (err) {

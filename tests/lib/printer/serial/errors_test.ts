@@ -6,7 +6,12 @@ import {
   UnreachableError,
   UsageError,
 } from "../../../../lib/error.ts";
-import { lineLost, openFailure, portNotFound } from "../../../../lib/printer/serial/errors.ts";
+import {
+  baudRateRefused,
+  lineLost,
+  openFailure,
+  portNotFound,
+} from "../../../../lib/printer/serial/errors.ts";
 import { Errno } from "../../../../lib/printer/serial/libc.ts";
 
 const port = (path: string) => ({ path, device: path, aliases: [] });
@@ -51,4 +56,11 @@ Deno.test("a lost line says what to check", () => {
     lineLost("/dev/ttyUSB0", "the device hung up").message,
     /^The serial line \/dev\/ttyUSB0 was lost \(the device hung up\): is the USB cable plugged in/,
   );
+});
+
+Deno.test("an adapter refusing a listed rate is told apart from a port that is no serial port", () => {
+  const err = baudRateRefused("/dev/ttyUSB0", 250000);
+  assert.ok(err instanceof UsageError);
+  assert.equal(err.code, "invalid_baud_rate");
+  assert.equal(err.message, "/dev/ttyUSB0 does not run at 250000 baud: pick another rate");
 });

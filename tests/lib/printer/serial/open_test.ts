@@ -7,7 +7,7 @@ import {
 } from "../../../../lib/error.ts";
 import { LIBC_PATHS, openSerialTransport } from "../../../../lib/printer/serial/mod.ts";
 import type { PrinterTransport } from "../../../../lib/printer/transport.ts";
-import { systemProgram } from "../../../_helpers.ts";
+import { REPO_ROOT, systemProgram } from "../../../_helpers.ts";
 import { openPty } from "./_pty.ts";
 
 /** Reads from `line` until what arrived includes `text`; returns it all. */
@@ -23,6 +23,7 @@ async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, text: 
 }
 
 const encode = (text: string) => new TextEncoder().encode(text);
+const SCRIPT = "tests/lib/printer/serial/_open_as.ts";
 
 Deno.test("a pseudo-terminal carries bytes both ways and close() ends the readable", async () => {
   await using pty = await openPty();
@@ -123,11 +124,20 @@ Deno.test("a baud rate not in the list is refused before the port is touched", a
   assert.match(err.message, /12345 .*250000, 230400, 115200, 57600, 38400, 19200, 9600/);
 });
 
+/** The files `_open_as.ts` loads: copied where nobody may read them, wherever the clone is. */
+const STAGED = ["lib/error.ts", "lib/printer/transport.ts", "lib/printer/serial", SCRIPT];
+
 /** Runs `_open_as.ts` as the user nobody; what it printed. */
 async function openAsNobody(path: string): Promise<Record<string, unknown>> {
   const home = await Deno.makeTempDir();
   try {
     await Deno.chmod(home, 0o777);
+    const cp = await new Deno.Command("cp", {
+      args: ["-r", "--parents", ...STAGED, home],
+      cwd: REPO_ROOT,
+    })
+      .output();
+    assert.ok(cp.success, new TextDecoder().decode(cp.stderr));
     const out = await new Deno.Command(systemProgram("setpriv"), {
       args: [
         "--reuid=65534",
@@ -139,7 +149,7 @@ async function openAsNobody(path: string): Promise<Record<string, unknown>> {
         "--no-config",
         "--no-lock",
         `--allow-ffi=${LIBC_PATHS.join(",")}`,
-        new URL("./_open_as.ts", import.meta.url).pathname,
+        `${home}/${SCRIPT}`,
         path,
         "250000",
       ],
