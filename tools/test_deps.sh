@@ -13,6 +13,7 @@ packages=(
   shellcheck                              # setup.sh lint test
   sqlite3                                 # store plan test in a second SQLite version, benchmarks
   cmake ninja-build g++ git               # building llama-server for the end-to-end tests
+  socat                                   # pseudo-terminals for the printer's serial line tests
 )
 
 missing=()
