@@ -28,48 +28,16 @@ export type Settings = Record<string, unknown>;
  */
 export type SettingsSchema<S extends Settings> = v.GenericSchema<unknown, S>;
 
-/** Heater names of the printer: `tool0`..`toolN`, `bed`, `chamber`. */
-export type HeaterName = string;
-
-/** One heater reading. */
-export interface HeaterReading {
-  actual: number;
-  /** Target in °C; 0 or null when the heater is off. */
-  target: number | null;
-}
-
-/** Printer states, print-host style. */
-export type PrinterState =
-  | "OPERATIONAL"
-  | "PRINTING"
-  | "PAUSED"
-  | "PAUSING"
-  | "RESUMING"
-  | "CANCELLING"
-  | "FINISHING"
-  | "ERROR"
-  | "OFFLINE";
-
-/** A snapshot of the printer. */
-export interface PrinterSnapshot {
-  state: PrinterState;
-  /** Heater name → reading. */
-  temperatures: Record<HeaterName, HeaterReading>;
-  /** Time of the snapshot in ms since the epoch (printer clock). */
-  time: number;
-}
-
-/** Events the printer emits. */
-export type PrinterEvent =
-  | { type: "state"; state: PrinterState; previous: PrinterState }
-  | { type: "temperatures"; snapshot: PrinterSnapshot };
-
-/** Read access to the host's printer (the virtual printer by default). */
-export interface PrinterAccess {
-  snapshot(): PrinterSnapshot;
-  /** Subscribes to printer events; returns the unsubscribe function. */
-  subscribe(listener: (event: PrinterEvent) => void): () => void;
-}
+export type {
+  HeaterName,
+  HeaterReading,
+  PrinterAccess,
+  PrinterEvent,
+  PrinterSnapshot,
+  PrinterState,
+  TemperatureSample,
+} from "../printer/printer.ts";
+import type { PrinterAccess } from "../printer/printer.ts";
 
 /** A plugin's view of its own settings in the host's settings store. */
 export interface SettingsAccess<S extends Settings = Settings> {

@@ -164,6 +164,7 @@ export class TempEtaService {
       if (event.state === "OFFLINE" || event.state === "ERROR") this.#calc.reset();
       return;
     }
+    if (event.type !== "temperatures") return;
     const t = event.snapshot.time / 1000;
     for (const [heater, reading] of Object.entries(event.snapshot.temperatures)) {
       this.#calc.addReading(heater, reading, t);

@@ -13,6 +13,7 @@ import type { VirtualPrinter } from "./virtual_printer.ts";
 import { isPlainObject } from "../../shared/json_object.ts";
 
 const TEXT: Record<PrinterState, string> = {
+  CONNECTING: "Connecting",
   OPERATIONAL: "Operational",
   PRINTING: "Printing",
   PAUSED: "Paused",

@@ -14,6 +14,7 @@ import type {
   PrinterEvent,
   PrinterSnapshot,
   PrinterState,
+  TemperatureSample,
 } from "../plugin.ts";
 import { AMBIENT_C, HEATERS, type HeaterState, stepHeater } from "./thermal.ts";
 
@@ -105,6 +106,10 @@ export class VirtualPrinter implements PrinterAccess {
   }
 
   /** {@inheritDoc PrinterAccess.subscribe} */
+  history(): TemperatureSample[] {
+    return [];
+  }
+
   subscribe(listener: (event: PrinterEvent) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);

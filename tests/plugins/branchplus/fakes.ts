@@ -14,6 +14,7 @@ import type {
   PrinterSnapshot,
   PrinterState,
   Settings,
+  TemperatureSample,
 } from "../../../lib/host/plugin.ts";
 import { createLogger } from "../../../lib/log.ts";
 import { plugin } from "../../../plugins/branchplus/mod.ts";
@@ -31,6 +32,10 @@ export class FakePrinter implements PrinterAccess {
 
   snapshot(): PrinterSnapshot {
     return { state: this.state, temperatures: structuredClone(this.temperatures), time: 0 };
+  }
+
+  history(): TemperatureSample[] {
+    return [];
   }
 
   subscribe(listener: (event: PrinterEvent) => void): () => void {

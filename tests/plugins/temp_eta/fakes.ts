@@ -13,6 +13,7 @@ import type {
   PrinterEvent,
   PrinterSnapshot,
   Settings,
+  TemperatureSample,
 } from "../../../lib/host/plugin.ts";
 import type { MqttClientLike, MqttConnectOptions } from "../../../plugins/temp_eta/mqtt_client.ts";
 import { plugin } from "../../../plugins/temp_eta/mod.ts";
@@ -35,6 +36,10 @@ export class FakePrinter implements PrinterAccess {
       temperatures: structuredClone(this.temperatures),
       time: this.time,
     };
+  }
+
+  history(): TemperatureSample[] {
+    return [];
   }
 
   subscribe(listener: (e: PrinterEvent) => void): () => void {
