@@ -58,6 +58,7 @@ export {
   RUNTIME_ENV_VARS,
   scopedPermissionFlags,
   type ScopeOptions,
+  storedPluginSettings,
 } from "./launch.ts";
 export {
   mayConnect,
@@ -68,6 +69,8 @@ export {
 } from "./scope_watch.ts";
 export { type ProbeRequest, SupervisorLink } from "./supervise/link.ts";
 export * from "./supervise/launcher.ts";
+export * from "./supervise/supervisor.ts";
+export * from "./supervise/failsafe.ts";
 export * from "./auth/mod.ts";
 export * from "./settings/mod.ts";
 export * from "./push/mod.ts";
