@@ -1,7 +1,8 @@
 /**
  * The plugin host: the plugin contract, the host factory and its API routes, authentication,
  * settings store, push socket, virtual printer, account commands, the permission scope and the
- * processes of `deno task host` (launcher, scoped host, probe, scoped account command).
+ * processes of `deno task host` (launcher and its supervision, scoped host, probe, failsafe,
+ * scoped account command).
  *
  * @example
  * ```ts
