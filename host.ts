@@ -2,9 +2,11 @@
  * Entry of `deno task host`: a launcher that runs the plugin host alone (no benchmark routes) in
  * a child process whose Deno permissions are limited to its folders, its listen address and what
  * the plugins declare and their settings need (see `lib/host/launch.ts`), and supervises it: it
- * restarts the host under a new scope when saved settings need one, and runs probes for it.
- * The same script is the scoped host (`--scoped`), a probe (`--probe`) and an account command
- * run under the host's scope; their logic is `lib/host/`, the web app `app/host_app.ts`.
+ * restarts the host under a new scope when saved settings need one and after a crash (with
+ * backoff), runs probes for it, and the plugins' failsafes while it is down.
+ * The same script is the scoped host (`--scoped`), a probe (`--probe`), a failsafe process
+ * (`--failsafe`) and an account command run under the host's scope; their logic is `lib/host/`,
+ * the web app `app/host_app.ts`.
  *
  * Usage: `deno task host -- [--port N] [--host ADDR] [--printer-speed X]`, or an account command
  * (`user add NAME --permissions LIST`, `apikey create --user NAME`, `apikey revoke KEY`).
@@ -18,6 +20,7 @@ import {
   isHostCommand,
   launchHost,
   parseHostArgs,
+  runFailsafe,
   runHostCommand,
   runProbe,
   runScopedCommand,
@@ -35,6 +38,10 @@ const SCRIPT = fileURLToPath(import.meta.url);
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === "--probe") {
     print(JSON.stringify(await runProbe(plugins, argv.slice(1))));
+    return 0;
+  }
+  if (argv[0] === "--failsafe") {
+    print(JSON.stringify(await runFailsafe(plugins, argv.slice(1))));
     return 0;
   }
   const command = argv.filter((a) => a !== "--scoped");

@@ -2,13 +2,15 @@
 # localbench setup: prepares a Linux machine to run the benchmark, the dashboard and the tray.
 #
 #   ./setup.sh [--help] [--dry-run] [--yes] [--interactive]
+#   ./setup.sh --service [--system] [--dry-run] [-- HOST ARGS]
 #
 # Steps (seed "Setup script rules", adapted to Deno): package manager; core tools (Deno from npm,
 # Node/npm, Git, curl, pkg-config); tray libraries; the model server's CLI; GPU and its monitor
 # tool; dependencies from the lock files; a dependency check; next steps.
 # Log: logs/setup_<YYYYMMDD_HHMMSS>.log, with logs/setup_latest.log linking to the newest.
 # --dry-run changes nothing: it only writes that log (and its link) under logs/.
-# Exit status: 0 done, 1 failure or non-Linux OS, 2 bad arguments.
+# --service instead installs the plugin host as a systemd service (see service_setup below).
+# Exit status: 0 done, 1 failure or non-Linux OS (or no systemd for --service), 2 bad arguments.
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -17,6 +19,7 @@ LMS_DOWNLOAD_URL="https://lmstudio.ai/download"
 usage() {
   cat <<'EOF'
 Usage: ./setup.sh [--help] [--dry-run] [--yes] [--interactive]
+       ./setup.sh --service [--system] [--dry-run] [-- HOST ARGS]
 
 Prepares this Linux machine for localbench.
 
@@ -31,13 +34,24 @@ libraries (libayatana-appindicator3, GTK 3, gobject-introspection, cairo), the m
 CLI (lms or llmster), GPU monitor tools, dependencies from package-lock.json and deno.lock,
 a dependency check, next steps. The log is logs/setup_<YYYYMMDD_HHMMSS>.log (logs/setup_latest.log
 links to the newest).
+
+The plugin host as a service (after the setup above):
+  --service       write a systemd unit that runs `deno task host` (Restart=on-failure), then
+                  enable and start it; with --dry-run print the unit and change nothing.
+                  Arguments after `--` go to the host, e.g. -- --host 0.0.0.0 --port 5000
+  --system        a system unit (/etc/systemd/system, run as you, through sudo) instead of a
+                  user unit (~/.config/systemd/user, started at login or, with
+                  `loginctl enable-linger`, at boot)
 EOF
 }
 
 DRY_RUN=0
 MODE=""
-for arg in "$@"; do
-  case "$arg" in
+SERVICE=0
+SYSTEM_UNIT=0
+HOST_ARGS=()
+while [ "$#" -gt 0 ]; do
+  case "$1" in
     --help | -h)
       usage
       exit 0
@@ -45,13 +59,26 @@ for arg in "$@"; do
     --dry-run) DRY_RUN=1 ;;
     --yes | -y) MODE="yes" ;;
     --interactive) MODE="interactive" ;;
+    --service) SERVICE=1 ;;
+    --system) SYSTEM_UNIT=1 ;;
+    --)
+      shift
+      HOST_ARGS=("$@")
+      break
+      ;;
     *)
-      echo "setup.sh: unknown argument: $arg" >&2
+      echo "setup.sh: unknown argument: $1" >&2
       usage >&2
       exit 2
       ;;
   esac
+  shift
 done
+if [ "$SERVICE" -eq 0 ] && { [ "$SYSTEM_UNIT" -eq 1 ] || [ "${#HOST_ARGS[@]}" -gt 0 ]; }; then
+  echo "setup.sh: --system and host arguments go with --service" >&2
+  usage >&2
+  exit 2
+fi
 if [ "$DRY_RUN" -eq 1 ]; then
   MODE="dry-run"
 elif [ -z "$MODE" ]; then
@@ -106,6 +133,105 @@ fi
 
 SUDO=()
 if [ "$(id -u)" -ne 0 ]; then SUDO=(sudo); fi
+
+# ---- the plugin host as a systemd service (--service) ---------------------------------------
+# A user unit by default (no root; the host runs as you, with your data folder), a system one
+# with --system. The unit runs `deno task host` from this folder with the real Deno binary (the
+# npm shim needs Node) and restarts it on failure; the launcher itself restarts a crashed host
+# and applies the failsafes while it is down (docs/plugin-host.md#running-as-a-service).
+UNIT_NAME="localbench-host.service"
+
+# A value written into the unit: no whitespace, quotes, backslash, % or $ (systemd syntax).
+unit_safe() { [[ -n "$1" && "$1" != *[[:space:]\"\'\\%\$]* ]]; }
+
+service_setup() {
+  local sd_run="${SETUP_SYSTEMD_RUN:-/run/systemd/system}"
+  if [ "$DRY_RUN" -eq 0 ] && { ! have systemctl || [ ! -d "$sd_run" ]; }; then
+    fail "--service needs systemd (systemctl and $sd_run): run deno task host another way"
+    return 1
+  fi
+  export PATH="$ROOT/node_modules/.bin:$PATH"
+  local deno_bin=""
+  if have deno; then deno_bin="$(deno eval 'console.log(Deno.execPath())' 2>/dev/null || true)"; fi
+  if [ -z "$deno_bin" ] || [ ! -x "$deno_bin" ]; then deno_bin="$(command -v deno || true)"; fi
+  if [ -z "$deno_bin" ]; then
+    fail "deno is missing: run ./setup.sh first"
+    return 1
+  fi
+  local data_dir="${LOCALBENCH_DATA_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/localbench}"
+  local value
+  for value in "$ROOT" "$deno_bin" "$data_dir" "${HOST_ARGS[@]}"; do
+    if ! unit_safe "$value"; then
+      fail "cannot write '$value' into a systemd unit (no spaces, quotes, \\, % or \$)"
+      return 1
+    fi
+  done
+  local scope=(--user) unit_dir="${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user"
+  local target="default.target" user_line="" sudo=()
+  if [ "$SYSTEM_UNIT" -eq 1 ]; then
+    scope=() unit_dir="/etc/systemd/system" target="multi-user.target" sudo=("${SUDO[@]}")
+    user_line="User=${SUDO_USER:-$(id -un)}"
+  fi
+  local unit
+  unit="[Unit]
+Description=localbench plugin host (deno task host)
+Documentation=file://$ROOT/docs/plugin-host.md
+After=network-online.target
+Wants=network-online.target
+
+[Service]
+Type=simple
+${user_line:+$user_line
+}WorkingDirectory=$ROOT
+Environment=PATH=$(dirname "$deno_bin"):/usr/local/bin:/usr/bin:/bin
+Environment=LOCALBENCH_DATA_DIR=$data_dir
+ExecStart=$deno_bin task host${HOST_ARGS[*]:+ -- ${HOST_ARGS[*]}}
+Restart=on-failure
+RestartSec=5
+TimeoutStopSec=60
+
+[Install]
+WantedBy=$target"
+  local unit_path="$unit_dir/$UNIT_NAME" ctl="systemctl${scope[*]:+ ${scope[*]}}"
+  step "Plugin host service: $unit_path"
+  if [ ! -f "$ROOT/static/_islands/boot.js" ] && [[ " ${HOST_ARGS[*]} " != *" --no-ui "* ]]; then
+    warn "the pages are not built (deno task build, run by ./setup.sh): the host will not start"
+  fi
+  if [ "$DRY_RUN" -eq 1 ]; then
+    log "  [dry-run] would write $unit_path:"
+    log "$unit"
+  else
+    local tmp
+    tmp="$(mktemp)" || return 1
+    printf '%s\n' "$unit" >"$tmp"
+    if ! run "${sudo[@]}" mkdir -p "$unit_dir" || ! run "${sudo[@]}" install -m 0644 "$tmp" "$unit_path"; then
+      rm -f "$tmp"
+      fail "cannot write $unit_path"
+      return 1
+    fi
+    rm -f "$tmp"
+    ok "wrote $unit_path"
+  fi
+  if ! run "${sudo[@]}" systemctl "${scope[@]}" daemon-reload ||
+    ! run "${sudo[@]}" systemctl "${scope[@]}" enable --now "$UNIT_NAME"; then
+    fail "$ctl failed (a user unit needs your login session): see the log"
+    return 1
+  fi
+  if [ "$SYSTEM_UNIT" -eq 0 ] && [ "$(loginctl show-user "$(id -un)" --property=Linger 2>/dev/null)" = "Linger=no" ]; then
+    warn "the service starts at your login; to start it at boot: loginctl enable-linger $(id -un)"
+  fi
+  local journal="journalctl${scope[*]:+ ${scope[*]}} -u ${UNIT_NAME%.service}"
+  log "  status:    $ctl status ${UNIT_NAME%.service}"
+  log "  log:       $journal -f   (and $data_dir/host/logs/host.log)"
+  log "  admin key: a first start prints it once: $journal | grep -A1 'Admin API key'"
+  log "  remove:    $ctl disable --now ${UNIT_NAME%.service} && rm $unit_path"
+  return 0
+}
+
+if [ "$SERVICE" -eq 1 ]; then
+  service_setup
+  exit $?
+fi
 
 # ---- 1. package manager ---------------------------------------------------------------------
 step "1/8 Package manager"

@@ -33,7 +33,11 @@ export function fileSink(path: string, options: FileSinkOptions = {}): FileSink 
     sink(level, raw) {
       // Whatever the caller: one line per entry, bounded (the header adds < 200 characters).
       const line = sanitizeLogText(raw, MAX_LOG_LINE + 200);
-      if (options.tee) stderrSink(level, line);
+      try {
+        if (options.tee) stderrSink(level, line);
+      } catch {
+        // Standard error is closed (the launcher reading it is gone): the file still gets it.
+      }
       if (closed) return;
       if (file === null) {
         Deno.mkdirSync(dirname(path), { recursive: true });

@@ -8,7 +8,7 @@
 import { SCOPED_ENV_VAR } from "./env_scope.ts";
 import { ConfigFile } from "./config_file.ts";
 import { HOST_ENV_VARS, type HostPaths } from "./paths.ts";
-import type { PluginDescriptor } from "./plugin.ts";
+import type { PluginDescriptor, Settings } from "./plugin.ts";
 import { readStoredSettings } from "./settings/mod.ts";
 
 /**
@@ -110,14 +110,22 @@ export interface PluginScope {
 }
 
 /**
- * Reads config.yaml (without writing), migrates and validates the stored settings exactly as the
- * host will at its start, and asks each plugin what those settings need.
+ * Reads config.yaml (without writing) and migrates and validates the stored settings exactly as
+ * the host will at its start: plugin id → its settings (restricted ones are not in the file).
  */
+export async function storedPluginSettings(
+  configFile: string,
+  plugins: PluginDescriptor[],
+): Promise<Map<string, Settings>> {
+  return readStoredSettings(await new ConfigFile(configFile).read(), plugins).settings;
+}
+
+/** Asks each plugin what its stored settings need (read by {@linkcode storedPluginSettings}). */
 export async function pluginScope(
   configFile: string,
   plugins: PluginDescriptor[],
 ): Promise<PluginScope> {
-  const { settings } = readStoredSettings(await new ConfigFile(configFile).read(), plugins);
+  const settings = await storedPluginSettings(configFile, plugins);
   const out: PluginScope = { netHosts: [], readFiles: [] };
   for (const p of plugins) {
     const values = settings.get(p.id)!;

@@ -1,7 +1,8 @@
 /**
  * The plugin host: the plugin contract, the host factory and its API routes, authentication,
  * settings store, push socket, virtual printer, account commands, the permission scope and the
- * processes of `deno task host` (launcher, scoped host, probe, scoped account command).
+ * processes of `deno task host` (launcher and its supervision, scoped host, probe, failsafe,
+ * scoped account command).
  *
  * @example
  * ```ts
@@ -58,6 +59,7 @@ export {
   RUNTIME_ENV_VARS,
   scopedPermissionFlags,
   type ScopeOptions,
+  storedPluginSettings,
 } from "./launch.ts";
 export {
   mayConnect,
@@ -68,6 +70,8 @@ export {
 } from "./scope_watch.ts";
 export { type ProbeRequest, SupervisorLink } from "./supervise/link.ts";
 export * from "./supervise/launcher.ts";
+export * from "./supervise/supervisor.ts";
+export * from "./supervise/failsafe.ts";
 export * from "./auth/mod.ts";
 export * from "./settings/mod.ts";
 export * from "./push/mod.ts";

@@ -219,4 +219,28 @@ export interface PluginDescriptor<
    * the checked destination (see {@linkcode PluginContext.probeOutside}).
    */
   probes?: Record<string, (args: Record<string, unknown>) => Promise<Record<string, unknown>>>;
+  /**
+   * What the launcher does for the plugin when the host stays down (it crashed and is not back):
+   * once it has been down `delaySeconds(settings)`, the launcher runs `apply(settings)` in a
+   * process that may reach {@linkcode networkHosts} of these settings and nothing else (settings
+   * as config.yaml stores them, restricted ones left out), and logs the outcome. The branch
+   * controller switches its outputs to their failsafe states, as on a real stop of the host.
+   */
+  failsafe?: PluginFailsafe<S>;
+}
+
+/** See {@linkcode PluginDescriptor.failsafe}. */
+export interface PluginFailsafe<S extends Settings> {
+  /** Seconds the host may be down before `apply` runs; null: nothing to do with these settings. */
+  delaySeconds(settings: S): number | null;
+  /** Applies the failsafe once (in the launcher's process for it) and says what happened. */
+  apply(settings: S): Promise<FailsafeOutcome>;
+}
+
+/** What a plugin's {@linkcode PluginFailsafe.apply} did, as the launcher logs it. */
+export interface FailsafeOutcome {
+  /** False when it could not do all of it (logged at ERROR, else WARNING). */
+  ok: boolean;
+  /** One sentence: what was switched, or why not. */
+  message: string;
 }

@@ -8,7 +8,9 @@
 import type { Hono } from "hono";
 import { listenHostNames } from "../http/mod.ts";
 import { print } from "../log.ts";
+import { join } from "node:path";
 import { createHost, type Host } from "./create_host.ts";
+import { type FileSink, fileSink, HOST_LOG_NAME } from "./host_log.ts";
 import type { HostArgs } from "./host_args.ts";
 import { pluginEnvVars } from "./launch.ts";
 import { HOST_ENV_VARS } from "./paths.ts";
@@ -77,8 +79,13 @@ export async function runScopedHost(
   webApp: HostWebApp,
 ): Promise<number> {
   const { promise: stopped, resolve: stop } = Promise.withResolvers<ShutdownInfo>();
+  // The launcher's own log lines (crashes, failsafes) go into host.log here: it may not write.
+  let launcherLog: FileSink | null = null;
   const link = args.supervised
-    ? new SupervisorLink({ onClose: () => stop({ planned: false }) })
+    ? new SupervisorLink({
+      onClose: () => stop({ planned: false }),
+      onLog: (lines) => lines.forEach((line) => launcherLog?.sink("info", line)),
+    })
     : null;
   const host = createHost({
     plugins,
@@ -97,6 +104,8 @@ export async function runScopedHost(
       }
       : { files: args.scopeFiles },
   });
+  // Set before anything is awaited: the link reads its first line after this.
+  launcherLog = fileSink(join(host.paths.logDir, HOST_LOG_NAME));
   const web = webApp(host, listenHostNames(args.hostname, { extra: args.allowedHosts }));
   const outside = Deno.permissions.querySync({ name: "read", path: "/etc" }).state;
   host.logger.info(
@@ -123,5 +132,6 @@ export async function runScopedHost(
   await served.shutdown(await stopped);
   Deno.removeSignalListener("SIGINT", onSignal);
   Deno.removeSignalListener("SIGTERM", onSignal);
+  launcherLog.close();
   return 0;
 }

@@ -1,7 +1,8 @@
 /**
  * The one-off moments of the controller: the startup behaviour on the first connection of the
- * process (`leave`, `all_off`, `restore`), the failsafe on shutdown (`off`, `on`, `hold`) and the
- * failsafe when the hub is back after a loss longer than the grace period.
+ * process (`leave`, `all_off`, `restore`), the failsafe on shutdown (`off`, `on`, `hold`; also
+ * what the launcher applies while the host is down, `host_down.ts`) and the failsafe when the
+ * hub is back after a loss longer than the grace period.
  * Send errors are logged and otherwise ignored.
  *
  * @module
@@ -38,19 +39,37 @@ export function runStartup(
   return sent;
 }
 
+/** What {@linkcode sendFailsafe} did. */
+export interface FailsafeSent {
+  sent: PlannedSwitch[];
+  /** `hold` channels, left alone. */
+  held: ChannelConfig[];
+  /** Switches that could not be sent, each a sentence. */
+  failed: string[];
+}
+
 /** Sends each channel's failsafe state (`hold` channels are left alone). */
 export function sendFailsafe(
   client: Pick<HubClient, "send">,
   channels: readonly ChannelConfig[],
   logger: Logger,
-): void {
+): FailsafeSent {
+  const out: FailsafeSent = { sent: [], held: [], failed: [] };
   for (const config of channels) {
-    if (config.failsafe === "hold") continue;
-    const result = client.send(config.kind, config.id, config.failsafe === "on");
-    if (!result.ok) {
-      logger.warn(`Failsafe: cannot switch ${config.kind} ${config.id}: ${result.detail}`);
+    if (config.failsafe === "hold") {
+      out.held.push(config);
+      continue;
+    }
+    const on = config.failsafe === "on";
+    const result = client.send(config.kind, config.id, on);
+    if (result.ok) out.sent.push({ kind: config.kind, id: config.id, on });
+    else {
+      const failure = `cannot switch ${config.kind} ${config.id}: ${result.detail}`;
+      logger.warn(`Failsafe: ${failure}`);
+      out.failed.push(failure);
     }
   }
+  return out;
 }
 
 /** What {@linkcode failsafeAfterLoss} tells the controller. */

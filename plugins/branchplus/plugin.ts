@@ -7,6 +7,8 @@ import type { PluginDescriptor, PluginInstance } from "../../lib/host/mod.ts";
 import { BranchController } from "./controller.ts";
 import { branchRoutes } from "./api.ts";
 import { systemClock } from "../../lib/clock.ts";
+import { createLogger } from "../../lib/log.ts";
+import { applyFailsafeWhileDown, hostDownDelay } from "./host_down.ts";
 import { PLUGIN_ID } from "./id.ts";
 import { probeHub } from "./probe.ts";
 import {
@@ -47,6 +49,15 @@ export const plugin: PluginDescriptor<BranchSettings, BranchInstance> = {
         port: Number(args.port),
         path: String(args.path),
       }, { clock: systemClock }),
+  },
+  // Applied by the launcher while the host is down (crashed, not back after host_down_grace).
+  failsafe: {
+    delaySeconds: hostDownDelay,
+    apply: (settings) =>
+      applyFailsafeWhileDown(settings, {
+        clock: systemClock,
+        logger: createLogger(`plugins.${PLUGIN_ID}.failsafe`, { level: "warn" }),
+      }),
   },
   create(ctx) {
     const controller = new BranchController(ctx);

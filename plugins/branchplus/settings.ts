@@ -107,6 +107,11 @@ const FIELDS = object({
    * shorter loss is only re-synced).
    */
   failsafe_grace: v.optional(numeric(number({ min: 1, max: 86400 })), 60),
+  /**
+   * Seconds the host may be down (crashed, not back yet) before its launcher switches the
+   * outputs to their failsafe states.
+   */
+  host_down_grace: v.optional(numeric(number({ min: 1, max: 86400 })), 60),
   /** The ten channel configurations, in layout order. */
   channels: v.optional(CHANNELS, []),
 }, "an object");

@@ -30,6 +30,14 @@ export const BRANCH_SECTIONS: readonly Section[] = [
           "How long the hub may be lost before its outputs take their failsafe state when it is back (a shorter loss is only re-synced).",
       },
       {
+        key: "host_down_grace",
+        label: "Failsafe when the host is down",
+        kind: "number",
+        unit: "s",
+        hint:
+          "How long the host may be down after a crash before its launcher switches the outputs to their failsafe states.",
+      },
+      {
         key: "reconnect_min",
         label: "First reconnect delay",
         kind: "number",

@@ -358,6 +358,12 @@ Deno.test({
         () => Promise.resolve(hub.channels.usb?.["1"] === 0 && hub.clients === 0),
         10_000,
       );
+      // Its standard error went to the launcher, now gone: the log file still gets every line.
+      const log = join(dataDir, "host", "logs", "host.log");
+      await h.until(
+        "the host's last line in host.log",
+        async () => (await Deno.readTextFile(log)).endsWith(" - INFO - Plugin host stopped\n"),
+      );
     } finally {
       await h.stop().catch(() => {});
       await hub.close();

@@ -21,7 +21,7 @@ import type { PluginDescriptor } from "../plugin.ts";
 import type { HostArgs } from "../host_args.ts";
 import type { HostStart } from "./launcher.ts";
 import type { ProbeRequest } from "./link.ts";
-import { readLines } from "./protocol.ts";
+import { isNetTarget, readLines } from "./protocol.ts";
 import { isPlainObject } from "../../shared/json_object.ts";
 
 /** The values of `names` that are set in the environment `read` reads (the process's). */
@@ -144,38 +144,74 @@ export const PROBE_PROCESS_TIMEOUT_MS = 15_000;
  * Runs `script --probe PLUGIN NAME ARGS` in a process allowed to reach `request.net` and nothing
  * else (no files, no environment), and returns the JSON it prints.
  */
-export async function runProbeProcess(
+export function runProbeProcess(
   script: string,
   request: ProbeRequest,
 ): Promise<Record<string, unknown>> {
+  const { plugin, probe, args, net } = request;
+  return runNetProcess(script, ["--probe", plugin, probe, JSON.stringify(args)], net, {
+    timeoutMs: PROBE_PROCESS_TIMEOUT_MS,
+  });
+}
+
+/** Options of {@linkcode runNetProcess}. */
+export interface NetProcessOptions {
+  /** Text written to its standard input. @default none */
+  input?: string;
+  /** Killed after this long. */
+  timeoutMs: number;
+}
+
+/**
+ * Runs `script ...argv` in a process allowed to reach the `host:port` destinations of `net` and
+ * nothing else (no files, no environment), and returns the JSON object it prints last.
+ *
+ * @throws {UsageError} when `net` names no valid destination; an Error when the process printed
+ * no result (with the last line it wrote to standard error).
+ */
+export async function runNetProcess(
+  script: string,
+  argv: string[],
+  net: string[],
+  options: NetProcessOptions,
+): Promise<Record<string, unknown>> {
+  if (!Array.isArray(net) || net.length === 0 || !net.every(isNetTarget)) {
+    throw new UsageError("the process names no valid host:port");
+  }
   const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--no-prompt",
-      `--allow-net=${request.net.join(",")}`,
-      script,
-      "--probe",
-      request.plugin,
-      request.probe,
-      JSON.stringify(request.args),
-    ],
+    args: ["run", "--no-prompt", `--allow-net=${net.join(",")}`, script, ...argv],
     clearEnv: true,
     env: envOf(RUNTIME_ENV_VARS),
-    stdin: "null",
+    stdin: options.input === undefined ? "null" : "piped",
     stdout: "piped",
-    stderr: "null",
+    stderr: "piped",
   }).spawn();
-  const timer = setTimeout(() => child.kill("SIGKILL"), PROBE_PROCESS_TIMEOUT_MS);
+  const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs);
   let last = "";
+  let error = "";
   try {
+    if (options.input !== undefined) {
+      const writer = child.stdin.getWriter();
+      await writer.write(new TextEncoder().encode(options.input)).catch(() => {});
+      await writer.close().catch(() => {});
+    }
+    const errors = (async () => {
+      for await (const line of readLines(child.stderr)) if (line.trim() !== "") error = line;
+    })();
     for await (const line of readLines(child.stdout)) if (line.trim() !== "") last = line;
+    await errors;
     await child.status;
   } finally {
     clearTimeout(timer);
   }
-  const result = JSON.parse(last || "null");
+  let result: unknown = null;
+  try {
+    result = JSON.parse(last || "null");
+  } catch {
+    // not a result
+  }
   if (!isPlainObject(result)) {
-    throw new Error("the probe printed no result");
+    throw new Error(`the process printed no result${error ? `: ${error.slice(0, 300)}` : ""}`);
   }
   return result;
 }

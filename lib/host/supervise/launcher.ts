@@ -1,26 +1,29 @@
 /**
  * The launcher's side of the permission-scoped host: starts the host under the flags derived
- * from config.yaml, prints what the host announces, runs probes for it, restarts it under a new
- * scope when it asks (the only way its scope widens), forwards SIGINT/SIGTERM, and returns the
- * host's exit code when it stops for good.
+ * from config.yaml, prints what the host announces, relays its standard error, runs probes for
+ * it, and supervises it (`supervisor.ts`: restarts under a new scope when it asks — the only way
+ * its scope widens —, after a crash with backoff, the plugins' failsafes while it is down);
+ * forwards SIGINT/SIGTERM and returns the host's exit code when it stops for good.
  *
  * @module
  */
+import { systemClock } from "../../clock.ts";
 import { messageOf } from "../../error.ts";
 import { listenHostNames, parseHostList } from "../../http/mod.ts";
-import { print } from "../../log.ts";
+import { print, printError, stderrSink } from "../../log.ts";
 import type { HostArgs } from "../host_args.ts";
 import type { PluginDescriptor } from "../plugin.ts";
 import { hostStart, runProbeProcess } from "./child_processes.ts";
+import { pluginFailsafes } from "./failsafe.ts";
 import {
   decodeMessage,
   encodeMessage,
   type HostMessage,
-  isNetTarget,
   type LauncherMessage,
   readLines,
 } from "./protocol.ts";
 import type { ProbeRequest } from "./link.ts";
+import { type HostRun, Supervisor, TAIL_LINE_LENGTH, TAIL_LINES } from "./supervisor.ts";
 
 /** One start of the host. */
 export interface HostStart {
@@ -30,9 +33,10 @@ export interface HostStart {
 }
 
 /**
- * `deno task host`: runs and supervises the scoped host the arguments describe until it stops for
- * good; returns its exit code. `script` is the entry script the host and probe processes run,
- * `staticDir` the folder the pages read.
+ * `deno task host`: runs and supervises the scoped host the arguments describe until it is
+ * stopped (see `supervisor.ts`: planned restarts, crashes, failsafes); returns the exit code.
+ * `script` is the entry script the host, probe and failsafe processes run, `staticDir` the
+ * folder the pages read.
  */
 export async function launchHost(
   args: HostArgs,
@@ -48,70 +52,140 @@ export async function launchHost(
   });
   const serve = { ...args, allowedHosts: [...names] };
   const readOnly = args.ui ? [staticDir] : [];
+  // The supervision lines go to standard error at once and to host.log through the host.
+  const toHost = new LogHandoff();
   let port: number | null = null;
-  let resumed = false;
-  let stopping = false;
-  let child: Deno.ChildProcess | null = null;
-  const forward = (signal: Deno.Signal) => () => {
-    stopping = true;
-    child?.kill(signal);
-  };
-  const onInt = forward("SIGINT");
-  const onTerm = forward("SIGTERM");
+  const supervisor = new Supervisor({
+    clock: systemClock,
+    sink: (level, line) => {
+      toHost.add(line);
+      quietly(() => stderrSink(level, line));
+    },
+    failsafes: () => pluginFailsafes(script, plugins),
+    async start(resumed, up) {
+      const start = await hostStart({ script, plugins, serve, readOnly }, port, resumed);
+      return spawnHost(start, script, toHost, (message) => {
+        if (message.adminKey) {
+          print("Admin API key (shown once, store it now):");
+          print(message.adminKey);
+        }
+        const base = `http://${message.hostname}:${message.port}`;
+        const how = port === null ? "" : resumed ? " re-applied its settings," : " is back,";
+        print(`Plugin host${how} listening on ${base}/`);
+        if (port === null && args.ui) print(`Plugin pages: ${base}/plugins/`);
+        port = message.port;
+        up();
+      });
+    },
+  });
+  const onInt = () => supervisor.stop("SIGINT");
+  const onTerm = () => supervisor.stop("SIGTERM");
   Deno.addSignalListener("SIGINT", onInt);
   Deno.addSignalListener("SIGTERM", onTerm);
   try {
-    while (true) {
-      const start = await hostStart({ script, plugins, serve, readOnly }, port, resumed);
-      child = new Deno.Command(Deno.execPath(), {
-        args: start.args,
-        clearEnv: true,
-        env: start.env,
-        stdin: "piped",
-        stdout: "piped",
-        stderr: "inherit",
-      }).spawn();
-      const writer = child.stdin.getWriter();
-      const encoder = new TextEncoder();
-      const reply = (message: LauncherMessage) =>
-        writer.write(encoder.encode(encodeMessage(message))).catch(() => {});
-      let restart: string | null = null;
-      for await (const line of readLines(child.stdout)) {
-        const message = decodeMessage<HostMessage>(line);
-        if (message === null) {
-          print(line);
-        } else if (message.type === "listening") {
-          const base = `http://${message.hostname}:${message.port}`;
-          if (message.adminKey) {
-            print("Admin API key (shown once, store it now):");
-            print(message.adminKey);
-          }
-          print(
-            port === null
-              ? `Plugin host listening on ${base}/`
-              : `Plugin host re-applied its settings, listening on ${base}/`,
-          );
-          if (port === null && args.ui) print(`Plugin pages: ${base}/plugins/`);
-          port = message.port;
-        } else if (message.type === "restart") {
-          restart = message.reason;
-        } else if (message.type === "probe") {
-          const { id, plugin, probe, args: probeArgs, net } = message;
-          runProbe(script, { plugin, probe, args: probeArgs, net }).then((outcome) =>
-            reply({ id, ...outcome })
-          );
-        }
-      }
-      const status = await child.status;
-      await writer.close().catch(() => {});
-      if (restart === null || stopping) return status.code;
-      print(`Plugin host restarting: ${restart}`);
-      resumed = true;
-    }
+    return await supervisor.run();
   } finally {
     Deno.removeSignalListener("SIGINT", onInt);
     Deno.removeSignalListener("SIGTERM", onTerm);
   }
+}
+
+/** Runs a write to standard error; one that fails (closed) must not end the supervision. */
+function quietly(write: () => void): void {
+  try {
+    write();
+  } catch {
+    // nobody reads standard error any more
+  }
+}
+
+/** Lines waiting for a host to append them to its log (the newest 200 at most). */
+class LogHandoff {
+  #lines: string[] = [];
+  #send: ((lines: string[]) => void) | null = null;
+
+  add(line: string): void {
+    this.#lines.push(line);
+    this.#lines.splice(0, this.#lines.length - 200);
+    this.#flush();
+  }
+
+  /** Hands the lines to `send` from now on (null: keep them). */
+  to(send: ((lines: string[]) => void) | null): void {
+    this.#send = send;
+    this.#flush();
+  }
+
+  #flush(): void {
+    if (this.#send && this.#lines.length > 0) this.#send(this.#lines.splice(0));
+  }
+}
+
+type Listening = Extract<HostMessage, { type: "listening" }>;
+
+/**
+ * Starts the host process: relays its standard error (keeping the last lines), hands it the
+ * launcher's log lines, prints its other output, answers its messages.
+ */
+function spawnHost(
+  start: HostStart,
+  script: string,
+  toHost: LogHandoff,
+  listening: (message: Listening) => void,
+): HostRun {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: start.args,
+    clearEnv: true,
+    env: start.env,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  const encoder = new TextEncoder();
+  const reply = (message: LauncherMessage) =>
+    writer.write(encoder.encode(encodeMessage(message))).catch(() => {});
+  toHost.to((lines) => reply({ type: "log", lines }));
+  const tail: string[] = [];
+  const relayErrors = async () => {
+    for await (const line of readLines(child.stderr)) {
+      quietly(() => printError(line));
+      tail.push(line.slice(0, TAIL_LINE_LENGTH));
+      tail.splice(0, tail.length - TAIL_LINES);
+    }
+  };
+  let restart: string | null = null;
+  const readMessages = async () => {
+    for await (const line of readLines(child.stdout)) {
+      const message = decodeMessage<HostMessage>(line);
+      if (message === null) print(line);
+      else if (message.type === "listening") listening(message);
+      else if (message.type === "restart") restart = message.reason;
+      else if (message.type === "probe") {
+        const { id, plugin, probe, args: probeArgs, net } = message;
+        runProbe(script, { plugin, probe, args: probeArgs, net }).then((outcome) =>
+          reply({ id, ...outcome })
+        );
+      }
+    }
+  };
+  const ended = Promise.all([relayErrors(), readMessages()]).then(async () => {
+    const status = await child.status;
+    toHost.to(null);
+    await writer.close().catch(() => {});
+    return { code: status.code, signal: status.signal, restart, tail };
+  });
+  return {
+    pid: child.pid,
+    ended,
+    kill(signal) {
+      try {
+        child.kill(signal);
+      } catch {
+        // already ended
+      }
+    },
+  };
 }
 
 async function runProbe(
@@ -123,9 +197,6 @@ async function runProbe(
     error: string;
   }
 > {
-  if (!Array.isArray(request.net) || request.net.length === 0 || !request.net.every(isNetTarget)) {
-    return { type: "probe_result", error: "the probe names no valid host:port" };
-  }
   try {
     return { type: "probe_result", result: await runProbeProcess(script, request) };
   } catch (err) {

@@ -1,7 +1,7 @@
 /**
  * The host's end of the private channel to its launcher (see `protocol.ts`): it announces its
- * address, asks for probes and for a restart under a wider scope, and notices when the launcher
- * is gone (its standard input closes).
+ * address, asks for probes and for a restart under a wider scope, takes the launcher's log lines,
+ * and notices when the launcher is gone (its standard input closes).
  *
  * @module
  */
@@ -11,6 +11,7 @@ import {
   encodeMessage,
   type HostMessage,
   type LauncherMessage,
+  type ProbeAnswer,
   readLines,
 } from "./protocol.ts";
 
@@ -31,6 +32,8 @@ export interface SupervisorLinkOptions {
   input?: ReadableStream<Uint8Array>;
   /** Called once when the launcher closes the channel. */
   onClose?(): void;
+  /** Called with the launcher's log lines (for the host's log file). */
+  onLog?(lines: string[]): void;
   /** Longest wait for a probe's answer. @default 20000 */
   probeTimeoutMs?: number;
 }
@@ -40,21 +43,27 @@ export class SupervisorLink {
   readonly #write: (text: string) => void;
   readonly #timeoutMs: number;
   #next = 1;
-  #waiting = new Map<number, (m: LauncherMessage) => void>();
+  #waiting = new Map<number, (m: ProbeAnswer) => void>();
   #closed = false;
 
   constructor(options: SupervisorLinkOptions = {}) {
     const encoder = new TextEncoder();
     this.#write = options.write ?? ((text) => Deno.stdout.writeSync(encoder.encode(text)));
     this.#timeoutMs = options.probeTimeoutMs ?? 20_000;
-    this.#listen(options.input ?? Deno.stdin.readable, options.onClose);
+    this.#listen(options.input ?? Deno.stdin.readable, options);
   }
 
-  async #listen(input: ReadableStream<Uint8Array>, onClose?: () => void): Promise<void> {
+  async #listen(
+    input: ReadableStream<Uint8Array>,
+    { onClose, onLog }: SupervisorLinkOptions,
+  ): Promise<void> {
     try {
       for await (const line of readLines(input)) {
         const message = decodeMessage<LauncherMessage>(line);
         if (message?.type === "probe_result") this.#waiting.get(message.id)?.(message);
+        else if (message?.type === "log" && Array.isArray(message.lines)) {
+          onLog?.(message.lines.filter((l) => typeof l === "string"));
+        }
       }
     } catch {
       // A broken pipe is a closed channel.
@@ -88,7 +97,7 @@ export class SupervisorLink {
    */
   probe(request: ProbeRequest): Promise<Record<string, unknown>> {
     const id = this.#next++;
-    const { promise, resolve } = Promise.withResolvers<LauncherMessage>();
+    const { promise, resolve } = Promise.withResolvers<ProbeAnswer>();
     const timer = setTimeout(
       () => resolve({ type: "probe_result", id, error: "no answer from the launcher" }),
       this.#timeoutMs,

@@ -5,7 +5,8 @@
  *
  * Host → launcher: `listening` (address and the admin key of a first start), `probe` (run one of
  * a plugin's probes in a process allowed to reach `net` only), `restart` (the saved settings need
- * a wider scope). Launcher → host: `probe_result`.
+ * a wider scope). Launcher → host: `probe_result`, `log` (the launcher's own log lines, for the
+ * host to append to its log file: the launcher may not write files).
  *
  * @module
  */
@@ -29,7 +30,11 @@ export type HostMessage =
 /** Messages of the launcher. */
 export type LauncherMessage =
   | { type: "probe_result"; id: number; result: Record<string, unknown> }
-  | { type: "probe_result"; id: number; error: string };
+  | { type: "probe_result"; id: number; error: string }
+  | { type: "log"; lines: string[] };
+
+/** The launcher's answer to a `probe`. */
+export type ProbeAnswer = Extract<LauncherMessage, { type: "probe_result" }>;
 
 /** Encodes one message as a line. */
 export function encodeMessage(message: HostMessage | LauncherMessage): string {

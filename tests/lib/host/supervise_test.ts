@@ -47,3 +47,24 @@ Deno.test("the launcher channel carries only its own messages and answers probes
   assert.equal(closed, true);
   assert.throws(() => link.restart("x"), /launcher/);
 });
+
+Deno.test("the launcher's log lines reach the host's onLog, and a malformed log message is ignored", async () => {
+  const got: string[][] = [];
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+  const { promise: closed, resolve } = Promise.withResolvers<void>();
+  new SupervisorLink({
+    write: () => {},
+    input: readable,
+    onLog: (lines) => got.push(lines),
+    onClose: resolve,
+  });
+  const writer = writable.getWriter();
+  const encoder = new TextEncoder();
+  await writer.write(
+    encoder.encode(encodeMessage({ type: "log", lines: ["a - ERROR - b", "  c"] })),
+  );
+  await writer.write(encoder.encode('{"localbench_host": {"type": "log", "lines": "x"}}\n'));
+  await writer.close();
+  await closed;
+  assert.deepEqual(got, [["a - ERROR - b", "  c"]]);
+});

@@ -39,6 +39,7 @@ Deno.test("defaultSettings() has ten safe channels and the reference defaults", 
   assert.equal(d.reconnect_min, 1);
   assert.equal(d.reconnect_max, 30);
   assert.equal(d.startup_behaviour, "leave");
+  assert.equal(d.host_down_grace, 60);
   assert.deepEqual(d.channels.map((c) => `${c.kind} ${c.id} ${c.label}`), [
     "usb 1 USB 1",
     "usb 2 USB 2",
@@ -66,6 +67,8 @@ Deno.test("validateBranchSettings() rejects invalid values with a 400 naming the
   rejects({ path: "ws" }, "path");
   rejects({ reconnect_min: 0.5 }, "reconnect_min");
   rejects({ reconnect_min: 10, reconnect_max: 5 }, "reconnect_max");
+  rejects({ host_down_grace: 0 }, "host_down_grace");
+  rejects({ host_down_grace: 86401 }, "host_down_grace");
   rejects({ combine_logic: "xor" }, "combine_logic");
   rejects({ startup_behaviour: "random" }, "startup_behaviour");
   rejects({ automation_enabled: "yes" }, "automation_enabled");
