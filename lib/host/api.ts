@@ -19,13 +19,16 @@ import {
 import type { Host } from "./create_host.ts";
 import { defaultPermissionFor } from "./permissions.ts";
 import type { Permission, PluginRoutes } from "./plugin.ts";
-import { printerRoutes } from "./printer/mod.ts";
+import { connectionRoutes, printerRoutes } from "./printer/mod.ts";
 import { pushSocketHandler } from "./push/mod.ts";
 import { settingsRoutes } from "./settings/mod.ts";
 
 /** What the API serves: the host's parts, each plugin's routes, the hook after a save. */
 export type HostApiParts =
-  & Pick<Host, "plugins" | "users" | "sessions" | "settings" | "push" | "printer" | "logger">
+  & Pick<
+    Host,
+    "plugins" | "users" | "sessions" | "settings" | "push" | "printer" | "config" | "logger"
+  >
   & { pluginRoutes: readonly PluginRoutes[]; clock: Clock; afterSave(): Record<string, unknown> };
 
 /** The push socket's paths (the second one is the print host's SockJS address). */
@@ -47,6 +50,7 @@ export function hostApi(parts: HostApiParts): Hono {
   );
   own.route("/api/settings", settingsRoutes(parts.settings, { afterSave: parts.afterSave }));
   own.route("/api", printerRoutes(parts.printer));
+  own.route("/api", connectionRoutes(parts.printer, parts.config));
   own.get("/api/plugins", requireMethodPermission(), (c) =>
     c.json({
       plugins: parts.plugins.map((p) => ({ id: p.id, name: p.name, version: p.version })),

@@ -21,7 +21,11 @@ import type {
   Settings,
   ShutdownInfo,
 } from "./plugin.ts";
-import { VirtualPrinter } from "./printer/mod.ts";
+import { type Printer, VIRTUAL_PORT } from "../printer/printer.ts";
+import { messageOf } from "../error.ts";
+import { connectionSettingsOf } from "../printer/connection_settings.ts";
+import { PrinterService } from "../printer/service.ts";
+import { listSerialPorts, openSerialTransport } from "../printer/serial/mod.ts";
 import { PushHub } from "./push/mod.ts";
 import { SettingsStore } from "./settings/mod.ts";
 import { type ScopeControl, ScopeWatch } from "./scope_watch.ts";
@@ -41,9 +45,13 @@ export interface HostOptions {
   env?: Record<string, string>;
   /** Time source. @default systemClock */
   clock?: Clock;
-  /** The printer. @default a new VirtualPrinter */
-  printer?: VirtualPrinter;
-  /** Speed factor of the default virtual printer's clock. @default 1 */
+  /**
+   * The printer, owned by the caller (the printer process's, through its socket). @default a
+   * printer service of the host's own, connected at start as config.yaml's `serial` section says
+   * (the virtual printer when it says nothing), disconnected at stop
+   */
+  printer?: Printer;
+  /** Speed factor of the virtual printer's clock (the host's own service). @default 1 */
   printerSpeed?: number;
   /** Root logger. @default a logger writing `<logDir>/host.log` */
   logger?: Logger;
@@ -77,7 +85,7 @@ export interface Host extends HostServices {
   /** The hosted plugins. */
   plugins: readonly PluginDescriptor[];
   push: PushHub;
-  printer: VirtualPrinter;
+  printer: Printer;
   config: ConfigFile;
   logger: Logger;
   /** The context handed to a plugin. */
@@ -135,8 +143,16 @@ export function createHost(options: HostOptions): Host {
     new ConfigFile(paths.secretsFile, options.configFs),
   );
   const push = new PushHub(logger.child("push"));
-  const printer = options.printer ??
-    new VirtualPrinter({ clock, speed: options.printerSpeed ?? 1 });
+  const ownPrinter = options.printer ? null : new PrinterService({
+    openTransport: openSerialTransport,
+    listPorts: async () => {
+      const extra = connectionSettingsOf(await config.read()).additional_ports;
+      return (await listSerialPorts({ extra })).map((p) => p.path);
+    },
+    clock,
+    virtualSpeed: options.printerSpeed,
+  });
+  const printer: Printer = options.printer ?? ownPrinter!;
 
   const handover = new HandoverFile(join(paths.hostDir, HANDOVER_NAME), logger);
   const hostHandover = handover.of(HOST_HANDOVER);
@@ -184,6 +200,7 @@ export function createHost(options: HostOptions): Host {
     settings,
     push,
     printer,
+    config,
     logger,
     clock,
     afterSave: () => scopeWatch.afterSave(),
@@ -246,7 +263,7 @@ export function createHost(options: HostOptions): Host {
       sessions.import(hostHandover.get());
       const adminKey = await users.ensureAdmin();
       if (adminKey) logger.info("No users yet: created user 'admin' and an admin API key");
-      printer.start();
+      if (ownPrinter) await autoconnect(ownPrinter, config, logger);
       await each("start");
       logger.info(`Plugin host started with ${options.plugins.length} plugin(s)`);
       return { adminKey };
@@ -259,9 +276,24 @@ export function createHost(options: HostOptions): Host {
         await handover.save();
       }
       push.closeAll();
-      printer.stop();
+      await ownPrinter?.close();
       logger.info("Plugin host stopped");
       log?.close();
     },
   };
+}
+
+/**
+ * Connects the host's own printer as config.yaml's `serial` section says (the virtual printer
+ * when it says nothing). A serial printer connects in the background: a printer that is off
+ * never delays the host; the reason it failed stays on the connection.
+ */
+async function autoconnect(printer: PrinterService, config: ConfigFile, logger: Logger) {
+  const prefs = connectionSettingsOf(await config.read());
+  if (!prefs.autoconnect || prefs.port === null) return;
+  const connecting = printer.connect({ port: prefs.port, baudrate: prefs.baudrate ?? 115200 })
+    .catch((err) =>
+      logger.warn(`Cannot connect to the printer on ${prefs.port}: ${messageOf(err)}`)
+    );
+  if (prefs.port === VIRTUAL_PORT) await connecting;
 }

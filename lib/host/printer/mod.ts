@@ -1,15 +1,8 @@
 /**
- * The embedded virtual printer, its pure thermal model and its print-host style routes.
+ * The host's printer endpoints: print-host style printer and job routes, and OctoPrint's
+ * connection API, over the host's {@linkcode Printer} (`lib/printer/`).
  *
  * @module
  */
-export {
-  AMBIENT_C,
-  type HeaterParams,
-  HEATERS,
-  type HeaterState,
-  stepHeater,
-  timeToReach,
-} from "./thermal.ts";
-export { type JobStatus, VirtualPrinter, type VirtualPrinterOptions } from "./virtual_printer.ts";
 export { printerRoutes } from "./api.ts";
+export { connectionRoutes } from "./connection_api.ts";

@@ -1,0 +1,360 @@
+/**
+ * The printer service: the one connection to the printer — a Marlin printer on a serial port or
+ * the virtual printer (`VIRTUAL`) — with its state (OctoPrint's connection states), the heaters'
+ * readings and targets, the temperature history, the terminal's recent lines and the job. The
+ * host reaches it in its own process (`deno task webapp`) or in the printer process that the
+ * host's restarts do not touch (`deno task host`, through `./remote/`).
+ *
+ * @module
+ */
+import { type Clock, systemClock } from "../clock.ts";
+import { ConflictError, messageOf, UsageError } from "../error.ts";
+import type { DriverEvent, DriverState, PrinterDriver } from "./driver.ts";
+import { MarlinSession, type MarlinSessionOptions, targetCommand } from "./marlin/mod.ts";
+import {
+  type ConnectionStatus,
+  type ConnectOptions,
+  type HeaterReading,
+  type JobStatus,
+  type Printer,
+  type PrinterEvent,
+  type PrinterSnapshot,
+  type PrinterState,
+  type TemperatureSample,
+  type TerminalLine,
+  VIRTUAL_PORT,
+} from "./printer.ts";
+import { Recent } from "./recent.ts";
+import { BAUD_RATES } from "./serial/mod.ts";
+import type { OpenTransport } from "./transport.ts";
+import { VirtualDriver } from "./virtual/virtual_driver.ts";
+
+/** Options of {@linkcode PrinterService}. */
+export interface PrinterServiceOptions {
+  /** Opens a serial port (`lib/printer/serial/` `openSerialTransport`; tests pass others). */
+  openTransport: OpenTransport;
+  /** The serial ports present (without `VIRTUAL`). */
+  listPorts(): Promise<string[]>;
+  clock?: Clock;
+  /** Simulated seconds per real second of the virtual printer. @default 1 */
+  virtualSpeed?: number;
+  /** Options of every Marlin session (timeouts, lines in flight). */
+  session?: Omit<MarlinSessionOptions, "clock">;
+  /** Temperature samples kept. @default 1800 */
+  historySamples?: number;
+  /** Oldest temperature sample kept, ms. @default 30 minutes */
+  historyMaxAgeMs?: number;
+  /** Terminal lines kept. @default 300 */
+  terminalLines?: number;
+}
+
+const OFFLINE: ConnectionStatus = {
+  state: "OFFLINE",
+  port: null,
+  baudrate: null,
+  error: null,
+  firmware: null,
+};
+
+const IDLE_JOB = {
+  file: null,
+  progress: { completion: null, filepos: null, lines: null, printTime: null, printTimeLeft: null },
+};
+
+/** The printer as the host drives it. */
+export class PrinterService implements Printer {
+  readonly #options: PrinterServiceOptions;
+  readonly #clock: Clock;
+  readonly #listeners = new Set<(event: PrinterEvent) => void>();
+  readonly #history: Recent<TemperatureSample>;
+  readonly #terminal: Recent<TerminalLine>;
+  #status: ConnectionStatus = OFFLINE;
+  #driver: PrinterDriver | null = null;
+  #unsubscribe: (() => void) | null = null;
+  #temperatures: Record<string, HeaterReading> = {};
+  #time: number;
+  /** Counts connections: events of a replaced driver are ignored. */
+  #generation = 0;
+
+  constructor(options: PrinterServiceOptions) {
+    this.#options = options;
+    this.#clock = options.clock ?? systemClock;
+    this.#time = this.#clock.now();
+    this.#history = new Recent(
+      options.historySamples ?? 1800,
+      options.historyMaxAgeMs ?? 30 * 60_000,
+    );
+    this.#terminal = new Recent(options.terminalLines ?? 300);
+  }
+
+  connection(): ConnectionStatus {
+    return structuredClone(this.#status);
+  }
+
+  snapshot(): PrinterSnapshot {
+    return {
+      state: this.#status.state,
+      temperatures: structuredClone(this.#temperatures),
+      time: this.#time,
+    };
+  }
+
+  history(): TemperatureSample[] {
+    return this.#history.items();
+  }
+
+  terminal(): TerminalLine[] {
+    return this.#terminal.items();
+  }
+
+  job(): JobStatus {
+    return { state: this.#status.state, ...structuredClone(IDLE_JOB) };
+  }
+
+  subscribe(listener: (event: PrinterEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  async ports(): Promise<string[]> {
+    return [...await this.#options.listPorts(), VIRTUAL_PORT];
+  }
+
+  /**
+   * Connects to `port` at `baudrate` (disconnecting first), and resolves once the firmware
+   * answered. A failure leaves the printer `OFFLINE` with the reason in the connection's `error`,
+   * and rejects with it (a missing port, no permission, a port another program holds, silence).
+   */
+  async connect(options: ConnectOptions): Promise<void> {
+    const port = options.port.trim();
+    if (port === "") throw new UsageError("Cannot connect: name a port");
+    if (port !== VIRTUAL_PORT && !BAUD_RATES.includes(options.baudrate)) {
+      throw new UsageError(
+        `Cannot connect at ${options.baudrate} baud: use one of ${BAUD_RATES.join(", ")}`,
+        { code: "invalid_baud_rate" },
+      );
+    }
+    await this.disconnect();
+    const generation = ++this.#generation;
+    this.#setStatus({ ...OFFLINE, state: "CONNECTING", port, baudrate: options.baudrate });
+    this.#info(`Connecting to ${port} at ${options.baudrate} baud`);
+    try {
+      const driver = port === VIRTUAL_PORT
+        ? new VirtualDriver({ clock: this.#clock, speed: this.#options.virtualSpeed })
+        : new MarlinSession(
+          await this.#options.openTransport(port, { baudRate: options.baudrate }),
+          { ...this.#options.session, clock: this.#clock },
+        );
+      if (generation !== this.#generation) return void await driver.close();
+      this.#driver = driver;
+      this.#unsubscribe = driver.subscribe((event) => {
+        if (generation === this.#generation) this.#onDriver(event);
+      });
+      await driver.connect();
+      if (generation !== this.#generation) return;
+      this.#setStatus({ ...this.#status, state: "OPERATIONAL", firmware: driver.firmware });
+      this.#info(`Connected to ${driver.firmware?.name ?? "the printer"} on ${port}`);
+    } catch (err) {
+      if (generation === this.#generation) await this.#drop(messageOf(err));
+      throw err;
+    }
+  }
+
+  async disconnect(): Promise<void> {
+    this.#generation++;
+    const wasConnected = this.#driver !== null || this.#status.state !== "OFFLINE";
+    await this.#closeDriver();
+    if (wasConnected) {
+      this.#setStatus(OFFLINE);
+      this.#info("Disconnected");
+    }
+  }
+
+  fakeAck(): Promise<void> {
+    this.#connected().fakeAck();
+    return Promise.resolve();
+  }
+
+  async setTargets(targets: Record<string, number>): Promise<void> {
+    const driver = this.#connected();
+    const known = Object.keys(this.#temperatures);
+    const commands = Object.entries(targets).map(([heater, celsius]) => {
+      if (known.length > 0 && !known.includes(heater)) {
+        throw new UsageError(`Unknown heater '${heater}': the printer reports ${known.join(", ")}`);
+      }
+      return targetCommand(heater, celsius);
+    });
+    for (const command of commands) await driver.send(command);
+  }
+
+  async commands(lines: string[]): Promise<void> {
+    const driver = this.#connected();
+    for (const line of lines) if (line.trim() !== "") await driver.send(line);
+  }
+
+  startJob(_name: string): Promise<void> {
+    return Promise.reject(new ConflictError("Cannot start a job: printing is not wired yet"));
+  }
+
+  pauseJob(): Promise<void> {
+    return Promise.reject(new ConflictError("Cannot pause: nothing is printing"));
+  }
+
+  resumeJob(): Promise<void> {
+    return Promise.reject(new ConflictError("Cannot resume: nothing is paused"));
+  }
+
+  cancelJob(): Promise<void> {
+    return Promise.reject(new ConflictError("Cannot cancel: nothing is printing"));
+  }
+
+  /** Disconnects and forgets every listener. */
+  async close(): Promise<void> {
+    await this.disconnect();
+    this.#listeners.clear();
+  }
+
+  #connected(): PrinterDriver {
+    const driver = this.#driver;
+    if (
+      driver === null || this.#status.state === "OFFLINE" || this.#status.state === "CONNECTING"
+    ) {
+      throw new ConflictError("Cannot talk to the printer: it is not connected", {
+        code: "not_connected",
+      });
+    }
+    return driver;
+  }
+
+  #onDriver(event: DriverEvent): void {
+    switch (event.type) {
+      case "temperatures": {
+        const next: Record<string, HeaterReading> = {};
+        for (const [name, r] of Object.entries(event.temperatures)) {
+          next[name] = {
+            actual: r.actual,
+            target: r.target ?? this.#temperatures[name]?.target ?? null,
+          };
+        }
+        this.#temperatures = next;
+        this.#time = this.#clock.now();
+        this.#history.push({ time: this.#time, temperatures: structuredClone(next) });
+        this.#emit({ type: "temperatures", snapshot: this.snapshot() });
+        return;
+      }
+      case "line":
+        return this.#line(event.direction, event.text);
+      case "warning":
+      case "printerError":
+        return this.#info(event.type === "warning" ? event.message : `Error: ${event.message}`);
+      case "state":
+        return this.#onDriverState(event.state, event.message);
+      case "firmware":
+        if (this.#status.state !== "CONNECTING") {
+          this.#setStatus({ ...this.#status, firmware: event.firmware });
+        }
+        return;
+      default:
+        return;
+    }
+  }
+
+  #onDriverState(state: DriverState, message: string | null): void {
+    switch (state) {
+      case "operational":
+        if (this.#status.state === "ERROR" || this.#status.state === "CONNECTING") {
+          if (this.#driver?.firmware) {
+            this.#setStatus({ ...this.#status, state: "OPERATIONAL", error: null });
+          }
+        }
+        return;
+      case "connecting":
+        if (this.#status.state !== "CONNECTING") {
+          this.#info("The printer restarted: shaking hands again");
+          this.#setStatus({ ...this.#status, state: "CONNECTING", firmware: null });
+        }
+        return;
+      case "error":
+      case "halted":
+        this.#setStatus({
+          ...this.#status,
+          state: "ERROR",
+          error: message ??
+            (state === "halted" ? "The printer halted" : "The printer stopped answering"),
+        });
+        return;
+      case "closed":
+        // The line went away under us (unplugged, a failed write): offline after error.
+        void this.#drop(message ?? "The printer's line closed");
+        return;
+    }
+  }
+
+  async #drop(reason: string): Promise<void> {
+    this.#generation++;
+    await this.#closeDriver();
+    this.#setStatus({
+      ...OFFLINE,
+      port: this.#status.port,
+      baudrate: this.#status.baudrate,
+      error: reason,
+    });
+    this.#info(`Offline after error: ${reason}`);
+  }
+
+  async #closeDriver(): Promise<void> {
+    const driver = this.#driver;
+    this.#driver = null;
+    this.#unsubscribe?.();
+    this.#unsubscribe = null;
+    this.#temperatures = {};
+    if (driver) await driver.close().catch(() => {});
+  }
+
+  #setStatus(status: ConnectionStatus): void {
+    const previous = this.#status.state;
+    this.#status = status;
+    this.#emit({ type: "connection", status: this.connection() });
+    if (previous !== status.state) this.#emit({ type: "state", state: status.state, previous });
+  }
+
+  #line(direction: TerminalLine["direction"], text: string): void {
+    const line = { time: this.#clock.now(), direction, text };
+    this.#terminal.push(line);
+    this.#emit({ type: "terminal", line });
+  }
+
+  #info(text: string): void {
+    this.#line("info", text);
+  }
+
+  #emit(event: PrinterEvent): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(event);
+      } catch {
+        // One failing listener never stops the others.
+      }
+    }
+  }
+}
+
+/** The text of a state, as OctoPrint shows it. */
+export function stateText(status: ConnectionStatus): string {
+  if (status.state === "OFFLINE") return status.error ? "Offline after error" : "Offline";
+  if (status.state === "ERROR") return `Error: ${status.error ?? "unknown"}`;
+  return STATE_TEXT[status.state];
+}
+
+const STATE_TEXT: Record<PrinterState, string> = {
+  OFFLINE: "Offline",
+  CONNECTING: "Connecting",
+  OPERATIONAL: "Operational",
+  PRINTING: "Printing",
+  PAUSING: "Pausing",
+  PAUSED: "Paused",
+  RESUMING: "Resuming",
+  CANCELLING: "Cancelling",
+  FINISHING: "Finishing",
+  ERROR: "Error",
+};
