@@ -21,9 +21,8 @@ import type {
   Settings,
   ShutdownInfo,
 } from "./plugin.ts";
-import { type Printer, VIRTUAL_PORT } from "../printer/printer.ts";
-import { messageOf } from "../error.ts";
-import { connectionSettingsOf } from "../printer/connection_settings.ts";
+import type { Printer } from "../printer/printer.ts";
+import { connectAtStart, connectionSettingsOf } from "../printer/connection_settings.ts";
 import { PrinterService } from "../printer/service.ts";
 import { listSerialPorts, openSerialTransport } from "../printer/serial/mod.ts";
 import { PushHub } from "./push/mod.ts";
@@ -263,7 +262,9 @@ export function createHost(options: HostOptions): Host {
       sessions.import(hostHandover.get());
       const adminKey = await users.ensureAdmin();
       if (adminKey) logger.info("No users yet: created user 'admin' and an admin API key");
-      if (ownPrinter) await autoconnect(ownPrinter, config, logger);
+      if (ownPrinter) {
+        await connectAtStart(ownPrinter, connectionSettingsOf(await config.read()), logger);
+      }
       await each("start");
       logger.info(`Plugin host started with ${options.plugins.length} plugin(s)`);
       return { adminKey };
@@ -281,19 +282,4 @@ export function createHost(options: HostOptions): Host {
       log?.close();
     },
   };
-}
-
-/**
- * Connects the host's own printer as config.yaml's `serial` section says (the virtual printer
- * when it says nothing). A serial printer connects in the background: a printer that is off
- * never delays the host; the reason it failed stays on the connection.
- */
-async function autoconnect(printer: PrinterService, config: ConfigFile, logger: Logger) {
-  const prefs = connectionSettingsOf(await config.read());
-  if (!prefs.autoconnect || prefs.port === null) return;
-  const connecting = printer.connect({ port: prefs.port, baudrate: prefs.baudrate ?? 115200 })
-    .catch((err) =>
-      logger.warn(`Cannot connect to the printer on ${prefs.port}: ${messageOf(err)}`)
-    );
-  if (prefs.port === VIRTUAL_PORT) await connecting;
 }

@@ -27,6 +27,7 @@ export { SCOPED_ENV_VAR, scopeProcessEnv } from "./env_scope.ts";
 export type * from "./plugin.ts";
 export { createHost, type Host, type HostOptions, type HostServices } from "./create_host.ts";
 export * from "./serve.ts";
+export { runHostPrinter } from "./printer_process.ts";
 export * from "./host_args.ts";
 export {
   HOST_ENV_VARS,

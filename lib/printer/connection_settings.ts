@@ -7,9 +7,10 @@
  * @module
  */
 import * as v from "valibot";
-import { UnprocessableError } from "../error.ts";
+import { messageOf, UnprocessableError } from "../error.ts";
+import type { Logger } from "../log.ts";
 import { isPlainObject } from "../shared/json_object.ts";
-import { VIRTUAL_PORT } from "./printer.ts";
+import { type Printer, VIRTUAL_PORT } from "./printer.ts";
 
 /** The connection preferences. */
 export interface ConnectionSettings {
@@ -69,4 +70,21 @@ export function connectionSettingsOf(doc: Record<string, unknown>): ConnectionSe
     );
   }
   return parsed.output;
+}
+
+/**
+ * Connects `printer` as the preferences say at start (nothing when `autoconnect` is off). A
+ * serial printer connects in the background: a printer that is off never delays the start, and
+ * why it failed stays on the connection; the virtual printer is connected when this resolves.
+ */
+export async function connectAtStart(
+  printer: Printer,
+  prefs: ConnectionSettings,
+  logger: Logger,
+): Promise<void> {
+  if (!prefs.autoconnect || prefs.port === null) return;
+  const port = prefs.port;
+  const connecting = printer.connect({ port, baudrate: prefs.baudrate ?? 115200 })
+    .catch((err) => logger.warn(`Cannot connect to the printer on ${port}: ${messageOf(err)}`));
+  if (port === VIRTUAL_PORT) await connecting;
 }

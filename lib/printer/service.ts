@@ -46,6 +46,8 @@ export interface PrinterServiceOptions {
   historyMaxAgeMs?: number;
   /** Terminal lines kept. @default 300 */
   terminalLines?: number;
+  /** The folder of the uploaded files `startJob` prints. */
+  uploadsDir?: string;
 }
 
 const OFFLINE: ConnectionStatus = {

@@ -1,6 +1,6 @@
 /**
  * Print-host style printer endpoints over the host's {@linkcode Printer}: `GET /api/printer`
- * (temperatures and state), `POST /api/printer/{tool,bed,chamber}` (targets),
+ * (temperatures and state; `?history=true&limit=N` adds the newest samples), `POST /api/printer/{tool,bed,chamber}` (targets),
  * `POST /api/printer/command` (G-code as typed in a terminal), `GET /api/job`, `POST /api/job`.
  *
  * @module
@@ -66,6 +66,20 @@ export function printerRoutes(printer: Printer): Hono {
     const temperature: Record<string, unknown> = {};
     for (const [name, r] of Object.entries(snap.temperatures)) {
       temperature[name] = { actual: r.actual, target: r.target ?? 0, offset: 0 };
+    }
+    // OctoPrint's `?history=true&limit=N`: the newest samples, oldest first.
+    if (c.req.query("history") === "true") {
+      const limit = Number(c.req.query("limit") ?? 300);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) {
+        throw new UsageError("'limit' must be an integer from 1 to 10000");
+      }
+      temperature.history = printer.history().slice(-limit).map((sample) => {
+        const row: Record<string, unknown> = { time: Math.round(sample.time / 1000) };
+        for (const [name, r] of Object.entries(sample.temperatures)) {
+          row[name] = { actual: r.actual, target: r.target ?? 0 };
+        }
+        return row;
+      });
     }
     return c.json({ temperature, state: stateOf(printer), time: snap.time });
   });

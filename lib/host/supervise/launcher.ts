@@ -13,7 +13,7 @@ import { listenHostNames, parseHostList } from "../../http/mod.ts";
 import { print, printError, stderrSink } from "../../log.ts";
 import type { HostArgs } from "../host_args.ts";
 import type { PluginDescriptor } from "../plugin.ts";
-import { hostStart, runProbeProcess } from "./child_processes.ts";
+import { hostStart, printerProcessStart, runProbeProcess } from "./child_processes.ts";
 import { pluginFailsafes } from "./failsafe.ts";
 import {
   decodeMessage,
@@ -78,12 +78,31 @@ export async function launchHost(
       });
     },
   });
+  // The printer process outlives every restart of the host; it stops after the host.
+  const printerKeeper = new Supervisor({
+    name: "Printer process",
+    clock: systemClock,
+    sink: (level, line) => {
+      toHost.add(line);
+      quietly(() => stderrSink(level, line));
+    },
+    failsafes: () => Promise.resolve([]),
+    start: (_resumed, up) => {
+      const run = spawnPrinterProcess(printerProcessStart(script, args.printerSpeed));
+      up();
+      return Promise.resolve(run);
+    },
+  });
+  const printerEnded = printerKeeper.run();
   const onInt = () => supervisor.stop("SIGINT");
   const onTerm = () => supervisor.stop("SIGTERM");
   Deno.addSignalListener("SIGINT", onInt);
   Deno.addSignalListener("SIGTERM", onTerm);
   try {
-    return await supervisor.run();
+    const code = await supervisor.run();
+    printerKeeper.stop("SIGTERM");
+    await printerEnded;
+    return code;
   } finally {
     Deno.removeSignalListener("SIGINT", onInt);
     Deno.removeSignalListener("SIGTERM", onTerm);
@@ -175,6 +194,39 @@ function spawnHost(
     await writer.close().catch(() => {});
     return { code: status.code, signal: status.signal, restart, tail };
   });
+  return {
+    pid: child.pid,
+    ended,
+    kill(signal) {
+      try {
+        child.kill(signal);
+      } catch {
+        // already ended
+      }
+    },
+  };
+}
+
+/** Starts the printer process; its standard error goes to the launcher's (kept for a crash). */
+function spawnPrinterProcess(start: HostStart): HostRun {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: start.args,
+    clearEnv: true,
+    env: start.env,
+    stdin: "piped",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const tail: string[] = [];
+  const ended = (async () => {
+    for await (const line of readLines(child.stderr)) {
+      quietly(() => printError(line));
+      tail.push(line.slice(0, TAIL_LINE_LENGTH));
+      tail.splice(0, tail.length - TAIL_LINES);
+    }
+    const status = await child.status;
+    return { code: status.code, signal: status.signal, restart: null, tail };
+  })();
   return {
     pid: child.pid,
     ended,
