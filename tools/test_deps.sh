@@ -13,6 +13,7 @@ packages=(
   shellcheck                              # setup.sh lint test
   sqlite3                                 # store plan test in a second SQLite version, benchmarks
   cmake ninja-build g++ git               # building llama-server for the end-to-end tests
+  python3                                 # the Marlin printer simulator's pseudo-terminal
 )
 
 missing=()
