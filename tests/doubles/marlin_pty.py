@@ -6,7 +6,8 @@ Creates a pty pair in raw mode with its speed set to BAUD, links LINK to the sla
 (/dev/pts/N) and bridges the master to this process's pipes: what the host writes comes
 out on stdout, what arrives on stdin goes to the host. Events go to stderr, one a line:
 "path /dev/pts/N", "open" and "close" (a host opened or closed the slave: the master
-reports POLLHUP while nobody holds it), "baud N" (the speed a host set on the tty,
+reports POLLHUP while nobody holds it, checked every 10 ms, so a close and reopen
+quicker than that is not seen), "baud N" (the speed a host set on the tty,
 read with TCGETS2, so 250000 too). Output is dropped while no host holds the tty, as
 a board's USB serial drops it. Exits, removing LINK, on stdin's end, SIGTERM or after
 MAX_SECONDS.
@@ -83,7 +84,7 @@ def bridge(master, speed, deadline):
             event("baud %d" % speed)
         wanted = [0] + ([master] if attached else [])
         writable = [master] if attached and pending else []
-        readable, ready, _ = select.select(wanted, writable, [], 0.02)
+        readable, ready, _ = select.select(wanted, writable, [], 0.01)
         if master in readable:
             try:
                 data = os.read(master, 4096)

@@ -5,7 +5,9 @@
  *
  * ```ts ignore
  * const sim = await startMarlinSim({ speed: 50 });
- * const tty = await Deno.open(sim.path, { read: true, write: true }); // raw mode is set
+ * // Raw mode is set. Two handles: on one Deno FsFile a pending read blocks a write.
+ * const input = await Deno.open(sim.path, { read: true });
+ * const output = await Deno.open(sim.path, { write: true });
  * // … `start`, the banner, then `N0 M110 N0*125` → `ok` …
  * sim.controls.failNext(1); // the next numbered line is refused: Error:checksum mismatch …
  * await sim.close();
@@ -16,10 +18,15 @@
  * --print-path [--speed 1] [--baud 250000] [--seconds 600]` prints the tty's path, then e.g.
  * `picocom -b 250000 PATH` talks to it.
  *
- * Parts: `marlin_pty.ts` (+ `.py`, the tty), `marlin_firmware.ts` (the protocol, commands and
- * faults), `marlin_lines.ts` (line numbers and checksums), `marlin_physics.ts` (heaters),
- * `marlin_sd.ts` (SD card), `marlin_clock.ts` (time). It imports nothing of `lib/printer/`: it is
+ * Parts: `marlin_pty.ts` (+ `.py`, the tty), `marlin_firmware.ts` (the serial queue, waits and
+ * faults), `marlin_commands.ts` (each G/M-code), `marlin_lines.ts` (line numbers and checksums),
+ * `marlin_physics.ts` (heaters), `marlin_sd.ts` (SD card), `marlin_clock.ts` (time). It imports nothing of `lib/printer/`: it is
  * the host's independent peer.
+ *
+ * A host on Deno's file API, beware (seen here): on one `Deno.FsFile` a pending read blocks a
+ * write, so open the tty twice; and a read Deno has started on a tty is not interrupted by
+ * `cancel()` or `close()`: it stays blocked and takes the next bytes that arrive, so a handle
+ * opened after it misses them (a reconnect can lose the board's `start`).
  *
  * Wrong baud rate: the board runs at `baudRate`; the host's rate is `hostBaudRate` when given, else
  * the speed the host set on the tty (read from its termios, so a host that never sets one counts as
@@ -57,7 +64,10 @@ export interface MarlinSimOptions {
   baudRate?: number;
   /** The host's baud rate, when a test says it; else read from the tty. */
   hostBaudRate?: number;
-  /** Opening the tty resets the board (DTR), as most boards do. @default true */
+  /**
+   * Opening the tty resets the board (DTR), as most boards do: when the first handle opens after
+   * none was open (seen every 10 ms: a close and reopen quicker than that is missed). @default true
+   */
   resetOnOpen?: boolean;
   /** Simulated milliseconds from reset to `start`. @default 1000 */
   bootMs?: number;
