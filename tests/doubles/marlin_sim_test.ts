@@ -194,7 +194,7 @@ Deno.test("advance jumps simulated time: the bed is hot at once, even at real-ti
     sim.controls.advance(600);
     const [m105] = await host.command("M105");
     const bed = Number(/ B:(\d+\.\d\d) \/60\.00/.exec(m105!)?.[1]);
-    assert.ok(Math.abs(bed - 60) < 3, m105);
+    assert.ok(Math.abs(bed - 60) < 3, String(m105));
     await host.close();
   });
 });
