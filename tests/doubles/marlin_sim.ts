@@ -84,7 +84,7 @@ export interface MarlinSimOptions {
   /** Changes to the chamber, or `false` for a printer without one. */
   chamber?: Partial<ThermalBody> | false;
   capabilities?: Partial<Capabilities>;
-  /** Files on the SD card, or `null` for a board without a card. @default one 4 kB file */
+  /** Files on the SD card, or `null` for a board without a card. @default a 200-line `CUBE.GCO` */
   sdFiles?: SdFiles | null;
   /** SD printing speed in bytes per simulated second. @default 100 */
   sdBytesPerSecond?: number;
@@ -187,7 +187,7 @@ export async function startMarlinSim(options: MarlinSimOptions = {}): Promise<Ma
   const dir = await Deno.makeTempDir({ prefix: "marlinsim-" });
   const path = `${dir}/ttyACM0`;
   const plug = async () => {
-    pty = await openPty({
+    const port = await openPty({
       link: path,
       baudRate,
       maxSeconds: maxSeconds + 5,
@@ -203,6 +203,12 @@ export async function startMarlinSim(options: MarlinSimOptions = {}): Promise<Ma
         ttyBaud = rate;
       },
     });
+    pty = port;
+    port.closed.then(() => {
+      if (pty !== port) return;
+      pty = null; // the helper ended by itself (its time bound, or killed): as unplugged
+      connected = false;
+    });
   };
   const unplug = async () => {
     const port = pty;
@@ -210,7 +216,13 @@ export async function startMarlinSim(options: MarlinSimOptions = {}): Promise<Ma
     connected = false;
     await port?.close();
   };
-  await plug();
+  try {
+    await plug();
+  } catch (err) {
+    firmware.close();
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+    throw err;
+  }
 
   let done: () => void = () => {};
   const closed = new Promise<void>((resolve) => done = resolve);
