@@ -14,6 +14,7 @@ packages=(
   sqlite3                                 # store plan test in a second SQLite version, benchmarks
   cmake ninja-build g++ git               # building llama-server for the end-to-end tests
   socat                                   # pseudo-terminals for the printer's serial line tests
+  python3                                 # the Marlin printer simulator's pseudo-terminal
 )
 
 missing=()
