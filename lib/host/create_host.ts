@@ -21,7 +21,10 @@ import type {
   Settings,
   ShutdownInfo,
 } from "./plugin.ts";
-import { VirtualPrinter } from "./printer/mod.ts";
+import { printsFile } from "../printer/job/mod.ts";
+import type { Printer } from "../printer/printer.ts";
+import { UploadsFolder } from "../printer/uploads.ts";
+import { UPLOAD_PATH, VirtualPrinter } from "./printer/mod.ts";
 import { PushHub } from "./push/mod.ts";
 import { SettingsStore } from "./settings/mod.ts";
 import { type ScopeControl, ScopeWatch } from "./scope_watch.ts";
@@ -43,6 +46,13 @@ export interface HostOptions {
   clock?: Clock;
   /** The printer. @default a new VirtualPrinter */
   printer?: VirtualPrinter;
+  /**
+   * The printer that prints the uploads folder's files (`/api/files`, `/api/job`). Absent, the
+   * files routes are not served and `/api/job` is the virtual printer's. @default none
+   */
+  jobPrinter?: Printer;
+  /** Largest G-code file uploaded. @default MAX_UPLOAD_BYTES (1 GiB) */
+  maxUploadBytes?: number;
   /** Speed factor of the default virtual printer's clock. @default 1 */
   printerSpeed?: number;
   /** Root logger. @default a logger writing `<logDir>/host.log` */
@@ -74,6 +84,13 @@ export interface Host extends HostServices {
   api: Hono;
   /** The paths at and below which {@linkcode Host.api} answers (errors there are JSON). */
   apiPaths: readonly string[];
+  /**
+   * `POST` paths whose route caps the body itself (uploads, larger than the web app's 8 MiB
+   * cap): the web app leaves exactly these uncapped.
+   */
+  uploadPaths: readonly string[];
+  /** The uploaded G-code files (`<dataDir>/host/uploads`). */
+  uploads: UploadsFolder;
   /** The hosted plugins. */
   plugins: readonly PluginDescriptor[];
   push: PushHub;
@@ -138,6 +155,13 @@ export function createHost(options: HostOptions): Host {
   const printer = options.printer ??
     new VirtualPrinter({ clock, speed: options.printerSpeed ?? 1 });
 
+  const jobPrinter = options.jobPrinter ?? null;
+  const uploads = new UploadsFolder(join(paths.hostDir, "uploads"), {
+    maxBytes: options.maxUploadBytes,
+    inUse: (name) => jobPrinter !== null && printsFile(jobPrinter.job(), name),
+    logger: logger.child("uploads"),
+  });
+
   const handover = new HandoverFile(join(paths.hostDir, HANDOVER_NAME), logger);
   const hostHandover = handover.of(HOST_HANDOVER);
   const contexts = new Map<string, PluginContext>();
@@ -187,6 +211,7 @@ export function createHost(options: HostOptions): Host {
     logger,
     clock,
     afterSave: () => scopeWatch.afterSave(),
+    jobs: jobPrinter && { printer: jobPrinter, uploads },
   });
 
   const each = async (
@@ -210,6 +235,8 @@ export function createHost(options: HostOptions): Host {
   return {
     api,
     apiPaths: ["/api", ...SOCKET_PATHS, ...pluginRoutes.map((r) => r.base)],
+    uploadPaths: jobPrinter ? [UPLOAD_PATH] : [],
+    uploads,
     plugins: options.plugins,
     paths,
     push,

@@ -8,40 +8,9 @@ import { Hono } from "hono";
 import { UsageError } from "../../error.ts";
 import { readJsonObject } from "../../http/mod.ts";
 import { requirePermission } from "../auth/mod.ts";
-import type { PrinterState } from "../plugin.ts";
 import type { VirtualPrinter } from "./virtual_printer.ts";
 import { isPlainObject } from "../../shared/json_object.ts";
-
-const TEXT: Record<PrinterState, string> = {
-  CONNECTING: "Connecting",
-  OPERATIONAL: "Operational",
-  PRINTING: "Printing",
-  PAUSED: "Paused",
-  PAUSING: "Pausing",
-  RESUMING: "Resuming",
-  CANCELLING: "Cancelling",
-  FINISHING: "Finishing",
-  ERROR: "Error",
-  OFFLINE: "Offline",
-};
-
-function stateOf(state: PrinterState) {
-  return {
-    text: TEXT[state],
-    id: state,
-    flags: {
-      operational: state !== "OFFLINE" && state !== "ERROR",
-      printing: state === "PRINTING",
-      paused: state === "PAUSED",
-      pausing: state === "PAUSING",
-      cancelling: state === "CANCELLING",
-      finishing: state === "FINISHING",
-      ready: state === "OPERATIONAL",
-      error: state === "ERROR",
-      closedOrError: state === "ERROR" || state === "OFFLINE",
-    },
-  };
-}
+import { STATE_TEXT, stateOf } from "./state_text.ts";
 
 function targetOf(body: Record<string, unknown>): number {
   if (body.command !== "target") {
@@ -51,8 +20,11 @@ function targetOf(body: Record<string, unknown>): number {
   return body.target;
 }
 
-/** The printer sub-app (mount at `/api`). */
-export function printerRoutes(printer: VirtualPrinter): Hono {
+/**
+ * The printer sub-app (mount at `/api`). `job: false` leaves `/api/job` to `jobRoutes()` (the
+ * printer that prints uploaded files).
+ */
+export function printerRoutes(printer: VirtualPrinter, options: { job?: boolean } = {}): Hono {
   const app = new Hono();
   app.get("/printer", requirePermission("STATUS"), (c) => {
     const snap = printer.snapshot();
@@ -87,6 +59,7 @@ export function printerRoutes(printer: VirtualPrinter): Hono {
       return c.body(null, 204);
     });
   }
+  if (options.job === false) return app;
   app.get("/job", requirePermission("STATUS"), (c) => {
     const s = printer.jobStatus();
     return c.json({
@@ -96,7 +69,7 @@ export function printerRoutes(printer: VirtualPrinter): Hono {
         printTime: s.printTime,
         printTimeLeft: s.printTimeLeft,
       },
-      state: TEXT[s.state],
+      state: STATE_TEXT[s.state],
     });
   });
   app.post("/job", requirePermission("CONTROL"), async (c) => {

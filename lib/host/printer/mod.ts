@@ -1,5 +1,6 @@
 /**
- * The embedded virtual printer, its pure thermal model and its print-host style routes.
+ * The embedded virtual printer, its pure thermal model and the print-host style routes: the
+ * printer's, the job's and the uploaded files'.
  *
  * @module
  */
@@ -13,3 +14,6 @@ export {
 } from "./thermal.ts";
 export { type JobStatus, VirtualPrinter, type VirtualPrinterOptions } from "./virtual_printer.ts";
 export { printerRoutes } from "./api.ts";
+export { fileRoutes, UPLOAD_PATH } from "./files_api.ts";
+export { jobBody, jobRoutes } from "./job_api.ts";
+export { STATE_TEXT, stateOf } from "./state_text.ts";
