@@ -21,10 +21,13 @@ import type {
   Settings,
   ShutdownInfo,
 } from "./plugin.ts";
+import { printsFile } from "../printer/job/mod.ts";
 import type { Printer } from "../printer/printer.ts";
 import { connectAtStart, connectionSettingsOf } from "../printer/connection_settings.ts";
 import { PrinterService } from "../printer/service.ts";
 import { listSerialPorts, openSerialTransport } from "../printer/serial/mod.ts";
+import { UploadsFolder } from "../printer/uploads.ts";
+import { UPLOAD_PATH } from "./printer/mod.ts";
 import { PushHub } from "./push/mod.ts";
 import { SettingsStore } from "./settings/mod.ts";
 import { type ScopeControl, ScopeWatch } from "./scope_watch.ts";
@@ -50,6 +53,8 @@ export interface HostOptions {
    * (the virtual printer when it says nothing), disconnected at stop
    */
   printer?: Printer;
+  /** Largest G-code file uploaded. @default MAX_UPLOAD_BYTES (1 GiB) */
+  maxUploadBytes?: number;
   /** Speed factor of the virtual printer's clock (the host's own service). @default 1 */
   printerSpeed?: number;
   /** Root logger. @default a logger writing `<logDir>/host.log` */
@@ -81,6 +86,13 @@ export interface Host extends HostServices {
   api: Hono;
   /** The paths at and below which {@linkcode Host.api} answers (errors there are JSON). */
   apiPaths: readonly string[];
+  /**
+   * `POST` paths whose route caps the body itself (uploads, larger than the web app's 8 MiB
+   * cap): the web app leaves exactly these uncapped.
+   */
+  uploadPaths: readonly string[];
+  /** The uploaded G-code files (`<dataDir>/host/uploads`). */
+  uploads: UploadsFolder;
   /** The hosted plugins. */
   plugins: readonly PluginDescriptor[];
   push: PushHub;
@@ -150,8 +162,15 @@ export function createHost(options: HostOptions): Host {
     },
     clock,
     virtualSpeed: options.printerSpeed,
+    uploadsDir: paths.uploadsDir,
   });
   const printer: Printer = options.printer ?? ownPrinter!;
+
+  const uploads = new UploadsFolder(paths.uploadsDir, {
+    maxBytes: options.maxUploadBytes,
+    inUse: (name) => printsFile(printer.job(), name),
+    logger: logger.child("uploads"),
+  });
 
   const handover = new HandoverFile(join(paths.hostDir, HANDOVER_NAME), logger);
   const hostHandover = handover.of(HOST_HANDOVER);
@@ -203,6 +222,7 @@ export function createHost(options: HostOptions): Host {
     logger,
     clock,
     afterSave: () => scopeWatch.afterSave(),
+    uploads,
   });
 
   const each = async (
@@ -226,6 +246,8 @@ export function createHost(options: HostOptions): Host {
   return {
     api,
     apiPaths: ["/api", ...SOCKET_PATHS, ...pluginRoutes.map((r) => r.base)],
+    uploadPaths: [UPLOAD_PATH],
+    uploads,
     plugins: options.plugins,
     paths,
     push,

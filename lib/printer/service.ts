@@ -24,7 +24,9 @@ import {
   type TerminalLine,
   VIRTUAL_PORT,
 } from "./printer.ts";
+import { JobRunner, type JobScripts, SdCardJob } from "./job/mod.ts";
 import { Recent } from "./recent.ts";
+import { UploadsFolder } from "./uploads.ts";
 import { BAUD_RATES } from "./serial/mod.ts";
 import type { OpenTransport } from "./transport.ts";
 import { VirtualDriver } from "./virtual/virtual_driver.ts";
@@ -48,6 +50,8 @@ export interface PrinterServiceOptions {
   terminalLines?: number;
   /** The folder of the uploaded files `startJob` prints. */
   uploadsDir?: string;
+  /** The job's scripts (cancel: heaters, fan and motors off). @default DEFAULT_JOB_SCRIPTS */
+  jobScripts?: Partial<JobScripts>;
 }
 
 const OFFLINE: ConnectionStatus = {
@@ -58,9 +62,12 @@ const OFFLINE: ConnectionStatus = {
   firmware: null,
 };
 
-const IDLE_JOB = {
-  file: null,
-  progress: { completion: null, filepos: null, lines: null, printTime: null, printTimeLeft: null },
+const NO_PROGRESS = {
+  completion: null,
+  filepos: null,
+  lines: null,
+  printTime: null,
+  printTimeLeft: null,
 };
 
 /** The printer as the host drives it. */
@@ -72,7 +79,13 @@ export class PrinterService implements Printer {
   readonly #terminal: Recent<TerminalLine>;
   #status: ConnectionStatus = OFFLINE;
   #driver: PrinterDriver | null = null;
-  #unsubscribe: (() => void) | null = null;
+  /** The connection's job runner and SD card watch, with the driver. */
+  #runner: JobRunner | null = null;
+  #sd: SdCardJob | null = null;
+  readonly #uploads: UploadsFolder | null;
+  /** The file selected for the next print; it stays across connections. */
+  #selected: string | null = null;
+  #unsubscribe: (() => void)[] = [];
   #temperatures: Record<string, HeaterReading> = {};
   #time: number;
   /** Counts connections: events of a replaced driver are ignored. */
@@ -87,6 +100,7 @@ export class PrinterService implements Printer {
       options.historyMaxAgeMs ?? 30 * 60_000,
     );
     this.#terminal = new Recent(options.terminalLines ?? 300);
+    this.#uploads = options.uploadsDir ? new UploadsFolder(options.uploadsDir) : null;
   }
 
   connection(): ConnectionStatus {
@@ -110,7 +124,14 @@ export class PrinterService implements Printer {
   }
 
   job(): JobStatus {
-    return { state: this.#status.state, ...structuredClone(IDLE_JOB) };
+    const runner = this.#runner;
+    if (runner) return runner.active ? runner.status() : this.#sd?.status() ?? runner.status();
+    const selected = this.#selected;
+    return {
+      state: this.#status.state,
+      file: selected === null ? null : { name: selected, size: 0, origin: "local" },
+      progress: { ...NO_PROGRESS },
+    };
   }
 
   subscribe(listener: (event: PrinterEvent) => void): () => void {
@@ -149,11 +170,12 @@ export class PrinterService implements Printer {
         );
       if (generation !== this.#generation) return void await driver.close();
       this.#driver = driver;
-      this.#unsubscribe = driver.subscribe((event) => {
+      this.#unsubscribe.push(driver.subscribe((event) => {
         if (generation === this.#generation) this.#onDriver(event);
-      });
+      }));
       await driver.connect();
       if (generation !== this.#generation) return;
+      await this.#startJobs(driver, generation);
       this.#setStatus({ ...this.#status, state: "OPERATIONAL", firmware: driver.firmware });
       this.#info(`Connected to ${driver.firmware?.name ?? "the printer"} on ${port}`);
     } catch (err) {
@@ -194,26 +216,90 @@ export class PrinterService implements Printer {
     for (const line of lines) if (line.trim() !== "") await driver.send(line);
   }
 
-  startJob(_name: string): Promise<void> {
-    return Promise.reject(new ConflictError("Cannot start a job: printing is not wired yet"));
+  async selectJob(name: string | null): Promise<void> {
+    if (this.#runner?.active) {
+      throw new ConflictError("Cannot select a file: a print is under way", {
+        code: "invalid_transition",
+      });
+    }
+    const file = name === null ? null : await this.#folder().jobFile(name);
+    this.#runner?.select(file);
+    this.#selected = file?.name ?? null;
+    this.#emit({ type: "job", job: this.job() });
+  }
+
+  async startJob(name: string): Promise<void> {
+    const runner = this.#jobRunner("start a print");
+    await this.selectJob(name);
+    await runner.start();
   }
 
   pauseJob(): Promise<void> {
-    return Promise.reject(new ConflictError("Cannot pause: nothing is printing"));
+    return Promise.resolve(this.#jobRunner("pause").pause());
   }
 
   resumeJob(): Promise<void> {
-    return Promise.reject(new ConflictError("Cannot resume: nothing is paused"));
+    return Promise.resolve(this.#jobRunner("resume").resume());
   }
 
   cancelJob(): Promise<void> {
-    return Promise.reject(new ConflictError("Cannot cancel: nothing is printing"));
+    return Promise.resolve(this.#jobRunner("cancel").cancel());
+  }
+
+  restartJob(): Promise<void> {
+    return Promise.resolve(this.#jobRunner("restart").restart());
   }
 
   /** Disconnects and forgets every listener. */
   async close(): Promise<void> {
     await this.disconnect();
     this.#listeners.clear();
+  }
+
+  #folder(): UploadsFolder {
+    if (!this.#uploads) throw new ConflictError("Cannot print: this printer has no uploads folder");
+    return this.#uploads;
+  }
+
+  #jobRunner(action: string): JobRunner {
+    this.#connected();
+    if (!this.#runner) {
+      throw new ConflictError(`Cannot ${action}: the printer is still connecting`, {
+        code: "not_connected",
+      });
+    }
+    return this.#runner;
+  }
+
+  /** A new connection's job runner (the selected file selected again) and SD card watch. */
+  async #startJobs(driver: PrinterDriver, generation: number): Promise<void> {
+    const runner = new JobRunner(driver, { clock: this.#clock, scripts: this.#options.jobScripts });
+    const sd = new SdCardJob(driver, { clock: this.#clock });
+    if (this.#selected !== null && this.#uploads) {
+      runner.select(await this.#uploads.jobFile(this.#selected).catch(() => null));
+    }
+    if (generation !== this.#generation) return;
+    this.#runner = runner;
+    this.#sd = sd;
+    this.#unsubscribe.push(
+      runner.subscribe((event) => {
+        if (generation !== this.#generation) return;
+        if (event.type === "progress") return this.#emit({ type: "job", job: event.job });
+        this.#onJobState(event.state, event.error);
+      }),
+      sd.subscribe(() => {
+        if (generation === this.#generation) this.#emit({ type: "job", job: this.job() });
+      }),
+    );
+    sd.start();
+  }
+
+  /** The job moved: the printer's state is the job's while the line is fine. */
+  #onJobState(state: PrinterState, error: string | null): void {
+    if (this.#status.state === "OFFLINE" || this.#status.state === "CONNECTING") return;
+    if (error) this.#info(`The print failed: ${error}`);
+    this.#setStatus({ ...this.#status, state, error: state === "ERROR" ? error : null });
+    this.#emit({ type: "job", job: this.job() });
   }
 
   #connected(): PrinterDriver {
@@ -266,7 +352,8 @@ export class PrinterService implements Printer {
       case "operational":
         if (this.#status.state === "ERROR" || this.#status.state === "CONNECTING") {
           if (this.#driver?.firmware) {
-            this.#setStatus({ ...this.#status, state: "OPERATIONAL", error: null });
+            const state = this.#runner?.state ?? "OPERATIONAL";
+            this.#setStatus({ ...this.#status, state, error: null });
           }
         }
         return;
@@ -307,8 +394,10 @@ export class PrinterService implements Printer {
   async #closeDriver(): Promise<void> {
     const driver = this.#driver;
     this.#driver = null;
-    this.#unsubscribe?.();
-    this.#unsubscribe = null;
+    for (const stop of this.#unsubscribe.splice(0)) stop();
+    this.#sd?.stop();
+    this.#sd = null;
+    this.#runner = null;
     this.#temperatures = {};
     if (driver) await driver.close().catch(() => {});
   }
@@ -340,23 +429,3 @@ export class PrinterService implements Printer {
     }
   }
 }
-
-/** The text of a state, as OctoPrint shows it. */
-export function stateText(status: ConnectionStatus): string {
-  if (status.state === "OFFLINE") return status.error ? "Offline after error" : "Offline";
-  if (status.state === "ERROR") return `Error: ${status.error ?? "unknown"}`;
-  return STATE_TEXT[status.state];
-}
-
-const STATE_TEXT: Record<PrinterState, string> = {
-  OFFLINE: "Offline",
-  CONNECTING: "Connecting",
-  OPERATIONAL: "Operational",
-  PRINTING: "Printing",
-  PAUSING: "Pausing",
-  PAUSED: "Paused",
-  RESUMING: "Resuming",
-  CANCELLING: "Cancelling",
-  FINISHING: "Finishing",
-  ERROR: "Error",
-};

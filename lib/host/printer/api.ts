@@ -8,34 +8,10 @@
 import { Hono } from "hono";
 import { UsageError } from "../../error.ts";
 import { readJsonObject } from "../../http/mod.ts";
-import type { Printer, PrinterState } from "../../printer/printer.ts";
-import { stateText } from "../../printer/service.ts";
+import type { Printer } from "../../printer/printer.ts";
 import { isPlainObject } from "../../shared/json_object.ts";
 import { requirePermission } from "../auth/mod.ts";
-
-/** OctoPrint's state object: its text, id and flags. */
-function stateOf(printer: Printer) {
-  const status = printer.connection();
-  const state: PrinterState = status.state;
-  const busy = ["PRINTING", "PAUSING", "PAUSED", "RESUMING", "CANCELLING", "FINISHING"];
-  return {
-    text: stateText(status),
-    id: state,
-    error: status.error,
-    flags: {
-      operational: state !== "OFFLINE" && state !== "ERROR" && state !== "CONNECTING",
-      printing: state === "PRINTING",
-      paused: state === "PAUSED",
-      pausing: state === "PAUSING",
-      cancelling: state === "CANCELLING",
-      finishing: state === "FINISHING",
-      ready: state === "OPERATIONAL",
-      error: state === "ERROR",
-      closedOrError: state === "ERROR" || state === "OFFLINE",
-      busy: busy.includes(state),
-    },
-  };
-}
+import { stateOf } from "./state_text.ts";
 
 /** The target of a `{command: "target", target}` body. */
 function targetOf(body: Record<string, unknown>): number {
@@ -81,7 +57,7 @@ export function printerRoutes(printer: Printer): Hono {
         return row;
       });
     }
-    return c.json({ temperature, state: stateOf(printer), time: snap.time });
+    return c.json({ temperature, state: stateOf(printer.connection()), time: snap.time });
   });
   app.post("/printer/tool", requirePermission("CONTROL"), async (c) => {
     const body = await readJsonObject(c);
@@ -107,40 +83,6 @@ export function printerRoutes(printer: Printer): Hono {
   }
   app.post("/printer/command", requirePermission("CONTROL"), async (c) => {
     await printer.commands(commandsOf(await readJsonObject(c)));
-    return c.body(null, 204);
-  });
-  app.get("/job", requirePermission("STATUS"), (c) => {
-    const job = printer.job();
-    return c.json({
-      job: { file: job.file },
-      progress: {
-        completion: job.progress.completion,
-        filepos: job.progress.filepos,
-        printTime: job.progress.printTime,
-        printTimeLeft: job.progress.printTimeLeft,
-      },
-      state: stateText(printer.connection()),
-    });
-  });
-  app.post("/job", requirePermission("CONTROL"), async (c) => {
-    const body = await readJsonObject(c);
-    const state = printer.connection().state;
-    switch (body.command) {
-      case "start":
-        await printer.startJob(typeof body.file === "string" ? body.file : "");
-        break;
-      case "cancel":
-        await printer.cancelJob();
-        break;
-      case "pause": {
-        const action = body.action ?? "toggle";
-        const pause = action === "pause" || (action === "toggle" && state === "PRINTING");
-        await (pause ? printer.pauseJob() : printer.resumeJob());
-        break;
-      }
-      default:
-        throw new UsageError(`Unknown job command '${String(body.command)}'`);
-    }
     return c.body(null, 204);
   });
   return app;

@@ -17,7 +17,7 @@ import {
 } from "../../printer/connection_settings.ts";
 import { PrinterTimeoutError } from "../../printer/marlin/mod.ts";
 import type { Printer } from "../../printer/printer.ts";
-import { stateText } from "../../printer/service.ts";
+import { stateText } from "./state_text.ts";
 import { BAUD_RATES } from "../../printer/serial/mod.ts";
 import { requirePermission } from "../auth/mod.ts";
 import type { ConfigFile } from "../config_file.ts";

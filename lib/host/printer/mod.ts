@@ -1,8 +1,11 @@
 /**
- * The host's printer endpoints: print-host style printer and job routes, and OctoPrint's
- * connection API, over the host's {@linkcode Printer} (`lib/printer/`).
+ * The host's printer endpoints over its {@linkcode Printer} (`lib/printer/`): print-host style
+ * printer routes, OctoPrint's connection, job and files APIs, and the words of the states.
  *
  * @module
  */
 export { printerRoutes } from "./api.ts";
 export { connectionRoutes } from "./connection_api.ts";
+export { fileRoutes, UPLOAD_PATH } from "./files_api.ts";
+export { jobBody, jobRoutes } from "./job_api.ts";
+export { STATE_TEXT, stateOf, stateText } from "./state_text.ts";

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { ConflictError, NotFoundError, UsageError } from "../../../lib/error.ts";
 import type { PrinterEvent } from "../../../lib/printer/printer.ts";
-import { PrinterService, stateText } from "../../../lib/printer/service.ts";
+import { PrinterService } from "../../../lib/printer/service.ts";
+import { stateText } from "../../../lib/host/printer/state_text.ts";
 import { ManualClock } from "../../_fake_clock.ts";
 import { FakeMarlin, settle } from "./marlin/_fake_marlin.ts";
 
