@@ -26,6 +26,7 @@ import { messageOf } from "../error.ts";
 import { connectionSettingsOf } from "../printer/connection_settings.ts";
 import { PrinterService } from "../printer/service.ts";
 import { listSerialPorts, openSerialTransport } from "../printer/serial/mod.ts";
+import { feedPrinterPush } from "./printer/mod.ts";
 import { PushHub } from "./push/mod.ts";
 import { SettingsStore } from "./settings/mod.ts";
 import { type ScopeControl, ScopeWatch } from "./scope_watch.ts";
@@ -153,6 +154,7 @@ export function createHost(options: HostOptions): Host {
     virtualSpeed: options.printerSpeed,
   });
   const printer: Printer = options.printer ?? ownPrinter!;
+  const stopPrinterFeed = feedPrinterPush(printer, push, { clock });
 
   const handover = new HandoverFile(join(paths.hostDir, HANDOVER_NAME), logger);
   const hostHandover = handover.of(HOST_HANDOVER);
@@ -275,6 +277,7 @@ export function createHost(options: HostOptions): Host {
         hostHandover.set(sessions.export());
         await handover.save();
       }
+      stopPrinterFeed();
       push.closeAll();
       await ownPrinter?.close();
       logger.info("Plugin host stopped");

@@ -1,8 +1,9 @@
 /**
- * The host's printer endpoints: print-host style printer and job routes, and OctoPrint's
- * connection API, over the host's {@linkcode Printer} (`lib/printer/`).
+ * The host's printer endpoints: print-host style printer and job routes, OctoPrint's connection
+ * API, and the printer's messages on the push socket, over the host's printer (`lib/printer/`).
  *
  * @module
  */
 export { printerRoutes } from "./api.ts";
-export { connectionRoutes } from "./connection_api.ts";
+export { connectionCurrent, connectionInfo, connectionRoutes } from "./connection_api.ts";
+export { feedPrinterPush, type PrinterFeedOptions } from "./push_feed.ts";
