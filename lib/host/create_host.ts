@@ -27,7 +27,7 @@ import { connectAtStart, connectionSettingsOf } from "../printer/connection_sett
 import { PrinterService } from "../printer/service.ts";
 import { listSerialPorts, openSerialTransport } from "../printer/serial/mod.ts";
 import { UploadsFolder } from "../printer/uploads.ts";
-import { UPLOAD_PATH } from "./printer/mod.ts";
+import { feedPrinterPush, UPLOAD_PATH } from "./printer/mod.ts";
 import { PushHub } from "./push/mod.ts";
 import { SettingsStore } from "./settings/mod.ts";
 import { type ScopeControl, ScopeWatch } from "./scope_watch.ts";
@@ -165,6 +165,7 @@ export function createHost(options: HostOptions): Host {
     uploadsDir: paths.uploadsDir,
   });
   const printer: Printer = options.printer ?? ownPrinter!;
+  const stopPrinterFeed = feedPrinterPush(printer, push, { clock });
 
   const uploads = new UploadsFolder(paths.uploadsDir, {
     maxBytes: options.maxUploadBytes,
@@ -298,6 +299,7 @@ export function createHost(options: HostOptions): Host {
         hostHandover.set(sessions.export());
         await handover.save();
       }
+      stopPrinterFeed();
       push.closeAll();
       await ownPrinter?.close();
       logger.info("Plugin host stopped");

@@ -79,6 +79,7 @@ export * from "./push/mod.ts";
 export * from "./printer/mod.ts";
 export * from "./supervise/child_processes.ts";
 export {
+  CONNECTION_PATH,
   define,
   definePluginPages,
   LOGIN_PATH,

@@ -35,6 +35,7 @@ import { SetupError } from "../error.ts";
 import type { DashboardServices } from "../dashboard/services.ts";
 import { DASHBOARD_NAV } from "../dashboard/nav.ts";
 import {
+  CONNECTION_PATH,
   type Host,
   LOGIN_PATH,
   PAGES_BASE,
@@ -164,6 +165,7 @@ function pageState(options: WebServerOptions, pages: boolean): Record<string, un
         settingsNav.push({ href: settingsPathOf(p.id), label: p.name });
       }
     }
+    nav.push({ href: CONNECTION_PATH, label: "Printer" });
     if (settingsNav.length > 0) {
       nav.push({
         href: SETTINGS_PATH,

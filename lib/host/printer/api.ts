@@ -1,7 +1,9 @@
 /**
  * Print-host style printer endpoints over the host's {@linkcode Printer}: `GET /api/printer`
- * (temperatures and state; `?history=true&limit=N` adds the newest samples), `POST /api/printer/{tool,bed,chamber}` (targets),
- * `POST /api/printer/command` (G-code as typed in a terminal), `GET /api/job`, `POST /api/job`.
+ * (temperatures and state; `?history=true&limit=N` adds the newest samples),
+ * `POST /api/printer/{tool,bed,chamber}` (targets), `POST /api/printer/command` (G-code as typed
+ * in a terminal), `GET /api/printer/terminal` (the terminal's recent lines). The job is
+ * `./job_api.ts`'s.
  *
  * @module
  */
@@ -84,6 +86,9 @@ export function printerRoutes(printer: Printer): Hono {
   app.post("/printer/command", requirePermission("CONTROL"), async (c) => {
     await printer.commands(commandsOf(await readJsonObject(c)));
     return c.body(null, 204);
+  });
+  app.get("/printer/terminal", requirePermission("STATUS"), (c) => {
+    return c.json({ lines: printer.terminal() });
   });
   return app;
 }

@@ -1,8 +1,8 @@
 /**
- * OctoPrint's connection API: `GET /api/connection` (STATUS) answers the state, the port and baud
- * rate in use and the choices; `POST /api/connection` (CONNECTION) `connect` (port and baud rate,
- * else the stored preferences; `save` stores them, `autoconnect` too), `disconnect` and
- * `fake_ack`. A failed connect answers its error (a missing port 404, no permission 403, a port
+ * OctoPrint's connection API: `GET /api/connection` (STATUS) answers the state (OctoPrint's text,
+ * and its id as `stateId`), the port and baud rate in use and the choices;
+ * `POST /api/connection` (CONNECTION) `connect` (port and baud rate, else the stored preferences;
+ * `save` stores them, `autoconnect` too), `disconnect` and `fake_ack`. A failed connect answers its error (a missing port 404, no permission 403, a port
  * another program holds 409, silence 504) and leaves the reason on the connection.
  *
  * @module
@@ -16,9 +16,10 @@ import {
   connectionSettingsOf,
 } from "../../printer/connection_settings.ts";
 import { PrinterTimeoutError } from "../../printer/marlin/mod.ts";
-import type { Printer } from "../../printer/printer.ts";
+import type { ConnectionStatus, Printer } from "../../printer/printer.ts";
 import { stateText } from "./state_text.ts";
 import { BAUD_RATES } from "../../printer/serial/mod.ts";
+import type { ConnectionCurrent, ConnectionInfo } from "../../shared/printer_connection.ts";
 import { requirePermission } from "../auth/mod.ts";
 import type { ConfigFile } from "../config_file.ts";
 
@@ -28,33 +29,48 @@ const PROFILE = { id: "_default", name: "Default" };
 /** Baud rates tried, in order, when a connect names none and none is stored. */
 const USUAL_BAUD_RATES = [115200, 250000];
 
+/** The connection as `GET /api/connection`'s `current` (and the push socket) show it. */
+export function connectionCurrent(status: ConnectionStatus): ConnectionCurrent {
+  return {
+    state: stateText(status),
+    stateId: status.state,
+    port: status.port,
+    baudrate: status.baudrate,
+    printerProfile: PROFILE.id,
+    error: status.error,
+    firmware: status.firmware,
+  };
+}
+
+/** The body of `GET /api/connection`: the connection, the choices and stored preferences. */
+export async function connectionInfo(
+  printer: Printer,
+  config: ConfigFile,
+): Promise<ConnectionInfo> {
+  const prefs = connectionSettingsOf(await config.read());
+  return {
+    current: connectionCurrent(printer.connection()),
+    options: {
+      ports: await printer.ports(),
+      baudrates: BAUD_RATES,
+      printerProfiles: [PROFILE],
+      portPreference: prefs.port,
+      baudratePreference: prefs.baudrate,
+      printerProfilePreference: PROFILE.id,
+      autoconnect: prefs.autoconnect,
+    },
+  };
+}
+
 /** The connection sub-app (mount at `/api`). */
 export function connectionRoutes(printer: Printer, config: ConfigFile): Hono {
   const app = new Hono();
   const settings = async () => connectionSettingsOf(await config.read());
-  app.get("/connection", requirePermission("STATUS"), async (c) => {
-    const status = printer.connection();
-    const prefs = await settings();
-    return c.json({
-      current: {
-        state: stateText(status),
-        port: status.port,
-        baudrate: status.baudrate,
-        printerProfile: PROFILE.id,
-        error: status.error,
-        firmware: status.firmware,
-      },
-      options: {
-        ports: await printer.ports(),
-        baudrates: BAUD_RATES,
-        printerProfiles: [PROFILE],
-        portPreference: prefs.port,
-        baudratePreference: prefs.baudrate,
-        printerProfilePreference: PROFILE.id,
-        autoconnect: prefs.autoconnect,
-      },
-    });
-  });
+  app.get(
+    "/connection",
+    requirePermission("STATUS"),
+    async (c) => c.json(await connectionInfo(printer, config)),
+  );
   app.post("/connection", requirePermission("CONNECTION"), async (c) => {
     const body = await readJsonObject(c);
     switch (body.command) {

@@ -103,3 +103,44 @@ Deno.test("the connection API shows the virtual printer, and needs CONNECTION to
     await t.close();
   }
 });
+
+Deno.test("the terminal's recent lines are readable with STATUS and pushed to the pages with the connection", async () => {
+  const clock = new FakeClock();
+  const t = await startTestHost({ clock });
+  const pushed: Record<string, unknown>[] = [];
+  t.host.push.observe((plugin, data) => plugin === "host" && pushed.push(data));
+  try {
+    const sent = await t.request("/api/printer/command", {
+      ...json("POST", { commands: ["M105"] }),
+      key: t.keys.CONTROL,
+    });
+    assert.equal(sent.status, 204);
+    const res = await t.request("/api/printer/terminal", { key: t.keys.STATUS });
+    assert.equal(res.status, 200);
+    const { lines } = await res.json();
+    const texts = lines.map((l: { direction: string; text: string }) => `${l.direction} ${l.text}`);
+    assert.ok(texts.includes("sent M105"), texts.join("\n"));
+    assert.ok(texts.some((l: string) => /^received ok T:/.test(l)), texts.join("\n"));
+    const current = (await (await t.request("/api/connection")).json()).current;
+    assert.equal(current.stateId, "OPERATIONAL");
+    await t.request("/api/connection", {
+      ...json("POST", { command: "disconnect" }),
+      key: t.keys.CONNECTION,
+    });
+    clock.advance(1000);
+    const last = pushed.at(-1)!;
+    assert.equal(last.type, "printer");
+    assert.deepEqual(
+      [
+        (last.connection as { state: string }).state,
+        (last.connection as { stateId: string }).stateId,
+      ],
+      ["Offline", "OFFLINE"],
+    );
+    assert.ok(
+      pushed.flatMap((m) => (m.lines ?? []) as { text: string }[]).some((l) => l.text === "M105"),
+    );
+  } finally {
+    await t.close();
+  }
+});
