@@ -208,7 +208,16 @@ export class PrinterService implements Printer {
       }
       return targetCommand(heater, celsius);
     });
-    for (const command of commands) await driver.send(command);
+    for (const [i, command] of commands.entries()) {
+      await driver.send(command);
+      // Acknowledged: the target holds now, before the next report says so.
+      const [heater, celsius] = Object.entries(targets)[i]!;
+      const reading = this.#temperatures[heater];
+      if (reading && driver === this.#driver) {
+        this.#temperatures = { ...this.#temperatures, [heater]: { ...reading, target: celsius } };
+        this.#emit({ type: "temperatures", snapshot: this.snapshot() });
+      }
+    }
   }
 
   async commands(lines: string[]): Promise<void> {
@@ -325,7 +334,7 @@ export class PrinterService implements Printer {
           };
         }
         this.#temperatures = next;
-        this.#time = this.#clock.now();
+        this.#time = event.time;
         this.#history.push({ time: this.#time, temperatures: structuredClone(next) });
         this.#emit({ type: "temperatures", snapshot: this.snapshot() });
         return;

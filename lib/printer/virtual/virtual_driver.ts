@@ -69,6 +69,7 @@ export class VirtualDriver implements PrinterDriver {
     this.#stopTick = this.#clock.setInterval(() => this.#tick(100), Math.max(1, 100 / this.#speed));
     this.#setState("operational");
     this.#emit({ type: "firmware", firmware: { ...FIRMWARE, fields: {} } });
+    this.#emit({ type: "temperatures", temperatures: this.#temperatures(), time: this.#simTime });
     return Promise.resolve(FIRMWARE);
   }
 

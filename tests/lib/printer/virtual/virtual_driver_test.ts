@@ -15,6 +15,8 @@ async function connected(speed = 1) {
 
 Deno.test("VirtualDriver reports temperatures every simulated second on its sped-up clock", async () => {
   const { clock, driver, events } = await connected(10);
+  assert.equal(events.filter((e) => e.type === "temperatures").length, 1, "one report at connect");
+  events.length = 0;
   await driver.send("M140 S60");
   clock.advance(1000);
   const temps = events.flatMap((e) => e.type === "temperatures" ? [e] : []);
