@@ -38,6 +38,7 @@ export type HostApiParts =
     pluginRoutes: readonly PluginRoutes[];
     clock: Clock;
     afterSave(): Record<string, unknown>;
+    beforeChange(): void;
     uploads: UploadsFolder;
   };
 
@@ -58,7 +59,13 @@ export function hostApi(parts: HostApiParts): Hono {
       throttle: new LoginThrottle({ now: () => clock.now() }),
     }),
   );
-  own.route("/api/settings", settingsRoutes(parts.settings, { afterSave: parts.afterSave }));
+  own.route(
+    "/api/settings",
+    settingsRoutes(parts.settings, {
+      afterSave: parts.afterSave,
+      beforeChange: parts.beforeChange,
+    }),
+  );
   own.route("/api", printerRoutes(parts.printer));
   own.route("/api", jobRoutes(parts.printer));
   own.route("/api", fileRoutes(parts.printer, parts.uploads));

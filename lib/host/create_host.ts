@@ -8,6 +8,7 @@
 import { join } from "node:path";
 import type { Hono } from "hono";
 import { type Clock, systemClock } from "../clock.ts";
+import { UnavailableError } from "../error.ts";
 import { createLogger, type Logger } from "../log.ts";
 import { SessionStore, UserStore } from "./auth/mod.ts";
 import { hostApi, SOCKET_PATHS } from "./api.ts";
@@ -211,6 +212,8 @@ export function createHost(options: HostOptions): Host {
     control: options.scope,
   });
   const pluginRoutes = options.plugins.flatMap((p) => instances.get(p.id)!.routes ?? []);
+  /** The host stops (for good, or for a restart): changes wait for the next one. */
+  let stopping = false;
   const api = hostApi({
     plugins: options.plugins,
     pluginRoutes,
@@ -223,6 +226,16 @@ export function createHost(options: HostOptions): Host {
     logger,
     clock,
     afterSave: () => scopeWatch.afterSave(),
+    // A change that comes while the host stops (a restart) waits for the next host: the
+    // settings screens send it again after the Retry-After.
+    beforeChange: () => {
+      if (stopping) {
+        throw new UnavailableError("The host is restarting: send the change again in a moment", {
+          code: "restarting",
+          retryAfterSeconds: 2,
+        });
+      }
+    },
     uploads,
   });
 
@@ -294,6 +307,7 @@ export function createHost(options: HostOptions): Host {
     },
     ready: () => each("ready"),
     async stop(info) {
+      stopping = true;
       await each("stop", info);
       if (info?.planned) {
         hostHandover.set(sessions.export());
