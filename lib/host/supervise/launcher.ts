@@ -23,7 +23,13 @@ import {
   readLines,
 } from "./protocol.ts";
 import type { ProbeRequest } from "./link.ts";
-import { type HostRun, Supervisor, TAIL_LINE_LENGTH, TAIL_LINES } from "./supervisor.ts";
+import {
+  type HostExit,
+  type HostRun,
+  Supervisor,
+  TAIL_LINE_LENGTH,
+  TAIL_LINES,
+} from "./supervisor.ts";
 
 /** One start of the host. */
 export interface HostStart {
@@ -152,27 +158,13 @@ function spawnHost(
   toHost: LogHandoff,
   listening: (message: Listening) => void,
 ): HostRun {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: start.args,
-    clearEnv: true,
-    env: start.env,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const child = spawn(start, "piped");
   const writer = child.stdin.getWriter();
   const encoder = new TextEncoder();
   const reply = (message: LauncherMessage) =>
     writer.write(encoder.encode(encodeMessage(message))).catch(() => {});
   toHost.to((lines) => reply({ type: "log", lines }));
   const tail: string[] = [];
-  const relayErrors = async () => {
-    for await (const line of readLines(child.stderr)) {
-      quietly(() => printError(line));
-      tail.push(line.slice(0, TAIL_LINE_LENGTH));
-      tail.splice(0, tail.length - TAIL_LINES);
-    }
-  };
   let restart: string | null = null;
   const readMessages = async () => {
     for await (const line of readLines(child.stdout)) {
@@ -188,45 +180,49 @@ function spawnHost(
       }
     }
   };
-  const ended = Promise.all([relayErrors(), readMessages()]).then(async () => {
+  const ended = Promise.all([relayErrors(child, tail), readMessages()]).then(async () => {
     const status = await child.status;
     toHost.to(null);
     await writer.close().catch(() => {});
     return { code: status.code, signal: status.signal, restart, tail };
   });
-  return {
-    pid: child.pid,
-    ended,
-    kill(signal) {
-      try {
-        child.kill(signal);
-      } catch {
-        // already ended
-      }
-    },
-  };
+  return runOf(child, ended);
 }
 
 /** Starts the printer process; its standard error goes to the launcher's (kept for a crash). */
 function spawnPrinterProcess(start: HostStart): HostRun {
-  const child = new Deno.Command(Deno.execPath(), {
+  const child = spawn(start, "null");
+  const tail: string[] = [];
+  const ended = relayErrors(child, tail).then(async () => {
+    const status = await child.status;
+    return { code: status.code, signal: status.signal, restart: null, tail };
+  });
+  return runOf(child, ended);
+}
+
+/** Starts a child of the launcher: its own environment only, its standard error piped. */
+function spawn(start: HostStart, stdout: "piped" | "null"): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
     args: start.args,
     clearEnv: true,
     env: start.env,
     stdin: "piped",
-    stdout: "null",
+    stdout,
     stderr: "piped",
   }).spawn();
-  const tail: string[] = [];
-  const ended = (async () => {
-    for await (const line of readLines(child.stderr)) {
-      quietly(() => printError(line));
-      tail.push(line.slice(0, TAIL_LINE_LENGTH));
-      tail.splice(0, tail.length - TAIL_LINES);
-    }
-    const status = await child.status;
-    return { code: status.code, signal: status.signal, restart: null, tail };
-  })();
+}
+
+/** Relays a child's standard error to the launcher's, keeping its last lines in `tail`. */
+async function relayErrors(child: Deno.ChildProcess, tail: string[]): Promise<void> {
+  for await (const line of readLines(child.stderr)) {
+    quietly(() => printError(line));
+    tail.push(line.slice(0, TAIL_LINE_LENGTH));
+    tail.splice(0, tail.length - TAIL_LINES);
+  }
+}
+
+/** A child as the supervisor sees it. */
+function runOf(child: Deno.ChildProcess, ended: Promise<HostExit>): HostRun {
   return {
     pid: child.pid,
     ended,
