@@ -4,9 +4,10 @@
  * the plugins declare and their settings need (see `lib/host/launch.ts`), and supervises it: it
  * restarts the host under a new scope when saved settings need one and after a crash (with
  * backoff), runs probes for it, and the plugins' failsafes while it is down.
- * The same script is the scoped host (`--scoped`), a probe (`--probe`), a failsafe process
- * (`--failsafe`) and an account command run under the host's scope; their logic is `lib/host/`,
- * the web app `app/host_app.ts`.
+ * The same script is the scoped host (`--scoped`), the printer process that outlives the host's
+ * restarts (`--printer`), a probe (`--probe`), a failsafe process (`--failsafe`) and an account
+ * command run under the host's scope; their logic is `lib/host/`, the web app
+ * `app/host_app.ts`.
  *
  * Usage: `deno task host -- [--port N] [--host ADDR] [--printer-speed X]`, or an account command
  * (`user add NAME --permissions LIST`, `apikey create --user NAME`, `apikey revoke KEY`).
@@ -22,6 +23,7 @@ import {
   parseHostArgs,
   runFailsafe,
   runHostCommand,
+  runHostPrinter,
   runProbe,
   runScopedCommand,
   runScopedHost,
@@ -56,6 +58,7 @@ async function main(argv: string[]): Promise<number> {
     print(HOST_USAGE);
     return 0;
   }
+  if (args.printer) return await runHostPrinter(args);
   if (args.scoped) {
     return await runScopedHost(args, plugins, (host, names) => createHostApp(host, names, args.ui));
   }
@@ -71,6 +74,7 @@ if (import.meta.main) {
     printError(`Error: ${messageOf(err)}`);
     Deno.exitCode = exitCodeOf(err);
   }
-  // A supervised host has shut down gracefully: the read of its channel would keep it alive.
-  if (argv.includes("--supervised")) Deno.exit();
+  // A supervised host, or the printer process, has shut down gracefully: the read of its channel
+  // to the launcher would keep it alive.
+  if (argv.includes("--supervised") || argv.includes("--printer")) Deno.exit();
 }

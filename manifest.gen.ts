@@ -32,25 +32,27 @@ import * as $27 from "./routes/benchmark.tsx";
 import * as $28 from "./routes/comparison.tsx";
 import * as $29 from "./routes/index.tsx";
 import * as $30 from "./routes/plugins/_middleware.ts";
-import * as $31 from "./routes/plugins/index.ts";
-import * as $32 from "./routes/plugins/login.tsx";
-import * as $33 from "./routes/plugins/settings.ts";
-import * as $34 from "./routes/results.tsx";
+import * as $31 from "./routes/plugins/connection.tsx";
+import * as $32 from "./routes/plugins/index.ts";
+import * as $33 from "./routes/plugins/login.tsx";
+import * as $34 from "./routes/plugins/settings.ts";
+import * as $35 from "./routes/results.tsx";
 import * as $$0 from "./islands/BenchmarkPanel.tsx";
 import * as $$1 from "./islands/Chart.tsx";
 import * as $$2 from "./islands/ComparisonPicker.tsx";
 import * as $$3 from "./islands/LoginForm.tsx";
-import * as $$4 from "./islands/ResultsBrowser.tsx";
-import * as $$5 from "./islands/UserMenu.tsx";
-import * as $$6 from "./plugins/branchplus/islands/BranchSettings.tsx";
-import * as $$7 from "./plugins/branchplus/islands/PowerPanel.tsx";
-import * as $$8 from "./plugins/host_uptime/islands/UptimeSettings.tsx";
-import * as $$9 from "./plugins/host_uptime/islands/UptimeWidget.tsx";
-import * as $$10 from "./plugins/logmonitor/islands/LogMonitorSettings.tsx";
-import * as $$11 from "./plugins/logmonitor/islands/LogViewer.tsx";
-import * as $$12 from "./plugins/temp_eta/islands/TempEtaNavbar.tsx";
-import * as $$13 from "./plugins/temp_eta/islands/TempEtaPanel.tsx";
-import * as $$14 from "./plugins/temp_eta/islands/TempEtaSettings.tsx";
+import * as $$4 from "./islands/PrinterConnection.tsx";
+import * as $$5 from "./islands/ResultsBrowser.tsx";
+import * as $$6 from "./islands/UserMenu.tsx";
+import * as $$7 from "./plugins/branchplus/islands/BranchSettings.tsx";
+import * as $$8 from "./plugins/branchplus/islands/PowerPanel.tsx";
+import * as $$9 from "./plugins/host_uptime/islands/UptimeSettings.tsx";
+import * as $$10 from "./plugins/host_uptime/islands/UptimeWidget.tsx";
+import * as $$11 from "./plugins/logmonitor/islands/LogMonitorSettings.tsx";
+import * as $$12 from "./plugins/logmonitor/islands/LogViewer.tsx";
+import * as $$13 from "./plugins/temp_eta/islands/TempEtaNavbar.tsx";
+import * as $$14 from "./plugins/temp_eta/islands/TempEtaPanel.tsx";
+import * as $$15 from "./plugins/temp_eta/islands/TempEtaSettings.tsx";
 
 /** Every route and island file of the project. */
 export const manifest: Manifest = {
@@ -86,26 +88,28 @@ export const manifest: Manifest = {
     "routes/comparison.tsx": $28,
     "routes/index.tsx": $29,
     "routes/plugins/_middleware.ts": $30,
-    "routes/plugins/index.ts": $31,
-    "routes/plugins/login.tsx": $32,
-    "routes/plugins/settings.ts": $33,
-    "routes/results.tsx": $34,
+    "routes/plugins/connection.tsx": $31,
+    "routes/plugins/index.ts": $32,
+    "routes/plugins/login.tsx": $33,
+    "routes/plugins/settings.ts": $34,
+    "routes/results.tsx": $35,
   },
   islands: {
     "islands/BenchmarkPanel.tsx": $$0,
     "islands/Chart.tsx": $$1,
     "islands/ComparisonPicker.tsx": $$2,
     "islands/LoginForm.tsx": $$3,
-    "islands/ResultsBrowser.tsx": $$4,
-    "islands/UserMenu.tsx": $$5,
-    "plugins/branchplus/islands/BranchSettings.tsx": $$6,
-    "plugins/branchplus/islands/PowerPanel.tsx": $$7,
-    "plugins/host_uptime/islands/UptimeSettings.tsx": $$8,
-    "plugins/host_uptime/islands/UptimeWidget.tsx": $$9,
-    "plugins/logmonitor/islands/LogMonitorSettings.tsx": $$10,
-    "plugins/logmonitor/islands/LogViewer.tsx": $$11,
-    "plugins/temp_eta/islands/TempEtaNavbar.tsx": $$12,
-    "plugins/temp_eta/islands/TempEtaPanel.tsx": $$13,
-    "plugins/temp_eta/islands/TempEtaSettings.tsx": $$14,
+    "islands/PrinterConnection.tsx": $$4,
+    "islands/ResultsBrowser.tsx": $$5,
+    "islands/UserMenu.tsx": $$6,
+    "plugins/branchplus/islands/BranchSettings.tsx": $$7,
+    "plugins/branchplus/islands/PowerPanel.tsx": $$8,
+    "plugins/host_uptime/islands/UptimeSettings.tsx": $$9,
+    "plugins/host_uptime/islands/UptimeWidget.tsx": $$10,
+    "plugins/logmonitor/islands/LogMonitorSettings.tsx": $$11,
+    "plugins/logmonitor/islands/LogViewer.tsx": $$12,
+    "plugins/temp_eta/islands/TempEtaNavbar.tsx": $$13,
+    "plugins/temp_eta/islands/TempEtaPanel.tsx": $$14,
+    "plugins/temp_eta/islands/TempEtaSettings.tsx": $$15,
   },
 };

@@ -1,6 +1,6 @@
 /**
- * The frame of every page: the top bar (the dashboard's views, each hosted plugin's page and the
- * plugins' settings, the current one marked; for a signed-in host user the plugins' widgets, the
+ * The frame of every page: the top bar (the dashboard's views, each hosted plugin's page, the
+ * printer's connection page and the plugins' settings, the current one marked; for a signed-in host user the plugins' widgets, the
  * user and a logout button, for a visitor a "Log in" link) and the page inside `<main>`.
  *
  * @module

@@ -1,8 +1,9 @@
 /**
  * The plugin host's API as routes for the web app, not an app of its own: the push socket
- * (`/push`, `/sockjs/websocket`), the account routes, settings, printer, `/api/plugins` and every
- * plugin's routes. Each path it registers carries the host's authentication (API key, or session
- * + CSRF), and each plugin route the permission of its method; the web app mounts it with
+ * (`/push`, `/sockjs/websocket`), the account routes, settings, printer, job and files,
+ * `/api/plugins` and every plugin's routes. Each path it registers carries the host's
+ * authentication (API key, or session + CSRF), and each plugin route the permission of its
+ * method; the web app mounts it with
  * `app.route("/", host.api)` after its guards and answers its failures with its one error handler.
  *
  * @module
@@ -19,14 +20,27 @@ import {
 import type { Host } from "./create_host.ts";
 import { defaultPermissionFor } from "./permissions.ts";
 import type { Permission, PluginRoutes } from "./plugin.ts";
-import { printerRoutes } from "./printer/mod.ts";
+import type { UploadsFolder } from "../printer/uploads.ts";
+import { connectionRoutes, fileRoutes, jobRoutes, printerRoutes } from "./printer/mod.ts";
 import { pushSocketHandler } from "./push/mod.ts";
 import { settingsRoutes } from "./settings/mod.ts";
 
-/** What the API serves: the host's parts, each plugin's routes, the hook after a save. */
+/**
+ * What the API serves: the host's parts, each plugin's routes, the hook after a save, and the
+ * printer that prints uploaded files (`/api/files`, `/api/job`) when there is one.
+ */
 export type HostApiParts =
-  & Pick<Host, "plugins" | "users" | "sessions" | "settings" | "push" | "printer" | "logger">
-  & { pluginRoutes: readonly PluginRoutes[]; clock: Clock; afterSave(): Record<string, unknown> };
+  & Pick<
+    Host,
+    "plugins" | "users" | "sessions" | "settings" | "push" | "printer" | "config" | "logger"
+  >
+  & {
+    pluginRoutes: readonly PluginRoutes[];
+    clock: Clock;
+    afterSave(): Record<string, unknown>;
+    beforeChange(): void;
+    uploads: UploadsFolder;
+  };
 
 /** The push socket's paths (the second one is the print host's SockJS address). */
 export const SOCKET_PATHS = ["/push", "/sockjs/websocket"] as const;
@@ -45,8 +59,17 @@ export function hostApi(parts: HostApiParts): Hono {
       throttle: new LoginThrottle({ now: () => clock.now() }),
     }),
   );
-  own.route("/api/settings", settingsRoutes(parts.settings, { afterSave: parts.afterSave }));
+  own.route(
+    "/api/settings",
+    settingsRoutes(parts.settings, {
+      afterSave: parts.afterSave,
+      beforeChange: parts.beforeChange,
+    }),
+  );
   own.route("/api", printerRoutes(parts.printer));
+  own.route("/api", jobRoutes(parts.printer));
+  own.route("/api", fileRoutes(parts.printer, parts.uploads));
+  own.route("/api", connectionRoutes(parts.printer, parts.config));
   own.get("/api/plugins", requireMethodPermission(), (c) =>
     c.json({
       plugins: parts.plugins.map((p) => ({ id: p.id, name: p.name, version: p.version })),

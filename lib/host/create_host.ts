@@ -8,6 +8,7 @@
 import { join } from "node:path";
 import type { Hono } from "hono";
 import { type Clock, systemClock } from "../clock.ts";
+import { UnavailableError } from "../error.ts";
 import { createLogger, type Logger } from "../log.ts";
 import { SessionStore, UserStore } from "./auth/mod.ts";
 import { hostApi, SOCKET_PATHS } from "./api.ts";
@@ -21,7 +22,13 @@ import type {
   Settings,
   ShutdownInfo,
 } from "./plugin.ts";
-import { VirtualPrinter } from "./printer/mod.ts";
+import { printsFile } from "../printer/job/mod.ts";
+import type { Printer } from "../printer/printer.ts";
+import { connectAtStart, connectionSettingsOf } from "../printer/connection_settings.ts";
+import { PrinterService } from "../printer/service.ts";
+import { listSerialPorts, openSerialTransport } from "../printer/serial/mod.ts";
+import { UploadsFolder } from "../printer/uploads.ts";
+import { feedPrinterPush, UPLOAD_PATH } from "./printer/mod.ts";
 import { PushHub } from "./push/mod.ts";
 import { SettingsStore } from "./settings/mod.ts";
 import { type ScopeControl, ScopeWatch } from "./scope_watch.ts";
@@ -41,9 +48,15 @@ export interface HostOptions {
   env?: Record<string, string>;
   /** Time source. @default systemClock */
   clock?: Clock;
-  /** The printer. @default a new VirtualPrinter */
-  printer?: VirtualPrinter;
-  /** Speed factor of the default virtual printer's clock. @default 1 */
+  /**
+   * The printer, owned by the caller (the printer process's, through its socket). @default a
+   * printer service of the host's own, connected at start as config.yaml's `serial` section says
+   * (the virtual printer when it says nothing), disconnected at stop
+   */
+  printer?: Printer;
+  /** Largest G-code file uploaded. @default MAX_UPLOAD_BYTES (1 GiB) */
+  maxUploadBytes?: number;
+  /** Speed factor of the virtual printer's clock (the host's own service). @default 1 */
   printerSpeed?: number;
   /** Root logger. @default a logger writing `<logDir>/host.log` */
   logger?: Logger;
@@ -74,10 +87,17 @@ export interface Host extends HostServices {
   api: Hono;
   /** The paths at and below which {@linkcode Host.api} answers (errors there are JSON). */
   apiPaths: readonly string[];
+  /**
+   * `POST` paths whose route caps the body itself (uploads, larger than the web app's 8 MiB
+   * cap): the web app leaves exactly these uncapped.
+   */
+  uploadPaths: readonly string[];
+  /** The uploaded G-code files (`<dataDir>/host/uploads`). */
+  uploads: UploadsFolder;
   /** The hosted plugins. */
   plugins: readonly PluginDescriptor[];
   push: PushHub;
-  printer: VirtualPrinter;
+  printer: Printer;
   config: ConfigFile;
   logger: Logger;
   /** The context handed to a plugin. */
@@ -135,8 +155,24 @@ export function createHost(options: HostOptions): Host {
     new ConfigFile(paths.secretsFile, options.configFs),
   );
   const push = new PushHub(logger.child("push"));
-  const printer = options.printer ??
-    new VirtualPrinter({ clock, speed: options.printerSpeed ?? 1 });
+  const ownPrinter = options.printer ? null : new PrinterService({
+    openTransport: openSerialTransport,
+    listPorts: async () => {
+      const extra = connectionSettingsOf(await config.read()).additional_ports;
+      return (await listSerialPorts({ extra })).map((p) => p.path);
+    },
+    clock,
+    virtualSpeed: options.printerSpeed,
+    uploadsDir: paths.uploadsDir,
+  });
+  const printer: Printer = options.printer ?? ownPrinter!;
+  const stopPrinterFeed = feedPrinterPush(printer, push, { clock });
+
+  const uploads = new UploadsFolder(paths.uploadsDir, {
+    maxBytes: options.maxUploadBytes,
+    inUse: (name) => printsFile(printer.job(), name),
+    logger: logger.child("uploads"),
+  });
 
   const handover = new HandoverFile(join(paths.hostDir, HANDOVER_NAME), logger);
   const hostHandover = handover.of(HOST_HANDOVER);
@@ -176,6 +212,8 @@ export function createHost(options: HostOptions): Host {
     control: options.scope,
   });
   const pluginRoutes = options.plugins.flatMap((p) => instances.get(p.id)!.routes ?? []);
+  /** The host stops (for good, or for a restart): changes wait for the next one. */
+  let stopping = false;
   const api = hostApi({
     plugins: options.plugins,
     pluginRoutes,
@@ -184,9 +222,21 @@ export function createHost(options: HostOptions): Host {
     settings,
     push,
     printer,
+    config,
     logger,
     clock,
     afterSave: () => scopeWatch.afterSave(),
+    // A change that comes while the host stops (a restart) waits for the next host: the
+    // settings screens send it again after the Retry-After.
+    beforeChange: () => {
+      if (stopping) {
+        throw new UnavailableError("The host is restarting: send the change again in a moment", {
+          code: "restarting",
+          retryAfterSeconds: 2,
+        });
+      }
+    },
+    uploads,
   });
 
   const each = async (
@@ -210,6 +260,8 @@ export function createHost(options: HostOptions): Host {
   return {
     api,
     apiPaths: ["/api", ...SOCKET_PATHS, ...pluginRoutes.map((r) => r.base)],
+    uploadPaths: [UPLOAD_PATH],
+    uploads,
     plugins: options.plugins,
     paths,
     push,
@@ -246,20 +298,24 @@ export function createHost(options: HostOptions): Host {
       sessions.import(hostHandover.get());
       const adminKey = await users.ensureAdmin();
       if (adminKey) logger.info("No users yet: created user 'admin' and an admin API key");
-      printer.start();
+      if (ownPrinter) {
+        await connectAtStart(ownPrinter, connectionSettingsOf(await config.read()), logger);
+      }
       await each("start");
       logger.info(`Plugin host started with ${options.plugins.length} plugin(s)`);
       return { adminKey };
     },
     ready: () => each("ready"),
     async stop(info) {
+      stopping = true;
       await each("stop", info);
       if (info?.planned) {
         hostHandover.set(sessions.export());
         await handover.save();
       }
+      stopPrinterFeed();
       push.closeAll();
-      printer.stop();
+      await ownPrinter?.close();
       logger.info("Plugin host stopped");
       log?.close();
     },

@@ -1,6 +1,7 @@
 /**
- * The flags of `deno task host` (the launcher) and of the scoped host it starts (the internal
- * `--scoped`, `--supervised`, `--resume` and `--scope-files`).
+ * The flags of `deno task host` (the launcher) and of the processes it starts: the scoped host
+ * (the internal `--scoped`, `--supervised`, `--resume`, `--scope-files`, `--printer-socket`) and
+ * the printer process (`--printer`).
  *
  * @module
  */
@@ -37,6 +38,8 @@ export function parseHostArgs(argv: string[]) {
       supervised: { type: "boolean", default: false },
       resume: { type: "boolean", default: false },
       "scope-files": { type: "string", default: "{}" },
+      printer: { type: "boolean", default: false },
+      "printer-socket": { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
     strict: true,
@@ -65,6 +68,10 @@ export function parseHostArgs(argv: string[]) {
     resume: values.resume,
     /** Internal: the files the launcher considered (named path → granted real path or null). */
     scopeFiles: JSON.parse(values["scope-files"]) as Record<string, string | null>,
+    /** Internal: this process is the printer process (the launcher starts it). */
+    printer: values.printer,
+    /** Internal: the printer process's socket the scoped host reaches its printer through. */
+    printerSocket: values["printer-socket"] ?? null,
     help: values.help,
   };
 }

@@ -27,6 +27,7 @@ export { SCOPED_ENV_VAR, scopeProcessEnv } from "./env_scope.ts";
 export type * from "./plugin.ts";
 export { createHost, type Host, type HostOptions, type HostServices } from "./create_host.ts";
 export * from "./serve.ts";
+export { runHostPrinter } from "./printer_process.ts";
 export * from "./host_args.ts";
 export {
   HOST_ENV_VARS,
@@ -78,6 +79,7 @@ export * from "./push/mod.ts";
 export * from "./printer/mod.ts";
 export * from "./supervise/child_processes.ts";
 export {
+  CONNECTION_PATH,
   define,
   definePluginPages,
   LOGIN_PATH,

@@ -10,7 +10,7 @@ import { AppError, ForbiddenError } from "../error.ts";
 import { createDefine, type Define, type Middleware } from "../http/mod.ts";
 import type { WebState } from "../web/state.ts";
 import { type Principal, resolvePrincipal, SESSION_COOKIE } from "./auth/mod.ts";
-import type { HostServices } from "./create_host.ts";
+import type { Host, HostServices } from "./create_host.ts";
 import { hasPermission } from "./permissions.ts";
 import type { PluginInstance } from "./plugin.ts";
 
@@ -19,6 +19,9 @@ export const PAGES_BASE = "/plugins";
 
 /** The login page (the one host page open without a session). */
 export const LOGIN_PATH = `${PAGES_BASE}/login`;
+
+/** The printer's connection page. */
+export const CONNECTION_PATH = `${PAGES_BASE}/connection`;
 
 /** The settings screens' entry (the first plugin's screen; each at `/plugins/<id>/settings`). */
 export const SETTINGS_PATH = `${PAGES_BASE}/settings`;
@@ -30,8 +33,8 @@ export function settingsPathOf(id: string): string {
 
 /** The state of a host page once signed in. */
 export interface HostPageState extends WebState {
-  /** The host's accounts, sessions and settings. */
-  host: HostServices;
+  /** The host: its accounts, sessions, settings and printer. */
+  host: Host;
   principal: Principal;
   csrfToken: string;
 }

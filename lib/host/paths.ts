@@ -19,6 +19,10 @@ export interface HostPaths {
   secretsFile: string;
   /** The log folder (default `<hostDir>/logs`). */
   logDir: string;
+  /** The G-code files users uploaded: `<hostDir>/uploads`. */
+  uploadsDir: string;
+  /** The printer process's socket (`deno task host`): `<hostDir>/run/printer.sock`. */
+  printerSocket: string;
 }
 
 /** Environment variable names the host reads. */
@@ -67,6 +71,8 @@ export function resolveHostPaths(
     configFile: join(hostDir, "config.yaml"),
     secretsFile: join(hostDir, "secrets.yaml"),
     logDir,
+    uploadsDir: join(hostDir, "uploads"),
+    printerSocket: join(hostDir, "run", "printer.sock"),
   };
 }
 

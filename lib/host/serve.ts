@@ -6,7 +6,9 @@
  * @module
  */
 import type { Hono } from "hono";
+import { messageOf } from "../error.ts";
 import { listenHostNames } from "../http/mod.ts";
+import { RemotePrinter } from "../printer/remote/mod.ts";
 import { print } from "../log.ts";
 import { join } from "node:path";
 import { createHost, type Host } from "./create_host.ts";
@@ -87,10 +89,13 @@ export async function runScopedHost(
       onLog: (lines) => lines.forEach((line) => launcherLog?.sink("info", line)),
     })
     : null;
+  // Under the launcher the printer lives in the printer process, reached through its socket.
+  const printer = args.printerSocket ? new RemotePrinter({ path: args.printerSocket }) : null;
   const host = createHost({
     plugins,
     env: envOf([...HOST_ENV_VARS, ...pluginEnvVars(plugins)]),
     printerSpeed: args.printerSpeed,
+    ...(printer ? { printer } : {}),
     logToStderr: true,
     resumed: args.resume,
     scope: link
@@ -107,6 +112,9 @@ export async function runScopedHost(
   // Set before anything is awaited: the link reads its first line after this.
   launcherLog = fileSink(join(host.paths.logDir, HOST_LOG_NAME));
   const web = webApp(host, listenHostNames(args.hostname, { extra: args.allowedHosts }));
+  await printer?.synced().catch((err) =>
+    host.logger.warn(`The printer process does not answer yet: ${messageOf(err)}`)
+  );
   const outside = Deno.permissions.querySync({ name: "read", path: "/etc" }).state;
   host.logger.info(
     `Permission scope: read outside the host folders is ${
@@ -130,6 +138,7 @@ export async function runScopedHost(
   Deno.addSignalListener("SIGINT", onSignal);
   Deno.addSignalListener("SIGTERM", onSignal);
   await served.shutdown(await stopped);
+  await printer?.close();
   Deno.removeSignalListener("SIGINT", onSignal);
   Deno.removeSignalListener("SIGTERM", onSignal);
   launcherLog.close();

@@ -40,6 +40,7 @@ export {
 } from "./fw/mod.ts";
 export { allowHosts, listenHostNames, parseHostList } from "./host_allow.ts";
 export { limitBody, MAX_REQUEST_BODY } from "./body.ts";
+export { type MultipartOptions, type MultipartUpload, readMultipart } from "./multipart.ts";
 export { securityHeaders } from "./headers.ts";
 export {
   assertUsableToken,

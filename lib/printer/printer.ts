@@ -133,11 +133,18 @@ export interface Printer extends PrinterAccess {
   /** Sends commands as a user typed them (the terminal); resolves when each was acknowledged. */
   commands(lines: string[]): Promise<void>;
   job(): JobStatus;
+  /**
+   * Selects a file of the uploads folder by name (null: none) for the next print, without
+   * printing it. Throws a `ConflictError` while a print is under way.
+   */
+  selectJob(name: string | null): Promise<void>;
   /** Starts printing a file of the uploads folder by name. */
   startJob(name: string): Promise<void>;
   pauseJob(): Promise<void>;
   resumeJob(): Promise<void>;
   cancelJob(): Promise<void>;
+  /** Prints the paused job again from the beginning of its file. */
+  restartJob(): Promise<void>;
   /** The recent terminal lines, oldest first. */
   terminal(): TerminalLine[];
 }

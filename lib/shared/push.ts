@@ -13,6 +13,12 @@ export interface PushMessage {
   plugin?: { plugin: string; data: Record<string, unknown> };
 }
 
+/**
+ * The channel of the host's own messages (`{"plugin": {"plugin": "host", "data": …}}`: the
+ * printer, a restart for a wider scope); no plugin may take this id.
+ */
+export const HOST_PUSH_ID = "host";
+
 /** Whether the push socket is open. */
 export const pushConnected: Signal<boolean> = signal(false);
 

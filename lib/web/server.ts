@@ -2,11 +2,11 @@
  * The web app: one Hono app serving the plugin host's APIs (`host.api`, mounted with
  * `app.route()`), the route tree of the manifest (the dashboard's pages and API, the host's
  * pages, each hosted plugin's pages at `/plugins/<id>/`), the prebuilt island bundles and static
- * files. The guards run in one chain for all of it: the Host allow-list, the body cap,
- * compression, the security headers, then the host's authentication on its API paths, the
- * dashboard's token, each folder's `_middleware` (same-origin API calls, the host's sign-in);
- * every failure ends in the one error handler: `_404` / `_500` for a browser, `{"error", "code"}`
- * for API paths and other clients.
+ * files. The guards run in one chain for all of it: the Host allow-list, the body cap (not on
+ * the host's upload path, whose route caps its body itself), compression, the security headers,
+ * then the host's authentication on its API paths, the dashboard's token, each folder's
+ * `_middleware` (same-origin API calls, the host's sign-in); every failure ends in the one error
+ * handler: `_404` / `_500` for a browser, `{"error", "code"}` for API paths and other clients.
  *
  * `deno task webapp` builds it with the dashboard and the host; `deno task host` with the host
  * alone (no dashboard routes).
@@ -35,6 +35,7 @@ import { SetupError } from "../error.ts";
 import type { DashboardServices } from "../dashboard/services.ts";
 import { DASHBOARD_NAV } from "../dashboard/nav.ts";
 import {
+  CONNECTION_PATH,
   type Host,
   LOGIN_PATH,
   PAGES_BASE,
@@ -110,7 +111,13 @@ export function createWebServer(options: WebServerOptions): Hono {
   app.onError(errors.onError);
   app.notFound(errors.notFound);
   app.use("*", allowHosts(options.allowedHosts));
-  app.use("*", limitBody(MAX_REQUEST_BODY));
+  // Every body is capped, but the host's uploads: their routes cap them (larger) themselves.
+  const bodyCap = limitBody(MAX_REQUEST_BODY);
+  const uploads = new Set(host?.uploadPaths ?? []);
+  app.use(
+    "*",
+    (c, next) => c.req.method === "POST" && uploads.has(c.req.path) ? next() : bodyCap(c, next),
+  );
   // Text answers of both parts (pages, JSON, bundles) leave gzip-compressed; the event stream never.
   app.use("*", compress());
   app.use("*", securityHeaders());
@@ -158,6 +165,7 @@ function pageState(options: WebServerOptions, pages: boolean): Record<string, un
         settingsNav.push({ href: settingsPathOf(p.id), label: p.name });
       }
     }
+    nav.push({ href: CONNECTION_PATH, label: "Printer" });
     if (settingsNav.length > 0) {
       nav.push({
         href: SETTINGS_PATH,

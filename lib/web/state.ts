@@ -29,7 +29,10 @@ export function currentLink(nav: NavLink[], path: string): NavLink | undefined {
 
 /** The state of every page. */
 export interface WebState {
-  /** The top bar's links: the dashboard's views, then each hosted plugin's page. */
+  /**
+   * The top bar's links: the dashboard's views, then each hosted plugin's page, the printer's
+   * connection page and the settings screens.
+   */
   nav: NavLink[];
   /** Islands (by name) in the top bar of a signed-in host user: the plugins' navbar widgets. */
   navbar: string[];

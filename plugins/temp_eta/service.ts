@@ -149,6 +149,11 @@ export class TempEtaService {
   #startSampling(): void {
     const { clock, printer } = this.#ctx;
     const s = this.#settings;
+    // The printer's history outlives restarts of the host: the estimates carry on from it.
+    const state = printer.snapshot().state;
+    for (const { time, temperatures } of printer.history()) {
+      this.#onPrinter({ type: "temperatures", snapshot: { state, temperatures, time } });
+    }
     this.#onPrinter({ type: "temperatures", snapshot: printer.snapshot() });
     this.#sampling.push(printer.subscribe((event) => this.#onPrinter(event)));
     this.#sampling.push(clock.setInterval(() => this.tick(), s.calculation_interval * 1000));

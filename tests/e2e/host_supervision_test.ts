@@ -110,7 +110,7 @@ Deno.test({
       // A start that fails backs off too, and the report says why.
       await h.until("a failed start", () =>
         Promise.resolve(
-          /ERROR - Plugin host failed before it listened: exit code 1; starting it again in \d+ s; its last lines on standard error:\n( {4}.*\n)* {4}Error: Address already in use/
+          /ERROR - Plugin host failed before it was up: exit code 1; starting it again in \d+ s; its last lines on standard error:\n( {4}.*\n)* {4}Error: Address already in use/
             .test(h.stderr()),
         ), 20_000);
       blocker.close();

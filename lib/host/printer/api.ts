@@ -1,58 +1,43 @@
 /**
- * Print-host style printer endpoints over the virtual printer: `GET /api/printer`,
- * `POST /api/printer/{tool,bed,chamber}`, `GET /api/job`, `POST /api/job`.
+ * Print-host style printer endpoints over the host's {@linkcode Printer}: `GET /api/printer`
+ * (temperatures and state; `?history=true&limit=N` adds the newest samples),
+ * `POST /api/printer/{tool,bed,chamber}` (targets), `POST /api/printer/command` (G-code as typed
+ * in a terminal), `GET /api/printer/terminal` (the terminal's recent lines). The job is
+ * `./job_api.ts`'s.
  *
  * @module
  */
 import { Hono } from "hono";
 import { UsageError } from "../../error.ts";
 import { readJsonObject } from "../../http/mod.ts";
-import { requirePermission } from "../auth/mod.ts";
-import type { PrinterState } from "../plugin.ts";
-import type { VirtualPrinter } from "./virtual_printer.ts";
+import type { Printer } from "../../printer/printer.ts";
 import { isPlainObject } from "../../shared/json_object.ts";
+import { requirePermission } from "../auth/mod.ts";
+import { stateOf } from "./state_text.ts";
 
-const TEXT: Record<PrinterState, string> = {
-  CONNECTING: "Connecting",
-  OPERATIONAL: "Operational",
-  PRINTING: "Printing",
-  PAUSED: "Paused",
-  PAUSING: "Pausing",
-  RESUMING: "Resuming",
-  CANCELLING: "Cancelling",
-  FINISHING: "Finishing",
-  ERROR: "Error",
-  OFFLINE: "Offline",
-};
-
-function stateOf(state: PrinterState) {
-  return {
-    text: TEXT[state],
-    id: state,
-    flags: {
-      operational: state !== "OFFLINE" && state !== "ERROR",
-      printing: state === "PRINTING",
-      paused: state === "PAUSED",
-      pausing: state === "PAUSING",
-      cancelling: state === "CANCELLING",
-      finishing: state === "FINISHING",
-      ready: state === "OPERATIONAL",
-      error: state === "ERROR",
-      closedOrError: state === "ERROR" || state === "OFFLINE",
-    },
-  };
-}
-
+/** The target of a `{command: "target", target}` body. */
 function targetOf(body: Record<string, unknown>): number {
   if (body.command !== "target") {
-    throw new UsageError(`Unknown command '${String(body.command)}'`);
+    throw new UsageError(`Unknown command '${String(body.command)}': use target`);
   }
   if (typeof body.target !== "number") throw new UsageError("'target' must be a number");
   return body.target;
 }
 
+/** The lines of a `{command}` or `{commands: [...]}` body (at most 100, each a line). */
+function commandsOf(body: Record<string, unknown>): string[] {
+  const list = body.commands ?? (body.command === undefined ? undefined : [body.command]);
+  if (
+    !Array.isArray(list) || list.length === 0 || list.length > 100 ||
+    !list.every((c) => typeof c === "string" && c.length <= 256 && !/[\r\n]/.test(c))
+  ) {
+    throw new UsageError("'command' or 'commands' must be 1 to 100 lines of G-code");
+  }
+  return list as string[];
+}
+
 /** The printer sub-app (mount at `/api`). */
-export function printerRoutes(printer: VirtualPrinter): Hono {
+export function printerRoutes(printer: Printer): Hono {
   const app = new Hono();
   app.get("/printer", requirePermission("STATUS"), (c) => {
     const snap = printer.snapshot();
@@ -60,50 +45,50 @@ export function printerRoutes(printer: VirtualPrinter): Hono {
     for (const [name, r] of Object.entries(snap.temperatures)) {
       temperature[name] = { actual: r.actual, target: r.target ?? 0, offset: 0 };
     }
-    return c.json({ temperature, state: stateOf(snap.state), time: snap.time });
+    // OctoPrint's `?history=true&limit=N`: the newest samples, oldest first.
+    if (c.req.query("history") === "true") {
+      const limit = Number(c.req.query("limit") ?? 300);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) {
+        throw new UsageError("'limit' must be an integer from 1 to 10000");
+      }
+      temperature.history = printer.history().slice(-limit).map((sample) => {
+        const row: Record<string, unknown> = { time: Math.round(sample.time / 1000) };
+        for (const [name, r] of Object.entries(sample.temperatures)) {
+          row[name] = { actual: r.actual, target: r.target ?? 0 };
+        }
+        return row;
+      });
+    }
+    return c.json({ temperature, state: stateOf(printer.connection()), time: snap.time });
   });
   app.post("/printer/tool", requirePermission("CONTROL"), async (c) => {
     const body = await readJsonObject(c);
     if (body.command !== "target") {
-      throw new UsageError(`Unknown command '${String(body.command)}'`);
+      throw new UsageError(`Unknown command '${String(body.command)}': use target`);
     }
     const targets = body.targets;
     if (!isPlainObject(targets)) {
       throw new UsageError("'targets' must be an object of tool name to temperature");
     }
-    const entries = Object.entries(targets);
-    for (const [name, value] of entries) {
-      if (!/^tool\d+$/.test(name) || !printer.heaterNames().includes(name)) {
-        throw new UsageError(`Unknown tool '${name}'`);
-      }
+    for (const [name, value] of Object.entries(targets)) {
+      if (!/^tool\d{1,2}$/.test(name)) throw new UsageError(`Unknown tool '${name}'`);
       if (typeof value !== "number") throw new UsageError(`Target of ${name} must be a number`);
     }
-    for (const [name, value] of entries) printer.setTarget(name, value as number);
+    await printer.setTargets(targets as Record<string, number>);
     return c.body(null, 204);
   });
   for (const heater of ["bed", "chamber"]) {
     app.post(`/printer/${heater}`, requirePermission("CONTROL"), async (c) => {
-      printer.setTarget(heater, targetOf(await readJsonObject(c)));
+      await printer.setTargets({ [heater]: targetOf(await readJsonObject(c)) });
       return c.body(null, 204);
     });
   }
-  app.get("/job", requirePermission("STATUS"), (c) => {
-    const s = printer.jobStatus();
-    return c.json({
-      job: { file: { name: s.printTime === null ? null : "virtual_job.gcode" } },
-      progress: {
-        completion: s.completion,
-        printTime: s.printTime,
-        printTimeLeft: s.printTimeLeft,
-      },
-      state: TEXT[s.state],
-    });
-  });
-  app.post("/job", requirePermission("CONTROL"), async (c) => {
-    const body = await readJsonObject(c);
-    if (typeof body.command !== "string") throw new UsageError("'command' must be a string");
-    printer.job(body.command, typeof body.action === "string" ? body.action : "toggle");
+  app.post("/printer/command", requirePermission("CONTROL"), async (c) => {
+    await printer.commands(commandsOf(await readJsonObject(c)));
     return c.body(null, 204);
+  });
+  app.get("/printer/terminal", requirePermission("STATUS"), (c) => {
+    return c.json({ lines: printer.terminal() });
   });
   return app;
 }

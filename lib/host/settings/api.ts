@@ -17,6 +17,8 @@ import { isPlainObject } from "../../shared/json_object.ts";
 export interface SettingsRoutesOptions {
   /** Runs after every save; its fields are added to the response (e.g. `reapplying`). */
   afterSave?(): Record<string, unknown>;
+  /** Runs before every change; throws when changes are not taken now (the host stopping). */
+  beforeChange?(): void;
 }
 
 /** The settings sub-app (mount at `/api/settings`). */
@@ -26,6 +28,7 @@ export function settingsRoutes(store: SettingsStore, options: SettingsRoutesOpti
   const app = new Hono();
   app.get("/", requirePermission("STATUS"), (c) => c.json(view()));
   app.post("/", requirePermission("SETTINGS"), async (c) => {
+    options.beforeChange?.();
     const body = await readJsonObject(c);
     for (const key of Object.keys(body)) {
       if (key !== "plugins") throw new UsageError(`Unknown settings section '${key}'`);
@@ -38,6 +41,7 @@ export function settingsRoutes(store: SettingsStore, options: SettingsRoutesOpti
     return c.json(saved());
   });
   app.delete("/plugins/:id", requirePermission("SETTINGS"), async (c) => {
+    options.beforeChange?.();
     await store.reset(c.req.param("id"));
     return c.json(saved());
   });

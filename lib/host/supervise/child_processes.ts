@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { dirname } from "node:path";
 import { UsageError } from "../../error.ts";
 import { SCOPED_ENV_VAR } from "../env_scope.ts";
 import {
@@ -17,6 +18,7 @@ import {
   scopedPermissionFlags,
 } from "../launch.ts";
 import { HOST_ENV_VARS, resolveHostPaths } from "../paths.ts";
+import { LIBC_PATHS } from "../../printer/serial/mod.ts";
 import type { PluginDescriptor } from "../plugin.ts";
 import type { HostArgs } from "../host_args.ts";
 import type { HostStart } from "./launcher.ts";
@@ -75,7 +77,8 @@ export async function hostStart(
   const flags = scopedPermissionFlags({
     paths,
     listen: { hostname: serve.hostname, port: listenPort },
-    netHosts: scope.netHosts,
+    // The printer process's socket: the host's folder holds it, the net flag names it.
+    netHosts: [...scope.netHosts, `unix:${paths.printerSocket}`],
     readFiles: files.granted,
     envVars: pluginEnvVars(plugins),
     systemInfo: pluginSystemInfo(plugins),
@@ -95,11 +98,39 @@ export async function hostStart(
     String(serve.printerSpeed),
     "--scope-files",
     JSON.stringify(files.byPath),
+    "--printer-socket",
+    paths.printerSocket,
     ...(serve.allowedHosts.length > 0 ? ["--allowed-hosts", serve.allowedHosts.join(",")] : []),
     ...(serve.ui ? [] : ["--no-ui"]),
     ...(resumed ? ["--resume"] : []),
   ];
   return { args, env: scopedEnv(plugins) };
+}
+
+/**
+ * The command of the printer process: libc for the serial line, its socket, config.yaml and the
+ * uploads folder to read; no other file, no network, no other program.
+ */
+export function printerProcessStart(script: string, printerSpeed: number): HostStart {
+  const paths = resolveHostPaths(envOf(HOST_ENV_VARS));
+  const socket = paths.printerSocket;
+  const runDir = dirname(socket);
+  return {
+    args: [
+      "run",
+      "--no-prompt",
+      `--allow-ffi=${LIBC_PATHS.join(",")}`,
+      `--allow-read=${[runDir, paths.configFile, paths.uploadsDir].join(",")}`,
+      `--allow-write=${runDir}`,
+      `--allow-net=unix:${socket}`,
+      `--allow-env=${HOST_ENV_VARS.join(",")}`,
+      script,
+      "--printer",
+      "--printer-speed",
+      String(printerSpeed),
+    ],
+    env: { ...envOf(RUNTIME_ENV_VARS), ...envOf(HOST_ENV_VARS) },
+  };
 }
 
 /**

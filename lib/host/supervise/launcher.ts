@@ -13,7 +13,7 @@ import { listenHostNames, parseHostList } from "../../http/mod.ts";
 import { print, printError, stderrSink } from "../../log.ts";
 import type { HostArgs } from "../host_args.ts";
 import type { PluginDescriptor } from "../plugin.ts";
-import { hostStart, runProbeProcess } from "./child_processes.ts";
+import { hostStart, printerProcessStart, runProbeProcess } from "./child_processes.ts";
 import { pluginFailsafes } from "./failsafe.ts";
 import {
   decodeMessage,
@@ -23,7 +23,13 @@ import {
   readLines,
 } from "./protocol.ts";
 import type { ProbeRequest } from "./link.ts";
-import { type HostRun, Supervisor, TAIL_LINE_LENGTH, TAIL_LINES } from "./supervisor.ts";
+import {
+  type HostExit,
+  type HostRun,
+  Supervisor,
+  TAIL_LINE_LENGTH,
+  TAIL_LINES,
+} from "./supervisor.ts";
 
 /** One start of the host. */
 export interface HostStart {
@@ -78,12 +84,31 @@ export async function launchHost(
       });
     },
   });
+  // The printer process outlives every restart of the host; it stops after the host.
+  const printerKeeper = new Supervisor({
+    name: "Printer process",
+    clock: systemClock,
+    sink: (level, line) => {
+      toHost.add(line);
+      quietly(() => stderrSink(level, line));
+    },
+    failsafes: () => Promise.resolve([]),
+    start: (_resumed, up) => {
+      const run = spawnPrinterProcess(printerProcessStart(script, args.printerSpeed));
+      up();
+      return Promise.resolve(run);
+    },
+  });
+  const printerEnded = printerKeeper.run();
   const onInt = () => supervisor.stop("SIGINT");
   const onTerm = () => supervisor.stop("SIGTERM");
   Deno.addSignalListener("SIGINT", onInt);
   Deno.addSignalListener("SIGTERM", onTerm);
   try {
-    return await supervisor.run();
+    const code = await supervisor.run();
+    printerKeeper.stop("SIGTERM");
+    await printerEnded;
+    return code;
   } finally {
     Deno.removeSignalListener("SIGINT", onInt);
     Deno.removeSignalListener("SIGTERM", onTerm);
@@ -133,27 +158,13 @@ function spawnHost(
   toHost: LogHandoff,
   listening: (message: Listening) => void,
 ): HostRun {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: start.args,
-    clearEnv: true,
-    env: start.env,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const child = spawn(start, "piped");
   const writer = child.stdin.getWriter();
   const encoder = new TextEncoder();
   const reply = (message: LauncherMessage) =>
     writer.write(encoder.encode(encodeMessage(message))).catch(() => {});
   toHost.to((lines) => reply({ type: "log", lines }));
   const tail: string[] = [];
-  const relayErrors = async () => {
-    for await (const line of readLines(child.stderr)) {
-      quietly(() => printError(line));
-      tail.push(line.slice(0, TAIL_LINE_LENGTH));
-      tail.splice(0, tail.length - TAIL_LINES);
-    }
-  };
   let restart: string | null = null;
   const readMessages = async () => {
     for await (const line of readLines(child.stdout)) {
@@ -169,12 +180,49 @@ function spawnHost(
       }
     }
   };
-  const ended = Promise.all([relayErrors(), readMessages()]).then(async () => {
+  const ended = Promise.all([relayErrors(child, tail), readMessages()]).then(async () => {
     const status = await child.status;
     toHost.to(null);
     await writer.close().catch(() => {});
     return { code: status.code, signal: status.signal, restart, tail };
   });
+  return runOf(child, ended);
+}
+
+/** Starts the printer process; its standard error goes to the launcher's (kept for a crash). */
+function spawnPrinterProcess(start: HostStart): HostRun {
+  const child = spawn(start, "null");
+  const tail: string[] = [];
+  const ended = relayErrors(child, tail).then(async () => {
+    const status = await child.status;
+    return { code: status.code, signal: status.signal, restart: null, tail };
+  });
+  return runOf(child, ended);
+}
+
+/** Starts a child of the launcher: its own environment only, its standard error piped. */
+function spawn(start: HostStart, stdout: "piped" | "null"): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: start.args,
+    clearEnv: true,
+    env: start.env,
+    stdin: "piped",
+    stdout,
+    stderr: "piped",
+  }).spawn();
+}
+
+/** Relays a child's standard error to the launcher's, keeping its last lines in `tail`. */
+async function relayErrors(child: Deno.ChildProcess, tail: string[]): Promise<void> {
+  for await (const line of readLines(child.stderr)) {
+    quietly(() => printError(line));
+    tail.push(line.slice(0, TAIL_LINE_LENGTH));
+    tail.splice(0, tail.length - TAIL_LINES);
+  }
+}
+
+/** A child as the supervisor sees it. */
+function runOf(child: Deno.ChildProcess, ended: Promise<HostExit>): HostRun {
   return {
     pid: child.pid,
     ended,

@@ -51,6 +51,8 @@ export interface SupervisorOptions {
   clock: Clock;
   /** Where the supervision log lines go. */
   sink: LogSink;
+  /** What is supervised, in the log lines. @default "Plugin host" */
+  name?: string;
 }
 
 /** The longest wait between two starts after crashes. */
@@ -72,6 +74,7 @@ const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 export class Supervisor {
   readonly #o: SupervisorOptions;
   readonly #log: Logger;
+  readonly #name: string;
   #run: HostRun | null = null;
   #stopSignal: Deno.Signal | null = null;
   #wake: (() => void) | null = null;
@@ -82,6 +85,7 @@ export class Supervisor {
 
   constructor(options: SupervisorOptions) {
     this.#o = options;
+    this.#name = options.name ?? "Plugin host";
     this.#log = createLogger("localbench.launcher", {
       sink: options.sink,
       now: () => new Date(options.clock.now()),
@@ -108,7 +112,7 @@ export class Supervisor {
         this.#up();
       });
       this.#run = run;
-      this.#log.info(`Plugin host started (pid ${run.pid})`);
+      this.#log.info(`${this.#name} started (pid ${run.pid})`);
       if (this.#stopSignal) run.kill(this.#stopSignal);
       const exit = await run.ended;
       this.#run = null;
@@ -118,7 +122,7 @@ export class Supervisor {
         return exit.code;
       }
       if (exit.restart !== null) {
-        this.#log.info(`Restarting the plugin host: ${exit.restart}`);
+        this.#log.info(`Restarting the ${this.#name.toLowerCase()}: ${exit.restart}`);
         resumed = true;
         continue;
       }
@@ -140,8 +144,8 @@ export class Supervisor {
       ? `killed by ${exit.signal} (exit code ${exit.code})`
       : `exit code ${exit.code}`;
     const what = ranMs === null
-      ? `Plugin host failed before it listened: ${how}`
-      : `Plugin host crashed after ${seconds(ranMs)}: ${how}`;
+      ? `${this.#name} failed before it was up: ${how}`
+      : `${this.#name} crashed after ${seconds(ranMs)}: ${how}`;
     const lines = exit.tail.length > 0
       ? `; its last lines on standard error:`
       : "; it wrote nothing to standard error";
@@ -173,7 +177,9 @@ export class Supervisor {
   /** The host listens again: failsafes not applied yet are no longer due. */
   #up(): void {
     if (this.#downSince === null) return;
-    this.#log.info(`Plugin host back after ${seconds(this.#o.clock.now() - this.#downSince)} down`);
+    this.#log.info(
+      `${this.#name} back after ${seconds(this.#o.clock.now() - this.#downSince)} down`,
+    );
     this.#downSince = null;
     for (const { cancel } of this.#due.splice(0)) cancel();
   }
@@ -182,7 +188,7 @@ export class Supervisor {
     this.#due = this.#due.filter((d) => d.failsafe !== failsafe);
     const down = this.#downSince === null ? 0 : this.#o.clock.now() - this.#downSince;
     this.#log.warn(
-      `Plugin host down for ${seconds(down)}: applying the failsafe of ${failsafe.name}`,
+      `${this.#name} down for ${seconds(down)}: applying the failsafe of ${failsafe.name}`,
     );
     this.#applying.push(
       failsafe.apply().then(

@@ -77,10 +77,12 @@ export type Method =
   | "fakeAck"
   | "setTargets"
   | "commands"
+  | "selectJob"
   | "startJob"
   | "pauseJob"
   | "resumeJob"
-  | "cancelJob";
+  | "cancelJob"
+  | "restartJob";
 
 const none = v.strictTuple([]);
 
@@ -92,10 +94,12 @@ const PARAMS: { [M in Method]: v.GenericSchema<unknown, Parameters<Printer[M]>> 
   fakeAck: none,
   setTargets: v.strictTuple([v.record(v.string(), v.number())]),
   commands: v.strictTuple([v.array(v.string())]),
+  selectJob: v.strictTuple([v.nullable(v.string())]),
   startJob: v.strictTuple([v.string()]),
   pauseJob: none,
   resumeJob: none,
   cancelJob: none,
+  restartJob: none,
 };
 
 /** A checked request. */

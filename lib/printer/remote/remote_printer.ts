@@ -295,6 +295,10 @@ export class RemotePrinter implements Printer, AsyncDisposable {
     await this.#call("commands", [lines]);
   }
 
+  async selectJob(name: string | null): Promise<void> {
+    await this.#call("selectJob", [name]);
+  }
+
   async startJob(name: string): Promise<void> {
     await this.#call("startJob", [name]);
   }
@@ -309,5 +313,9 @@ export class RemotePrinter implements Printer, AsyncDisposable {
 
   async cancelJob(): Promise<void> {
     await this.#call("cancelJob", []);
+  }
+
+  async restartJob(): Promise<void> {
+    await this.#call("restartJob", []);
   }
 }

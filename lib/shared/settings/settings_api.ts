@@ -1,8 +1,8 @@
 /**
  * The settings screens' calls to the host: read, save and reset one plugin's settings through
  * `/api/settings` (with the session's CSRF token), the setting a refusal names, and waiting for
- * the host to come back when a save makes it restart under a wider permission scope (browser
- * code: no Deno APIs).
+ * the host to come back when a save makes it restart under a wider permission scope, and
+ * sending a change again when it met the host restarting (browser code: no Deno APIs).
  *
  * @module
  */
@@ -64,6 +64,9 @@ export function settingNamed(
   return null;
 }
 
+/** How long a change waits for a host that is restarting before it gives up. */
+const RESTART_PATIENCE_MS = 30_000;
+
 async function call(
   method: string,
   path: string,
@@ -71,16 +74,36 @@ async function call(
   keys: readonly string[],
   body?: unknown,
 ): Promise<Record<string, unknown>> {
-  const res = await fetch(path, {
-    method,
-    credentials: "same-origin",
-    headers: {
-      Accept: "application/json",
-      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
-      ...(csrfToken ? { "X-CSRF-Token": csrfToken } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  const send = () =>
+    fetch(path, {
+      method,
+      credentials: "same-origin",
+      headers: {
+        Accept: "application/json",
+        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+        ...(csrfToken ? { "X-CSRF-Token": csrfToken } : {}),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  // A change that meets the host restarting (no answer, or 503 with Retry-After) is sent again
+  // once it is back: a save during a restart is not lost.
+  const giveUp = Date.now() + RESTART_PATIENCE_MS;
+  let res: Response;
+  while (true) {
+    try {
+      res = await send();
+    } catch (err) {
+      if (method === "GET" || Date.now() > giveUp) throw err;
+      await waitForRestart({ downWithinMs: 0, upWithinMs: giveUp - Date.now() });
+      continue;
+    }
+    const retryAfter = res.headers.get("Retry-After");
+    if (res.status !== 503 || retryAfter === null || method === "GET" || Date.now() > giveUp) {
+      break;
+    }
+    await res.body?.cancel();
+    await pause(Math.max(250, Number(retryAfter) * 1000 || 0));
+  }
   const data = await res.json().catch(() => ({})) as Record<string, unknown>;
   if (!res.ok) {
     const message = typeof data.error === "string" ? data.error : `Request failed (${res.status})`;

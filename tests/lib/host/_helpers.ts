@@ -43,7 +43,7 @@ export async function startTestHost(
   const app = hostWebApp(host, { pages: pages ?? false });
   const { adminKey } = await host.start();
   const keys = { ADMIN: adminKey! } as Record<Permission, string>;
-  for (const p of ["STATUS", "CONTROL", "SETTINGS"] as const) {
+  for (const p of ["STATUS", "CONTROL", "CONNECTION", "SETTINGS"] as const) {
     await host.users.addUser(p.toLowerCase(), `${p}-pass`, [p]);
     keys[p] = await host.users.createKey(p.toLowerCase());
   }

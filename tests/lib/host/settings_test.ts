@@ -67,6 +67,27 @@ Deno.test("POST /api/settings saves valid values with the version and only non-d
   }
 });
 
+Deno.test("a settings change that comes while the host stops gets 503 with Retry-After, not lost half-way", async () => {
+  const t = await startTestHost({ plugins: [demo()] });
+  try {
+    const stopping = t.host.stop({ planned: true });
+    for (
+      const init of [json("POST", { plugins: { demo: { interval: 9 } } }), { method: "DELETE" }]
+    ) {
+      const path = init.method === "DELETE" ? "/api/settings/plugins/demo" : "/api/settings";
+      const res = await t.request(path, { ...init, key: t.keys.SETTINGS });
+      assert.equal(res.status, 503, path);
+      assert.equal(res.headers.get("Retry-After"), "2");
+      assert.equal((await res.json()).code, "restarting");
+    }
+    await stopping;
+    const doc = parse(await Deno.readTextFile(t.host.paths.configFile));
+    assert.equal(doc.plugins?.demo, undefined, "nothing was saved by the stopping host");
+  } finally {
+    await t.close().catch(() => {});
+  }
+});
+
 Deno.test("POST /api/settings: a null keeps the saved value, as in the configuration layers", async () => {
   // The one merge rule (lib/config/merge.ts): a null in the upper layer is skipped.
   const t = await startTestHost({ plugins: [demo()] });

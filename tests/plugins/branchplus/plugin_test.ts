@@ -99,8 +99,14 @@ Deno.test("in the host the plugin enforces STATUS and CONTROL, follows the virtu
     assert.equal(bad.status, 400);
     assert.match(String(bad.body.error), /Unknown mode/);
 
+    // A print of the virtual printer: each move takes 50 ms on the (manual) printer clock.
+    const moves = Array.from({ length: 50 }, (_, i) => `G1 X${i}`).join("\n");
+    await host.uploads.store("box.gcode", ReadableStream.from([new TextEncoder().encode(moves)]));
     assert.equal(
-      (await call(host, operator, "POST", "/api/job", { command: "start" })).status,
+      (await call(host, operator, "POST", "/api/files/local/box.gcode", {
+        command: "select",
+        print: true,
+      })).status,
       204,
     );
     await waitFor(
@@ -108,6 +114,7 @@ Deno.test("in the host the plugin enforces STATUS and CONTROL, follows the virtu
       "printing",
     );
     await call(host, operator, "POST", "/api/job", { command: "pause", action: "pause" });
+    clock.advance(100); // the move in flight ends, then the print pauses
     await waitFor(() => sim.channels.usb?.["1"] === 1 && sim.channels.mx24v?.["1"] === 0, "paused");
     await call(host, operator, "POST", "/api/job", { command: "cancel" });
     await waitFor(() => sim.channels.usb?.["1"] === 0 && sim.channels.mx24v?.["1"] === 0, "idle");

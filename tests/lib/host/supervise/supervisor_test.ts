@@ -121,7 +121,7 @@ Deno.test("a host that exits non-zero before it listens is started again after 1
   const first = s.errors()[0]!;
   assert.match(
     first,
-    /Plugin host failed before it listened: exit code 1; starting it again in 1 s/,
+    /Plugin host failed before it was up: exit code 1; starting it again in 1 s/,
   );
   assert.ok(s.lines.includes("    Error: Address already in use (os error 98)"), "it says why");
   s.supervisor.stop();

@@ -127,6 +127,9 @@ export class FakePrinter implements Printer {
   async commands(lines: string[]): Promise<void> {
     await this.#call("commands", [lines]);
   }
+  async selectJob(name: string | null): Promise<void> {
+    await this.#call("selectJob", [name]);
+  }
   async startJob(name: string): Promise<void> {
     await this.#call("startJob", [name]);
   }
@@ -138,6 +141,9 @@ export class FakePrinter implements Printer {
   }
   async cancelJob(): Promise<void> {
     await this.#call("cancelJob", []);
+  }
+  async restartJob(): Promise<void> {
+    await this.#call("restartJob", []);
   }
 }
 
