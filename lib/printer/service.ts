@@ -305,8 +305,9 @@ export class PrinterService implements Printer {
 
   /** The job moved: the printer's state is the job's while the line is fine. */
   #onJobState(state: PrinterState, error: string | null): void {
-    if (this.#status.state === "OFFLINE" || this.#status.state === "CONNECTING") return;
     if (error) this.#info(`The print failed: ${error}`);
+    // Shaking hands again (the board restarted): the handshake's end shows the job's state.
+    if (this.#status.state === "OFFLINE" || this.#status.state === "CONNECTING") return;
     this.#setStatus({ ...this.#status, state, error: state === "ERROR" ? error : null });
     this.#emit({ type: "job", job: this.job() });
   }
@@ -358,14 +359,17 @@ export class PrinterService implements Printer {
 
   #onDriverState(state: DriverState, message: string | null): void {
     switch (state) {
-      case "operational":
-        if (this.#status.state === "ERROR" || this.#status.state === "CONNECTING") {
-          if (this.#driver?.firmware) {
-            const state = this.#runner?.state ?? "OPERATIONAL";
-            this.#setStatus({ ...this.#status, state, error: null });
-          }
+      case "operational": {
+        const { state } = this.#status;
+        const firmware = this.#driver?.firmware;
+        if ((state === "ERROR" || state === "CONNECTING") && firmware) {
+          // A print that failed meanwhile (the board restarted under it) leaves its error.
+          const job = this.#runner?.state ?? "OPERATIONAL";
+          const error = job === "ERROR" ? this.#runner!.error : null;
+          this.#setStatus({ ...this.#status, state: job, error, firmware });
         }
         return;
+      }
       case "connecting":
         if (this.#status.state !== "CONNECTING") {
           this.#info("The printer restarted: shaking hands again");
