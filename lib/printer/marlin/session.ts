@@ -346,10 +346,14 @@ export class MarlinSession {
 
   #timedOut(ms: number): void {
     this.#stopWatchdog = null;
+    // Bytes without an end of line are noise too (at a wrong baud rate a `\n` is rare).
+    const unreadable = this.#unreadable || this.#decoder.buffered > 0;
     const message = `The printer did not answer for ${ms / 1000} s` +
-      (this.#unreadable
-        ? ": it sent only lines the host cannot read (is the baud rate right?)"
-        : " while a command waited");
+      (unreadable
+        ? ": it sent only what the host cannot read (is the baud rate right?)"
+        : this.#handshaken
+        ? " while a command waited"
+        : ": is it switched on, and is the baud rate right?");
     this.#failAll(new PrinterTimeoutError(message));
     this.#setState("error", message);
   }

@@ -85,7 +85,27 @@ Deno.test("connect() to a printer that never answers fails with PrinterTimeoutEr
   await assert.rejects(queued, PrinterTimeoutError);
   await assert.rejects(session.send("M105"), PrinterTimeoutError);
   assert.equal(session.state, "error");
-  assert.match(of("state").at(-1)!.message!, /did not answer for 5 s while a command waited/);
+  assert.match(
+    of("state").at(-1)!.message!,
+    /^The printer did not answer for 5 s: is it switched on, and is the baud rate right\?$/,
+  );
+});
+
+Deno.test("a handshake that got only bytes without an end of line asks about the baud rate", async () => {
+  const fake = new FakeMarlin();
+  fake.silent = true;
+  const { clock, session, of } = setUp({ startTimeoutMs: 100, connectTimeoutMs: 5000 }, fake);
+  const ready = session.connect();
+  fake.sayRaw(new Uint8Array([0xfe, 0x80, 0xff, 0x9c, 0xe6, 0x86]));
+  await settle();
+  clock.advance(100);
+  await settle();
+  clock.advance(5000);
+  await assert.rejects(ready, PrinterTimeoutError);
+  assert.equal(
+    of("state").at(-1)!.message,
+    "The printer did not answer for 5 s: it sent only what the host cannot read (is the baud rate right?)",
+  );
 });
 
 Deno.test("send() resolves with every line answered to the command, its ok last", async () => {
