@@ -85,6 +85,8 @@ export class PrinterService implements Printer {
   readonly #uploads: UploadsFolder | null;
   /** The file selected for the next print; it stays across connections. */
   #selected: string | null = null;
+  /** The print a lost line cut short (its file and how far it got), shown while offline. */
+  #cutShort: JobStatus | null = null;
   #unsubscribe: (() => void)[] = [];
   #temperatures: Record<string, HeaterReading> = {};
   #time: number;
@@ -126,6 +128,7 @@ export class PrinterService implements Printer {
   job(): JobStatus {
     const runner = this.#runner;
     if (runner) return runner.active ? runner.status() : this.#sd?.status() ?? runner.status();
+    if (this.#cutShort) return { ...this.#cutShort, state: this.#status.state };
     const selected = this.#selected;
     return {
       state: this.#status.state,
@@ -158,6 +161,7 @@ export class PrinterService implements Printer {
       );
     }
     await this.disconnect();
+    this.#cutShort = null;
     const generation = ++this.#generation;
     this.#setStatus({ ...OFFLINE, state: "CONNECTING", port, baudrate: options.baudrate });
     this.#info(`Connecting to ${port} at ${options.baudrate} baud`);
@@ -234,6 +238,7 @@ export class PrinterService implements Printer {
     const file = name === null ? null : await this.#folder().jobFile(name);
     this.#runner?.select(file);
     this.#selected = file?.name ?? null;
+    this.#cutShort = null;
     this.#emit({ type: "job", job: this.job() });
   }
 
@@ -394,7 +399,10 @@ export class PrinterService implements Printer {
 
   async #drop(reason: string): Promise<void> {
     this.#generation++;
+    const runner = this.#runner;
+    const cut = runner?.active ? runner.status() : null;
     await this.#closeDriver();
+    this.#cutShort = cut && { ...cut, progress: { ...cut.progress, printTimeLeft: null } };
     this.#setStatus({
       ...OFFLINE,
       port: this.#status.port,
@@ -402,6 +410,10 @@ export class PrinterService implements Printer {
       error: reason,
     });
     this.#info(`Offline after error: ${reason}`);
+    if (cut) {
+      this.#info(`The print of ${cut.file?.name} failed after ${cut.progress.lines} lines`);
+      this.#emit({ type: "job", job: this.job() });
+    }
   }
 
   async #closeDriver(): Promise<void> {
