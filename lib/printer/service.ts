@@ -127,7 +127,13 @@ export class PrinterService implements Printer {
 
   job(): JobStatus {
     const runner = this.#runner;
-    if (runner) return runner.active ? runner.status() : this.#sd?.status() ?? runner.status();
+    if (runner?.active) return runner.status();
+    if (runner) {
+      const idle = this.#sd?.status() ?? runner.status();
+      // A halted printer, or one shaking hands again, prints nothing: its job says so.
+      const { state } = this.#status;
+      return state === "ERROR" || state === "CONNECTING" ? { ...idle, state } : idle;
+    }
     if (this.#cutShort) return { ...this.#cutShort, state: this.#status.state };
     const selected = this.#selected;
     return {

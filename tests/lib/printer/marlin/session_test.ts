@@ -322,6 +322,21 @@ Deno.test("a board restart (start) fails what was in flight and shakes hands aga
   assert.equal(of("firmware").length, 2);
 });
 
+Deno.test("a halt names the error the firmware printed just before it", async () => {
+  const { fake, session, of } = await connected();
+  fake.say(
+    "Error:Thermal Runaway, system stopped! Heater_ID: 0",
+    "Error:Printer halted. kill() called!",
+  );
+  await settle();
+  assert.equal(session.state, "halted");
+  assert.equal(
+    of("state").at(-1)!.message,
+    "Printer halted. kill() called! (Thermal Runaway, system stopped! Heater_ID: 0)",
+  );
+  await assert.rejects(session.send("M105"), /Thermal Runaway/);
+});
+
 Deno.test("a restart after a halt brings the session back", async () => {
   const { fake, session } = await connected();
   fake.say("!!");
