@@ -85,7 +85,11 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
   });
   const events: PrinterEvent[] = [];
   printer.subscribe((event) => events.push(event));
-  const test = await startTestHost({ printer, dataDir });
+  const test = await startTestHost({ printer, dataDir }).catch(async (err) => {
+    await sim.close();
+    await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+    throw err;
+  });
   const call = async (method: string, path: string, body?: unknown): Promise<Reply> => {
     const res = await test.request(path, {
       method,
