@@ -85,6 +85,8 @@ export class PrinterService implements Printer {
   readonly #uploads: UploadsFolder | null;
   /** The file selected for the next print; it stays across connections. */
   #selected: string | null = null;
+  /** The print a lost line cut short (its file and how far it got), shown while offline. */
+  #cutShort: JobStatus | null = null;
   #unsubscribe: (() => void)[] = [];
   #temperatures: Record<string, HeaterReading> = {};
   #time: number;
@@ -125,7 +127,14 @@ export class PrinterService implements Printer {
 
   job(): JobStatus {
     const runner = this.#runner;
-    if (runner) return runner.active ? runner.status() : this.#sd?.status() ?? runner.status();
+    if (runner?.active) return runner.status();
+    if (runner) {
+      const idle = this.#sd?.status() ?? runner.status();
+      // A halted printer, or one shaking hands again, prints nothing: its job says so.
+      const { state } = this.#status;
+      return state === "ERROR" || state === "CONNECTING" ? { ...idle, state } : idle;
+    }
+    if (this.#cutShort) return { ...this.#cutShort, state: this.#status.state };
     const selected = this.#selected;
     return {
       state: this.#status.state,
@@ -158,6 +167,7 @@ export class PrinterService implements Printer {
       );
     }
     await this.disconnect();
+    this.#cutShort = null;
     const generation = ++this.#generation;
     this.#setStatus({ ...OFFLINE, state: "CONNECTING", port, baudrate: options.baudrate });
     this.#info(`Connecting to ${port} at ${options.baudrate} baud`);
@@ -234,6 +244,7 @@ export class PrinterService implements Printer {
     const file = name === null ? null : await this.#folder().jobFile(name);
     this.#runner?.select(file);
     this.#selected = file?.name ?? null;
+    this.#cutShort = null;
     this.#emit({ type: "job", job: this.job() });
   }
 
@@ -305,8 +316,9 @@ export class PrinterService implements Printer {
 
   /** The job moved: the printer's state is the job's while the line is fine. */
   #onJobState(state: PrinterState, error: string | null): void {
-    if (this.#status.state === "OFFLINE" || this.#status.state === "CONNECTING") return;
     if (error) this.#info(`The print failed: ${error}`);
+    // Shaking hands again (the board restarted): the handshake's end shows the job's state.
+    if (this.#status.state === "OFFLINE" || this.#status.state === "CONNECTING") return;
     this.#setStatus({ ...this.#status, state, error: state === "ERROR" ? error : null });
     this.#emit({ type: "job", job: this.job() });
   }
@@ -358,14 +370,17 @@ export class PrinterService implements Printer {
 
   #onDriverState(state: DriverState, message: string | null): void {
     switch (state) {
-      case "operational":
-        if (this.#status.state === "ERROR" || this.#status.state === "CONNECTING") {
-          if (this.#driver?.firmware) {
-            const state = this.#runner?.state ?? "OPERATIONAL";
-            this.#setStatus({ ...this.#status, state, error: null });
-          }
+      case "operational": {
+        const { state } = this.#status;
+        const firmware = this.#driver?.firmware;
+        if ((state === "ERROR" || state === "CONNECTING") && firmware) {
+          // A print that failed meanwhile (the board restarted under it) leaves its error.
+          const job = this.#runner?.state ?? "OPERATIONAL";
+          const error = job === "ERROR" ? this.#runner!.error : null;
+          this.#setStatus({ ...this.#status, state: job, error, firmware });
         }
         return;
+      }
       case "connecting":
         if (this.#status.state !== "CONNECTING") {
           this.#info("The printer restarted: shaking hands again");
@@ -390,7 +405,10 @@ export class PrinterService implements Printer {
 
   async #drop(reason: string): Promise<void> {
     this.#generation++;
+    const runner = this.#runner;
+    const cut = runner?.active ? runner.status() : null;
     await this.#closeDriver();
+    this.#cutShort = cut && { ...cut, progress: { ...cut.progress, printTimeLeft: null } };
     this.#setStatus({
       ...OFFLINE,
       port: this.#status.port,
@@ -398,6 +416,10 @@ export class PrinterService implements Printer {
       error: reason,
     });
     this.#info(`Offline after error: ${reason}`);
+    if (cut) {
+      this.#info(`The print of ${cut.file?.name} failed after ${cut.progress.lines} lines`);
+      this.#emit({ type: "job", job: this.job() });
+    }
   }
 
   async #closeDriver(): Promise<void> {

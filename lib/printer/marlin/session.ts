@@ -76,6 +76,8 @@ export class MarlinSession {
   #handshaken = false;
   #startWaiter: (() => void) | null = null;
   #afterResend = false;
+  /** The previous line's `Error:` message (a halt's cause: `Thermal Runaway …`). */
+  #lastError: string | null = null;
   /** An unreadable line came since the watchdog was armed (a wrong baud rate, noise). */
   #unreadable = false;
   #polling = false;
@@ -288,6 +290,8 @@ export class MarlinSession {
     const line = parseLine(text);
     const afterResend = this.#afterResend;
     this.#afterResend = line.kind === "resend";
+    const lastError = this.#lastError;
+    this.#lastError = line.kind === "error" ? line.message : null;
     if (line.kind === "unknown") this.#unreadable = true;
     else if (line.kind !== "wait") { // `wait`: idle, so an `ok` was lost; no sign of progress
       this.#disarm(); // the printer is alive: the watchdog counts from now
@@ -312,7 +316,7 @@ export class MarlinSession {
         else this.#restart(true);
         return;
       case "halt":
-        return this.#halt(line.message);
+        return this.#halt(lastError ? `${line.message} (${lastError})` : line.message);
       case "busy":
       case "wait":
       case "empty":
@@ -346,10 +350,14 @@ export class MarlinSession {
 
   #timedOut(ms: number): void {
     this.#stopWatchdog = null;
+    // Bytes without an end of line are noise too (at a wrong baud rate a `\n` is rare).
+    const unreadable = this.#unreadable || this.#decoder.buffered > 0;
     const message = `The printer did not answer for ${ms / 1000} s` +
-      (this.#unreadable
-        ? ": it sent only lines the host cannot read (is the baud rate right?)"
-        : " while a command waited");
+      (unreadable
+        ? ": it sent only what the host cannot read (is the baud rate right?)"
+        : this.#handshaken
+        ? " while a command waited"
+        : ": is it switched on, and is the baud rate right?");
     this.#failAll(new PrinterTimeoutError(message));
     this.#setState("error", message);
   }

@@ -98,6 +98,21 @@ Deno.test("PrinterService goes offline after error when the printer is unplugged
   }
 });
 
+Deno.test("PrinterService shakes hands again after a board restart and keeps what the firmware told", async () => {
+  const s = setUp();
+  try {
+    await connect(s);
+    s.opened[0]!.boot();
+    await settle();
+    const status = s.service.connection();
+    assert.deepEqual(s.states(), ["CONNECTING", "OPERATIONAL", "CONNECTING", "OPERATIONAL"]);
+    assert.equal(status.error, null);
+    assert.equal(status.firmware?.name, "Marlin 2.1.2.1 (Jul 11 2023 12:00:00)");
+  } finally {
+    await s.service.close();
+  }
+});
+
 Deno.test("PrinterService lists the serial ports and VIRTUAL, and drives the virtual printer", async () => {
   const s = setUp();
   try {

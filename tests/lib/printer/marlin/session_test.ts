@@ -85,7 +85,27 @@ Deno.test("connect() to a printer that never answers fails with PrinterTimeoutEr
   await assert.rejects(queued, PrinterTimeoutError);
   await assert.rejects(session.send("M105"), PrinterTimeoutError);
   assert.equal(session.state, "error");
-  assert.match(of("state").at(-1)!.message!, /did not answer for 5 s while a command waited/);
+  assert.match(
+    of("state").at(-1)!.message!,
+    /^The printer did not answer for 5 s: is it switched on, and is the baud rate right\?$/,
+  );
+});
+
+Deno.test("a handshake that got only bytes without an end of line asks about the baud rate", async () => {
+  const fake = new FakeMarlin();
+  fake.silent = true;
+  const { clock, session, of } = setUp({ startTimeoutMs: 100, connectTimeoutMs: 5000 }, fake);
+  const ready = session.connect();
+  fake.sayRaw(new Uint8Array([0xfe, 0x80, 0xff, 0x9c, 0xe6, 0x86]));
+  await settle();
+  clock.advance(100);
+  await settle();
+  clock.advance(5000);
+  await assert.rejects(ready, PrinterTimeoutError);
+  assert.equal(
+    of("state").at(-1)!.message,
+    "The printer did not answer for 5 s: it sent only what the host cannot read (is the baud rate right?)",
+  );
 });
 
 Deno.test("send() resolves with every line answered to the command, its ok last", async () => {
@@ -300,6 +320,21 @@ Deno.test("a board restart (start) fails what was in flight and shakes hands aga
   assert.deepEqual(of("state").map((e) => e.state), ["operational", "connecting", "operational"]);
   assert.deepEqual(fake.received.slice(-2), ["N0 M110 N0*125", frameLine(1, "M115")]);
   assert.equal(of("firmware").length, 2);
+});
+
+Deno.test("a halt names the error the firmware printed just before it", async () => {
+  const { fake, session, of } = await connected();
+  fake.say(
+    "Error:Thermal Runaway, system stopped! Heater_ID: 0",
+    "Error:Printer halted. kill() called!",
+  );
+  await settle();
+  assert.equal(session.state, "halted");
+  assert.equal(
+    of("state").at(-1)!.message,
+    "Printer halted. kill() called! (Thermal Runaway, system stopped! Heater_ID: 0)",
+  );
+  await assert.rejects(session.send("M105"), /Thermal Runaway/);
 });
 
 Deno.test("a restart after a halt brings the session back", async () => {
