@@ -8,7 +8,13 @@
  */
 import { fileURLToPath } from "node:url";
 import { resolveInvocation } from "../lib/cli/mod.ts";
-import { connect, lmsFor } from "../lib/bench/mod.ts";
+import {
+  connect,
+  defaultProfiler,
+  lmsFor,
+  type Profiler,
+  type ResolvedRun,
+} from "../lib/bench/mod.ts";
 import { BenchmarkController } from "../lib/dashboard/controller.ts";
 import type { DashboardServices } from "../lib/dashboard/services.ts";
 import { type Config, type EnvReader, processEnv, resolvePaths } from "../lib/config/mod.ts";
@@ -46,6 +52,8 @@ export interface WebAppOptions {
   baseArgs?: string[];
   /** Connects to the model server. @default connect() without `lms` */
   connect?: (config: Config) => Promise<Backend>;
+  /** The profiler of `--enable-profiling`. @default this machine's (defaultProfiler) */
+  profiler?: (inv: ResolvedRun) => Profiler | null;
   /** Terminates the process after `POST /api/system/shutdown`. @default SIGTERM to itself */
   exit?: () => void;
   /** Delay between the shutdown answer and `exit`. @default 500 */
@@ -105,6 +113,7 @@ export async function createWebApp(options: WebAppOptions = {}): Promise<WebApp>
     store,
     baseArgs: options.baseArgs ?? [],
     resolve: (argv) => resolveInvocation(argv, { env }),
+    profiler: options.profiler ?? defaultProfiler,
     connect: options.connect ??
       ((config) =>
         connect(config, { createBackend, lms: lmsFor(config), note: (m) => logger.info(m) })),

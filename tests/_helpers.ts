@@ -53,6 +53,24 @@ export async function writeJson(path: string, value: unknown): Promise<void> {
 /** Root of the repository. */
 export const REPO_ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 
+/**
+ * The permission flags a program really runs with: those of a `deno run` task of deno.json
+ * (`bench`, `webapp`...), or `compiled` for tools/compile.sh's `PERMS` (the compiled programs).
+ * Tests of what a permission allows run their child under these, never under `-A`.
+ */
+export function programPermissions(program: string): string[] {
+  if (program === "compiled") {
+    const sh = Deno.readTextFileSync(join(REPO_ROOT, "tools/compile.sh"));
+    const perms = /^PERMS=\(([^)]*)\)/m.exec(sh);
+    if (!perms) throw new Error("tools/compile.sh has no PERMS=(...) line");
+    return perms[1]!.trim().split(/\s+/);
+  }
+  const tasks = JSON.parse(Deno.readTextFileSync(join(REPO_ROOT, "deno.json"))).tasks;
+  const words = String(tasks[program] ?? "").split(/\s+/);
+  if (words[0] !== "deno" || words[1] !== "run") throw new Error(`no 'deno run' task ${program}`);
+  return words.slice(2).filter((w) => w.startsWith("--allow-"));
+}
+
 /** Runs a Deno program of the repository; returns its exit code and output. */
 export async function runDeno(
   args: string[],

@@ -78,8 +78,6 @@ export async function runBenchmarkCommand(
   try {
     const serverVersion = await backend.version().catch(() => null);
     const profiler = options.enable_profiling ? (hooks.profiler ?? defaultProfiler)(inv) : null;
-    // One sample up front detects the GPU, so its name is stored with every result.
-    if (profiler) await profiler.sample().catch(() => null);
     const summary = await runJob(config, options, {
       backend,
       store,
@@ -93,7 +91,6 @@ export async function runBenchmarkCommand(
       resultMeta: {
         app_version: VERSION,
         server_version: serverVersion,
-        ...(profiler ? { gpu_type: profiler.gpuName() } : {}),
       },
     });
     const rows = summary.tested.map((key) => store.findCached(key, summary.paramsHash)).filter((

@@ -93,6 +93,13 @@ export async function runJob(
     for (const message of optionWarnings(config, options, backend.kind)) {
       emit({ type: "log", level: "warn", message });
     }
+    const profiler = deps.profiler ?? null;
+    if (profiler) {
+      // One sample up front detects the GPU (its name is stored with every result) and finds
+      // the sensors this program may not read: each is said once, here and in every result.
+      if (profiler.latest() === null) await profiler.sample().catch(() => null);
+      for (const message of profiler.unreadable()) emit({ type: "log", level: "warn", message });
+    }
     const all = await discoverTargets(backend, deps.lms ?? null);
     requireMatches(all, options, backend.describe());
     const { run, skipped } = selectTargets(
@@ -133,7 +140,7 @@ export async function runJob(
     for (const s of skipped) {
       emit({ type: "model_skip", key: s.key, reason: s.reason, unknown: s.unknown ?? false });
     }
-    const sensors = limitSensors(deps.profiler ?? null, options, emit);
+    const sensors = limitSensors(profiler, options, emit);
     const llamacpp = backend.kind === "openai" && (await backend.outputControl?.()) === "exact";
     for (const [i, target] of run.entries()) {
       if (deps.control.signal.aborted) break;
@@ -142,13 +149,16 @@ export async function runJob(
         store,
         emit,
         control: deps.control,
-        profiler: deps.profiler ?? null,
+        profiler,
         nonce: deps.nonce ?? randomNonce,
         config,
         options,
         paramsHash: hash,
         params: params as unknown as Record<string, unknown>,
-        resultMeta: deps.resultMeta ?? {},
+        resultMeta: {
+          ...deps.resultMeta,
+          ...(profiler ? { gpu_type: profiler.gpuName() } : {}),
+        },
         sensors,
         llamacpp,
       }, { index: i + 1, total: run.length });

@@ -62,6 +62,8 @@ export async function runModel(
     if (workload.concurrency.length || workload.request_rate.length) await runLoadCurve(s);
     const hardware = profiler ? await profiler.stop() : {};
     const vram = profiler ? await profiler.vramUsedMb() : null;
+    // A sensor that cannot be read is a note of the result, not a silent null.
+    for (const message of profiler?.unreadable() ?? []) s.warnings.push(message);
     const warnings = s.warnings.length ? JSON.stringify(s.warnings) : null;
     if (s.runs.length === 0) {
       const why = s.excludedRuns > 0 && s.failedRuns === 0

@@ -2,10 +2,11 @@
  * The hardware profiler (`--enable-profiling`): a background sampler of the GPU (temperature,
  * power, VRAM, AMD GTT unless `--disable-gtt`), CPU use and RAM in use, running while the benchmark
  * measures (it calls `start`/`stop` around the measured runs). `stop` returns min/max/mean of every
- * series in {@linkcode SERIES}; series without a source (no GPU here) are null, nothing fails.
+ * series in {@linkcode SERIES}; series without a source (no GPU here) are null, nothing fails. A
+ * sensor this program may not read is named by `unreadable()`, so the benchmark can say so.
  *
- * File reads (rooted, so tests give a fake `/proc` and `/sys`), commands and the clock are
- * injected.
+ * File reads (rooted, so tests give a fake `/sys`), CPU and memory sensors, commands and the
+ * clock are injected.
  *
  * @example
  * ```ts ignore
@@ -21,7 +22,14 @@ import { type Clock, systemClock } from "../clock.ts";
 import { denoRunner, type ProcessRunner } from "../modelserver/mod.ts";
 import type { HardwareSample } from "./events.ts";
 import { detectGpu, type GpuSource } from "./profiler_gpu.ts";
-import { CpuMeter, type HostFiles, hostFiles, readRamGiB } from "./profiler_host.ts";
+import { messageOf } from "../error.ts";
+import {
+  CpuMeter,
+  type HostFiles,
+  hostFiles,
+  type HostSensors,
+  platformSensors,
+} from "./profiler_host.ts";
 import { NO_READING } from "./profiler_smi.ts";
 import { type HardwareSummary, type Profiler, SERIES } from "./profiler_types.ts";
 
@@ -29,8 +37,10 @@ import { type HardwareSummary, type Profiler, SERIES } from "./profiler_types.ts
 export interface ProfilerOptions {
   /** Leave the AMD GTT series out (`--disable-gtt`). @default false */
   disable_gtt?: boolean;
-  /** Host files. @default hostFiles("/") */
+  /** Host files (the GPU's sysfs). @default hostFiles("/") */
   files?: HostFiles;
+  /** CPU and memory. @default platformSensors */
+  sensors?: HostSensors;
   /** Runs `nvidia-smi` and `rocm-smi`. @default denoRunner */
   runner?: ProcessRunner;
   /** @default systemClock */
@@ -56,6 +66,9 @@ export function summarizeSamples(samples: readonly HardwareSample[]): HardwareSu
 /** The sampler. */
 export class HardwareProfiler implements Profiler {
   readonly #files: HostFiles;
+  readonly #sensors: HostSensors;
+  /** Sensor → why it cannot be read (kept until the profiler is gone). */
+  readonly #unreadable = new Map<string, string>();
   readonly #runner: ProcessRunner;
   readonly #clock: Clock;
   readonly #interval: number;
@@ -73,12 +86,13 @@ export class HardwareProfiler implements Profiler {
 
   constructor(options: ProfilerOptions = {}) {
     this.#files = options.files ?? hostFiles("/");
+    this.#sensors = options.sensors ?? platformSensors;
     this.#runner = options.runner ?? denoRunner;
     this.#clock = options.clock ?? systemClock;
     this.#interval = options.intervalMs ?? 1000;
     this.#gtt = !options.disable_gtt;
-    this.#loopCpu = new CpuMeter(this.#files);
-    this.#adhocCpu = new CpuMeter(this.#files);
+    this.#loopCpu = new CpuMeter(this.#sensors);
+    this.#adhocCpu = new CpuMeter(this.#sensors);
   }
 
   /** Detects the GPU once (later calls share the result). */
@@ -87,7 +101,10 @@ export class HardwareProfiler implements Profiler {
       files: this.#files,
       runner: this.#runner,
       now: () => this.#clock.now(),
-    }).catch(() => null).then((gpu) => {
+    }).catch((err) => {
+      this.#refused("GPU", err);
+      return null;
+    }).then((gpu) => {
       this.#gpuName = gpu?.name ?? null;
       return gpu;
     });
@@ -96,11 +113,14 @@ export class HardwareProfiler implements Profiler {
 
   async #take(cpu: CpuMeter): Promise<HardwareSample> {
     const gpu = await this.detect();
-    const [reading, cpuPercent, ram] = await Promise.all([
-      gpu ? gpu.read(this.#gtt).catch(() => NO_READING) : NO_READING,
-      cpu.read(),
-      readRamGiB(this.#files),
-    ]);
+    const reading = gpu
+      ? await gpu.read(this.#gtt).catch((err) => {
+        this.#refused("GPU", err);
+        return NO_READING;
+      })
+      : NO_READING;
+    const cpuPercent = this.#read("CPU use", () => cpu.read());
+    const ram = this.#read("RAM in use", () => this.#sensors.ramUsedGiB());
     const sample: HardwareSample = {
       time: this.#clock.now(),
       temp_c: reading.temp_c,
@@ -112,6 +132,26 @@ export class HardwareProfiler implements Profiler {
     };
     this.#latest = sample;
     return sample;
+  }
+
+  /** A sensor's reading, or null with the reason kept when it cannot be read. */
+  #read(sensor: string, read: () => number | null): number | null {
+    try {
+      return read();
+    } catch (err) {
+      this.#refused(sensor, err);
+      return null;
+    }
+  }
+
+  #refused(sensor: string, err: unknown): void {
+    if (!this.#unreadable.has(sensor)) {
+      this.#unreadable.set(sensor, `${sensor} cannot be read: ${messageOf(err)}`);
+    }
+  }
+
+  unreadable(): string[] {
+    return [...this.#unreadable.values()];
   }
 
   #tick(): Promise<void> {
@@ -132,7 +172,7 @@ export class HardwareProfiler implements Profiler {
     this.#onSample = onSample;
     this.#lastAt = this.#clock.now();
     // The first read is the CPU baseline; every sample then covers one period.
-    void this.#loopCpu.read();
+    this.#read("CPU use", () => this.#loopCpu.read());
     void this.detect();
     this.#cancel = this.#clock.setInterval(() => void this.#tick(), this.#interval);
   }

@@ -1,58 +1,38 @@
 /**
- * Host readings of the profiler: the file reader (rooted, so tests can give a fake `/proc` and
- * `/sys` tree), CPU use from `/proc/stat` and memory in use from `/proc/meminfo`.
+ * Host readings of the profiler: the file reader of the GPU's sysfs (rooted, so tests can give a
+ * fake `/sys` tree), CPU use and memory in use (injected sensors, so tests give fakes).
  *
  * @module
  */
+import { cpus as cpus_ } from "node:os";
 import { join } from "node:path";
+import { SetupError } from "../error.ts";
+import { listKernelDir, readKernelText } from "../kernel_files.ts";
 
 /** Reads host files below a root (`/` on the machine, a temp folder in tests). */
 export interface HostFiles {
-  /** The file's text, or null when it is missing or unreadable. */
+  /**
+   * The file's text, or null when it is missing; throws a `SetupError` when this program may not
+   * read it (see `lib/kernel_files.ts`).
+   */
   readText(path: string): Promise<string | null>;
-  /** Names in a folder (sorted), or an empty list when it is missing. */
+  /** Names in a folder (sorted), or an empty list when it is missing; throws like `readText`. */
   list(path: string): Promise<string[]>;
 }
 
-/** Reads files below `root` (absolute paths such as `/proc/stat` are taken relative to it). */
+/** Reads files below `root` (absolute paths such as `/sys/class/drm` are taken relative to it). */
 export function hostFiles(root = "/"): HostFiles {
   const at = (path: string) => join(root, path);
   return {
-    async readText(path) {
-      try {
-        return await Deno.readTextFile(at(path));
-      } catch {
-        return null;
-      }
-    },
-    async list(path) {
-      try {
-        const names: string[] = [];
-        for await (const e of Deno.readDir(at(path))) names.push(e.name);
-        return names.sort();
-      } catch {
-        return [];
-      }
-    },
+    readText: (path) => readKernelText(at(path)),
+    list: async (path) => (await listKernelDir(at(path))).sort(),
   };
 }
 
-/** Cumulative CPU time of the whole machine (jiffies). */
+/** Cumulative CPU time of the whole machine (any one unit). */
 export interface CpuTimes {
   busy: number;
   total: number;
-}
-
-/** Parses the aggregate `cpu` line of `/proc/stat`; null when it is absent. */
-export function parseProcStat(text: string): CpuTimes | null {
-  const line = text.split("\n").find((l) => /^cpu\s/.test(l));
-  if (!line) return null;
-  const f = line.trim().split(/\s+/).slice(1).map(Number);
-  if (f.length < 4 || f.some((n) => !Number.isFinite(n))) return null;
-  // user nice system idle iowait irq softirq steal (guest time is already in user and nice).
-  const total = f.slice(0, 8).reduce((a, b) => a + b, 0);
-  const idle = f[3]! + (f[4] ?? 0);
-  return { busy: total - idle, total };
 }
 
 /** CPU use in percent between two readings; null when no time passed. */
@@ -62,40 +42,47 @@ export function cpuPercent(before: CpuTimes, after: CpuTimes): number | null {
   return Math.min(100, Math.max(0, 100 * (after.busy - before.busy) / total));
 }
 
-/** Memory in use in GiB (`MemTotal − MemAvailable` of `/proc/meminfo`); null when unknown. */
-export function parseMemInfo(text: string): number | null {
-  const kb = (name: string) => {
-    const m = new RegExp(`^${name}:\\s+(\\d+)\\s*kB`, "m").exec(text);
-    return m ? Number(m[1]) : null;
-  };
-  const total = kb("MemTotal");
-  let available = kb("MemAvailable");
-  // Kernels before 3.14 have no MemAvailable: free + buffers + page cache is the usual estimate.
-  if (available === null) {
-    const parts = [kb("MemFree"), kb("Buffers"), kb("Cached")];
-    available = parts.every((p) => p !== null) ? parts.reduce((a, b) => a! + b!, 0)! : null;
-  }
-  if (total === null || available === null) return null;
-  return (total - available) * 1024 / 1024 ** 3;
+/** The machine's CPU times and memory, read through Deno's system APIs (`--allow-sys`). */
+export interface HostSensors {
+  /** Cumulative CPU times of every core; throws when they cannot be read. */
+  cpuTimes(): CpuTimes;
+  /** Memory in use in GiB (total − available); throws when it cannot be read. */
+  ramUsedGiB(): number;
 }
+
+/**
+ * The sensors of this machine: `os.cpus()` (the kernel's `/proc/stat` counters, summed over the
+ * cores) and `Deno.systemMemoryInfo()` (`MemTotal − MemAvailable`). Both need only
+ * `--allow-sys`, which every task grants; a reading of `/proc` itself needs `--allow-all`.
+ */
+export const platformSensors: HostSensors = {
+  cpuTimes() {
+    const cpus = cpus_();
+    if (cpus.length === 0) throw new SetupError("the system reports no CPU times");
+    let busy = 0;
+    let total = 0;
+    for (const { times: t } of cpus) {
+      busy += t.user + t.nice + t.sys + t.irq;
+      total += t.user + t.nice + t.sys + t.irq + t.idle;
+    }
+    return { busy, total };
+  },
+  ramUsedGiB() {
+    const m = Deno.systemMemoryInfo();
+    return (m.total - m.available) / 1024 ** 3;
+  },
+};
 
 /** Measures CPU use between successive calls of {@linkcode CpuMeter.read}. */
 export class CpuMeter {
   #last: CpuTimes | null = null;
-  constructor(private readonly files: HostFiles) {}
+  constructor(private readonly sensors: HostSensors) {}
 
-  /** Percent since the previous call (null on the first call or without `/proc/stat`). */
-  async read(): Promise<number | null> {
-    const text = await this.files.readText("/proc/stat");
-    const now = text === null ? null : parseProcStat(text);
+  /** Percent since the previous call (null on the first call); throws when unreadable. */
+  read(): number | null {
+    const now = this.sensors.cpuTimes();
     const before = this.#last;
     this.#last = now;
-    return before && now ? cpuPercent(before, now) : null;
+    return before ? cpuPercent(before, now) : null;
   }
-}
-
-/** RAM in use (GiB) now, or null. */
-export async function readRamGiB(files: HostFiles): Promise<number | null> {
-  const text = await files.readText("/proc/meminfo");
-  return text === null ? null : parseMemInfo(text);
 }

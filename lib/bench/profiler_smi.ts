@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { SetupError } from "../error.ts";
 import type { ProcessRunner } from "../modelserver/mod.ts";
 
 /** One reading of the GPU(s); null where the source has no value. */
@@ -136,7 +137,8 @@ export function parseRocmProductNames(json: string): string[] {
 
 /**
  * Runs the first of `paths` that starts and exits 0; returns its path and output, or null when
- * none does (the command is not installed or fails).
+ * none does (the command is not installed or fails); throws a `SetupError` when this program may
+ * not run commands.
  */
 export async function runFirst(
   runner: ProcessRunner,
@@ -147,8 +149,13 @@ export async function runFirst(
     try {
       const res = await runner.run(cmd, args, { timeoutMs: SMI_TIMEOUT_MS });
       if (res.code === 0 && !res.timedOut) return { cmd, stdout: res.stdout };
-    } catch {
-      // Not installed here: try the next place.
+    } catch (err) {
+      // Not installed here: try the next place. Not allowed to run it: say so.
+      if (err instanceof Deno.errors.NotCapable) {
+        throw new SetupError(`${cmd} may not run: this program needs --allow-run`, {
+          code: "not_capable",
+        });
+      }
     }
   }
   return null;

@@ -32,4 +32,9 @@ export interface Profiler {
   gpuName(): string | null;
   /** GPU memory in use (MB), or null without a GPU. */
   vramUsedMb(): Promise<number | null>;
+  /**
+   * One sentence per sensor that exists but cannot be read here (a permission, a tool that
+   * fails), e.g. `CPU use cannot be read: …`; empty when every reading works. Known after a sample.
+   */
+  unreadable(): string[];
 }

@@ -35,14 +35,17 @@ export function parseProcStat(line: string): [number, number, string] | null {
   return [pid, ppid, state];
 }
 
-/** Reads `/proc` (Linux). Zombies are left out; an unreadable `/proc` gives an empty table. */
+/**
+ * Reads `/proc` (Linux). Zombies are left out. Where Deno refuses `/proc` (it reads it only with
+ * `--allow-all`; see `lib/kernel_files.ts`) the table comes from `ps`; with neither, it is empty.
+ */
 export function readProcTable(): ProcessTable {
   const table: ProcessTable = new Map();
   let entries: Iterable<Deno.DirEntry>;
   try {
     entries = Deno.readDirSync("/proc");
-  } catch {
-    return table;
+  } catch (err) {
+    return err instanceof Deno.errors.NotCapable ? psTable() : table;
   }
   for (const entry of entries) {
     if (!/^\d+$/.test(entry.name)) continue;
@@ -54,6 +57,40 @@ export function readProcTable(): ProcessTable {
     }
   }
   return table;
+}
+
+/**
+ * Parses `ps -e -o pid=,ppid=,stat=` into a table (zombies left out).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parsePsTable } from "./processes.ts";
+ * assert.deepEqual([...parsePsTable("  1     0 Ss\n 42     1 Sl\n 43    42 Z\n")], [[1, 0], [42, 1]]);
+ * ```
+ */
+export function parsePsTable(text: string): ProcessTable {
+  const table: ProcessTable = new Map();
+  for (const line of text.split("\n")) {
+    const [pid, ppid, state] = line.trim().split(/\s+/);
+    if (!state || state.startsWith("Z")) continue;
+    if (/^\d+$/.test(pid!) && /^\d+$/.test(ppid!)) table.set(Number(pid), Number(ppid));
+  }
+  return table;
+}
+
+function psTable(): ProcessTable {
+  try {
+    const out = new Deno.Command("ps", {
+      args: ["-e", "-o", "pid=,ppid=,stat="],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "null",
+    }).outputSync();
+    return out.success ? parsePsTable(new TextDecoder().decode(out.stdout)) : new Map();
+  } catch {
+    return new Map(); // no ps, or no --allow-run
+  }
 }
 
 /**

@@ -18,7 +18,13 @@ import { shortModelName } from "../shared/model_name.ts";
 import { flattenParams, parameterSets } from "./parameters.ts";
 import { appliedRows } from "./applied.ts";
 import { rankEntries } from "./rank.ts";
-import { HARDWARE_LABELS, hasProfiling, profiled } from "./profiling.ts";
+import {
+  HARDWARE_LABELS,
+  hasProfiling,
+  noProfilingText,
+  profiled,
+  resultNotes,
+} from "./profiling.ts";
 import { REPORT_CSS, REPORT_SCRIPT } from "./html_assets.ts";
 import { type Col, Section, Table } from "./html_parts.tsx";
 import { AppliedTable, ParallelSection, ServingSections } from "./html_serving.tsx";
@@ -229,8 +235,13 @@ function Report(props: { data: ReportData }) {
               ]}
             />
           )
-          : <p class="muted">Profiling was not enabled for these results.</p>}
+          : <p class="muted">{noProfilingText(data.entries)}</p>}
       </Section>
+      {resultNotes(data.entries).length > 0 && (
+        <Section id="notes" title="Notes of the results">
+          <KeyValues pairs={resultNotes(data.entries)} />
+        </Section>
+      )}
       <Section id="system" title="System">
         <KeyValues pairs={flattenParams(data.system)} />
       </Section>

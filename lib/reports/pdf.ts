@@ -18,7 +18,13 @@ import { flattenParams, parameterSets } from "./parameters.ts";
 import { appliedRows, appliedText } from "./applied.ts";
 import { gridSection, latencySection, loadSection, parallelSection } from "./pdf_serving.ts";
 import { type PdfColumn, PdfWriter } from "./pdf_layout.ts";
-import { HARDWARE_LABELS, hasProfiling, profiled } from "./profiling.ts";
+import {
+  HARDWARE_LABELS,
+  hasProfiling,
+  noProfilingText,
+  profiled,
+  resultNotes,
+} from "./profiling.ts";
 import { rankEntries, RANKINGS } from "./rank.ts";
 
 type E = ReportEntry;
@@ -236,7 +242,7 @@ function resultsSection(w: PdfWriter, data: ReportData, ranked: E[]): void {
 function profilingSection(w: PdfWriter, data: ReportData): void {
   w.heading("Hardware profiling");
   if (!hasProfiling(data.entries)) {
-    w.paragraph("Profiling was not enabled for these results (--enable-profiling).", true);
+    w.paragraph(noProfilingText(data.entries), true);
     return;
   }
   const cols: PdfColumn<E>[] = [{ head: "Model", width: 160, value: displayName }];
@@ -249,6 +255,13 @@ function profilingSection(w: PdfWriter, data: ReportData): void {
     });
   }
   w.table(cols, data.entries.filter(profiled));
+}
+
+function notesSection(w: PdfWriter, data: ReportData): void {
+  const notes = resultNotes(data.entries);
+  if (notes.length === 0) return;
+  w.heading("Notes of the results");
+  w.keyValues(notes);
 }
 
 /** Renders the PDF report. */
@@ -275,6 +288,7 @@ export async function renderPdf(data: ReportData): Promise<Uint8Array> {
   comparisonSection(w, data, ranked);
   bestSection(w, data);
   profilingSection(w, data);
+  notesSection(w, data);
   parametersSection(w, data);
   w.heading("System");
   w.keyValues(flattenParams(data.system));

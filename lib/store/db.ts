@@ -28,7 +28,11 @@ export function userVersion(db: DatabaseSync): number {
   return row.user_version;
 }
 
-/** Applies every migration newer than the database's `user_version`, each in a transaction. */
+/**
+ * Applies every migration newer than the database's `user_version`, each in a transaction. The
+ * version is read again inside each transaction: another process opening the same new store at
+ * the same moment (the dashboard and a benchmark) may have applied it while this one waited.
+ */
 export function migrate(db: DatabaseSync): number[] {
   const applied: number[] = [];
   const current = userVersion(db);
@@ -40,12 +44,14 @@ export function migrate(db: DatabaseSync): number[] {
   }
   for (const m of MIGRATIONS) {
     if (m.version <= current) continue;
-    transaction(db, () => {
+    const done = transaction(db, () => {
+      if (userVersion(db) >= m.version) return false;
       if (m.sql) db.exec(m.sql);
       m.apply?.(db);
       db.exec(`PRAGMA user_version = ${m.version}`);
+      return true;
     });
-    applied.push(m.version);
+    if (done) applied.push(m.version);
   }
   return applied;
 }

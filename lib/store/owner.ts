@@ -6,16 +6,20 @@
  *
  * @module
  */
+import { readKernelTextSync } from "../kernel_files.ts";
 
-/** Reads `/proc/<pid>/stat`: the process's start time in clock ticks since boot, or null. */
+/**
+ * Reads `/proc/<pid>/stat` (through `cat` where Deno refuses `/proc`: see kernel_files.ts): the
+ * process's start time in clock ticks since boot, or null when the process does not exist.
+ */
 function startTicks(pid: number): string | null | "unknown" {
-  let text: string;
+  let text: string | null;
   try {
-    text = Deno.readTextFileSync(`/proc/${pid}/stat`);
-  } catch (err) {
-    if (err instanceof Deno.errors.NotFound) return null;
-    return "unknown"; // no /proc (another system) or no permission: cannot tell
+    text = readKernelTextSync(`/proc/${pid}/stat`);
+  } catch {
+    return "unknown"; // no permission to read or run anything: cannot tell
   }
+  if (text === null) return Deno.build.os === "linux" ? null : "unknown"; // no /proc elsewhere
   // Fields after the command name (which may hold spaces) start after the last ')'.
   const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
   return fields[19] ?? "unknown";

@@ -1,15 +1,20 @@
 /**
- * Black-box tests of the benchmark command line: `deno run -A cli.ts` against the LM Studio double
- * with temporary data and config folders; the printed table and the exit codes.
+ * Black-box tests of the benchmark command line: `cli.ts` with the permissions of `deno task bench`
+ * (never `-A`: what Deno refuses there must be seen here) against the LM Studio double with
+ * temporary data and config folders; the printed table and the exit codes.
  */
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { ResultsStore } from "../../lib/store/mod.ts";
-import { runDeno, tempEnv } from "../_helpers.ts";
+import { programPermissions, REPO_ROOT, runDeno, tempEnv, waitFor } from "../_helpers.ts";
 import { startLmStudioDouble } from "../doubles/lmstudio_server.ts";
 
+const BENCH = ["run", ...programPermissions("bench"), "cli.ts"];
+
 async function cli(args: string[], vars: Record<string, string>) {
-  return await runDeno(["run", "-A", "cli.ts", ...args], { env: vars });
+  return await runDeno([...BENCH, ...args], { env: vars });
 }
 
 Deno.test("a REST benchmark prints the results table and exits 0", async () => {
@@ -118,6 +123,7 @@ Deno.test("--enable-profiling stores CPU and RAM figures (and null GPU figures w
     const row = store.allResults()[0]!;
     assert.equal(typeof row.ram_gb_mean, "number");
     assert.equal(typeof row.cpu_percent_max, "number");
+    assert.equal(row.warnings_json, null, "no sensor is named unreadable");
     if (row.gpu_type === null) {
       assert.equal(row.temp_c_mean, null);
       assert.equal(row.vram_mb, null);
@@ -161,4 +167,60 @@ Deno.test("nothing listening exits 1 with the 'Cannot reach' message", async () 
   );
   assert.equal(r.code, 1);
   assert.match(r.stderr, new RegExp(`Cannot reach LM Studio at http://127\\.0\\.0\\.1:${port}`));
+});
+
+Deno.test("a benchmark killed mid-run is marked interrupted by the next command, with its runs kept", async () => {
+  await using env = await tempEnv();
+  const d = await startLmStudioDouble({ port: 0, tokenDelayMs: 40 });
+  const db = join(env.dataDir, "results.db");
+  const args = [
+    ...["--backend", "rest", "--base-url", d.url, "--include-models", "qwen3-4b@q4"],
+    ...["--runs", "50", "--n-parallel", "1"],
+  ];
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [...BENCH, ...args],
+    cwd: REPO_ROOT,
+    env: { NO_COLOR: "1", ...env.vars },
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  try {
+    await waitFor(
+      () => {
+        if (!existsSync(`${db}-wal`)) return false; // the benchmark has not created its store yet
+        const store = ResultsStore.open(db);
+        try {
+          const r = store.allResults()[0];
+          return r !== undefined && store.runsOf(r.id).length >= 1;
+        } finally {
+          store.close();
+        }
+      },
+      "a stored run",
+      60_000,
+    );
+    child.kill("SIGKILL");
+    await child.status;
+    const r = await cli(["--list-cache"], env.vars);
+    assert.equal(r.code, 0, r.stderr);
+  } finally {
+    await d.close();
+  }
+  // Read as stored by that command (opening a ResultsStore here would mark it itself).
+  const raw = new DatabaseSync(db, { readOnly: true });
+  try {
+    const row = raw.prepare("SELECT id, status, error FROM results").get() as Record<
+      string,
+      unknown
+    >;
+    assert.equal(row.status, "failed");
+    assert.match(String(row.error), /^Interrupted/);
+    const runs = raw.prepare("SELECT count(*) AS n FROM runs WHERE result_id = ?").get(
+      row.id as number,
+    );
+    assert.ok((runs as { n: number }).n >= 1, "the runs it completed are kept");
+  } finally {
+    raw.close();
+  }
 });

@@ -124,6 +124,7 @@ function fakeProfiler(temps: number[]) {
     sample: () => Promise.resolve(sample()),
     gpuName: () => "Fake GPU",
     vramUsedMb: () => Promise.resolve(4096),
+    unreadable: () => [],
   };
   return { profiler, calls };
 }

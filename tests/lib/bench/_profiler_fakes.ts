@@ -1,11 +1,11 @@
 /**
- * Fakes of the profiler tests: a fake host tree (`/proc`, `/sys`) in a temp folder, a process
+ * Fakes of the profiler tests: a fake host tree (`/sys`) in a temp folder, CPU and memory sensors, a process
  * runner answering like `nvidia-smi` / `rocm-smi` (or "not installed"), and a manual clock.
  *
  * @module
  */
 import { dirname, join } from "node:path";
-import type { HostFiles } from "../../../lib/bench/profiler_host.ts";
+import type { HostFiles, HostSensors } from "../../../lib/bench/profiler_host.ts";
 import type { Clock } from "../../../lib/clock.ts";
 import type { ProcessResult, ProcessRunner } from "../../../lib/modelserver/process.ts";
 
@@ -34,15 +34,21 @@ export async function fakeRoot(files: Record<string, string>): Promise<FakeRoot>
   };
 }
 
-/** `/proc/stat` with the given aggregate busy and idle jiffies. */
-export function procStat(busy: number, idle: number): string {
-  return `cpu  ${busy} 0 0 ${idle} 0 0 0 0 0 0\ncpu0 ${busy} 0 0 ${idle} 0 0 0 0 0 0\nintr 1\n`;
-}
-
-/** `/proc/meminfo` with total and available in kB. */
-export function memInfo(totalKb: number, availableKb: number): string {
-  return `MemTotal:       ${totalKb} kB\nMemFree:         1000 kB\n` +
-    `MemAvailable:   ${availableKb} kB\nBuffers:          100 kB\nCached:          2000 kB\n`;
+/** Sensors whose CPU times and memory the test sets (a sensor set to an Error throws it). */
+export function fakeSensors(
+  state: { busy: number; idle: number; usedGiB: number; error?: Error },
+): HostSensors & { state: typeof state } {
+  return {
+    state,
+    cpuTimes() {
+      if (state.error) throw state.error;
+      return { busy: state.busy, total: state.busy + state.idle };
+    },
+    ramUsedGiB() {
+      if (state.error) throw state.error;
+      return state.usedGiB;
+    },
+  };
 }
 
 /** A runner that answers commands by name (a function of the call count) or throws NotFound. */
@@ -118,13 +124,7 @@ export function memFiles(files: Record<string, string>): HostFiles & {
   };
 }
 
-const GIB_KB = 1024 * 1024;
-
-/** A /proc with 10% CPU busy and 12 of 16 GiB available, plus `extra` files. */
+/** A host without a GPU (plus `extra` sysfs files). */
 export function fakeProc(extra: Record<string, string> = {}) {
-  return memFiles({
-    "/proc/stat": procStat(100, 900),
-    "/proc/meminfo": memInfo(16 * GIB_KB, 12 * GIB_KB),
-    ...extra,
-  });
+  return memFiles({ ...extra });
 }

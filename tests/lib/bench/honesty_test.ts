@@ -55,6 +55,7 @@ Deno.test("a profiling limit without a sensor is recorded as ignored on the resu
     sample: () => Promise.resolve(sample),
     latest: () => sample,
     vramUsedMb: () => Promise.resolve(null),
+    unreadable: () => [],
     gpuName: () => null,
   };
   const { events } = await b.run(

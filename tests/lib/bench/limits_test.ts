@@ -26,6 +26,7 @@ function profiler(readings: Partial<HardwareSample>[]): Profiler & { samples: nu
     },
     gpuName: () => null,
     vramUsedMb: () => Promise.resolve(null),
+    unreadable: () => [],
   };
   return p;
 }

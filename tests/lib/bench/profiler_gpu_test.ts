@@ -1,16 +1,7 @@
 import assert from "node:assert/strict";
 import { createProfiler } from "../../../lib/bench/profiler.ts";
 import { hostFiles } from "../../../lib/bench/profiler_host.ts";
-import {
-  fakeProc,
-  fakeRoot,
-  fakeRunner,
-  ManualClock,
-  memInfo,
-  procStat,
-} from "./_profiler_fakes.ts";
-
-const GIB_KB = 1024 * 1024;
+import { fakeProc, fakeRoot, fakeRunner, fakeSensors, ManualClock } from "./_profiler_fakes.ts";
 
 const host = fakeProc;
 
@@ -33,11 +24,13 @@ function amdTree(card = "card1"): Record<string, string> {
 
 Deno.test("an AMD card is read from a sysfs tree on disk, GTT included", async () => {
   await using root = await fakeRoot({
-    "/proc/stat": procStat(10, 90),
-    "/proc/meminfo": memInfo(8 * GIB_KB, 6 * GIB_KB),
     ...amdTree(),
   });
-  const p = createProfiler({ files: hostFiles(root.root), runner: fakeRunner({}) });
+  const p = createProfiler({
+    files: hostFiles(root.root),
+    sensors: fakeSensors({ busy: 10, idle: 90, usedGiB: 2 }),
+    runner: fakeRunner({}),
+  });
   const s = await p.sample();
   assert.equal(p.gpuName(), "AMD GPU (device 0x744c)");
   assert.deepEqual(

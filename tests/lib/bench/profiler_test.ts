@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { createProfiler, summarizeSamples } from "../../../lib/bench/profiler.ts";
 import { SERIES } from "../../../lib/bench/profiler_types.ts";
 import type { HardwareSample } from "../../../lib/bench/events.ts";
-import { waitFor } from "../../_helpers.ts";
-import { fakeProc, fakeRunner, ManualClock, procStat } from "./_profiler_fakes.ts";
+import { programPermissions, runDeno, waitFor } from "../../_helpers.ts";
+import { fakeProc, fakeRunner, fakeSensors, ManualClock } from "./_profiler_fakes.ts";
 
 const host = fakeProc;
 
@@ -15,15 +15,16 @@ const nvidiaCsv = [
 
 Deno.test("without a GPU the GPU series are null and CPU and RAM are sampled", async () => {
   const files = host();
+  const sensors = fakeSensors({ busy: 100, idle: 900, usedGiB: 4 });
   const clock = new ManualClock();
   const runner = fakeRunner({});
-  const p = createProfiler({ files, runner, clock, intervalMs: 1000 });
+  const p = createProfiler({ files, sensors, runner, clock, intervalMs: 1000 });
   const samples: HardwareSample[] = [];
   p.start((s) => samples.push(s));
-  files.files["/proc/stat"] = procStat(150, 950); // 50 busy of 100
+  Object.assign(sensors.state, { busy: 150, idle: 950 }); // 50 busy of 100
   clock.advance(1000);
   await waitFor(() => samples.length === 1, "the first sample");
-  files.files["/proc/stat"] = procStat(225, 975); // 75 busy of 100
+  Object.assign(sensors.state, { busy: 225, idle: 975 }); // 75 busy of 100
   clock.advance(1000);
   await waitFor(() => samples.length === 2, "the second sample");
   const summary = await p.stop();
@@ -146,4 +147,39 @@ Deno.test("on this machine CPU % and RAM are numbers and, without a GPU, the GPU
       assert.equal(summary[`${series}_mean`], null);
     }
   }
+});
+
+async function profileUnder(flags: string[]) {
+  const r = await runDeno(["run", ...flags, "tests/lib/bench/_fixtures/profile_once.ts"]);
+  assert.equal(r.code, 0, r.stderr);
+  return JSON.parse(r.stdout) as { sample: HardwareSample; unreadable: string[] };
+}
+
+for (const program of ["bench", "webapp", "compiled"]) {
+  Deno.test(`under the permissions of ${program}, CPU and RAM are read and no sensor is refused`, async () => {
+    const { sample, unreadable } = await profileUnder(programPermissions(program));
+    assert.deepEqual(unreadable, []);
+    assert.equal(typeof sample.cpu_percent, "number");
+    assert.ok(sample.ram_gb! > 0, `RAM in use: ${sample.ram_gb}`);
+  });
+}
+
+Deno.test("a sensor this program may not read is named with the permission it lacks", async () => {
+  const { sample, unreadable } = await profileUnder(["--allow-read", "--allow-env"]);
+  assert.equal(sample.cpu_percent, null);
+  assert.equal(sample.ram_gb, null);
+  assert.match(unreadable.join("\n"), /^CPU use cannot be read: .*--allow-sys/m);
+  assert.match(unreadable.join("\n"), /^RAM in use cannot be read: .*--allow-sys/m);
+  assert.match(unreadable.join("\n"), /^GPU cannot be read: .*--allow-run/m);
+});
+
+Deno.test("unreadable() names each failing sensor once, however many samples fail", async () => {
+  const sensors = fakeSensors({ busy: 1, idle: 1, usedGiB: 1, error: new Error("refused") });
+  const p = createProfiler({ files: host(), sensors, runner: fakeRunner({}) });
+  await p.sample();
+  await p.sample();
+  assert.deepEqual(p.unreadable(), [
+    "CPU use cannot be read: refused",
+    "RAM in use cannot be read: refused",
+  ]);
 });

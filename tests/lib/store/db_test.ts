@@ -4,6 +4,8 @@ import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { AppError } from "../../../lib/error.ts";
 import { openDatabase } from "../../../lib/store/db.ts";
+import { SCHEMA_VERSION } from "../../../lib/store/schema.ts";
+import { REPO_ROOT, tempEnv } from "../../_helpers.ts";
 
 function thrown(fn: () => unknown): unknown {
   try {
@@ -58,5 +60,23 @@ Deno.test("openDatabase() names a store in a folder that cannot be created", asy
     assert.match(err.message, /Cannot open the results store .*: make its folder writable/);
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("four processes creating the same new store at once all open it, each migration applied once", async () => {
+  await using t = await tempEnv();
+  const path = join(t.root, "new.db");
+  const at = String(Date.now() + 1500);
+  const children = Array.from({ length: 4 }, () =>
+    new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", join(REPO_ROOT, "tests/lib/store/_fixtures/opener.ts"), path, at],
+      stdout: "piped",
+      stderr: "piped",
+    }).output());
+  const outs = await Promise.all(children);
+  const dec = new TextDecoder();
+  for (const out of outs) {
+    assert.equal(out.code, 0, dec.decode(out.stderr));
+    assert.equal(Number(dec.decode(out.stdout)), SCHEMA_VERSION);
   }
 });
