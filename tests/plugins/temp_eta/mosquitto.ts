@@ -111,9 +111,20 @@ export async function startMosquitto(options: BrokerOptions = {}): Promise<Broke
 /** One received message. */
 export interface Received {
   topic: string;
+  /** The JSON payload; empty for `online`, `offline` and an empty (clearing) message. */
   payload: Record<string, unknown>;
+  /** The payload as received. */
+  text: string;
   qos: number;
   retain: boolean;
+}
+
+/** A subscriber's messages; close it with `await using`. */
+export interface Subscription {
+  messages: Received[];
+  /** The messages but those of the availability topic `…/status` and empty (clearing) ones. */
+  readonly etas: Received[];
+  [Symbol.asyncDispose](): Promise<void>;
 }
 
 /**
@@ -125,12 +136,13 @@ export async function subscribe(
   url: string,
   topic: string,
   options: mqtt.IClientOptions = {},
-): Promise<{ messages: Received[]; [Symbol.asyncDispose](): Promise<void> }> {
+): Promise<Subscription> {
   const client = mqtt.connect(url, { reconnectPeriod: 0, ...options });
   const messages: Received[] = [];
-  // deno-fmt-ignore
   client.on("message", (t, payload, packet) => {
-    messages.push({ topic: t, payload: JSON.parse(payload.toString()), qos: packet.qos, retain: packet.retain });
+    const text = payload.toString();
+    const json = text.startsWith("{") ? JSON.parse(text) : {};
+    messages.push({ topic: t, payload: json, text, qos: packet.qos, retain: packet.retain });
   });
   await new Promise<void>((resolve, reject) => {
     client.once("connect", () => resolve());
@@ -139,6 +151,9 @@ export async function subscribe(
   await client.subscribeAsync(topic, { qos: 2 });
   return {
     messages,
+    get etas() {
+      return messages.filter((m) => !m.topic.endsWith("/status") && m.text !== "");
+    },
     async [Symbol.asyncDispose]() {
       await client.endAsync(true);
     },
