@@ -128,13 +128,27 @@ export interface Subscription {
 }
 
 /**
+ * The retained messages a new subscriber to `topic` gets, as `[topic, payload]`: a marker
+ * published once the subscription stands tells when they have all arrived.
+ */
+export async function retainedOn(url: string, topic: string): Promise<string[][]> {
+  const marker = `marker/${crypto.randomUUID()}`;
+  await using sub = await subscribe(url, [topic, marker]);
+  const client = await mqtt.connectAsync(url, { reconnectPeriod: 0 });
+  await client.publishAsync(marker, "", { qos: 1 });
+  await client.endAsync();
+  await waitFor(() => sub.messages.some((m) => m.topic === marker), "the marker");
+  return sub.messages.filter((m) => m.retain).map((m) => [m.topic, m.text]);
+}
+
+/**
  * Subscribes to `topic` (QoS 2) and collects messages; close it with `await using`. The handler is
  * in place before the connection is, so a persistent session's stored messages (`clean: false`),
  * which arrive right after it, are collected too.
  */
 export async function subscribe(
   url: string,
-  topic: string,
+  topic: string | string[],
   options: mqtt.IClientOptions = {},
 ): Promise<Subscription> {
   const client = mqtt.connect(url, { reconnectPeriod: 0, ...options });
