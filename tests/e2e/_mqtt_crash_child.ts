@@ -26,4 +26,5 @@ setTimeout(() => Deno.exit(1), 60_000);
 for (let i = 0; i < 500 && !publisher.status().connected; i++) {
   await new Promise((r) => setTimeout(r, 20));
 }
-console.log(publisher.status().connected ? "connected" : "not connected");
+const line = publisher.status().connected ? "connected\n" : "not connected\n";
+await Deno.stdout.write(new TextEncoder().encode(line));
