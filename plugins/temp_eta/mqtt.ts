@@ -1,25 +1,13 @@
 /**
- * MQTT publishing of the heaters' ETAs. Each status goes to `{prefix}/{heater}` (the DECISIONS.md
- * payload) and each state change to `{prefix}/{heater}/state_change`, with `mqtt_qos` and
- * `mqtt_retain`. The connection never blocks the host: connecting runs in the background, a lost
- * or refused connection is retried with exponential backoff on the injected clock, and a settings
- * change that touches the connection (the prefix too: it names the last will) reconnects at once.
- * The client comes from an injectable factory (npm `mqtt` by default).
- *
- * Availability: `{prefix}/status` is `online` (retained, QoS 1) from each connection on; the
- * connection's last will sets it to `offline` when the host dies without a clean disconnect, and
- * a clean stop (or disabling MQTT, or moving to another broker) publishes `offline` itself first.
- *
- * Retained topics: every topic published retained is recorded per broker; a recorded topic the
- * settings no longer publish retained (retain turned off, another prefix) is cleared with an
- * empty retained message as soon as the publisher is connected to that broker, then forgotten.
- *
- * While the broker is away, messages with QoS ≥ 1 wait in a bounded queue and go out in order
- * when it is back (a message in flight at the loss is sent again: at least once); QoS 0 messages
- * are dropped. Both counts are in the status. The loss is logged once (warning) and the recovery
- * once (with the queued and dropped counts), however many retries and messages lie between; a
- * full queue is logged once per outage. With a `statePath` the queue and the retained record are
- * saved there and put back after a restart (the queue only for the same broker and prefix).
+ * MQTT publishing of the heaters' ETAs: `{prefix}/{heater}` (the DECISIONS.md payload) and
+ * `{prefix}/{heater}/state_change`, with `mqtt_qos` and `mqtt_retain`; `{prefix}/status` is
+ * `online` while connected and `offline` (the last will, and published on a clean stop). The
+ * connection never blocks the host: it is made in the background, retried with exponential
+ * backoff on the injected clock, and remade at once when a connection setting (the prefix too: it
+ * names the will) changes. Retained topics the settings no longer keep are cleared
+ * (`mqtt_retained.ts`). While the broker is away QoS ≥ 1 messages wait in a bounded queue, saved
+ * across restarts (`mqtt_store.ts`), and QoS 0 ones are dropped; the loss, the recovery and a full
+ * queue are each logged once per outage. Details: the plugin's README.
  *
  * @module
  */
@@ -28,11 +16,17 @@ import { messageOf } from "../../lib/error.ts";
 import type { Logger } from "../../lib/log.ts";
 import type { TempEtaSettings } from "./schema.ts";
 import { type HeaterStatus, mqttPayload } from "./status.ts";
-import { clientOptions, connectionOf, mqttClientFactory, OFFLINE, ONLINE } from "./mqtt_client.ts";
+import {
+  clientOptions,
+  connectionOf,
+  disconnect,
+  mqttClientFactory,
+  ONLINE,
+} from "./mqtt_client.ts";
 import type { MqttClientFactory, MqttClientLike, MqttConnection } from "./mqtt_client.ts";
 import { type OutboundMessage, OutboundQueue, QUEUE_LIMIT } from "./mqtt_queue.ts";
-import { RetainedRecord, type RetainedTopic, statusTopic } from "./mqtt_retained.ts";
-import { type MqttState, MqttStateFile } from "./mqtt_store.ts";
+import { clearStale, RetainedRecord, type RetainedTopic, statusTopic } from "./mqtt_retained.ts";
+import { type MqttState, MqttStateFile, restoreQueue } from "./mqtt_store.ts";
 
 /** What `GET /api/plugin/<id>` reports of MQTT. */
 export interface MqttStatus {
@@ -212,22 +206,16 @@ export class MqttPublisher {
     const client = this.#client;
     const c = this.#clientConnection;
     if (!client?.connected || !c || !this.#settings) return;
-    const stale = this.#retained.stale(c.url, c.prefix, this.#settings.mqtt_retain)
-      .filter((t) => !this.#clearing.has(t.topic));
-    if (stale.length === 0) return;
+    const where = { broker: c.url, prefix: c.prefix, retain: this.#settings.mqtt_retain };
+    const sent = clearStale(client, this.#retained, where, this.#clearing, () => {
+      this.#cleared++;
+      this.#changed();
+    });
+    if (sent.length === 0) return;
     this.#o.logger.info(
-      `MQTT clears ${stale.length} retained topics no longer published retained: ` +
-        stale.map((t) => t.topic).join(", "),
+      `MQTT clears ${sent.length} retained topics no longer published retained: ` +
+        sent.map((t) => t.topic).join(", "),
     );
-    for (const t of stale) {
-      this.#clearing.add(t.topic);
-      client.publish(t.topic, "", { qos: 1, retain: true }, (err?: Error) => {
-        this.#clearing.delete(t.topic);
-        if (err) return; // still recorded: cleared on the next connection
-        this.#cleared++;
-        if (this.#retained.remove(t)) this.#changed();
-      });
-    }
   }
 
   /** The connection state for the status route. */
@@ -293,23 +281,8 @@ export class MqttPublisher {
     this.#clientConnection = null;
     this.#clearing.clear();
     if (!client) return this.#dropping;
-    const end = (force: boolean) => new Promise<void>((r) => client.end(force, {}, () => r()));
-    const goodbye = async () => {
-      if (!clean || !c || !client.connected) return await end(true);
-      const sent = await this.#within(
-        new Promise<boolean>((resolve) =>
-          client.publish(
-            statusTopic(c.prefix),
-            OFFLINE,
-            { qos: 1, retain: true },
-            (err) => resolve(!err),
-          )
-        ),
-      );
-      // Not acknowledged: the socket is dropped and the broker's will says `offline` instead.
-      if (sent !== true) return await end(true);
-      await this.#within(end(false));
-    };
+    const topic = clean && c ? statusTopic(c.prefix) : null;
+    const goodbye = () => disconnect(client, topic, (p) => this.#within(p));
     this.#dropping = this.#dropping.then(goodbye);
     return this.#dropping;
   }
@@ -362,21 +335,7 @@ export class MqttPublisher {
   #takeSaved(saved: MqttState | null, c: MqttConnection): void {
     if (this.#savedTaken || !saved || saved.queue.length === 0) return;
     this.#savedTaken = true;
-    const n = saved.queue.length;
-    if (saved.broker !== c.url || saved.prefix !== c.prefix) {
-      this.#queue.lose(n);
-      this.#o.logger.warn(
-        `MQTT dropped ${n} messages queued before the restart for ${saved.broker} ` +
-          `(prefix ${saved.prefix}): the broker or prefix changed`,
-      );
-      this.#changed();
-      return;
-    }
-    const dropped = this.#queue.restore(saved.queue);
-    this.#o.logger.info(
-      `MQTT put back ${n - dropped} messages queued before the restart` +
-        (dropped > 0 ? ` (${dropped} dropped beyond the limit of ${QUEUE_LIMIT})` : ""),
-    );
+    restoreQueue(this.#queue, saved, c, this.#o.logger);
     this.#changed();
   }
 

@@ -104,3 +104,25 @@ export function clientOptions(c: MqttConnection, caText: string | undefined): Mq
   }
   return options;
 }
+
+/**
+ * Ends a client. With the status `topic` of a connected client it first publishes `offline` there
+ * (retained, QoS 1) and then disconnects cleanly, so the broker discards the will; when `within`
+ * gives up waiting for the acknowledgement the socket is dropped instead, and the will says
+ * `offline`. Without a topic, or disconnected, the socket is just dropped.
+ */
+export async function disconnect(
+  client: MqttClientLike,
+  topic: string | null,
+  within: <T>(p: Promise<T>) => Promise<T | undefined>,
+): Promise<void> {
+  const end = (force: boolean) => new Promise<void>((r) => client.end(force, {}, () => r()));
+  if (topic === null || !client.connected) return await end(true);
+  const sent = await within(
+    new Promise<boolean>((resolve) =>
+      client.publish(topic, OFFLINE, { qos: 1, retain: true }, (err) => resolve(!err))
+    ),
+  );
+  if (sent !== true) return await end(true);
+  await within(end(false));
+}

@@ -20,6 +20,7 @@
  *
  * @module
  */
+import type { MqttClientLike } from "./mqtt_client.ts";
 
 /** One retained topic the publisher left on a broker, with the prefix it was published under. */
 export interface RetainedTopic {
@@ -71,4 +72,29 @@ export class RetainedRecord {
   list(): RetainedTopic[] {
     return [...this.#items.values()];
   }
+}
+
+/**
+ * Clears the topics of `record` on `where.broker` that publishing under `where.prefix` with
+ * `where.retain` no longer keeps: an empty retained message (QoS 1) each, forgotten once the broker
+ * acknowledges it (then `onCleared`); one that fails stays recorded for the next connection.
+ * Topics in `clearing` are on their way already. Returns the topics sent now.
+ */
+export function clearStale(
+  client: Pick<MqttClientLike, "publish">,
+  record: RetainedRecord,
+  where: { broker: string; prefix: string; retain: boolean },
+  clearing: Set<string>,
+  onCleared: (t: RetainedTopic) => void,
+): RetainedTopic[] {
+  const stale = record.stale(where.broker, where.prefix, where.retain)
+    .filter((t) => !clearing.has(t.topic));
+  for (const t of stale) {
+    clearing.add(t.topic);
+    client.publish(t.topic, "", { qos: 1, retain: true }, (err?: Error) => {
+      clearing.delete(t.topic);
+      if (!err && record.remove(t)) onCleared(t);
+    });
+  }
+  return stale;
 }

@@ -32,7 +32,7 @@ import { messageOf, StorageError } from "../../lib/error.ts";
 import { writeFileAtomic } from "../../lib/fs.ts";
 import type { Logger } from "../../lib/log.ts";
 import { isPlainObject } from "../../lib/shared/json_object.ts";
-import type { OutboundMessage } from "./mqtt_queue.ts";
+import { type OutboundMessage, type OutboundQueue, QUEUE_LIMIT } from "./mqtt_queue.ts";
 import type { RetainedTopic } from "./mqtt_retained.ts";
 
 /** The name of the state file in the plugin's data folder. */
@@ -180,4 +180,30 @@ export class MqttStateFile {
       this.#failing = true;
     });
   }
+}
+
+/**
+ * Puts a queue saved before a restart back into `queue` when it was for broker `c.url` and prefix
+ * `c.prefix` (beyond the limit the oldest are dropped); otherwise drops it. Both counted and logged.
+ */
+export function restoreQueue(
+  queue: OutboundQueue,
+  saved: MqttState,
+  c: { url: string; prefix: string },
+  logger: Logger,
+): void {
+  const n = saved.queue.length;
+  if (saved.broker !== c.url || saved.prefix !== c.prefix) {
+    queue.lose(n);
+    logger.warn(
+      `MQTT dropped ${n} messages queued before the restart for ${saved.broker} ` +
+        `(prefix ${saved.prefix}): the broker or prefix changed`,
+    );
+    return;
+  }
+  const dropped = queue.restore(saved.queue);
+  logger.info(
+    `MQTT put back ${n - dropped} messages queued before the restart` +
+      (dropped > 0 ? ` (${dropped} dropped beyond the limit of ${QUEUE_LIMIT})` : ""),
+  );
 }
