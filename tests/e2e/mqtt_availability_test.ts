@@ -9,6 +9,8 @@ import { createLogger } from "../../lib/log.ts";
 import { MqttPublisher } from "../../plugins/temp_eta/mqtt.ts";
 import { validateSettings } from "../../plugins/temp_eta/settings.ts";
 import type { HeaterStatus } from "../../plugins/temp_eta/status.ts";
+import { TempEtaService } from "../../plugins/temp_eta/service.ts";
+import { fakeContext } from "../plugins/temp_eta/fakes.ts";
 import { tempEnv, waitFor } from "../_helpers.ts";
 import { retainedOn, startMosquitto, subscribe } from "../plugins/temp_eta/mosquitto.ts";
 
@@ -176,5 +178,45 @@ Deno.test({
     assert.deepEqual(sub.etas.map((m) => m.payload.eta_seconds), [5, 4, 3, 2, 1]);
     assert.equal(b.status().queued, 0);
     await b.close();
+  },
+});
+
+Deno.test({
+  name:
+    "the service keeps its outage queue in the plugin's data folder across a restart of the host",
+  ...opts,
+  fn: async () => {
+    await using broker = await startMosquitto();
+    await using data = await tempEnv();
+    const settings = { ...base(broker.port), mqtt_qos: 1, mqtt_topic_prefix: "svc" };
+    const start = () => {
+      const f = fakeContext(settings);
+      f.ctx.dataDir = data.root;
+      const service = new TempEtaService(f.ctx, { backoffInitialMs: 1000, backoffMaxMs: 2000 });
+      service.start();
+      return { f, service };
+    };
+    const a = start();
+    await waitFor(() => a.service.status().mqtt_connected, "connection");
+    await broker.stop();
+    await waitFor(() => !a.service.status().mqtt_connected, "the loss noticed");
+    for (let i = 1; i <= 20; i++) {
+      a.f.printer.emit(a.f.printer.time + 500, { tool0: { actual: 20 + i, target: 200 } });
+      a.f.clock.advance(500);
+    }
+    const queued = a.service.status().mqtt.queued;
+    assert.ok(queued >= 5, `queued ${queued}`);
+    await a.service.stop();
+    const saved = JSON.parse(await Deno.readTextFile(join(data.root, "mqtt_state.json")));
+    assert.equal(saved.queue.length, queued);
+
+    await broker.restart();
+    await using sub = await subscribe(`mqtt://127.0.0.1:${broker.port}`, "svc/#");
+    const b = start();
+    await waitFor(() => sub.etas.length >= queued, "the messages queued before the restart");
+    assert.ok(b.f.logs.some((l) => l.includes(`MQTT put back ${queued} messages`)));
+    const stamps = sub.etas.filter((m) => m.topic === "svc/tool0").map((m) => m.payload.timestamp);
+    assert.deepEqual(stamps, [...stamps].sort(), "in order");
+    await b.service.stop();
   },
 });
