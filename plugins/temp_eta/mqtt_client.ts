@@ -1,13 +1,16 @@
 /**
  * The MQTT client seam: the small client interface the publisher uses, the default factory over
  * npm `mqtt`, and the connection parameters derived from the settings (URL, credentials, TLS,
- * keepalive). Automatic reconnects of the library are off; the publisher owns the backoff.
+ * keepalive, and the last will: `offline`, retained, on `{prefix}/status`, which the broker
+ * publishes when the connection dies without a clean disconnect). Automatic reconnects of the
+ * library are off; the publisher owns the backoff.
  *
  * @module
  */
 import mqtt from "mqtt";
 import { PLUGIN_ID } from "./id.ts";
 import type { TempEtaSettings } from "./schema.ts";
+import { statusTopic } from "./mqtt_retained.ts";
 import { urlHost } from "../../lib/net.ts";
 
 /** The part of an MQTT client the publisher uses (npm `mqtt`'s `MqttClient` fits it). */
@@ -35,7 +38,14 @@ export interface MqttConnectOptions {
   password?: string;
   ca?: string;
   rejectUnauthorized?: boolean;
+  /** What the broker publishes when the connection dies without a clean disconnect. */
+  will: { topic: string; payload: string; qos: 1; retain: true };
 }
+
+/** The payloads of the availability topic `{prefix}/status`. */
+export const ONLINE = "online";
+/** The last will's payload, also published on a clean shutdown. */
+export const OFFLINE = "offline";
 
 /** Creates a client and starts connecting (must not block). */
 export type MqttClientFactory = (url: string, options: MqttConnectOptions) => MqttClientLike;
@@ -56,6 +66,8 @@ export interface MqttConnection {
   /** PEM text given directly in the setting. */
   caText: string | undefined;
   keepalive: number;
+  /** The topic prefix: the last will's topic `{prefix}/status` is fixed for a connection. */
+  prefix: string;
 }
 
 /** The connection parameters of the settings. */
@@ -71,6 +83,7 @@ export function connectionOf(s: TempEtaSettings): MqttConnection {
     caPath: s.mqtt_tls_enabled && ca !== "" && !pem ? ca : null,
     caText: s.mqtt_tls_enabled && pem ? ca : undefined,
     keepalive: s.mqtt_keepalive,
+    prefix: s.mqtt_topic_prefix,
   };
 }
 
@@ -81,6 +94,7 @@ export function clientOptions(c: MqttConnection, caText: string | undefined): Mq
     keepalive: c.keepalive,
     reconnectPeriod: 0,
     connectTimeout: 10_000,
+    will: { topic: statusTopic(c.prefix), payload: OFFLINE, qos: 1, retain: true },
   };
   if (c.username !== "") options.username = c.username;
   if (c.password !== "") options.password = c.password;
@@ -89,4 +103,26 @@ export function clientOptions(c: MqttConnection, caText: string | undefined): Mq
     if (caText !== undefined) options.ca = caText;
   }
   return options;
+}
+
+/**
+ * Ends a client. With the status `topic` of a connected client it first publishes `offline` there
+ * (retained, QoS 1) and then disconnects cleanly, so the broker discards the will; when `within`
+ * gives up waiting for the acknowledgement the socket is dropped instead, and the will says
+ * `offline`. Without a topic, or disconnected, the socket is just dropped.
+ */
+export async function disconnect(
+  client: MqttClientLike,
+  topic: string | null,
+  within: <T>(p: Promise<T>) => Promise<T | undefined>,
+): Promise<void> {
+  const end = (force: boolean) => new Promise<void>((r) => client.end(force, {}, () => r()));
+  if (topic === null || !client.connected) return await end(true);
+  const sent = await within(
+    new Promise<boolean>((resolve) =>
+      client.publish(topic, OFFLINE, { qos: 1, retain: true }, (err) => resolve(!err))
+    ),
+  );
+  if (sent !== true) return await end(true);
+  await within(end(false));
 }

@@ -2,7 +2,9 @@
  * The messages the MQTT publisher holds while the broker is away: with QoS ≥ 1 (at least once)
  * they wait here, up to {@linkcode QUEUE_LIMIT}, and are sent in order when the connection is
  * back; beyond the limit the oldest go first and are counted as dropped. With QoS 0 (at most once)
- * nothing waits: a message that cannot go out is dropped and counted.
+ * nothing waits: a message that cannot go out is dropped and counted. The publisher saves the
+ * waiting messages ({@linkcode OutboundQueue.items}) and puts them back after a restart
+ * ({@linkcode OutboundQueue.restore}).
  *
  * @module
  */
@@ -55,6 +57,29 @@ export class OutboundQueue {
   retry(m: OutboundMessage): void {
     if (this.#items.length >= this.#limit) this.#dropped++;
     else this.#items.unshift(m);
+  }
+
+  /** The waiting messages, oldest first (a copy). */
+  items(): OutboundMessage[] {
+    return [...this.#items];
+  }
+
+  /**
+   * Puts back messages saved before a restart: they are older than any held since, so they go
+   * first; beyond the limit the oldest are dropped and counted. Returns how many were dropped.
+   */
+  restore(saved: readonly OutboundMessage[]): number {
+    this.#items = [...saved.filter((m) => m.qos > 0), ...this.#items];
+    const over = Math.max(0, this.#items.length - this.#limit);
+    this.#items.splice(0, over);
+    const dropped = over + saved.filter((m) => m.qos === 0).length;
+    this.#dropped += dropped;
+    return dropped;
+  }
+
+  /** Counts `n` messages given up on before they reached the queue (saved for another broker). */
+  lose(n: number): void {
+    this.#dropped += n;
   }
 
   /** Takes every waiting message, oldest first. */

@@ -11,7 +11,9 @@ import { messageOf } from "../../lib/error.ts";
 import { EtaCalculator, type StateChange } from "./calculator.ts";
 import { applyEnvOverrides } from "./env.ts";
 import { displayText } from "./format.ts";
+import { join } from "node:path";
 import { MqttPublisher, type MqttPublisherOptions, type MqttStatus } from "./mqtt.ts";
+import { MQTT_STATE_FILE } from "./mqtt_store.ts";
 import { DEFAULTS, type TempEtaSettings } from "./schema.ts";
 import { brokerTarget, validateSettings } from "./settings.ts";
 import { mayConnect, type PluginContext, type PrinterEvent } from "../../lib/host/mod.ts";
@@ -22,7 +24,7 @@ import type { HeaterStatus } from "./status.ts";
 /** Test seams of the service. */
 export type ServiceOptions = Pick<
   MqttPublisherOptions,
-  "factory" | "readTextFile" | "backoffInitialMs" | "backoffMaxMs"
+  "factory" | "readTextFile" | "backoffInitialMs" | "backoffMaxMs" | "statePath"
 >;
 
 /** A heater's status with its display texts. */
@@ -71,6 +73,8 @@ export class TempEtaService {
         }
         return await Deno.readTextFile(granted);
       },
+      // The outage queue and the retained topics outlive a restart of the host.
+      statePath: join(ctx.dataDir, MQTT_STATE_FILE),
       ...options,
     });
   }

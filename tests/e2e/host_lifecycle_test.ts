@@ -127,7 +127,7 @@ Deno.test({
       await h.until("MQTT to connect", async () => (await h.call("GET", ETA)).body.mqtt_connected);
       assert.equal((await h.call("GET", ETA)).body.algorithm, "exponential");
       await h.call("POST", "/api/printer/tool", { command: "target", targets: { tool0: 60 } });
-      await h.until("a publication on broker A", () => Promise.resolve(subA.messages.length > 0));
+      await h.until("a publication on broker A", () => Promise.resolve(subA.etas.length > 0));
       assert.deepEqual(
         hubA.commands.slice(sentBefore).filter((c) => c.on === 0),
         [],
@@ -181,7 +181,7 @@ Deno.test({
       assert.equal(moved.body.reapplying, true);
       await h.until("hub B", () => Promise.resolve(hubB.clients > 0));
       await h.until("broker B", async () => (await h.call("GET", ETA)).body.mqtt_connected);
-      await h.until("a publication on broker B", () => Promise.resolve(subB.messages.length > 0));
+      await h.until("a publication on broker B", () => Promise.resolve(subB.etas.length > 0));
       const movedSeconds = (Date.now() - t1) / 1000;
       assert.ok(movedSeconds < 20, `moved after ${movedSeconds} s`);
       // usb 1 is manual-on: enforced on the new hub too.
@@ -208,7 +208,7 @@ Deno.test({
         async () => (await h.call("GET", ETA)).body.mqtt_connected,
       );
       await h.call("POST", "/api/printer/tool", { command: "target", targets: { tool0: 70 } });
-      await h.until("publishing after the start", () => Promise.resolve(subB.messages.length > 0));
+      await h.until("publishing after the start", () => Promise.resolve(subB.etas.length > 0));
       assert.equal((await h.call("GET", "/api/plugin/host_uptime")).body.poll_interval_seconds, 9);
       const ws2 = await h.push();
       const stream = await h.call("POST", "/plugin/logmonitor/stream/start", { file: "app.log" });
@@ -268,8 +268,8 @@ Deno.test({
         async () => (await h.call("GET", ETA)).body.mqtt_connected,
       );
       await h.call("POST", "/api/printer/bed", { command: "target", target: 50 });
-      await h.until("a publication", () => Promise.resolve(sub.messages.length > 0));
-      assert.match(sub.messages[0]!.topic, /^v1shop\//);
+      await h.until("a publication", () => Promise.resolve(sub.etas.length > 0));
+      assert.match(sub.etas[0]!.topic, /^v1shop\//);
       const stored = await Deno.readTextFile(join(dataDir, "host", "config.yaml"));
       assert.match(stored, /_version: 2/);
       assert.match(stored, /mqtt_broker: 127\.0\.0\.1/);

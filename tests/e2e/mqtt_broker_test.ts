@@ -10,7 +10,7 @@ import type { HeaterStatus } from "../../plugins/temp_eta/status.ts";
 import { TempEtaService } from "../../plugins/temp_eta/service.ts";
 import { apiApp } from "../../plugins/temp_eta/api.ts";
 import { type FakeContext, fakeContext } from "../plugins/temp_eta/fakes.ts";
-import { waitFor } from "../_helpers.ts";
+import { tempEnv, waitFor } from "../_helpers.ts";
 import { startMosquitto, subscribe } from "../plugins/temp_eta/mosquitto.ts";
 
 const logger = createLogger("test", { sink: () => {} });
@@ -57,16 +57,16 @@ Deno.test({
       await waitFor(() => p.status().connected, "connection");
       p.publish(status("tool0", "heating", 30));
       p.publish(status("bed", "heating", 90));
-      await waitFor(() => sub.messages.filter((m) => m.qos === qos).length === 2, `QoS ${qos}`);
+      await waitFor(() => sub.etas.filter((m) => m.qos === qos).length === 2, `QoS ${qos}`);
       await p.close();
     }
-    assert.deepEqual(sub.messages.map((m) => [m.topic, m.qos, m.retain]), [
+    assert.deepEqual(sub.etas.map((m) => [m.topic, m.qos, m.retain]), [
       ["test/eta/tool0", 1, false],
       ["test/eta/bed", 1, false],
       ["test/eta/tool0", 2, false],
       ["test/eta/bed", 2, false],
     ]);
-    assert.deepEqual(sub.messages[1]!.payload, {
+    assert.deepEqual(sub.etas[1]!.payload, {
       heater: "bed",
       eta_seconds: 90,
       eta_kind: "heating",
@@ -92,10 +92,10 @@ Deno.test({
     await waitFor(() => p.status().published === 1, "publish acknowledged");
     await p.close();
     await using late = await subscribe(url, "localbench/temp_eta/#");
-    await waitFor(() => late.messages.length === 1, "retained message");
-    assert.equal(late.messages[0]!.topic, "localbench/temp_eta/chamber");
-    assert.equal(late.messages[0]!.retain, true);
-    assert.equal(late.messages[0]!.payload.eta_seconds, 300);
+    await waitFor(() => late.etas.length === 1, "retained message");
+    assert.equal(late.etas[0]!.topic, "localbench/temp_eta/chamber");
+    assert.equal(late.etas[0]!.retain, true);
+    assert.equal(late.etas[0]!.payload.eta_seconds, 300);
   },
 });
 
@@ -114,7 +114,7 @@ Deno.test({
     });
     await waitFor(() => good.status().connected, "authenticated connection");
     good.publish(status("tool0", "heating", 10));
-    await waitFor(() => sub.messages.length === 1, "message");
+    await waitFor(() => sub.etas.length === 1, "message");
     await good.close();
     const bad = publisher({ mqtt_port: broker.port, mqtt_username: "eta", mqtt_password: "wrong" });
     await waitFor(() => bad.status().last_error !== null, "refusal");
@@ -140,7 +140,7 @@ Deno.test({
     await waitFor(() => verified.status().connected, "verified TLS connection");
     assert.equal(verified.status().broker, url);
     verified.publish(status("tool0", "heating", 12));
-    await waitFor(() => sub.messages.length === 1, "message over TLS");
+    await waitFor(() => sub.etas.length === 1, "message over TLS");
     await verified.close();
     const insecure = publisher({ ...tls, mqtt_tls_insecure: true });
     await waitFor(() => insecure.status().connected, "insecure TLS connection");
@@ -168,8 +168,8 @@ Deno.test({
     await using sub = await subscribe(url, "localbench/temp_eta/#");
     await waitFor(() => p.status().connected, "reconnection", 15_000);
     p.publish(status("tool0", "heating", 4));
-    await waitFor(() => sub.messages.length === 1, "message after restart");
-    assert.equal(sub.messages[0]!.payload.eta_seconds, 4);
+    await waitFor(() => sub.etas.length === 1, "message after restart");
+    assert.equal(sub.etas[0]!.payload.eta_seconds, 4);
     await p.close();
   },
 });
@@ -181,6 +181,8 @@ Deno.test({
     await using broker = await startMosquitto();
     await using sub = await subscribe(`mqtt://127.0.0.1:${broker.port}`, "localbench/temp_eta/#");
     const f = fakeContext({ mqtt_enabled: true, mqtt_broker: "127.0.0.1", mqtt_port: broker.port });
+    await using data = await tempEnv();
+    f.ctx.dataDir = data.root; // the plugin's data folder (the MQTT state)
     const service = new TempEtaService(f.ctx);
     service.start();
     await waitFor(() => service.status().mqtt_connected, "service connection");
@@ -191,10 +193,10 @@ Deno.test({
       });
       f.clock.advance(500);
     }
-    await waitFor(() => new Set(sub.messages.map((m) => m.topic)).size >= 2, "both heaters");
-    const topics = new Set(sub.messages.map((m) => m.topic));
+    await waitFor(() => new Set(sub.etas.map((m) => m.topic)).size >= 2, "both heaters");
+    const topics = new Set(sub.etas.map((m) => m.topic));
     assert.ok(topics.has("localbench/temp_eta/tool0") && topics.has("localbench/temp_eta/bed"));
-    const lastTool = sub.messages.filter((m) => m.topic.endsWith("/tool0")).at(-1)!;
+    const lastTool = sub.etas.filter((m) => m.topic.endsWith("/tool0")).at(-1)!;
     assert.equal(lastTool.payload.state, "heating");
     await service.stop();
     assert.equal(service.status().mqtt_connected, false);
@@ -241,6 +243,8 @@ Deno.test({
       mqtt_port: broker.port,
       mqtt_qos: 1,
     });
+    await using data = await tempEnv();
+    f.ctx.dataDir = data.root; // the plugin's data folder (the MQTT state)
     const service = new TempEtaService(f.ctx, { backoffInitialMs: 1000, backoffMaxMs: 2000 });
     service.start();
     await waitFor(() => service.status().mqtt_connected, "connection");
@@ -289,12 +293,12 @@ Deno.test({
     // The listener comes back and finds every message of the outage, in order.
     await using back = await subscribe(url, "localbench/temp_eta/#", session);
     const during = () =>
-      back.messages.filter((m) => {
+      back.etas.filter((m) => {
         const t = m.payload.timestamp as number | undefined;
         return t !== undefined && t > lostAt && t < backAt;
       });
     await waitFor(() => during().length >= sent, `${sent} messages of the outage`, 15_000);
-    const stamps = back.messages.filter((m) => m.topic === "localbench/temp_eta/tool0")
+    const stamps = back.etas.filter((m) => m.topic === "localbench/temp_eta/tool0")
       .map((m) => m.payload.timestamp as number);
     assert.deepEqual(stamps, [...stamps].sort((a, b) => a - b), "in order");
     await service.stop();
@@ -307,6 +311,8 @@ Deno.test({
   fn: async () => {
     await using broker = await startMosquitto();
     const f = fakeContext({ mqtt_enabled: true, mqtt_broker: "127.0.0.1", mqtt_port: broker.port });
+    await using data = await tempEnv();
+    f.ctx.dataDir = data.root; // the plugin's data folder (the MQTT state)
     const service = new TempEtaService(f.ctx, { backoffInitialMs: 1000, backoffMaxMs: 2000 });
     service.start();
     await waitFor(() => service.status().mqtt_connected, "connection");

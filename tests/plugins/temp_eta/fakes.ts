@@ -92,7 +92,10 @@ export function fakeContext(
 /** One published message of a fake MQTT client. */
 export interface Published {
   topic: string;
+  /** The JSON payload (empty for the `online`/`offline` and clearing messages). */
   payload: Record<string, unknown>;
+  /** The payload as sent. */
+  raw: string;
   qos: number;
   retain: boolean;
 }
@@ -101,6 +104,8 @@ export interface Published {
 export class FakeMqttClient implements MqttClientLike {
   connected = false;
   ended = false;
+  /** Whether `end` was asked to disconnect cleanly (not forced). */
+  endedCleanly = false;
   published: Published[] = [];
   #handlers = new Map<string, Array<(arg?: unknown) => void>>();
 
@@ -132,6 +137,8 @@ export class FakeMqttClient implements MqttClientLike {
 
   /** The error the next publish reports instead of an acknowledgement (once). */
   failNextPublish: Error | null = null;
+  /** While true, publications are recorded but never acknowledged (a silent broker). */
+  holdAcks = false;
 
   publish(
     topic: string,
@@ -145,12 +152,14 @@ export class FakeMqttClient implements MqttClientLike {
       callback(err);
       return this;
     }
-    this.published.push({ topic, payload: JSON.parse(message), ...options });
-    callback();
+    const payload = message.startsWith("{") ? JSON.parse(message) : {};
+    this.published.push({ topic, payload, raw: message, ...options });
+    if (!this.holdAcks) callback();
     return this;
   }
 
-  end(_force: boolean, _options: Record<string, never>, callback: () => void): unknown {
+  end(force: boolean, _options: Record<string, never>, callback: () => void): unknown {
+    this.endedCleanly = !force;
     this.ended = true;
     this.connected = false;
     callback();
@@ -174,7 +183,10 @@ export function fakeFactory(): {
   };
 }
 
-/** Lets pending promise callbacks run (the publisher reads the CA before connecting). */
+/**
+ * Lets pending promise callbacks run (the publisher reads the CA and waits for the previous
+ * client's clean disconnect before connecting): a macrotask runs after every microtask.
+ */
 export async function flush(): Promise<void> {
-  for (let i = 0; i < 5; i++) await Promise.resolve();
+  await new Promise((resolve) => setTimeout(resolve, 0));
 }

@@ -111,9 +111,34 @@ export async function startMosquitto(options: BrokerOptions = {}): Promise<Broke
 /** One received message. */
 export interface Received {
   topic: string;
+  /** The JSON payload; empty for `online`, `offline` and an empty (clearing) message. */
   payload: Record<string, unknown>;
+  /** The payload as received. */
+  text: string;
   qos: number;
   retain: boolean;
+}
+
+/** A subscriber's messages; close it with `await using`. */
+export interface Subscription {
+  messages: Received[];
+  /** The messages but those of the availability topic `…/status` and empty (clearing) ones. */
+  readonly etas: Received[];
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/**
+ * The retained messages a new subscriber to `topic` gets, as `[topic, payload]`: a marker
+ * published once the subscription stands tells when they have all arrived.
+ */
+export async function retainedOn(url: string, topic: string): Promise<string[][]> {
+  const marker = `marker/${crypto.randomUUID()}`;
+  await using sub = await subscribe(url, [topic, marker]);
+  const client = await mqtt.connectAsync(url, { reconnectPeriod: 0 });
+  await client.publishAsync(marker, "", { qos: 1 });
+  await client.endAsync();
+  await waitFor(() => sub.messages.some((m) => m.topic === marker), "the marker");
+  return sub.messages.filter((m) => m.retain).map((m) => [m.topic, m.text]);
 }
 
 /**
@@ -123,14 +148,15 @@ export interface Received {
  */
 export async function subscribe(
   url: string,
-  topic: string,
+  topic: string | string[],
   options: mqtt.IClientOptions = {},
-): Promise<{ messages: Received[]; [Symbol.asyncDispose](): Promise<void> }> {
+): Promise<Subscription> {
   const client = mqtt.connect(url, { reconnectPeriod: 0, ...options });
   const messages: Received[] = [];
-  // deno-fmt-ignore
   client.on("message", (t, payload, packet) => {
-    messages.push({ topic: t, payload: JSON.parse(payload.toString()), qos: packet.qos, retain: packet.retain });
+    const text = payload.toString();
+    const json = text.startsWith("{") ? JSON.parse(text) : {};
+    messages.push({ topic: t, payload: json, text, qos: packet.qos, retain: packet.retain });
   });
   await new Promise<void>((resolve, reject) => {
     client.once("connect", () => resolve());
@@ -139,6 +165,9 @@ export async function subscribe(
   await client.subscribeAsync(topic, { qos: 2 });
   return {
     messages,
+    get etas() {
+      return messages.filter((m) => !m.topic.endsWith("/status") && m.text !== "");
+    },
     async [Symbol.asyncDispose]() {
       await client.endAsync(true);
     },

@@ -26,6 +26,7 @@ Deno.test("clientOptions() carries credentials, TLS and keepalive from the setti
     password: "pw",
     rejectUnauthorized: true,
     ca: pem,
+    will: { topic: "localbench/temp_eta/status", payload: "offline", qos: 1, retain: true },
   });
   const insecure = connectionOf({ ...s, mqtt_tls_insecure: true, mqtt_ca_cert: "" });
   assert.equal(clientOptions(insecure, undefined).rejectUnauthorized, false);
@@ -36,5 +37,6 @@ Deno.test("clientOptions() carries credentials, TLS and keepalive from the setti
     "connectTimeout",
     "keepalive",
     "reconnectPeriod",
+    "will",
   ]);
 });

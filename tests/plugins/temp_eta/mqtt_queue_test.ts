@@ -37,3 +37,14 @@ Deno.test("OutboundQueue.discard() counts what it gives up", () => {
   q.discard();
   assert.deepEqual([q.size, q.dropped], [0, 2]);
 });
+
+Deno.test("OutboundQueue.restore() puts saved messages first, within the limit, counting the rest", () => {
+  const q = new OutboundQueue(4);
+  q.hold(msg(10));
+  q.hold(msg(11));
+  assert.equal(q.restore([msg(1), msg(2), msg(3), msg(4, 0)]), 2);
+  assert.deepEqual(q.items().map((m) => m.topic), ["t/2", "t/3", "t/10", "t/11"]);
+  assert.deepEqual([q.size, q.dropped], [4, 2]);
+  q.lose(3);
+  assert.equal(q.dropped, 5);
+});

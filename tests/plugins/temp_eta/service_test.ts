@@ -152,11 +152,13 @@ Deno.test("TempEtaService publishes over MQTT and reports the connection", async
   assert.equal(service.status().mqtt_connected, true);
   const topics = new Set(clients[0]!.published.map((p) => p.topic));
   assert.deepEqual([...topics], [
+    "localbench/temp_eta/status",
     "localbench/temp_eta/tool0",
     "localbench/temp_eta/tool0/state_change",
   ]);
   await f.settings.update({ enabled: false });
   assert.equal(service.status().mqtt_enabled, false);
+  await flush();
   assert.ok(clients[0]!.ended);
   await service.stop();
 });
