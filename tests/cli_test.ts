@@ -1,5 +1,5 @@
 /**
- * The real command line (`deno run -A cli.ts`). Failures a user causes or meets: each prints one
+ * The real command line (`cli.ts` with the permissions of `deno task bench`). Failures a user causes or meets: each prints one
  * sentence saying what happened and what to do, exits with the documented code (1 error, 2 bad
  * argument) and never shows a stack trace or a web page. What it loads at start, the cache
  * commands and the user's defaults.
@@ -8,15 +8,18 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { REPO_ROOT, runDeno, tempEnv, writeJson } from "./_helpers.ts";
+import { programPermissions, REPO_ROOT, runDeno, tempEnv, writeJson } from "./_helpers.ts";
 import { staticGraph } from "../tools/import_graph.ts";
 import { createLlamaCppDouble } from "./doubles/_llamacpp_double.ts";
 import { startLmStudioDouble } from "./doubles/lmstudio_server.ts";
 
 const TOKEN = "sk-lm-abcd1234:secretsecretsecret1234";
 
-async function cli(args: string[], vars: Record<string, string>) {
-  return await runDeno(["run", "-A", "cli.ts", ...args], { env: vars });
+/** `cli.ts` with the permissions of `deno task bench`. */
+const BENCH = ["run", ...programPermissions("bench"), "cli.ts"];
+
+async function cli(args: string[], vars: Record<string, string> = {}) {
+  return await runDeno([...BENCH, ...args], { env: vars });
 }
 
 /** One `localbench: error:` line, no stack frame, no markup. */
@@ -261,14 +264,14 @@ Deno.test("cli.ts loads only the command line at start: no engine, client, expor
 Deno.test("cli.ts still loads the engine and the exporters when a command needs them", async () => {
   await using t = await tempEnv();
   // --export-only on an empty store reaches the report command (loaded on demand) and fails there.
-  const r = await runDeno(["run", "-A", "cli.ts", "--export-only"], { env: t.vars });
+  const r = await runDeno([...BENCH, "--export-only"], { env: t.vars });
   assert.equal(r.code, 1, r.stderr);
   assert.match(r.stderr, /Cannot export: no stored results match the filters/);
 });
 
 Deno.test("cli.ts --list-cache and --export-cache work on an empty and a filled store", async () => {
   await using t = await tempEnv();
-  let r = await runDeno(["run", "-A", "cli.ts", "--list-cache"], { env: t.vars });
+  let r = await runDeno([...BENCH, "--list-cache"], { env: t.vars });
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /The cache is empty/);
 
@@ -286,10 +289,10 @@ Deno.test("cli.ts --list-cache and --export-cache work on an empty and a filled 
   r = await runDeno(["run", "-A", script, join(t.dataDir, "results.db")]);
   assert.equal(r.code, 0, r.stderr);
 
-  r = await runDeno(["run", "-A", "cli.ts", "--list-cache"], { env: t.vars });
+  r = await runDeno([...BENCH, "--list-cache"], { env: t.vars });
   assert.match(r.stdout, /org\/m\s+q8_0\s+rest\s+41\.50\s+120\.0\s+1 .* abc123/);
 
-  r = await runDeno(["run", "-A", "cli.ts", "--export-cache", "cache.json"], { env: t.vars });
+  r = await runDeno([...BENCH, "--export-cache", "cache.json"], { env: t.vars });
   assert.equal(r.code, 0, r.stderr);
   const file = join(t.dataDir, "results", "cache.json");
   assert.match(r.stdout, new RegExp(`Exported 1 cached result\\(s\\) to ${file}`));
@@ -297,12 +300,67 @@ Deno.test("cli.ts --list-cache and --export-cache work on an empty and a filled 
   assert.equal(data.results[0].model_key, "org/m@q8_0");
   assert.equal(data.results[0].runs[0].tokens_per_sec, 41.5);
   assert.equal(data.results[0].params.prompt, "p");
+
+  // --json: one document on standard output for each listing action.
+  r = await cli(["--list-cache", "--json"], t.vars);
+  assert.equal(r.code, 0, r.stderr);
+  const listed = JSON.parse(r.stdout);
+  assert.equal(listed.count, 1);
+  assert.deepEqual(
+    [
+      listed.results[0].model_key,
+      listed.results[0].tokens_per_sec_mean,
+      listed.results[0].params_hash,
+    ],
+    ["org/m@q8_0", 41.5, "abc123"],
+  );
+  r = await cli(["--export-cache", "again.json", "--json"], t.vars);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout), {
+    path: join(t.dataDir, "results", "again.json"),
+    count: 1,
+  });
+});
+
+Deno.test("--json gives one JSON document on standard output for every listing action", async () => {
+  await using t = await tempEnv();
+  let r = await cli(["--list-cache", "--json"], t.vars);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout), { count: 0, results: [] });
+  r = await cli(["--list-presets", "--json"], t.vars);
+  assert.equal(r.code, 0, r.stderr);
+  const presets = JSON.parse(r.stdout);
+  assert.ok(presets.presets.some((p: { name: string }) => p.name === "quick_test"));
+  assert.deepEqual([presets.broken, presets.ignored], [[], []]);
+  r = await cli(["--print-config", "--json"], t.vars);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(typeof JSON.parse(r.stdout).num_runs, "number");
+});
+
+Deno.test("with --json a failure is {error, code} on standard output with the same exit code", async () => {
+  await using t = await tempEnv();
+  const unreachable = ["--base-url", "http://127.0.0.1:9"];
+  for (
+    const [args, code, errorCode] of [
+      [["--list-models", ...unreachable], 1, "unreachable"],
+      [unreachable, 1, "unreachable"],
+      [["--runs", "zero"], 2, "invalid_argument"],
+      [["--no-such-option"], 2, "invalid_argument"],
+    ] as const
+  ) {
+    const r = await cli([...args, "--json"], t.vars);
+    assert.equal(r.code, code, `${args.join(" ")}: ${r.stderr}`);
+    const body = JSON.parse(r.stdout);
+    assert.equal(body.code, errorCode, r.stdout);
+    assert.equal(typeof body.error, "string");
+    assertOneSentence(r.stderr, /./);
+  }
 });
 
 Deno.test("cli.ts reads the user's defaults.json from LOCALBENCH_CONFIG_DIR", async () => {
   await using t = await tempEnv();
   await writeJson(join(t.configDir, "defaults.json"), { num_runs: 6 });
-  const r = await runDeno(["run", "-A", "cli.ts", "--print-config"], { env: t.vars });
+  const r = await runDeno([...BENCH, "--print-config"], { env: t.vars });
   assert.equal(r.code, 0, r.stderr);
   assert.equal(JSON.parse(r.stdout).num_runs, 6);
 });

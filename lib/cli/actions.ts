@@ -1,6 +1,6 @@
 /**
  * The actions that print or write something and exit: `--list-presets`, `--print-config`,
- * `--list-cache`, `--export-cache`.
+ * `--list-cache`, `--export-cache`; each as text, or with `--json` as one JSON document.
  *
  * @module
  */
@@ -8,12 +8,16 @@ import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { type Config, type LayerReport, listPresets, type Paths } from "../config/mod.ts";
 import { StorageError } from "../error.ts";
 import { writeFailureReason, writeFileAtomic } from "../fs.ts";
-import { cacheListing, exportCache, openStore } from "../store/mod.ts";
+import { cacheListing, cacheListingJson, exportCache, openStore } from "../store/mod.ts";
 import { VERSION } from "../version.ts";
 
-/** The presets as lines: `name  [readonly|user]  key=value ...`. */
-export async function listPresetsText(paths: Paths): Promise<string> {
+/**
+ * `--list-presets`: as lines (`name  [readonly|user]  key=value ...`), or with `json` one document
+ * `{presets: [{name, readonly, values}], broken: [{name, error}], ignored: [file]}`.
+ */
+export async function listPresetsText(paths: Paths, json = false): Promise<string> {
   const { presets, ignored, broken } = await listPresets(paths.presetsDir);
+  if (json) return JSON.stringify({ presets, broken, ignored }, null, 2);
   const width = Math.max(...presets.map((p) => p.name.length));
   const lines = presets.map((p) => {
     const values = Object.entries(p.values).map(([k, v]) => `${k}=${v}`).join(" ");
@@ -74,11 +78,11 @@ export async function exportCacheFile(
   }
 }
 
-/** The `--list-cache` text. */
-export async function listCacheText(paths: Paths): Promise<string> {
+/** The `--list-cache` text, or with `json` the document of {@linkcode cacheListingJson}. */
+export async function listCacheText(paths: Paths, json = false): Promise<string> {
   const store = await openStore(paths);
   try {
-    return cacheListing(store);
+    return json ? JSON.stringify(cacheListingJson(store), null, 2) : cacheListing(store);
   } finally {
     store.close();
   }

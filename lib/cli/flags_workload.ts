@@ -110,6 +110,6 @@ export const OUTPUT_FLAGS: readonly FlagSpec[] = [
     kind: "bool",
     category: "Other",
     description:
-      "print the results document (the JSON report) on standard output; progress stays on standard error",
+      "print the results document (the JSON report) on standard output, a listing as JSON, a failure as {error, code}; progress stays on standard error",
   }),
 ];

@@ -1,7 +1,8 @@
 /**
  * The benchmark command line: parses the arguments, runs the action and maps errors to exit
  * codes (400 → 2, anything else → 1); an unexpected error is one line too (its stack only with
- * `--debug`). `cli.ts` only calls {@linkcode runCli}.
+ * `--debug`). With `--json` a failure is also `{"error", "code"}` on standard output, so a script
+ * always reads one JSON document there. `cli.ts` only calls {@linkcode runCli}.
  *
  * @module
  */
@@ -47,20 +48,23 @@ export async function runCli(argv: string[], options: CliOptions = {}): Promise<
       output.out(inv.text);
       return 0;
     }
+    const json = inv.options.json;
     switch (inv.options.action) {
       case "list-presets":
-        output.out(await listPresetsText(inv.paths));
+        output.out(await listPresetsText(inv.paths, json));
         return 0;
       case "print-config":
         output.err(layersText(inv.layers));
         output.out(configJson(inv.config));
         return 0;
       case "list-cache":
-        output.out(await listCacheText(inv.paths));
+        output.out(await listCacheText(inv.paths, json));
         return 0;
       case "export-cache": {
         const { path, count } = await exportCacheFile(inv.paths, inv.options.export_cache!);
-        output.out(`Exported ${count} cached result(s) to ${path}`);
+        output.out(
+          json ? JSON.stringify({ path, count }) : `Exported ${count} cached result(s) to ${path}`,
+        );
         return 0;
       }
       default: {
@@ -69,6 +73,9 @@ export async function runCli(argv: string[], options: CliOptions = {}): Promise<
       }
     }
   } catch (err) {
+    // With --json, standard output is always one JSON document: here {"error", "code"}. The
+    // flag is looked for in the arguments themselves, as they may be what failed to parse.
+    const json = argv.includes("--json");
     if (!(err instanceof AppError)) {
       // Never a stack trace for a user: one line, the details with --debug.
       const debug = argv.includes("--debug") || argv.includes("-d");
@@ -78,10 +85,12 @@ export async function runCli(argv: string[], options: CliOptions = {}): Promise<
             ? `details follow)\n${err.stack}`
             : "run again with --debug for the details)"),
       );
+      if (json) output.out(JSON.stringify({ error: messageOf(err), code: "internal" }));
       return 1;
     }
     const hint = exitCodeOf(err) === 2 ? " (see --help)" : "";
     output.err(`localbench: error: ${messageOf(err)}${hint}`);
+    if (json) output.out(JSON.stringify({ error: messageOf(err), code: err.code }));
     return exitCodeOf(err);
   }
 }

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { Row } from "./rows.ts";
 import type { ResultsStore } from "./store.ts";
 import { fixed } from "../shared/format.ts";
 import { shortModelName } from "../shared/model_name.ts";
@@ -30,6 +31,30 @@ export function cacheListing(store: ResultsStore): string {
   );
   lines.splice(1, 0, widths.map((w) => "-".repeat(w)).join("  "));
   return `${lines.join("\n")}\n${rows.length} cached model variant(s)`;
+}
+
+/** The fields of a cached result that `--list-cache --json` prints. */
+const LISTED = [
+  "id",
+  "model_key",
+  "model_name",
+  "quantization",
+  "backend",
+  "status",
+  "tokens_per_sec_mean",
+  "ttft_ms_mean",
+  "runs_ok",
+  "num_runs",
+  "finished_at",
+  "params_hash",
+] as const;
+
+/** The cache as `--list-cache --json` prints it: `{count, results: [...]}`, newest per variant. */
+export function cacheListingJson(store: ResultsStore): { count: number; results: Row[] } {
+  const results = store.latestPerModel().map((r) =>
+    Object.fromEntries(LISTED.map((k) => [k, (r as Row)[k] ?? null]))
+  );
+  return { count: results.length, results };
 }
 
 /** Every stored result with its runs, as a JSON-ready object. */

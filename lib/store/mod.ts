@@ -23,7 +23,7 @@ export {
   SCHEMA_VERSION,
   STAT_SUFFIXES,
 } from "./schema.ts";
-export { cacheListing, exportCache } from "./export.ts";
+export { cacheListing, cacheListingJson, exportCache } from "./export.ts";
 export { loadCurves } from "./load_curves.ts";
 export type { LoadCurve } from "./load_curves.ts";
 export { openStore } from "./open.ts";
