@@ -72,6 +72,11 @@ export function selectTargets(
   return { run, skipped };
 }
 
+/** How many measured runs a variant gets: the runs asked for, in every workload cell. */
+export function measuredRuns(config: Config, options: RunOptions): number {
+  return config.num_runs * cellsOf(workloadOf(options)).length;
+}
+
 /** Runs a job to its end; never throws for a failing model (it is recorded and the job goes on). */
 export async function runJob(
   config: Config,
@@ -105,7 +110,7 @@ export async function runJob(
     const { run, skipped } = selectTargets(
       all,
       options,
-      (t) => store.findCached(t.key, hash) !== null,
+      (t) => store.cacheHit(t.key, hash, measuredRuns(config, options)) !== null,
     );
     summary.skipped = skipped.map((s) => s.key);
     const loadCurve = workloadOf(options).concurrency.some((c) => c > 1) ||
@@ -131,7 +136,7 @@ export async function runJob(
       backend: backend.kind,
       server: backend.describe(),
       models: run.map((t) => t.key),
-      runs: config.num_runs * cellsOf(workload).length,
+      runs: measuredRuns(config, options),
       skipped: summary.skipped,
       parallel_rounds: backend.kind !== "sdk" && options.n_parallel > 1 ? config.num_runs : 0,
       load_levels: workload.concurrency.length + workload.request_rate.length,

@@ -13,7 +13,7 @@ import { shortModelName } from "../shared/model_name.ts";
 import { measuredParams, paramsHash } from "./cache_key.ts";
 import { connect, lmsFor } from "./connect.ts";
 import { discoverTargets } from "./discovery.ts";
-import { selectTargets } from "./job.ts";
+import { measuredRuns, selectTargets } from "./job.ts";
 import { sizeGiB, type Target } from "./target.ts";
 
 /** One model of the listing. */
@@ -95,7 +95,7 @@ export async function runListModels(inv: ResolvedRun, output: Output): Promise<n
       const { run, skipped } = selectTargets(
         all,
         options,
-        (t) => store.findCached(t.key, hash) !== null,
+        (t) => store.cacheHit(t.key, hash, measuredRuns(config, options)) !== null,
       );
       const models = listing(all, run, skipped);
       if (options.json) {

@@ -176,6 +176,17 @@ export class ResultsStore {
     return row ? plain<ResultRow>(row) : null;
   }
 
+  /**
+   * The cached result that spares measuring a variant again: the newest finished result with
+   * these parameters, and only when no run of it failed and it has at least `runs` measured runs
+   * (asking for 5 runs after 4 measures again). Null otherwise.
+   */
+  cacheHit(modelKey: string, paramsHash: string, runs: number): ResultRow | null {
+    const row = this.findCached(modelKey, paramsHash);
+    if (row === null || Number(row.runs_failed ?? 0) > 0) return null;
+    return Number(row.runs_ok ?? row.num_runs ?? 0) >= runs ? row : null;
+  }
+
   /** The newest finished result of every model variant (any parameters), newest first. */
   latestPerModel(): ResultRow[] {
     return this.db.prepare(

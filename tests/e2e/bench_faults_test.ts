@@ -61,6 +61,11 @@ Deno.test("a run that fails is recorded and the model still has its good runs", 
   const row = b.store.allResults()[0]!;
   assert.deepEqual([row.runs_ok, row.runs_failed], [1, 1]);
   assert.deepEqual(b.store.runsOf(row.id).map((r) => r.status), ["ok", "failed"]);
+
+  // A result with a failed run is no cache hit: the next benchmark measures the model again.
+  b.double.faults.failChat.delete(QWEN);
+  const again = await b.run("rest", testOptions({ filters: { include_models: QWEN } }));
+  assert.deepEqual(again.summary.tested, [QWEN]);
 });
 
 Deno.test("when every model fails the job outcome is failed", async () => {

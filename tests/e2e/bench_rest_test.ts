@@ -118,6 +118,22 @@ Deno.test("a changed parameter is a cache miss", async () => {
   assert.deepEqual(second.summary.tested, [QWEN]);
 });
 
+Deno.test("a cached result with fewer runs than asked is measured again, one with as many is not", async () => {
+  await using b = await bench();
+  const opts = testOptions({ filters: { include_models: QWEN } });
+  const config = testConfig(b.double.port);
+  config.num_runs = 1;
+  const first = await b.run("rest", opts, { config });
+  assert.deepEqual(first.summary.tested, [QWEN]);
+  config.num_runs = 2;
+  const more = await b.run("rest", opts, { config });
+  assert.deepEqual(more.summary.tested, [QWEN], "2 runs asked after 1: measured again");
+  config.num_runs = 1;
+  const fewer = await b.run("rest", opts, { config });
+  assert.deepEqual(fewer.summary.tested, [], "1 run asked after 2: cached");
+  assert.ok(fewer.summary.skipped.includes(QWEN));
+});
+
 /** The models a job would measure (the job is stopped at its start, nothing is loaded). */
 async function selected(
   filters: Parameters<typeof testOptions>[0],
