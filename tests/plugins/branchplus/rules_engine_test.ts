@@ -63,6 +63,31 @@ Deno.test("the printer going idle → printing → paused → idle switches chan
   await run.stop();
 });
 
+Deno.test("cancelling a paused print does not switch printing: on outputs back on", async () => {
+  const run = await startPlugin({
+    settings: {
+      min_switch_interval: 0,
+      channels: channels({ "usb:2": { rules: { idle: "off", printing: "on", paused: "off" } } }),
+    },
+  });
+  try {
+    await run.synced();
+    run.printer.setState("PRINTING");
+    await waitFor(() => on(run, "usb", 2), "printing: usb 2 on");
+    run.printer.setState("PAUSED");
+    await waitFor(() => !on(run, "usb", 2), "paused: usb 2 off");
+    const sent = run.sim.commands.length;
+    run.printer.setState("CANCELLING");
+    await settle(50);
+    run.printer.setState("OPERATIONAL");
+    await settle(50);
+    assert.deepEqual(run.sim.commands.slice(sent), [], "the cancel switched nothing");
+    assert.equal(on(run, "usb", 2), false);
+  } finally {
+    await run.stop();
+  }
+});
+
 Deno.test("a switch within the minimum interval is deferred, then applied, never dropped", async () => {
   const run = await startPlugin({
     settings: {
