@@ -343,17 +343,21 @@ export class BranchController {
   }
 
   #failsafeAfterLoss(client: HubClient, states: ChannelStates): void {
-    const applied = failsafeAfterLoss(client, this.settings(), states, {
+    const { logger } = this.#ctx;
+    const done = failsafeAfterLoss(client, this.settings(), states, {
+      // Remembered without running the rules: the failsafe sends the switch itself.
       remember: (kind, id, on) =>
-        this.#change(kind, id, (c) => ({ ...c, manual_on: on })).catch((err) =>
-          this.#ctx.logger.error(`Cannot save the failsafe of ${kind} ${id}: ${err}`)
+        this.#change(kind, id, (c) => ({ ...c, manual_on: on }), false).catch((err) =>
+          logger.error(`Cannot save the failsafe of ${kind} ${id}: ${err}`)
         ),
       sent: (kind, id, on) => this.#engine.noteSent(kind, id, on),
     });
-    this.#ctx.logger.warn(
-      `Hub back after a long loss: failsafe applied to ${applied.length} channel(s)`,
+    for (const failure of done.failed) logger.warn(`Failsafe after the hub loss: ${failure}`);
+    logger.warn(
+      `Hub back after a long loss: failsafe applied to ${done.applied.length} channel(s) ` +
+        `(${done.switched} switched, ${done.applied.length - done.switched} already in that state)`,
     );
-    this.#ctx.push({ type: "failsafe", reason: "hub_lost", applied });
+    this.#ctx.push({ type: "failsafe", reason: "hub_lost", applied: done.applied });
   }
 
   #pushConnection(connected: boolean): void {

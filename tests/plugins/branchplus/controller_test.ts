@@ -241,6 +241,54 @@ Deno.test("losing the hub longer than the grace period applies the failsafe on i
   }
 });
 
+Deno.test("after a long loss the failsafe log and push count every channel that took its failsafe state, one the rebooted hub already had there too", async () => {
+  const run = await startPlugin({
+    settings: {
+      failsafe_grace: 5,
+      reconnect_min: 1,
+      reconnect_max: 1,
+      min_switch_interval: 0,
+      channels: [
+        { kind: "usb", id: 1, mode: "manual", manual_on: true, failsafe: "off", rules: IGNORE },
+        { kind: "usb", id: 2, mode: "manual", manual_on: false, failsafe: "on", rules: IGNORE },
+      ],
+    },
+  });
+  try {
+    await run.synced();
+    await waitFor(() => on(run, "usb", 1), "usb 1 on");
+    run.sim.setRefuse(true);
+    run.sim.setDropConnections(true);
+    run.sim.setDropConnections(false);
+    await waitFor(() => !run.controller.status().connected, "the loss");
+    run.clock.advance(6000);
+    // The hub restarted meanwhile: it comes back with every output off.
+    run.sim.setChannel("usb", 1, false);
+    run.sim.setRefuse(false);
+    for (let i = 0; i < 50 && !run.controller.status().connected; i++) {
+      run.clock.advance(1000);
+      await settle(10);
+    }
+    await waitFor(() => run.pushesOf("failsafe").length === 2, "the failsafe on the return");
+    assert.deepEqual(run.pushesOf("failsafe")[1]!.applied, [
+      { kind: "usb", id: 1, on: false },
+      { kind: "usb", id: 2, on: true },
+    ]);
+    const line = run.logs.find((l) => /Hub back after a long loss/.test(l));
+    assert.match(String(line), /failsafe applied to 2 channel\(s\) \(1 switched, 1 already/);
+    await waitFor(() => on(run, "usb", 2), "usb 2 at its failsafe (on)");
+    await settle(50);
+    assert.equal(on(run, "usb", 1), false, "usb 1 stays at its failsafe (off)");
+    assert.deepEqual(
+      run.sim.commands.filter((c) => c.kind === "usb" && c.id === 2),
+      [{ kind: "usb", id: 2, on: 1 }],
+      "one switch per channel",
+    );
+  } finally {
+    await run.stop();
+  }
+});
+
 Deno.test("a planned stop keeps the outputs and a resumed start neither applies the startup behaviour nor drops a held temperature rule", async () => {
   const sim = await startHubSimulator();
   const settings = {

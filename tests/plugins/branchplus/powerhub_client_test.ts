@@ -175,7 +175,10 @@ Deno.test("stop() logs the closed connection at INFO; a connection the hub drops
   await waitFor(() => hub.synced, "the snapshot");
   sim.setDropConnections(true);
   await waitFor(() => !hub.connected, "the drop");
-  assert.equal(lines.filter((l) => / - WARNING - Lost the connection to the hub/.test(l)).length, 1);
+  assert.equal(
+    lines.filter((l) => / - WARNING - Lost the connection to the hub/.test(l)).length,
+    1,
+  );
   sim.setDropConnections(false);
   const clock = new FakeClock();
   const second = client(sim.url, clock, { logger });
