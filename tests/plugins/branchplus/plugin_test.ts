@@ -226,3 +226,36 @@ Deno.test("in the host switch commands count per account, every API key of it to
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("in the host a clean stop and a planned restart log the hub connection's closing at INFO, never the WARNING 'Lost the connection'", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "branchplus_stop_" });
+  const sim = await startHubSimulator({ port: 0 });
+  const lines: string[] = [];
+  const logger = createLogger("test.host", { level: "info", sink: (_l, line) => lines.push(line) });
+  const make = () =>
+    createHost({ plugins: [plugin], dataDir: dir, configDir: dir, clock: new FakeClock(), logger });
+  try {
+    for (const planned of [true, false]) {
+      const host = make();
+      const { adminKey } = await host.start();
+      const key = adminKey ?? await host.users.createKey("admin");
+      const saved = await call(host, key, "POST", "/api/settings", {
+        plugins: { branchplus: { host: sim.host, port: sim.port } },
+      });
+      assert.equal(saved.status, 200);
+      await connected(host, key);
+      lines.length = 0;
+      await host.stop({ planned });
+      await waitFor(() => sim.clients === 0, "the plugin to disconnect");
+      const hub = lines.filter((l) => /connection to the hub/.test(l));
+      assert.equal(
+        hub.filter((l) => / - INFO - Closed the connection to the hub/.test(l)).length,
+        1,
+      );
+      assert.deepEqual(hub.filter((l) => / - WARNING - /.test(l)), [], `planned: ${planned}`);
+    }
+  } finally {
+    await sim.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
