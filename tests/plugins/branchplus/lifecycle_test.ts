@@ -1,7 +1,8 @@
 /**
- * The failsafe when the hub comes back after a loss longer than `failsafe_grace`
- * (`failsafeAfterLoss` of `lifecycle.ts`, announced by `powerhub_loss.ts`): which channels take
- * their failsafe state, and that the log and push count them truly.
+ * The one-off moments of `lifecycle.ts` through the controller: the startup behaviour on the first
+ * connection, the failsafe on shutdown, and the failsafe when the hub comes back after a loss
+ * longer than `failsafe_grace` (announced by `powerhub_loss.ts`): which channels take their
+ * failsafe state, and that the log and push count them truly.
  */
 import assert from "node:assert/strict";
 import type { ChannelConfig } from "../../../plugins/branchplus/channel_config.ts";
@@ -16,6 +17,13 @@ const IGNORE = {
   paused: "ignore",
   error: "ignore",
 };
+
+/** Channel entries: every channel ignores the printer unless listed. */
+function channels(overrides: Record<string, Partial<ChannelConfig>>) {
+  return ["usb", "mx24v"].flatMap((kind) =>
+    [1, 2, 3, 4, 5].map((id) => ({ kind, id, rules: IGNORE, ...overrides[`${kind}:${id}`] }))
+  );
+}
 
 function on(
   run: { sim: { channels: Record<string, Record<string, number>> } },
@@ -141,4 +149,88 @@ Deno.test("after a long loss the failsafe log and push count every channel that 
   } finally {
     await run.stop();
   }
+});
+
+Deno.test("startup all_off switches every channel off on the first connection only", async () => {
+  const run = await startPlugin({
+    settings: {
+      startup_behaviour: "all_off",
+      channels: channels({ "usb:1": { mode: "manual", manual_on: true } }),
+    },
+    initiallyOn: [["usb", 2], ["mx24v", 4]],
+  });
+  await run.synced();
+  await waitFor(() => run.sim.commands.length >= 10, "ten off commands");
+  assert.deepEqual(run.sim.commands.slice(0, 10).map((c) => c.on), Array(10).fill(0));
+  await waitFor(() => on(run, "usb", 1), "then the rules: manual usb 1 on");
+  assert.equal(on(run, "usb", 2) || on(run, "mx24v", 4), false);
+
+  run.sim.setDropConnections(true);
+  await waitFor(() => !run.controller.status().connected, "the drop");
+  run.sim.setDropConnections(false);
+  run.sim.setChannel("usb", 3, true);
+  const before = run.sim.commands.length;
+  run.clock.advance(1000);
+  await waitFor(() => run.pushesOf("connection").length === 3, "the reconnect");
+  await settle();
+  assert.equal(run.sim.commands.length, before, "no second all_off");
+  assert.equal(on(run, "usb", 3), true);
+  await run.stop();
+});
+
+Deno.test("startup restore sends each manual channel's remembered state", async () => {
+  const run = await startPlugin({
+    settings: {
+      startup_behaviour: "restore",
+      automation_enabled: false,
+      channels: channels({
+        "usb:2": { mode: "manual", manual_on: true },
+        "mx24v:1": { mode: "manual", manual_on: false },
+      }),
+    },
+    initiallyOn: [["mx24v", 1], ["usb", 4]],
+  });
+  await run.synced();
+  await waitFor(() => on(run, "usb", 2) && !on(run, "mx24v", 1), "restored");
+  assert.equal(on(run, "usb", 4), true, "auto channels untouched");
+  assert.deepEqual(run.sim.commands, [{ kind: "usb", id: 2, on: 1 }, {
+    kind: "mx24v",
+    id: 1,
+    on: 0,
+  }]);
+  await run.stop();
+});
+
+Deno.test("startup leave sends nothing when the rules ignore the printer", async () => {
+  const run = await startPlugin({
+    settings: { channels: channels({}) },
+    initiallyOn: [["usb", 1]],
+  });
+  await run.synced();
+  await settle();
+  assert.deepEqual(run.sim.commands, []);
+  await run.stop();
+});
+
+Deno.test("shutdown applies each channel's failsafe and releases everything", async () => {
+  const run = await startPlugin({
+    settings: {
+      channels: channels({
+        "usb:1": { failsafe: "on" },
+        "usb:2": { failsafe: "off" },
+        "usb:3": { failsafe: "hold" },
+      }),
+    },
+    initiallyOn: [["usb", 2], ["usb", 3]],
+  });
+  await run.synced();
+  await run.controller.stop();
+  await waitFor(() => run.sim.clients === 0, "the socket to close");
+  assert.equal(on(run, "usb", 1), true);
+  assert.equal(on(run, "usb", 2), false);
+  assert.equal(on(run, "usb", 3), true, "hold leaves the channel alone");
+  assert.equal(on(run, "mx24v", 5), false);
+  assert.equal(run.printer.listeners, 0);
+  assert.deepEqual(run.clock.pendingDelays(), []);
+  await run.stop();
 });
