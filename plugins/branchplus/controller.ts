@@ -169,7 +169,9 @@ export class BranchController {
   /**
    * Switches a channel by hand; in manual mode the new state is remembered as `manual_on`. The
    * command takes effect before anything else runs: its remembered state is in force before the
-   * command is sent, and the engine leaves the channel alone for `min_switch_interval`.
+   * command is sent (one synchronous step, no rule evaluation in between), and the engine leaves
+   * the channel alone for `min_switch_interval`, then applies the rules again: a manual channel
+   * stays as commanded, an auto channel ends at its rules' verdict (see `rules_engine.ts`).
    * Switching a 24 V output on needs `confirmed` while `confirm_high_power` is set.
    */
   async setChannel(
