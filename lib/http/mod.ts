@@ -7,6 +7,7 @@
  * @module
  */
 export {
+  describeError,
   type ErrorBody,
   errorHandler,
   type ErrorHandlerOptions,

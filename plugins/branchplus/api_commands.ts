@@ -1,7 +1,8 @@
 /**
  * The POST commands of the branch controller: body parsing, validation (unknown command, channel
- * or mode → `AppError` 400 with a message) and dispatch to the controller. Failures the caller can
- * act on come back as `{ok: false, reason, detail}`.
+ * or mode → `UsageError` with a message and a code), the per-account limit of switch commands and
+ * dispatch to the controller. Failures the caller can act on come back as
+ * `{ok: false, reason, detail}`; thrown ones are answered in the same shape by `./api.ts`.
  *
  * @module
  */
@@ -30,14 +31,26 @@ export const COMMANDS = [
 /** A command's JSON result. */
 export type CommandResult = Record<string, unknown>;
 
+/** Who sent a command. */
+export interface CommandCaller {
+  /**
+   * Admits one switch command (`set_channel`) of the caller, after its body was validated.
+   *
+   * @throws {RateLimitedError} when the caller switched too often.
+   */
+  admitSwitch(): void;
+}
+
 /**
  * Runs one command body `{command, ...}`.
  *
- * @throws {UsageError} for an unknown command, channel or mode, or an invalid field.
+ * @throws {UsageError} for an unknown command, channel or mode, or an invalid field;
+ * {RateLimitedError} for a switch over the caller's limit.
  */
 export async function runCommand(
   controller: BranchController,
   body: unknown,
+  caller?: CommandCaller,
 ): Promise<CommandResult> {
   if (!isPlainObject(body)) throw new UsageError("Invalid command: the body must be a JSON object");
   const { command } = body;
@@ -48,6 +61,7 @@ export async function runCommand(
         throw invalid("confirm", "must be true or false");
       }
       const on = parseOn(body.on);
+      caller?.admitSwitch();
       return { ...await controller.setChannel(slot.kind, slot.id, on, body.confirm === true) };
     }
     case "set_mode": {

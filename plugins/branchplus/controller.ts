@@ -169,7 +169,9 @@ export class BranchController {
   /**
    * Switches a channel by hand; in manual mode the new state is remembered as `manual_on`. The
    * command takes effect before anything else runs: its remembered state is in force before the
-   * command is sent, and the engine leaves the channel alone for `min_switch_interval`.
+   * command is sent (one synchronous step, no rule evaluation in between), and the engine leaves
+   * the channel alone for `min_switch_interval`, then applies the rules again: a manual channel
+   * stays as commanded, an auto channel ends at its rules' verdict (see `rules_engine.ts`).
    * Switching a 24 V output on needs `confirmed` while `confirm_high_power` is set.
    */
   async setChannel(
@@ -343,17 +345,21 @@ export class BranchController {
   }
 
   #failsafeAfterLoss(client: HubClient, states: ChannelStates): void {
-    const applied = failsafeAfterLoss(client, this.settings(), states, {
+    const { logger } = this.#ctx;
+    const done = failsafeAfterLoss(client, this.settings(), states, {
+      // Remembered without running the rules: the failsafe sends the switch itself.
       remember: (kind, id, on) =>
-        this.#change(kind, id, (c) => ({ ...c, manual_on: on })).catch((err) =>
-          this.#ctx.logger.error(`Cannot save the failsafe of ${kind} ${id}: ${err}`)
+        this.#change(kind, id, (c) => ({ ...c, manual_on: on }), false).catch((err) =>
+          logger.error(`Cannot save the failsafe of ${kind} ${id}: ${err}`)
         ),
       sent: (kind, id, on) => this.#engine.noteSent(kind, id, on),
     });
-    this.#ctx.logger.warn(
-      `Hub back after a long loss: failsafe applied to ${applied.length} channel(s)`,
+    for (const failure of done.failed) logger.warn(`Failsafe after the hub loss: ${failure}`);
+    logger.warn(
+      `Hub back after a long loss: failsafe applied to ${done.applied.length} channel(s) ` +
+        `(${done.switched} switched, ${done.applied.length - done.switched} already in that state)`,
     );
-    this.#ctx.push({ type: "failsafe", reason: "hub_lost", applied });
+    this.#ctx.push({ type: "failsafe", reason: "hub_lost", applied: done.applied });
   }
 
   #pushConnection(connected: boolean): void {

@@ -80,30 +80,49 @@ export interface FailsafeEffects {
   sent(kind: ChannelKind, id: number, on: boolean): void;
 }
 
+/** What {@linkcode failsafeAfterLoss} did. */
+export interface FailsafeAfterLoss {
+  /**
+   * Every channel now in its failsafe state because of the loss: switched, or already in that
+   * state on the hub (a hub that restarted comes back with its outputs off) and kept there.
+   */
+  applied: PlannedSwitch[];
+  /** How many of `applied` needed a switch. */
+  switched: number;
+  /** Switches that could not be sent, each a sentence (those channels are not in `applied`). */
+  failed: string[];
+}
+
 /**
  * The hub is back after a loss longer than the grace period: the channels nobody controlled
  * meanwhile (manual ones, whose remembered state is stale, and every channel while automation is
  * off) take their failsafe state, and manual ones remember it; `hold` channels stay, auto
- * channels follow their rules again. Returns the switches sent.
+ * channels follow their rules again. A channel the hub already reports in its failsafe state
+ * counts as applied without a switch.
  */
 export function failsafeAfterLoss(
   client: Pick<HubClient, "send">,
   settings: BranchSettings,
   states: ChannelStates,
   effects: FailsafeEffects,
-): PlannedSwitch[] {
-  const applied: PlannedSwitch[] = [];
+): FailsafeAfterLoss {
+  const out: FailsafeAfterLoss = { applied: [], switched: 0, failed: [] };
   for (const config of settings.channels) {
     if (config.failsafe === "hold") continue;
     if (config.mode === "auto" && settings.automation_enabled) continue;
+    const { kind, id } = config;
     const on = config.failsafe === "on";
-    if (config.mode === "manual" && config.manual_on !== on) {
-      effects.remember(config.kind, config.id, on);
+    if (config.mode === "manual" && config.manual_on !== on) effects.remember(kind, id, on);
+    if ((states[kind]?.[String(id)] === 1) !== on) {
+      const result = client.send(kind, id, on);
+      if (!result.ok) {
+        out.failed.push(`cannot switch ${kind} ${id}: ${result.detail}`);
+        continue;
+      }
+      effects.sent(kind, id, on);
+      out.switched++;
     }
-    if ((states[config.kind]?.[String(config.id)] === 1) === on) continue;
-    if (!client.send(config.kind, config.id, on).ok) continue;
-    effects.sent(config.kind, config.id, on);
-    applied.push({ kind: config.kind, id: config.id, on });
+    out.applied.push({ kind, id, on });
   }
-  return applied;
+  return out;
 }

@@ -47,6 +47,7 @@ export const REASON_TEXT: Record<string, string> = {
   no_host: "No hub host is configured",
   timeout: "The hub did not answer in time",
   unreachable: "The hub cannot be reached",
+  rate_limited: "Too many switch commands: wait a few seconds",
 };
 
 /** The text shown for a failed command: `detail`, else the reason's text, else the reason. */
@@ -119,7 +120,8 @@ export function patchConfig(
 
 /**
  * Posts one command with the session's CSRF token. A non-2xx answer becomes `{ok: false}` with
- * the server's `error` text as `detail`.
+ * the server's `reason` and `detail` (the plugin's failure shape), or, from the host in front of
+ * it (401, 403), its `error` text as `detail` and `http_<status>` as the reason.
  */
 export async function sendCommand(
   csrfToken: string,
@@ -135,11 +137,13 @@ export async function sendCommand(
     });
     const json = await res.json().catch(() => ({})) as Record<string, unknown>;
     if (!res.ok) {
-      return {
-        ok: false,
-        reason: `http_${res.status}`,
-        detail: typeof json.error === "string" ? json.error : `HTTP ${res.status}`,
-      };
+      const detail = typeof json.detail === "string"
+        ? json.detail
+        : typeof json.error === "string"
+        ? json.error
+        : `HTTP ${res.status}`;
+      const reason = typeof json.reason === "string" ? json.reason : `http_${res.status}`;
+      return { ok: false, reason, detail };
     }
     return { ...json, ok: json.ok === true } as CommandAnswer;
   } catch (err) {

@@ -63,7 +63,7 @@ export const plugin: PluginDescriptor<BranchSettings, BranchInstance> = {
     const controller = new BranchController(ctx);
     return {
       controller,
-      routes: branchRoutes(() => controller),
+      routes: branchRoutes(() => controller, { clock: ctx.clock, logger: ctx.logger }),
       start: () => controller.start({ resumed: ctx.resumed }),
       stop: (info) => controller.stop({ planned: info.planned }),
     };

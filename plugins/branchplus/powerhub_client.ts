@@ -1,8 +1,10 @@
 /**
  * The hub client: one WebSocket to the hub, the merged channel snapshot, switch commands, and
  * reconnection with doubling backoff (first attempt immediate; then `min`, `2·min`, ... up to
- * `max`; reset to `min` on every successful open). The hub never answers pings, so the client
- * never relies on ping/pong. Timers run on the injected clock.
+ * `max`; reset to `min` on every successful open). The defaults (1 s up to 3 s, a handshake
+ * allowed 4 s) reconnect a hub that comes back within 5 s of its return. The hub never answers
+ * pings, so the client never relies on ping/pong. Timers run on the injected clock. Closing the
+ * client on purpose (`stop()`) logs at INFO; only a connection lost otherwise is a WARNING.
  *
  * @module
  */
@@ -27,9 +29,9 @@ export interface HubClientOptions {
   logger: Logger;
   /** First reconnect delay. @default 1000 */
   reconnectMinMs?: number;
-  /** Longest reconnect delay. @default 30000 */
+  /** Longest reconnect delay. @default 3000 */
   reconnectMaxMs?: number;
-  /** Time allowed for the opening handshake. @default 10000 */
+  /** Time allowed for the opening handshake. @default 4000 */
   connectTimeoutMs?: number;
   /** Opens the socket (tests wrap it). @default `new WebSocket(url)` */
   createSocket?(url: string): WebSocket;
@@ -75,11 +77,21 @@ export interface HubClient {
   stop(): Promise<void>;
 }
 
+/** Longest reconnect delay by default, in ms: a returning hub is found within 3 s. */
+export const DEFAULT_RECONNECT_MAX_MS = 3000;
+
+/**
+ * Time the opening handshake may take by default, in ms. A hub whose address does not answer at
+ * all leaves the attempt hanging this long; with the default backoff the next attempt still starts
+ * within 5 s of the hub's return.
+ */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 4000;
+
 /** Connects to the hub (first attempt immediately) and keeps reconnecting until stopped. */
 export function createHubClient(options: HubClientOptions): HubClient {
   const { clock, logger, url } = options;
   let minMs = Math.max(1000, options.reconnectMinMs ?? 1000);
-  let maxMs = Math.max(minMs, options.reconnectMaxMs ?? 30_000);
+  let maxMs = Math.max(minMs, options.reconnectMaxMs ?? DEFAULT_RECONNECT_MAX_MS);
   let delay = minMs;
   let socket: WebSocket | undefined;
   let connected = false;
@@ -115,7 +127,7 @@ export function createHubClient(options: HubClientOptions): HubClient {
         logger.warn(`Cannot connect to the hub at ${url}: no answer to the handshake`);
         ws.close();
       }
-    }, options.connectTimeoutMs ?? 10_000);
+    }, options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS);
     ws.onopen = () => {
       cancelHandshake();
       delay = minMs;
@@ -153,7 +165,9 @@ export function createHubClient(options: HubClientOptions): HubClient {
       synced = false;
       states = {};
       if (wasConnected) {
-        logger.warn(`Lost the connection to the hub at ${url}`);
+        // Closed by stop() (a host stop or restart, a new hub address): planned, not a loss.
+        if (stopped) logger.info(`Closed the connection to the hub at ${url}`);
+        else logger.warn(`Lost the connection to the hub at ${url}`);
         options.onConnection?.(false);
       }
       scheduleReconnect();

@@ -16,7 +16,6 @@ const STATE_MAP: Readonly<Record<string, RuleState>> = {
   STARTING: "prepare",
   PRINTING: "printing",
   RESUMING: "printing",
-  CANCELLING: "printing",
   FINISHING: "printing",
   PAUSED: "paused",
   PAUSING: "paused",
@@ -24,7 +23,11 @@ const STATE_MAP: Readonly<Record<string, RuleState>> = {
   CLOSED_WITH_ERROR: "error",
 };
 
-/** The matrix state of a printer state; anything unknown (OPERATIONAL, OFFLINE...) is idle. */
+/**
+ * The matrix state of a printer state; anything unknown (OPERATIONAL, OFFLINE...) is idle.
+ * CANCELLING is idle too, not printing (the reference's mapping): a cancelled job is over, so a
+ * cancel from a pause does not switch `printing: on` outputs back on.
+ */
 export function matrixStateOf(printerState: string | undefined): RuleState {
   return (printerState && STATE_MAP[printerState]) || "idle";
 }

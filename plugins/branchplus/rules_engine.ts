@@ -1,8 +1,15 @@
 /**
  * The rules engine at run time: reads the printer, plans the switches (pure, `rules.ts`), keeps
  * the temperature latches, rate-limits per channel with deferral, and remembers states it sent
- * until the hub reports them back (so a switch is not sent twice while its broadcast is on the
- * way, and the startup behaviour's switches count as done).
+ * until the hub has reported back every one of them (so a switch is not sent twice while its
+ * broadcast is on the way, an older broadcast never hides a newer switch, and the startup
+ * behaviour's switches count as done).
+ *
+ * Precedence of a user's switch and the rules, per channel (one synchronous step each, so they
+ * never interleave): in manual mode the rules' target is the remembered state the command set,
+ * so the last command wins; in auto mode the rules own the channel, a user's switch holds for
+ * `min_switch_interval` and the rules are applied again when the hold ends (a deferred run), so
+ * the channel ends at the rules' verdict whichever came first.
  *
  * @module
  */
@@ -31,7 +38,8 @@ export class RulesEngine {
   readonly #options: RulesEngineOptions;
   readonly #limiter: SwitchLimiter;
   #latches = new Map<string, boolean>();
-  #intended = new Map<string, 0 | 1>();
+  /** The last state sent per channel and how many sent switches the hub has not reported yet. */
+  #intended = new Map<string, { on: 0 | 1; unreported: number }>();
 
   constructor(options: RulesEngineOptions) {
     this.#options = options;
@@ -41,18 +49,26 @@ export class RulesEngine {
     });
   }
 
-  /** Treats `on` as the channel's state until the hub reports that channel. */
+  /**
+   * Treats `on` as the channel's state until the hub has reported that channel once for every
+   * switch sent to it (the hub broadcasts each command it applies).
+   */
   noteSent(kind: ChannelKind, id: number, on: boolean): void {
-    this.#intended.set(channelKey(kind, id), on ? 1 : 0);
+    const key = channelKey(kind, id);
+    const unreported = (this.#intended.get(key)?.unreported ?? 0) + 1;
+    this.#intended.set(key, { on: on ? 1 : 0, unreported });
   }
 
   /**
-   * A user switched a channel: treated as sent, and the engine leaves that channel alone for
-   * `min_switch_interval` (a rule evaluation cannot undo the command at once).
+   * A user switched a channel: treated as sent; the engine leaves that channel alone for
+   * `min_switch_interval` (a rule evaluation cannot undo the command at once) and runs the rules
+   * again when that hold ends, so an auto channel ends at the rules' verdict.
    */
   noteUserSwitch(kind: ChannelKind, id: number, on: boolean): void {
+    const key = channelKey(kind, id);
     this.noteSent(kind, id, on);
-    this.#limiter.record(channelKey(kind, id));
+    this.#limiter.record(key);
+    this.#limiter.defer(this.#limiter.remaining(key), this.#options.retry);
   }
 
   /**
@@ -81,10 +97,19 @@ export class RulesEngine {
     }
   }
 
-  /** Forgets sent states for every channel a hub frame mentioned. */
+  /**
+   * Counts a hub report for every channel a frame mentioned; a channel whose sent switches are
+   * all reported is taken from the hub again.
+   */
   noteReported(reported: ChannelStates): void {
     for (const [kind, ids] of Object.entries(reported)) {
-      for (const id of Object.keys(ids ?? {})) this.#intended.delete(`${kind}:${id}`);
+      for (const id of Object.keys(ids ?? {})) {
+        const key = `${kind}:${id}`;
+        const sent = this.#intended.get(key);
+        if (!sent) continue;
+        if (sent.unreported <= 1) this.#intended.delete(key);
+        else sent.unreported--;
+      }
     }
   }
 
@@ -142,7 +167,7 @@ export class RulesEngine {
 
   #current(client: HubClient): ChannelStates {
     const current = client.states();
-    for (const [key, on] of this.#intended) {
+    for (const [key, { on }] of this.#intended) {
       const [kind, id] = key.split(":") as [ChannelKind, string];
       (current[kind] ??= {})[id] = on;
     }

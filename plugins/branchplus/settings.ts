@@ -91,7 +91,7 @@ const FIELDS = object({
   /** First reconnect delay in seconds. */
   reconnect_min: v.optional(numeric(number({ min: 1, max: 3600 })), 1),
   /** Longest reconnect delay in seconds (at least `reconnect_min`). */
-  reconnect_max: v.optional(numeric(number({ min: 1, max: 3600 })), 30),
+  reconnect_max: v.optional(numeric(number({ min: 1, max: 3600 })), 3),
   /** When false the engine does nothing, not even manual enforcement. */
   automation_enabled: v.optional(boolean(), true),
   combine_logic: v.optional(choice(["temp_override", "and", "or"]), "temp_override"),

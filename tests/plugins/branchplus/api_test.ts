@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { plugin } from "../../../plugins/branchplus/mod.ts";
 import { startHubSimulator } from "../../doubles/powerhub_sim.ts";
 import { waitFor } from "../../_helpers.ts";
-import { fakeContext } from "./fakes.ts";
+import { fakeContext, settle } from "./fakes.ts";
 import { startPlugin } from "./harness.ts";
 
 const allOff = { "1": 0, "2": 0, "3": 0, "4": 0, "5": 0 };
@@ -40,7 +40,7 @@ Deno.test("set_channel switches the hub and the change arrives as a state push",
   const run = await startPlugin();
   await run.synced();
   const res = await run.post({ command: "set_channel", kind: "usb", id: 4, on: true });
-  assert.deepEqual(res, { status: 200, body: { ok: true } });
+  assert.deepEqual([res.status, res.body], [200, { ok: true }]);
   await waitFor(() => run.pushesOf("state").length === 2, "the state push");
   assert.deepEqual(run.pushesOf("state")[1], { type: "state", channels: { usb: { "4": 1 } } });
   assert.equal(run.sim.channels.usb?.["4"], 1);
@@ -48,31 +48,87 @@ Deno.test("set_channel switches the hub and the change arrives as a state push",
   await run.stop();
 });
 
-Deno.test("unknown channels, modes and commands are 400 with a message", async () => {
+Deno.test("unknown channels, modes and commands are 400 with {ok: false, reason, detail}", async () => {
   const run = await startPlugin();
   await run.synced();
-  const cases: [unknown, RegExp][] = [
-    [{ command: "set_channel", kind: "usb", id: 6, on: true }, /Unknown channel 'usb 6'/],
-    [{ command: "set_channel", kind: "ac230", id: 1, on: true }, /Unknown channel/],
-    [{ command: "set_label", id: 1, label: "x" }, /Unknown channel/],
-    [{ command: "set_channel", kind: "usb", id: 1, on: "yes" }, /'on'/],
-    [{ command: "set_mode", kind: "usb", id: 1, mode: "turbo" }, /Unknown mode 'turbo'/],
-    [{ command: "self_destruct" }, /Unknown command 'self_destruct'/],
-    [{ kind: "usb", id: 1 }, /Unknown command/],
-    [[1, 2], /JSON object/],
-    ["{not json", /not valid JSON/],
-    [{ command: "set_channel_config", kind: "usb", id: 1 }, /no valid fields/],
-    [{ command: "set_channel_config", kind: "usb", id: 1, failsafe: "maybe" }, /'failsafe'/],
-    [{ command: "set_channel_config", kind: "usb", id: 1, rules: { idle: "x" } }, /'rules\.idle'/],
-    [{ command: "test_connection", port: 99999 }, /'port'/],
+  const cases: [unknown, string, RegExp][] = [
+    [
+      { command: "set_channel", kind: "usb", id: 6, on: true },
+      "unknown_channel",
+      /Unknown channel 'usb 6'/,
+    ],
+    [{ command: "set_channel", kind: "ac230", id: 1, on: true }, "unknown_channel", /Unknown/],
+    [{ command: "set_label", id: 1, label: "x" }, "unknown_channel", /Unknown channel/],
+    [{ command: "set_channel", kind: "usb", id: 1, on: "yes" }, "invalid_setting", /'on'/],
+    [
+      { command: "set_mode", kind: "usb", id: 1, mode: "turbo" },
+      "unknown_mode",
+      /Unknown mode 'turbo'/,
+    ],
+    [{ command: "self_destruct" }, "unknown_command", /Unknown command 'self_destruct'/],
+    [{ kind: "usb", id: 1 }, "unknown_command", /Unknown command/],
+    [[1, 2], "invalid_json", /JSON object/],
+    ["{not json", "invalid_json", /not valid JSON/],
+    [{ command: "set_channel_config", kind: "usb", id: 1 }, "bad_request", /no valid fields/],
+    [
+      { command: "set_channel_config", kind: "usb", id: 1, failsafe: "maybe" },
+      "invalid_setting",
+      /'failsafe'/,
+    ],
+    [
+      { command: "set_channel_config", kind: "usb", id: 1, rules: { idle: "x" } },
+      "invalid_setting",
+      /'rules\.idle'/,
+    ],
+    [{ command: "test_connection", port: 99999 }, "invalid_setting", /'port'/],
   ];
-  for (const [body, message] of cases) {
+  for (const [body, reason, detail] of cases) {
     const res = await run.post(body);
     assert.equal(res.status, 400, JSON.stringify(body));
-    assert.match(String(res.body.error), message);
+    assert.deepEqual(Object.keys(res.body).sort(), ["detail", "ok", "reason"]);
+    assert.equal(res.body.ok, false);
+    assert.equal(res.body.reason, reason, JSON.stringify(body));
+    assert.match(String(res.body.detail), detail);
   }
   assert.deepEqual(run.sim.commands, []);
   await run.stop();
+});
+
+Deno.test("switch commands are limited per account: the 11th within 10 s is a 429 with Retry-After, {ok: false, reason, detail}, and never reaches the hub", async () => {
+  const ignore = { idle: "ignore", prepare: "ignore", printing: "ignore", paused: "ignore" };
+  const run = await startPlugin({
+    settings: { channels: [1, 2, 3, 4, 5].map((id) => ({ kind: "usb", id, rules: ignore })) },
+  });
+  try {
+    await run.synced();
+    const toggle = (i: number, user: string) =>
+      run.post({ command: "set_channel", kind: "usb", id: 1 + (i % 5), on: i % 2 === 0 }, user);
+    for (let i = 0; i < 10; i++) {
+      const res = await toggle(i, "alice");
+      assert.deepEqual([res.status, res.body], [200, { ok: true }], `switch ${i + 1}`);
+      run.clock.advance(500);
+    }
+    await waitFor(() => run.sim.commands.length === 10, "ten switches at the hub");
+    const refused = await toggle(10, "alice");
+    assert.equal(refused.status, 429);
+    assert.equal(refused.headers.get("Retry-After"), "5");
+    assert.equal(refused.body.ok, false);
+    assert.equal(refused.body.reason, "rate_limited");
+    assert.match(String(refused.body.detail), /at most 10 per 10 s per account; try again in 5 s/);
+    // Another account has its own budget; other commands are not switches.
+    assert.deepEqual((await toggle(11, "bob")).body, { ok: true });
+    const label = await run.post({ command: "set_label", kind: "usb", id: 1, label: "L" }, "alice");
+    assert.equal(label.status, 200);
+    // A refused command is not counted: the oldest switch leaves the window 5 s later.
+    run.clock.advance(4500);
+    assert.equal((await toggle(12, "alice")).status, 429);
+    run.clock.advance(500);
+    assert.deepEqual((await toggle(13, "alice")).body, { ok: true });
+    await settle(50);
+    assert.equal(run.sim.commands.length, 12, "only admitted switches reached the hub");
+  } finally {
+    await run.stop();
+  }
 });
 
 Deno.test("set_mode persists the mode and answers with it", async () => {

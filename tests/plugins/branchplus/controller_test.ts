@@ -1,8 +1,8 @@
 /**
  * The branch controller under real use: a user's command wins over a rule evaluation running
- * while its save is under way, channel updates merge by kind and id, a 24 V output needs a
- * confirmation through the API, losing the hub applies the failsafe after a grace period, and a
- * planned restart keeps the outputs.
+ * while its save is under way, a job start and a user's switch end the same whatever their order
+ * and timing, channel updates merge by kind and id, a 24 V output needs a confirmation through the
+ * API, and a planned restart keeps the outputs.
  */
 import assert from "node:assert/strict";
 import type { ChannelConfig } from "../../../plugins/branchplus/channel_config.ts";
@@ -95,6 +95,115 @@ Deno.test("set_mode followed at once by set_channel keeps the channel on, every 
   }
 });
 
+/** A seeded pseudo-random generator (mulberry32): the same rounds on every run. */
+function random(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+Deno.test("a job start and a user's switch end the same in any order and timing: an auto channel at its rules' verdict once the hold ends, a manual one at the command (100 random interleavings)", async () => {
+  // Default min_switch_interval (3 s). usb 1: auto, printing → on. usb 2: manual.
+  let sent = 0;
+  const run = await startPlugin({
+    settings: {
+      channels: [
+        { kind: "usb", id: 1, rules: { ...IGNORE, idle: "off", printing: "on" } },
+        { kind: "usb", id: 2, mode: "manual", manual_on: true, rules: IGNORE },
+      ],
+    },
+    controllerOptions: {
+      createSocket: (url) => {
+        const ws = new WebSocket(url);
+        const send = ws.send.bind(ws);
+        ws.send = (data) => {
+          sent++;
+          send(data);
+        };
+        return ws;
+      },
+    },
+  });
+  const rand = random(26);
+  const pick = (max: number) => Math.floor(rand() * (max + 1));
+  const update = run.settings.update.bind(run.settings);
+  let saveDelay = 0;
+  run.settings.update = async (partial) => {
+    await settle(saveDelay);
+    return await update(partial);
+  };
+  // Every switch sent has reached the hub and its broadcast is back (however slow the machine).
+  const delivered = () =>
+    waitFor(
+      () =>
+        run.sim.commands.length === sent &&
+        JSON.stringify(run.controller.status().channels) === JSON.stringify(run.sim.channels),
+      "every switch at the hub and back",
+    );
+  // Lets the fake clock run until nothing is left to do (holds, deferred runs, broadcasts).
+  const quiesce = async () => {
+    for (let i = 0; i < 3; i++) {
+      run.clock.advance(2000);
+      await delivered();
+    }
+  };
+  const outcomes: string[] = [];
+  try {
+    await run.synced();
+    for (let round = 0; round < 100; round++) {
+      // Back to idle, usb 1 off by its rule, usb 2 on by a command.
+      run.sim.setDelayMs(0);
+      saveDelay = 0;
+      run.printer.setState("OPERATIONAL");
+      await run.post({ command: "set_channel", kind: "usb", id: 2, on: true });
+      await quiesce();
+      assert.deepEqual([on(run, "usb", 1), on(run, "usb", 2)], [false, true], `reset ${round}`);
+
+      // The interleaving: which comes first, the real and clock time between the two, how late
+      // the hub's broadcasts and the settings saves are.
+      const echoMs = pick(8);
+      run.sim.setDelayMs(echoMs);
+      saveDelay = pick(8);
+      const jobFirst = rand() < 0.5;
+      const gapMs = pick(6);
+      const clockGap = [0, 1, 500, 2999, 3000, 3200][pick(5)]!;
+      const jobStart = () => run.printer.setState("PRINTING");
+      const userOff = () =>
+        Promise.all(
+          [1, 2].map((id) => run.post({ command: "set_channel", kind: "usb", id, on: false })),
+        );
+      let answers: Promise<unknown>;
+      if (jobFirst) {
+        jobStart();
+        if (gapMs) await settle(gapMs);
+        run.clock.advance(clockGap);
+        answers = userOff();
+      } else {
+        answers = userOff();
+        if (gapMs) await settle(gapMs);
+        run.clock.advance(clockGap);
+        jobStart();
+      }
+      await answers;
+      await quiesce();
+      const end = `usb1=${on(run, "usb", 1) ? "on" : "off"} usb2=${
+        on(run, "usb", 2) ? "on" : "off"
+      }`;
+      outcomes.push(end);
+      const timing =
+        `job first ${jobFirst}, gap ${gapMs} ms, clock ${clockGap} ms, echo ${echoMs} ms`;
+      assert.equal(end, "usb1=on usb2=off", `round ${round} (${timing})`);
+      assert.equal(stored(run, "usb", 2).manual_on, false);
+    }
+    assert.equal(new Set(outcomes).size, 1);
+  } finally {
+    await run.stop();
+  }
+});
+
 Deno.test("a settings update of channels merges by kind and id; [] changes nothing; replace is explicit", async () => {
   const run = await startPlugin({
     settings: {
@@ -172,70 +281,6 @@ Deno.test("switching a 24 V output on through the API needs confirm: true while 
     await run.settings.update({ confirm_high_power: false });
     const plain = await run.post({ command: "set_channel", kind: "mx24v", id: 2, on: true });
     assert.deepEqual(plain.body, { ok: true });
-  } finally {
-    await run.stop();
-  }
-});
-
-Deno.test("losing the hub longer than the grace period applies the failsafe on its return; a short loss only re-syncs", async () => {
-  const run = await startPlugin({
-    settings: {
-      failsafe_grace: 5,
-      reconnect_min: 1,
-      reconnect_max: 1,
-      min_switch_interval: 0,
-      channels: [
-        { kind: "usb", id: 1, mode: "manual", manual_on: true, failsafe: "off", rules: IGNORE },
-        { kind: "usb", id: 2, mode: "manual", manual_on: true, failsafe: "hold", rules: IGNORE },
-        { kind: "usb", id: 3, mode: "auto", failsafe: "off", rules: { ...IGNORE, idle: "on" } },
-      ],
-    },
-  });
-  const lose = async () => {
-    run.sim.setRefuse(true);
-    run.sim.setDropConnections(true);
-    run.sim.setDropConnections(false);
-    await waitFor(() => !run.controller.status().connected, "the loss");
-  };
-  const back = async () => {
-    run.sim.setRefuse(false);
-    const before = run.pushesOf("connection").length;
-    for (let i = 0; i < 200 && run.pushesOf("connection").length === before; i++) {
-      run.clock.advance(1000);
-      await settle(10);
-    }
-    await waitFor(() => run.controller.status().connected, "the return");
-    await settle(50);
-  };
-  try {
-    await run.synced();
-    await waitFor(() => on(run, "usb", 1) && on(run, "usb", 2) && on(run, "usb", 3), "all on");
-
-    // Short loss: the hub comes back after 2 s with usb 1 off (it rebooted): re-synced, the
-    // remembered state is enforced again, no failsafe.
-    await lose();
-    run.sim.setChannel("usb", 1, false);
-    await back();
-    await waitFor(() => on(run, "usb", 1), "usb 1 enforced again");
-    assert.equal(run.pushesOf("failsafe").length, 0);
-
-    // Long loss: announced when the grace period ends, applied on the return.
-    await lose();
-    run.clock.advance(6000);
-    assert.deepEqual(run.pushesOf("failsafe"), [{
-      type: "failsafe",
-      reason: "hub_lost",
-      pending: true,
-    }]);
-    await back();
-    await waitFor(() => !on(run, "usb", 1), "usb 1 at its failsafe (off)");
-    assert.equal(on(run, "usb", 2), true, "hold keeps usb 2");
-    assert.equal(on(run, "usb", 3), true, "auto usb 3 follows its rule");
-    const applied = run.pushesOf("failsafe")[1]!;
-    assert.deepEqual(applied.applied, [{ kind: "usb", id: 1, on: false }]);
-    await waitFor(() => stored(run, "usb", 1).manual_on === false, "the failsafe remembered");
-    await settle(50);
-    assert.equal(on(run, "usb", 1), false, "manual enforcement keeps the failsafe state");
   } finally {
     await run.stop();
   }

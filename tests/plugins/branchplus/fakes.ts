@@ -1,7 +1,7 @@
 /**
  * Small fakes of the plugin context for the branch controller tests: a manual clock, a printer
  * that emits states and temperatures, an in-memory settings access validated by the plugin's own
- * descriptor, captured pushes, and a bounded wait.
+ * descriptor, captured pushes and log lines, and a bounded wait.
  *
  * @module
  */
@@ -68,6 +68,8 @@ export interface FakeContext {
   printer: FakePrinter;
   settings: MemorySettings<BranchSettings>;
   pushes: Record<string, unknown>[];
+  /** Every line the plugin logged (debug and up), oldest first. */
+  logs: string[];
 }
 
 /** Builds a plugin context of fakes; `settings` are the initial stored values. */
@@ -76,9 +78,13 @@ export function fakeContext(settings: Settings = {}): FakeContext {
   const printer = new FakePrinter();
   const store = new MemorySettings(plugin, settings);
   const pushes: Record<string, unknown>[] = [];
+  const logs: string[] = [];
   const ctx: PluginContext<BranchSettings> = {
     id: "branchplus",
-    logger: createLogger("test.branchplus", { level: "error", sink: () => {} }),
+    logger: createLogger("test.branchplus", {
+      level: "debug",
+      sink: (_l, line) => logs.push(line),
+    }),
     clock,
     dataDir: "/nonexistent",
     logDir: "/nonexistent",
@@ -87,7 +93,7 @@ export function fakeContext(settings: Settings = {}): FakeContext {
     push: (data) => pushes.push(structuredClone(data)),
     env: {},
   };
-  return { ctx, clock, printer, settings: store, pushes };
+  return { ctx, clock, printer, settings: store, pushes, logs };
 }
 
 /** Lets pending socket events run. */

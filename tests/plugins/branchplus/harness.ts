@@ -23,7 +23,11 @@ export interface PluginRun extends FakeContext {
   sim: HubSimulator;
   controller: BranchController;
   get(): Promise<Record<string, unknown>>;
-  post(body: unknown): Promise<{ status: number; body: Record<string, unknown> }>;
+  /** Posts a command, as `user` when given (the principal the host's authentication would set). */
+  post(
+    body: unknown,
+    user?: string,
+  ): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }>;
   /** Pushes of one type. */
   pushesOf(type: string): Record<string, unknown>[];
   /** Waits until the plugin is connected and has the hub's snapshot. */
@@ -50,9 +54,14 @@ export async function startPlugin(options: StartPluginOptions = {}): Promise<Plu
     ? new BranchController(fake.ctx, options.controllerOptions)
     : undefined;
   const instance = direct ? null : plugin.create!(fake.ctx);
-  const routes = instance ? instance.routes! : branchRoutes(() => direct!);
+  const routes = instance ? instance.routes! : branchRoutes(() => direct!, { clock: fake.clock });
   const app = new Hono();
   app.onError(errorHandler());
+  app.use("*", async (c, next) => {
+    const user = c.req.header("x-test-user");
+    if (user) c.set("principal", { user, permissions: ["CONTROL", "STATUS"], via: "apikey" });
+    await next();
+  });
   for (const r of routes) app.route(r.base, r.app);
   if (direct) direct.start();
   else await instance!.start!();
@@ -62,13 +71,13 @@ export async function startPlugin(options: StartPluginOptions = {}): Promise<Plu
     sim,
     controller,
     get: async () => await (await app.request(API_BASE)).json(),
-    post: async (body) => {
+    post: async (body, user) => {
       const res = await app.request(API_BASE, {
         method: "POST",
-        headers: { "content-type": "application/json" },
+        headers: { "content-type": "application/json", ...(user ? { "x-test-user": user } : {}) },
         body: typeof body === "string" ? body : JSON.stringify(body),
       });
-      return { status: res.status, body: await res.json() };
+      return { status: res.status, body: await res.json(), headers: res.headers };
     },
     pushesOf: (type) => fake.pushes.filter((p) => p.type === type),
     synced: async () => {

@@ -59,7 +59,7 @@ Deno.test("failureText() prefers the detail, then the reason's text, then the re
   assert.equal(failureText({ ok: false, reason: "weird" }), "Command failed (weird)");
 });
 
-Deno.test("sendCommand() posts JSON with the CSRF token and maps HTTP errors to ok false", async () => {
+Deno.test("sendCommand() posts JSON with the CSRF token and maps HTTP errors to ok false, keeping the plugin's reason and detail", async () => {
   const seen: { url: string; init: RequestInit }[] = [];
   const ok = ((url: string, init: RequestInit) => {
     seen.push({ url, init });
@@ -80,6 +80,15 @@ Deno.test("sendCommand() posts JSON with the CSRF token and maps HTTP errors to 
     ok: false,
     reason: "http_400",
     detail: "Unknown mode 'x'",
+  });
+  const limited = (() =>
+    Promise.resolve(
+      Response.json({ ok: false, reason: "rate_limited", detail: "Too many" }, { status: 429 }),
+    )) as unknown as typeof fetch;
+  assert.deepEqual(await sendCommand("tok", { command: "set_channel" }, limited), {
+    ok: false,
+    reason: "rate_limited",
+    detail: "Too many",
   });
   const down = (() => Promise.reject(new TypeError("offline"))) as unknown as typeof fetch;
   const failed = await sendCommand("tok", {}, down);

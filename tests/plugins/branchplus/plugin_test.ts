@@ -19,7 +19,11 @@ async function call(host: Host, key: string | null, method: string, path: string
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
+  return {
+    status: res.status,
+    body: (text ? JSON.parse(text) : {}) as Record<string, unknown>,
+    retryAfter: res.headers.get("Retry-After"),
+  };
 }
 
 async function connected(host: Host, key: string): Promise<void> {
@@ -88,7 +92,7 @@ Deno.test("in the host the plugin enforces STATUS and CONTROL, follows the virtu
       id: 2,
       on: true,
     });
-    assert.deepEqual(allowed, { status: 200, body: { ok: true } });
+    assert.deepEqual([allowed.status, allowed.body], [200, { ok: true }]);
     await waitFor(() => sim.channels.usb?.["2"] === 1, "usb 2 on");
     const bad = await call(host, operator, "POST", BASE, {
       command: "set_mode",
@@ -97,7 +101,9 @@ Deno.test("in the host the plugin enforces STATUS and CONTROL, follows the virtu
       mode: "x",
     });
     assert.equal(bad.status, 400);
-    assert.match(String(bad.body.error), /Unknown mode/);
+    assert.equal(bad.body.ok, false);
+    assert.equal(bad.body.reason, "unknown_mode");
+    assert.match(String(bad.body.detail), /Unknown mode/);
 
     // A print of the virtual printer: each move takes 50 ms on the (manual) printer clock.
     const moves = Array.from({ length: 50 }, (_, i) => `G1 X${i}`).join("\n");
@@ -164,6 +170,91 @@ Deno.test("in the host the plugin enforces STATUS and CONTROL, follows the virtu
     await waitFor(() => sim.channels.mx24v?.["3"] === 1, "the remembered state enforced again");
   } finally {
     await host.stop();
+    await sim.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("in the host switch commands count per account, every API key of it together: the 11th in 10 s is a 429 with Retry-After and {ok: false, reason, detail}", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "branchplus_limit_" });
+  const sim = await startHubSimulator({ port: 0 });
+  const host = createHost({
+    plugins: [plugin],
+    dataDir: dir,
+    configDir: dir,
+    clock: new FakeClock(),
+    logger: quiet,
+  });
+  try {
+    const { adminKey } = await host.start();
+    await host.users.addUser("operator", "pw", ["STATUS", "CONTROL"]);
+    const keys = [await host.users.createKey("operator"), await host.users.createKey("operator")];
+    const ignore = { idle: "ignore", prepare: "ignore", printing: "ignore", paused: "ignore" };
+    const saved = await call(host, adminKey!, "POST", "/api/settings", {
+      plugins: {
+        branchplus: {
+          host: sim.host,
+          port: sim.port,
+          channels: [1, 2, 3, 4, 5].map((id) => ({ kind: "usb", id, rules: ignore })),
+        },
+      },
+    });
+    assert.equal(saved.status, 200);
+    await connected(host, keys[0]!);
+    const toggle = (key: string, i: number) =>
+      call(host, key, "POST", BASE, {
+        command: "set_channel",
+        kind: "usb",
+        id: 1,
+        on: i % 2 === 0,
+      });
+    for (let i = 0; i < 10; i++) {
+      const res = await toggle(keys[i % 2]!, i);
+      assert.deepEqual([res.status, res.body], [200, { ok: true }], `switch ${i + 1}`);
+    }
+    const refused = await toggle(keys[0]!, 10);
+    assert.equal(refused.status, 429);
+    assert.equal(refused.retryAfter, "10");
+    assert.deepEqual(Object.keys(refused.body).sort(), ["detail", "ok", "reason"]);
+    assert.equal(refused.body.reason, "rate_limited");
+    assert.equal((await toggle(keys[1]!, 10)).status, 429, "the account's other key too");
+    assert.deepEqual((await toggle(adminKey!, 10)).body, { ok: true }, "another account");
+    await waitFor(() => sim.commands.length === 11, "eleven switches at the hub");
+  } finally {
+    await host.stop();
+    await sim.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("in the host a clean stop and a planned restart log the hub connection's closing at INFO, never the WARNING 'Lost the connection'", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "branchplus_stop_" });
+  const sim = await startHubSimulator({ port: 0 });
+  const lines: string[] = [];
+  const logger = createLogger("test.host", { level: "info", sink: (_l, line) => lines.push(line) });
+  const make = () =>
+    createHost({ plugins: [plugin], dataDir: dir, configDir: dir, clock: new FakeClock(), logger });
+  try {
+    for (const planned of [true, false]) {
+      const host = make();
+      const { adminKey } = await host.start();
+      const key = adminKey ?? await host.users.createKey("admin");
+      const saved = await call(host, key, "POST", "/api/settings", {
+        plugins: { branchplus: { host: sim.host, port: sim.port } },
+      });
+      assert.equal(saved.status, 200);
+      await connected(host, key);
+      lines.length = 0;
+      await host.stop({ planned });
+      await waitFor(() => sim.clients === 0, "the plugin to disconnect");
+      const hub = lines.filter((l) => /connection to the hub/.test(l));
+      assert.equal(
+        hub.filter((l) => / - INFO - Closed the connection to the hub/.test(l)).length,
+        1,
+      );
+      assert.deepEqual(hub.filter((l) => / - WARNING - /.test(l)), [], `planned: ${planned}`);
+    }
+  } finally {
     await sim.close();
     await Deno.remove(dir, { recursive: true });
   }

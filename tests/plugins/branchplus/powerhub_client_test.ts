@@ -7,6 +7,7 @@ import {
 } from "../../../plugins/branchplus/powerhub_client.ts";
 import { startHubSimulator } from "../../doubles/powerhub_sim.ts";
 import { waitFor } from "../../_helpers.ts";
+import { defaultSettings } from "../../../plugins/branchplus/settings.ts";
 import { FakeClock } from "./fakes.ts";
 
 const quiet = createLogger("test.hub", { level: "error", sink: () => {} });
@@ -75,7 +76,10 @@ Deno.test("a switch made by another client reaches this one through the broadcas
 Deno.test("after a drop the client reconnects with doubling backoff and re-syncs", async () => {
   const sim = await startHubSimulator({ port: 0 });
   const clock = new FakeClock();
-  const { hub, connections } = client(sim.url, clock);
+  const { hub, connections } = client(sim.url, clock, {
+    reconnectMaxMs: 8000,
+    connectTimeoutMs: 60_000,
+  });
   await waitFor(() => hub.synced, "the snapshot");
 
   sim.setRefuse(true);
@@ -161,4 +165,74 @@ Deno.test("stop() closes the socket and cancels reconnecting", async () => {
   assert.deepEqual(clock.pendingDelays(), []);
   await hub.stop();
   await sim.close();
+});
+
+Deno.test("stop() logs the closed connection at INFO; a connection the hub drops is a WARNING", async () => {
+  const sim = await startHubSimulator({ port: 0 });
+  const lines: string[] = [];
+  const logger = createLogger("test.hub", { level: "debug", sink: (_l, s) => lines.push(s) });
+  const { hub } = client(sim.url, new FakeClock(), { logger });
+  await waitFor(() => hub.synced, "the snapshot");
+  sim.setDropConnections(true);
+  await waitFor(() => !hub.connected, "the drop");
+  assert.equal(
+    lines.filter((l) => / - WARNING - Lost the connection to the hub/.test(l)).length,
+    1,
+  );
+  sim.setDropConnections(false);
+  const clock = new FakeClock();
+  const second = client(sim.url, clock, { logger });
+  await waitFor(() => second.hub.synced, "the second snapshot");
+  lines.length = 0;
+  await second.hub.stop();
+  assert.deepEqual(lines.filter((l) => / - (WARNING|ERROR) - /.test(l)), []);
+  assert.equal(lines.filter((l) => / - INFO - Closed the connection to the hub/.test(l)).length, 1);
+  await hub.stop();
+  await sim.close();
+});
+
+Deno.test("at the default settings a hub back after a long outage is reconnected within 5 s of its return", async () => {
+  const defaults = defaultSettings();
+  let sim = await startHubSimulator({ port: 0 });
+  const port = sim.port;
+  const clock = new FakeClock();
+  let opened = 0;
+  let closed = 0;
+  const { hub } = client(sim.url, clock, {
+    reconnectMinMs: defaults.reconnect_min * 1000,
+    reconnectMaxMs: defaults.reconnect_max * 1000,
+    createSocket: (url) => {
+      const ws = new WebSocket(url);
+      opened++;
+      ws.addEventListener("close", () => closed++);
+      return ws;
+    },
+  });
+  // Waits for the attempt under way to end, then moves the clock to the next one.
+  const nextAttempt = async () => {
+    await waitFor(() => closed === opened && clock.pendingDelays().length === 1, "a retry");
+    const delay = clock.pendingDelays()[0]!;
+    clock.advance(delay);
+    return delay;
+  };
+  try {
+    await waitFor(() => hub.synced, "the snapshot");
+    await sim.close();
+    await waitFor(() => !hub.connected, "the loss");
+    let down = 0;
+    while (down < 120_000) down += await nextAttempt();
+    // Back on the same port right after a failed attempt: the longest wait there can be.
+    await waitFor(() => closed === opened && clock.pendingDelays().length === 1, "a retry");
+    sim = await startHubSimulator({ port });
+    let waited = 0;
+    for (let i = 0; i < 10 && !hub.connected; i++) {
+      waited += await nextAttempt();
+      await waitFor(() => hub.connected || closed === opened, "the attempt");
+    }
+    assert.equal(hub.connected, true);
+    assert.ok(waited <= 5000, `reconnected ${waited} ms after the hub was back`);
+  } finally {
+    await hub.stop();
+    await sim.close();
+  }
 });

@@ -2,8 +2,14 @@ import assert from "node:assert/strict";
 import type { ChannelConfig } from "../../../plugins/branchplus/channel_config.ts";
 import { startHubSimulator } from "../../doubles/powerhub_sim.ts";
 import { waitFor } from "../../_helpers.ts";
-import { settle } from "./fakes.ts";
 import { startPlugin } from "./harness.ts";
+import { FakeClock, FakePrinter, settle } from "./fakes.ts";
+import { createLogger } from "../../../lib/log.ts";
+import { defaultChannelConfig } from "../../../plugins/branchplus/channel_config.ts";
+import type { ChannelStates } from "../../../plugins/branchplus/layout.ts";
+import type { HubClient } from "../../../plugins/branchplus/powerhub_client.ts";
+import { RulesEngine } from "../../../plugins/branchplus/rules_engine.ts";
+import { defaultSettings } from "../../../plugins/branchplus/settings.ts";
 
 type Rules = Partial<ChannelConfig["rules"]>;
 const IGNORE_ALL = {
@@ -61,6 +67,31 @@ Deno.test("the printer going idle → printing → paused → idle switches chan
   run.printer.setState("OPERATIONAL");
   await waitFor(() => !on(run, "usb", 1) && !on(run, "mx24v", 1) && on(run, "mx24v", 2), "idle");
   await run.stop();
+});
+
+Deno.test("cancelling a paused print does not switch printing: on outputs back on", async () => {
+  const run = await startPlugin({
+    settings: {
+      min_switch_interval: 0,
+      channels: channels({ "usb:2": { rules: { idle: "off", printing: "on", paused: "off" } } }),
+    },
+  });
+  try {
+    await run.synced();
+    run.printer.setState("PRINTING");
+    await waitFor(() => on(run, "usb", 2), "printing: usb 2 on");
+    run.printer.setState("PAUSED");
+    await waitFor(() => !on(run, "usb", 2), "paused: usb 2 off");
+    const sent = run.sim.commands.length;
+    run.printer.setState("CANCELLING");
+    await settle(50);
+    run.printer.setState("OPERATIONAL");
+    await settle(50);
+    assert.deepEqual(run.sim.commands.slice(sent), [], "the cancel switched nothing");
+    assert.equal(on(run, "usb", 2), false);
+  } finally {
+    await run.stop();
+  }
 });
 
 Deno.test("a switch within the minimum interval is deferred, then applied, never dropped", async () => {
@@ -225,67 +256,6 @@ Deno.test("with automation off the engine switches nothing", async () => {
   await run.stop();
 });
 
-Deno.test("startup all_off switches every channel off on the first connection only", async () => {
-  const run = await startPlugin({
-    settings: {
-      startup_behaviour: "all_off",
-      channels: channels({ "usb:1": { mode: "manual", manual_on: true } }),
-    },
-    initiallyOn: [["usb", 2], ["mx24v", 4]],
-  });
-  await run.synced();
-  await waitFor(() => run.sim.commands.length >= 10, "ten off commands");
-  assert.deepEqual(run.sim.commands.slice(0, 10).map((c) => c.on), Array(10).fill(0));
-  await waitFor(() => on(run, "usb", 1), "then the rules: manual usb 1 on");
-  assert.equal(on(run, "usb", 2) || on(run, "mx24v", 4), false);
-
-  run.sim.setDropConnections(true);
-  await waitFor(() => !run.controller.status().connected, "the drop");
-  run.sim.setDropConnections(false);
-  run.sim.setChannel("usb", 3, true);
-  const before = run.sim.commands.length;
-  run.clock.advance(1000);
-  await waitFor(() => run.pushesOf("connection").length === 3, "the reconnect");
-  await settle();
-  assert.equal(run.sim.commands.length, before, "no second all_off");
-  assert.equal(on(run, "usb", 3), true);
-  await run.stop();
-});
-
-Deno.test("startup restore sends each manual channel's remembered state", async () => {
-  const run = await startPlugin({
-    settings: {
-      startup_behaviour: "restore",
-      automation_enabled: false,
-      channels: channels({
-        "usb:2": { mode: "manual", manual_on: true },
-        "mx24v:1": { mode: "manual", manual_on: false },
-      }),
-    },
-    initiallyOn: [["mx24v", 1], ["usb", 4]],
-  });
-  await run.synced();
-  await waitFor(() => on(run, "usb", 2) && !on(run, "mx24v", 1), "restored");
-  assert.equal(on(run, "usb", 4), true, "auto channels untouched");
-  assert.deepEqual(run.sim.commands, [{ kind: "usb", id: 2, on: 1 }, {
-    kind: "mx24v",
-    id: 1,
-    on: 0,
-  }]);
-  await run.stop();
-});
-
-Deno.test("startup leave sends nothing when the rules ignore the printer", async () => {
-  const run = await startPlugin({
-    settings: { channels: channels({}) },
-    initiallyOn: [["usb", 1]],
-  });
-  await run.synced();
-  await settle();
-  assert.deepEqual(run.sim.commands, []);
-  await run.stop();
-});
-
 Deno.test("a hub drop is pushed, commands fail, and the reconnect re-syncs the state", async () => {
   const run = await startPlugin({ settings: { channels: channels({}) } });
   await run.synced();
@@ -325,25 +295,37 @@ Deno.test("changing host or port restarts the client on the new hub", async () =
   await other.close();
 });
 
-Deno.test("shutdown applies each channel's failsafe and releases everything", async () => {
-  const run = await startPlugin({
-    settings: {
-      channels: channels({
-        "usb:1": { failsafe: "on" },
-        "usb:2": { failsafe: "off" },
-        "usb:3": { failsafe: "hold" },
-      }),
+Deno.test("an older broadcast still on its way does not make a newer switch look undone", () => {
+  const clock = new FakeClock();
+  const printer = new FakePrinter();
+  printer.state = "PRINTING";
+  const settings = {
+    ...defaultSettings(),
+    min_switch_interval: 0,
+    channels: [{
+      ...defaultChannelConfig("usb", 1),
+      rules: { idle: "off", prepare: "off", printing: "on", paused: "off", error: "off" },
+    }] as ChannelConfig[],
+  };
+  let hub: ChannelStates = { usb: { "1": 0 } };
+  const sent: string[] = [];
+  const client = {
+    states: () => structuredClone(hub),
+    send: (kind: string, id: number, on: boolean) => {
+      sent.push(`${kind} ${id} ${on ? "on" : "off"}`);
+      return { ok: true as const };
     },
-    initiallyOn: [["usb", 2], ["usb", 3]],
+  } as unknown as HubClient;
+  const engine: RulesEngine = new RulesEngine({
+    clock,
+    logger: createLogger("test", { level: "error", sink: () => {} }),
+    settings: () => settings,
+    retry: () => engine.run(client, printer, "deferred switch"),
   });
-  await run.synced();
-  await run.controller.stop();
-  await waitFor(() => run.sim.clients === 0, "the socket to close");
-  assert.equal(on(run, "usb", 1), true);
-  assert.equal(on(run, "usb", 2), false);
-  assert.equal(on(run, "usb", 3), true, "hold leaves the channel alone");
-  assert.equal(on(run, "mx24v", 5), false);
-  assert.equal(run.printer.listeners, 0);
-  assert.deepEqual(run.clock.pendingDelays(), []);
-  await run.stop();
+  engine.run(client, printer, "printer state"); // the rules switch usb 1 on
+  engine.noteUserSwitch("usb", 1, false); // a user switches it off right after
+  hub = { usb: { "1": 1 } }; // the hub's broadcast of the first switch arrives
+  engine.noteReported(hub);
+  clock.advance(1000); // the hold ends: the rules see the user's off, not the stale on
+  assert.deepEqual(sent, ["usb 1 on", "usb 1 on"]);
 });

@@ -12,13 +12,13 @@ function channel(patch: Partial<ChannelConfig> = {}): ChannelConfig {
   return { ...defaultChannelConfig("usb", 1), ...patch };
 }
 
-Deno.test("matrixStateOf() maps every printer state to the matrix", () => {
+Deno.test("matrixStateOf() maps every printer state to the matrix, cancelling to idle (not printing)", () => {
   const expected: Record<string, string> = {
     OPERATIONAL: "idle",
     OFFLINE: "idle",
     PRINTING: "printing",
     RESUMING: "printing",
-    CANCELLING: "printing",
+    CANCELLING: "idle",
     FINISHING: "printing",
     PAUSED: "paused",
     PAUSING: "paused",

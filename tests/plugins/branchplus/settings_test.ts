@@ -31,13 +31,13 @@ Deno.test("the descriptor declares id, version, a schema whose defaults validate
   assert.deepEqual(plugin.networkHosts?.(defaults), []);
 });
 
-Deno.test("defaultSettings() has ten safe channels and the reference defaults", () => {
+Deno.test("defaultSettings() has ten safe channels and the reference defaults (the reconnect delay capped at 3 s)", () => {
   const d = defaultSettings();
   assert.equal(d.host, "");
   assert.equal(d.port, 80);
   assert.equal(d.path, "/ws");
   assert.equal(d.reconnect_min, 1);
-  assert.equal(d.reconnect_max, 30);
+  assert.equal(d.reconnect_max, 3);
   assert.equal(d.startup_behaviour, "leave");
   assert.equal(d.host_down_grace, 60);
   assert.deepEqual(d.channels.map((c) => `${c.kind} ${c.id} ${c.label}`), [
