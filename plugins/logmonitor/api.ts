@@ -59,7 +59,8 @@ export function logMonitorApp(rt: LogMonitorRuntime): Hono {
   app.get("/search", async (c) => {
     const client = clientAddress(c);
     if (!rt.limiter.attempt(client)) {
-      ctx.logger.warn(`[SECURITY] rate_limit_exceeded: client=${client}`);
+      // INFO: the limit doing its job is no alert (a WARNING would raise the monitor's own counts).
+      ctx.logger.info(`[SECURITY] rate_limit_exceeded: client=${client}`);
       throw new RateLimitedError("Too many requests. Please slow down.", {
         code: "rate_limited",
         retryAfterSeconds: Math.max(1, rt.limiter.retryAfterMs(client) / 1000),
