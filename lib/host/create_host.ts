@@ -13,7 +13,7 @@ import { createLogger, type Logger } from "../log.ts";
 import { SessionStore, UserStore } from "./auth/mod.ts";
 import { hostApi, SOCKET_PATHS } from "./api.ts";
 import { ConfigFile, type ConfigFs } from "./config_file.ts";
-import { fileSink, HOST_LOG_NAME } from "./host_log.ts";
+import { errorsLog, fileSink, HOST_LOG_NAME } from "./host_log.ts";
 import { type HostPaths, resolveHostPaths } from "./paths.ts";
 import type {
   PluginContext,
@@ -143,8 +143,14 @@ export function createHost(options: HostOptions): Host {
   const log = options.logger
     ? null
     : fileSink(join(paths.logDir, HOST_LOG_NAME), { tee: options.logToStderr });
+  // Stacks go to errors.log (ADMIN only); host.log names them by reference.
+  const errors = options.logger ? null : errorsLog(paths.logDir);
   const logger = options.logger ??
-    createLogger("localbench.host", { sink: log!.sink, now: () => new Date(clock.now()) });
+    createLogger("localbench.host", {
+      sink: log!.sink,
+      details: errors!.details,
+      now: () => new Date(clock.now()),
+    });
   const config = new ConfigFile(paths.configFile, options.configFs);
   const users = new UserStore(config, () => clock.now());
   const sessions = new SessionStore({ now: () => clock.now() });
@@ -318,6 +324,7 @@ export function createHost(options: HostOptions): Host {
       await ownPrinter?.close();
       logger.info("Plugin host stopped");
       log?.close();
+      errors?.close();
     },
   };
 }
