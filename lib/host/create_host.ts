@@ -66,6 +66,11 @@ export interface HostOptions {
   configFs?: ConfigFs;
   /** The host restarted itself (see {@linkcode PluginContext.resumed}). @default false */
   resumed?: boolean;
+  /**
+   * When the service started, ms since the epoch (see {@linkcode PluginContext.serviceStartedAt});
+   * the launcher passes its own start. @default the clock at creation
+   */
+  serviceStartedAt?: number;
   /** The launcher's scope and channel when one supervises the host. @default none */
   scope?: ScopeControl;
 }
@@ -140,6 +145,7 @@ export function createHost(options: HostOptions): Host {
   const env = options.env ?? {};
   const paths = resolveHostPaths(env, options);
   const clock = options.clock ?? systemClock;
+  const serviceStartedAt = options.serviceStartedAt ?? clock.now();
   const log = options.logger
     ? null
     : fileSink(join(paths.logDir, HOST_LOG_NAME), { tee: options.logToStderr });
@@ -199,6 +205,7 @@ export function createHost(options: HostOptions): Host {
         Object.entries(env).filter(([k]) => !p.envVars || p.envVars.includes(k)),
       ),
       resumed: options.resumed ?? false,
+      serviceStartedAt,
       handover: handover.of(p.id),
       grantedFile: (path) => options.scope?.files?.[path] ?? path,
       probeOutside: options.scope?.probe

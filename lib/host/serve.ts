@@ -98,6 +98,7 @@ export async function runScopedHost(
     ...(printer ? { printer } : {}),
     logToStderr: true,
     resumed: args.resume,
+    ...(args.serviceStartedAt === null ? {} : { serviceStartedAt: args.serviceStartedAt }),
     scope: link
       ? {
         files: args.scopeFiles,

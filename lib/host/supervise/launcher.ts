@@ -57,6 +57,8 @@ export async function launchHost(
     extra: [...args.allowedHosts, ...parseHostList(Deno.env.get("LOCALBENCH_ALLOWED_HOSTS"))],
   });
   const serve = { ...args, allowedHosts: [...names] };
+  // The service's start: every run of the host reports its uptime from here (restarts included).
+  const serviceStartedAt = systemClock.now();
   const readOnly = args.ui ? [staticDir] : [];
   // The supervision lines go to standard error at once and to host.log through the host.
   const toHost = new LogHandoff();
@@ -69,7 +71,11 @@ export async function launchHost(
     },
     failsafes: () => pluginFailsafes(script, plugins),
     async start(resumed, up) {
-      const start = await hostStart({ script, plugins, serve, readOnly }, port, resumed);
+      const start = await hostStart(
+        { script, plugins, serve, readOnly, serviceStartedAt },
+        port,
+        resumed,
+      );
       return spawnHost(start, script, toHost, (message) => {
         if (message.adminKey) {
           print("Admin API key (shown once, store it now):");
