@@ -54,7 +54,7 @@ export interface DetailSink {
 export const MAX_DETAIL_LINES = 200;
 
 /** A new reference of a failure's details: 8 hex digits. */
-function newReference(): string {
+export function newReference(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(4));
   return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
@@ -73,6 +73,22 @@ function detailLines(err: Error): string[] {
     e = e instanceof Error ? e.cause : undefined;
   }
   return out.slice(0, MAX_DETAIL_LINES).map((l) => `    ${sanitizeLogText(l)}`);
+}
+
+/**
+ * Whether a line of a process's error output is part of a stack: a frame (`    at f (file.ts:1:2)`)
+ * or the caret under a quoted source line.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isStackLine } from "./log.ts";
+ * assert.ok(isStackLine("    at main (file:///srv/host.ts:3:9)"));
+ * assert.ok(!isStackLine("Error: Address already in use"));
+ * ```
+ */
+export function isStackLine(line: string): boolean {
+  return /^\s*at\s+\S/.test(line) || /^\s*\^+\s*$/.test(line);
 }
 
 /** Options of {@linkcode createLogger}. */
