@@ -24,7 +24,7 @@ Deno.test("Logger.failure() without a detail sink keeps the stack on the one log
   const log = createLogger("t", { sink: (_l, s) => lines.push(s) });
   log.failure("GET /x", new TypeError("boom"));
   assert.equal(lines.length, 1);
-  assert.match(lines[0]!, / - t - ERROR - GET \/x: TypeError: boom\\n    at /);
+  assert.match(lines[0]!, / - t - ERROR - GET \/x: TypeError: boom\\n {4}at /);
 });
 
 Deno.test("Logger.failure() with a detail sink logs one line naming a reference and writes the stack under it", () => {
