@@ -21,6 +21,13 @@ export interface Logger {
   info(message: string): void;
   warn(message: string): void;
   error(message: string): void;
+  /**
+   * Logs an unexpected error (a bug) at ERROR. With a {@linkcode DetailSink} the line names the
+   * error's class and a reference (`GET /x: TypeError (details: errors.log ref 3f9a2c1b)`) and
+   * its message and stack go to the detail sink under that reference; without one, the stack
+   * follows on the same line.
+   */
+  failure(message: string, err: unknown): void;
   /** A logger writing to the same sink under another name. */
   child(name: string): Logger;
 }
@@ -32,6 +39,58 @@ export const stderrSink: LogSink = (_level, line) => {
   Deno.stderr.writeSync(encoder.encode(line + "\n"));
 };
 
+/**
+ * Where a logger writes the details of an unexpected error (its stack, which names files) apart
+ * from its log, for fewer readers: one entry per error, under the reference its log line names.
+ */
+export interface DetailSink {
+  /** The name the log line gives for the details (e.g. `errors.log`). */
+  name: string;
+  /** Writes one entry: its first line (standard format), then its detail lines (indented). */
+  write(line: string, details: string[]): void;
+}
+
+/** Most detail lines of one {@linkcode Logger.failure}. */
+export const MAX_DETAIL_LINES = 200;
+
+/** A new reference of a failure's details: 8 hex digits. */
+export function newReference(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(4));
+  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * The detail lines of an error: its stack (or name and message), then its causes, each line
+ * made safe and indented so that no line can read as an entry of its own.
+ */
+function detailLines(err: Error): string[] {
+  const out: string[] = [];
+  let e: unknown = err;
+  for (let depth = 0; e !== undefined && depth < 5; depth++) {
+    const text = e instanceof Error ? e.stack ?? `${e.name}: ${e.message}` : String(e);
+    if (depth > 0) out.push("Caused by:");
+    out.push(...text.split(/\r?\n/));
+    e = e instanceof Error ? e.cause : undefined;
+  }
+  return out.slice(0, MAX_DETAIL_LINES).map((l) => `    ${sanitizeLogText(l)}`);
+}
+
+/**
+ * Whether a line of a process's error output is part of a stack: a frame (`    at f (file.ts:1:2)`)
+ * or the caret under a quoted source line.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isStackLine } from "./log.ts";
+ * assert.ok(isStackLine("    at main (file:///srv/host.ts:3:9)"));
+ * assert.ok(!isStackLine("Error: Address already in use"));
+ * ```
+ */
+export function isStackLine(line: string): boolean {
+  return /^\s*at\s+\S/.test(line) || /^\s*\^+\s*$/.test(line);
+}
+
 /** Options of {@linkcode createLogger}. */
 export interface LoggerOptions {
   /** Lowest level written. @default "info" */
@@ -40,6 +99,8 @@ export interface LoggerOptions {
   sink?: LogSink;
   /** Clock for the time stamp. @default () => new Date() */
   now?: () => Date;
+  /** Where {@linkcode Logger.failure} writes stacks. @default none: on the log line */
+  details?: DetailSink;
 }
 
 /** The longest log line written; longer lines are cut with a note of how much was cut. */
@@ -101,16 +162,30 @@ export function createLogger(name: string, options: LoggerOptions = {}): Logger 
   const min = ORDER[options.level ?? "info"];
   const sink = options.sink ?? stderrSink;
   const now = options.now ?? (() => new Date());
+  const line = (label: string, message: string) =>
+    `${formatLogTime(now())} - ${name} - ${label} - ${sanitizeLogText(message)}`;
   const write = (level: LogLevel, message: string) => {
     if (ORDER[level] < min) return;
-    const label = level === "warn" ? "WARNING" : level.toUpperCase();
-    sink(level, `${formatLogTime(now())} - ${name} - ${label} - ${sanitizeLogText(message)}`);
+    sink(level, line(level === "warn" ? "WARNING" : level.toUpperCase(), message));
   };
   return {
     debug: (m) => write("debug", m),
     info: (m) => write("info", m),
     warn: (m) => write("warn", m),
     error: (m) => write("error", m),
+    failure(message, err) {
+      const e = err instanceof Error ? err : new Error(String(err));
+      const details = options.details;
+      if (!details) return write("error", `${message}: ${e.stack ?? e.message}`);
+      const ref = newReference();
+      write("error", `${message}: ${e.name} (details: ${details.name} ref ${ref})`);
+      if (ORDER.error < min) return;
+      try {
+        details.write(line("ERROR", `ref ${ref}: ${message}`), detailLines(e));
+      } catch (writeErr) {
+        sink("error", line("ERROR", `Cannot write the details of ref ${ref}: ${writeErr}`));
+      }
+    },
     child: (child) => createLogger(`${name}.${child}`, options),
   };
 }

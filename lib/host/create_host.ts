@@ -13,7 +13,7 @@ import { createLogger, type Logger } from "../log.ts";
 import { SessionStore, UserStore } from "./auth/mod.ts";
 import { hostApi, SOCKET_PATHS } from "./api.ts";
 import { ConfigFile, type ConfigFs } from "./config_file.ts";
-import { fileSink, HOST_LOG_NAME } from "./host_log.ts";
+import { errorsLog, fileSink, HOST_LOG_NAME } from "./host_log.ts";
 import { type HostPaths, resolveHostPaths } from "./paths.ts";
 import type {
   PluginContext,
@@ -66,6 +66,11 @@ export interface HostOptions {
   configFs?: ConfigFs;
   /** The host restarted itself (see {@linkcode PluginContext.resumed}). @default false */
   resumed?: boolean;
+  /**
+   * When the service started, ms since the epoch (see {@linkcode PluginContext.serviceStartedAt});
+   * the launcher passes its own start. @default the clock at creation
+   */
+  serviceStartedAt?: number;
   /** The launcher's scope and channel when one supervises the host. @default none */
   scope?: ScopeControl;
 }
@@ -140,11 +145,18 @@ export function createHost(options: HostOptions): Host {
   const env = options.env ?? {};
   const paths = resolveHostPaths(env, options);
   const clock = options.clock ?? systemClock;
+  const serviceStartedAt = options.serviceStartedAt ?? clock.now();
   const log = options.logger
     ? null
     : fileSink(join(paths.logDir, HOST_LOG_NAME), { tee: options.logToStderr });
+  // Stacks go to errors.log (ADMIN only); host.log names them by reference.
+  const errors = options.logger ? null : errorsLog(paths.logDir);
   const logger = options.logger ??
-    createLogger("localbench.host", { sink: log!.sink, now: () => new Date(clock.now()) });
+    createLogger("localbench.host", {
+      sink: log!.sink,
+      details: errors!.details,
+      now: () => new Date(clock.now()),
+    });
   const config = new ConfigFile(paths.configFile, options.configFs);
   const users = new UserStore(config, () => clock.now());
   const sessions = new SessionStore({ now: () => clock.now() });
@@ -193,6 +205,7 @@ export function createHost(options: HostOptions): Host {
         Object.entries(env).filter(([k]) => !p.envVars || p.envVars.includes(k)),
       ),
       resumed: options.resumed ?? false,
+      serviceStartedAt,
       handover: handover.of(p.id),
       grantedFile: (path) => options.scope?.files?.[path] ?? path,
       probeOutside: options.scope?.probe
@@ -318,6 +331,7 @@ export function createHost(options: HostOptions): Host {
       await ownPrinter?.close();
       logger.info("Plugin host stopped");
       log?.close();
+      errors?.close();
     },
   };
 }

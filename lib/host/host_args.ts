@@ -1,6 +1,7 @@
 /**
  * The flags of `deno task host` (the launcher) and of the processes it starts: the scoped host
- * (the internal `--scoped`, `--supervised`, `--resume`, `--scope-files`, `--printer-socket`) and
+ * (the internal `--scoped`, `--supervised`, `--resume`, `--scope-files`, `--printer-socket`,
+ * `--service-started`) and
  * the printer process (`--printer`).
  *
  * @module
@@ -40,6 +41,7 @@ export function parseHostArgs(argv: string[]) {
       "scope-files": { type: "string", default: "{}" },
       printer: { type: "boolean", default: false },
       "printer-socket": { type: "string" },
+      "service-started": { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
     strict: true,
@@ -53,6 +55,13 @@ export function parseHostArgs(argv: string[]) {
     throw new UsageError(
       `Invalid --printer-speed '${values["printer-speed"]}': must be in (0, 1000]`,
     );
+  }
+  const started = values["service-started"];
+  const serviceStartedAt = started === undefined ? null : Number(started);
+  if (
+    serviceStartedAt !== null && !(Number.isSafeInteger(serviceStartedAt) && serviceStartedAt > 0)
+  ) {
+    throw new UsageError(`Invalid --service-started '${started}': must be ms since the epoch`);
   }
   return {
     port,
@@ -72,6 +81,11 @@ export function parseHostArgs(argv: string[]) {
     printer: values.printer,
     /** Internal: the printer process's socket the scoped host reaches its printer through. */
     printerSocket: values["printer-socket"] ?? null,
+    /**
+     * Internal: when the service (the launcher) started, ms since the epoch; the host's restarts
+     * keep it (the uptime plugin's host uptime). Null: this process's start.
+     */
+    serviceStartedAt,
     help: values.help,
   };
 }

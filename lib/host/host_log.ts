@@ -1,16 +1,24 @@
 /**
- * The host's own log file in the log folder (`host.log`), in the standard line format. Every
- * line is made safe (`sanitizeLogText`: no line breaks or control characters, bounded length)
- * whoever wrote it. The file is opened on the first line, so creating the sink touches nothing.
+ * The host's own log files in the log folder, in the standard line format: `host.log`, and
+ * `errors.log` for the stacks of unexpected errors (file paths, internals), which `host.log`
+ * names by reference and only ADMIN may read through the log monitor. Every line is made safe
+ * (`sanitizeLogText`: no line breaks or control characters, bounded length) whoever wrote it. A
+ * file is opened on its first line, so creating a sink touches nothing.
  *
  * @module
  */
-import { dirname } from "node:path";
-import type { LogSink } from "../log.ts";
+import { dirname, join } from "node:path";
+import type { DetailSink, LogSink } from "../log.ts";
 import { MAX_LOG_LINE, sanitizeLogText, stderrSink } from "../log.ts";
 
 /** The name of the host's log file inside the log folder. */
 export const HOST_LOG_NAME = "host.log";
+
+/** The name of the log of unexpected errors' stacks inside the log folder (ADMIN only). */
+export const ERRORS_LOG_NAME = "errors.log";
+
+/** The log files of the folder only ADMIN may read (the log monitor enforces it). */
+export const ADMIN_ONLY_LOGS: readonly string[] = [ERRORS_LOG_NAME];
 
 /** A sink appending to a file, and its closer. */
 export interface FileSink {
@@ -22,6 +30,8 @@ export interface FileSink {
 export interface FileSinkOptions {
   /** Also write every line to standard error. @default false */
   tee?: boolean;
+  /** Mode of the file when it is created. @default 0o644 (less the umask) */
+  mode?: number;
 }
 
 /** Creates a sink appending lines to `path` (the folder is created when needed). */
@@ -41,7 +51,7 @@ export function fileSink(path: string, options: FileSinkOptions = {}): FileSink 
       if (closed) return;
       if (file === null) {
         Deno.mkdirSync(dirname(path), { recursive: true });
-        file = Deno.openSync(path, { append: true, create: true });
+        file = Deno.openSync(path, { append: true, create: true, mode: options.mode });
       }
       file.writeSync(encoder.encode(line + "\n"));
     },
@@ -50,5 +60,29 @@ export function fileSink(path: string, options: FileSinkOptions = {}): FileSink 
       file?.close();
       file = null;
     },
+  };
+}
+
+/** A detail sink and its closer. */
+export interface DetailFile {
+  details: DetailSink;
+  close(): void;
+}
+
+/**
+ * The detail sink of the host's logger: `errors.log` in `logDir` (mode 0600, never on standard
+ * error, whose last lines a crash report copies into `host.log`).
+ */
+export function errorsLog(logDir: string): DetailFile {
+  const file = fileSink(join(logDir, ERRORS_LOG_NAME), { mode: 0o600 });
+  return {
+    details: {
+      name: ERRORS_LOG_NAME,
+      write(line, details) {
+        file.sink("error", line);
+        for (const detail of details) file.sink("error", detail);
+      },
+    },
+    close: () => file.close(),
   };
 }

@@ -42,7 +42,15 @@ export {
   parsePermissions,
   PERMISSIONS,
 } from "./permissions.ts";
-export { type FileSink, fileSink, HOST_LOG_NAME } from "./host_log.ts";
+export {
+  ADMIN_ONLY_LOGS,
+  type DetailFile,
+  ERRORS_LOG_NAME,
+  errorsLog,
+  type FileSink,
+  fileSink,
+  HOST_LOG_NAME,
+} from "./host_log.ts";
 export {
   HOST_COMMANDS_USAGE,
   type HostCommandIo,

@@ -77,6 +77,11 @@ export interface PluginContext<S extends Settings = Settings> {
    */
   resumed?: boolean;
   /**
+   * When the service started, ms since the epoch: under the launcher (`deno task host`) its own
+   * start, the same across the host's restarts; else when the host was created.
+   */
+  serviceStartedAt?: number;
+  /**
    * State carried across a planned restart: set it in `stop` when `info.planned`, read it
    * in `start` when {@linkcode resumed} (a JSON value; undefined otherwise).
    */

@@ -12,13 +12,14 @@ import { RemotePrinter } from "../printer/remote/mod.ts";
 import { print } from "../log.ts";
 import { join } from "node:path";
 import { createHost, type Host } from "./create_host.ts";
-import { type FileSink, fileSink, HOST_LOG_NAME } from "./host_log.ts";
+import { ERRORS_LOG_NAME, type FileSink, fileSink, HOST_LOG_NAME } from "./host_log.ts";
 import type { HostArgs } from "./host_args.ts";
 import { pluginEnvVars } from "./launch.ts";
 import { HOST_ENV_VARS } from "./paths.ts";
 import type { PluginDescriptor, ShutdownInfo } from "./plugin.ts";
 import { envOf } from "./supervise/child_processes.ts";
 import { SupervisorLink } from "./supervise/link.ts";
+import type { LogFileKind } from "./supervise/protocol.ts";
 
 /** Options of {@linkcode serveHost}. */
 export interface ServeHostOptions {
@@ -81,12 +82,13 @@ export async function runScopedHost(
   webApp: HostWebApp,
 ): Promise<number> {
   const { promise: stopped, resolve: stop } = Promise.withResolvers<ShutdownInfo>();
-  // The launcher's own log lines (crashes, failsafes) go into host.log here: it may not write.
-  let launcherLog: FileSink | null = null;
+  // The launcher's own log lines (crashes, failsafes) go into host.log here, a crash's stack
+  // into errors.log: it may not write.
+  let launcherLog: Record<LogFileKind, FileSink> | null = null;
   const link = args.supervised
     ? new SupervisorLink({
       onClose: () => stop({ planned: false }),
-      onLog: (lines) => lines.forEach((line) => launcherLog?.sink("info", line)),
+      onLog: (lines, file) => lines.forEach((line) => launcherLog?.[file].sink("info", line)),
     })
     : null;
   // Under the launcher the printer lives in the printer process, reached through its socket.
@@ -98,6 +100,7 @@ export async function runScopedHost(
     ...(printer ? { printer } : {}),
     logToStderr: true,
     resumed: args.resume,
+    ...(args.serviceStartedAt === null ? {} : { serviceStartedAt: args.serviceStartedAt }),
     scope: link
       ? {
         files: args.scopeFiles,
@@ -110,7 +113,10 @@ export async function runScopedHost(
       : { files: args.scopeFiles },
   });
   // Set before anything is awaited: the link reads its first line after this.
-  launcherLog = fileSink(join(host.paths.logDir, HOST_LOG_NAME));
+  launcherLog = {
+    host: fileSink(join(host.paths.logDir, HOST_LOG_NAME)),
+    errors: fileSink(join(host.paths.logDir, ERRORS_LOG_NAME), { mode: 0o600 }),
+  };
   const web = webApp(host, listenHostNames(args.hostname, { extra: args.allowedHosts }));
   await printer?.synced().catch((err) =>
     host.logger.warn(`The printer process does not answer yet: ${messageOf(err)}`)
@@ -141,6 +147,7 @@ export async function runScopedHost(
   await printer?.close();
   Deno.removeSignalListener("SIGINT", onSignal);
   Deno.removeSignalListener("SIGTERM", onSignal);
-  launcherLog.close();
+  launcherLog.host.close();
+  launcherLog.errors.close();
   return 0;
 }

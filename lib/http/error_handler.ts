@@ -1,7 +1,8 @@
 /**
  * The one error handler of the web layer, and the web edge of the errors: a class of
  * `lib/error.ts` becomes its HTTP status ({@linkcode statusOf}) and
- * `{"error": message, "code": code}`; anything else is logged and becomes a 500
+ * `{"error": message, "code": code}`; anything else is logged (`Logger.failure`: its stack apart
+ * from the log where the logger has a detail sink) and becomes a 500
  * `{"error": "Internal server error", "code": "internal"}` without internal details. The web app
  * renders the same failure as an HTML page for browsers (`./fw/error_pages.ts`).
  *
@@ -161,8 +162,8 @@ export function describeError(err: unknown, c: Context, logger?: Logger): ErrorI
   }
   // Anything else is a bug, a SyntaxError included: the one body reader (lib/http/body.ts) turns
   // a malformed body into a UsageError itself.
-  const e = err instanceof Error ? err : new Error(String(err));
-  logger?.error(`${c.req.method} ${c.req.path}: ${e.stack ?? e.message}`);
+  // Its stack names files: the logger's detail sink takes it (the host's `errors.log`).
+  logger?.failure(`${c.req.method} ${c.req.path}`, err);
   return { status: 500, error: "Internal server error", code: "internal" };
 }
 

@@ -1,5 +1,6 @@
 /**
- * Text forms of an uptime in seconds: full (`1d 1h 1m 1s`), dhm, dh, d and short (`2d3h15m`).
+ * Text forms of an uptime in seconds: full (`1d 1h 1m 1s`), dhm (always `<d>d <h>h <m>m`, the
+ * specification's form: `0d 0h 8m`), dh, d and short (`2d3h15m`).
  *
  * @module
  */
@@ -38,6 +39,7 @@ function parts(seconds: number) {
  * import { formatUptime } from "./format.ts";
  * const t = formatUptime(90061);
  * assert.ok(t.full === "1d 1h 1m 1s" && t.dhm === "1d 1h 1m" && t.short === "1d1h1m");
+ * assert.equal(formatUptime(480).dhm, "0d 0h 8m");
  * ```
  */
 export function formatUptime(seconds: number): UptimeTexts {
@@ -49,7 +51,7 @@ export function formatUptime(seconds: number): UptimeTexts {
   full.push(`${s}s`);
   return {
     full: full.join(" "),
-    dhm: d > 0 ? `${d}d ${h}h ${m}m` : `${h}h ${m}m`,
+    dhm: `${d}d ${h}h ${m}m`,
     dh: d > 0 ? `${d}d ${h}h` : `${h}h`,
     d: `${d}d`,
     short: d > 0 ? `${d}d${h}h${m}m` : h > 0 ? `${h}h${m}m` : `${m}m`,

@@ -25,7 +25,11 @@ export { systemUptimeSeconds } from "./source.ts";
 export interface UptimePluginOptions {
   /** Reader of `/proc/uptime`. @default Deno.readTextFile("/proc/uptime") */
   readProc?: ProcReader;
-  /** Start time of the host in ms since the epoch. @default the context clock at creation of the routes */
+  /**
+   * Start time of the host in ms since the epoch. @default the service's start
+   * (`ctx.serviceStartedAt`: the launcher's, kept across the host's restarts), else the context
+   * clock at creation of the routes
+   */
   startedAt?: number;
 }
 
@@ -44,7 +48,7 @@ export function createUptimePlugin(
     // The permission-scoped host cannot read /proc (Deno wants --allow-all): the same counter.
     systemInfo: ["osUptime"],
     create(ctx: PluginContext<UptimeSettings>) {
-      const startedAt = options.startedAt ?? ctx.clock.now();
+      const startedAt = options.startedAt ?? ctx.serviceStartedAt ?? ctx.clock.now();
       let lastDebug = -Infinity;
       const app = new Hono();
       app.get("/", async (c) => {

@@ -8,6 +8,7 @@ import type { Clock } from "../../lib/clock.ts";
 import type { Logger } from "../../lib/log.ts";
 import { AppError, UsageError } from "../../lib/error.ts";
 import { EntryStream } from "./entries.ts";
+import { isAdminOnlyLog } from "./access.ts";
 import { listLogFiles, openLogFile } from "./files.ts";
 import { type Level, LEVELS, type ParsedLine } from "./parse.ts";
 import type { LogMonitorSettings } from "./settings.ts";
@@ -145,7 +146,9 @@ export class AlertCenter {
     } else {
       names = s.alerts_monitored_logs.length > 0 ? s.alerts_monitored_logs : [s.default_log_file];
     }
-    this.#configured = [...new Set(names)];
+    // The ADMIN-only logs repeat host.log's ERROR lines with their stacks: no alerts of theirs
+    // (their history is readable with STATUS).
+    this.#configured = [...new Set(names)].filter((name) => !isAdminOnlyLog({ name }));
     for (const name of this.#configured) {
       if (this.#tailers.size >= MAX_TAILED) {
         this.#deps.logger.info(`Alert monitor skips ${name}: at most ${MAX_TAILED} files`);

@@ -9,6 +9,7 @@ import { ForbiddenError, RateLimitedError } from "../../lib/error.ts";
 import { attachment, clientAddress, MAX_REQUEST_BODY, readJsonObject } from "../../lib/http/mod.ts";
 import { formatLogTime } from "../../lib/log.ts";
 import type { Permission } from "../../lib/host/mod.ts";
+import { assertMayReadLog, permissionsOf, readableLogs } from "./access.ts";
 import { DEBUG_TEST_MARKER } from "./alerts.ts";
 import { PLUGIN_ID } from "./id.ts";
 import { renderExport } from "./export.ts";
@@ -28,7 +29,8 @@ const CHANGING = new Set([
 
 /**
  * The permission a log monitor request needs: viewing (files, search, download, export, live
- * tail) needs STATUS, changing (alert reset, history clear, debug) needs CONTROL.
+ * tail) needs STATUS, changing (alert reset, history clear, debug) needs CONTROL. Reading an
+ * ADMIN-only log (`errors.log`) needs ADMIN on top (`./access.ts`, checked by the handlers).
  */
 export function logMonitorPermission(_method: string, path: string): Permission {
   return CHANGING.has(path.replace(/\/+$/, "")) ? "CONTROL" : "STATUS";
@@ -41,7 +43,8 @@ export function logMonitorApp(rt: LogMonitorRuntime): Hono {
 
   app.get("/files", async (c) => {
     const files = await listLogFiles(ctx.logDir);
-    return c.json(files === null ? { files: [], error: "Log directory not found" } : { files });
+    if (files === null) return c.json({ files: [], error: "Log directory not found" });
+    return c.json({ files: readableLogs(permissionsOf(c), files) });
   });
 
   app.get("/download/:filename{.+}", async (c) => {
@@ -49,6 +52,12 @@ export function logMonitorApp(rt: LogMonitorRuntime): Hono {
       logger: ctx.logger,
       notFound: "File not found",
     });
+    try {
+      assertMayReadLog(permissionsOf(c), file);
+    } catch (err) {
+      file.file.close();
+      throw err;
+    }
     return c.body(file.file.readable, 200, {
       "Content-Type": "text/plain; charset=utf-8",
       "Content-Disposition": attachment(file.name),
@@ -59,7 +68,8 @@ export function logMonitorApp(rt: LogMonitorRuntime): Hono {
   app.get("/search", async (c) => {
     const client = clientAddress(c);
     if (!rt.limiter.attempt(client)) {
-      ctx.logger.warn(`[SECURITY] rate_limit_exceeded: client=${client}`);
+      // INFO: the limit doing its job is no alert (a WARNING would raise the monitor's own counts).
+      ctx.logger.info(`[SECURITY] rate_limit_exceeded: client=${client}`);
       throw new RateLimitedError("Too many requests. Please slow down.", {
         code: "rate_limited",
         retryAfterSeconds: Math.max(1, rt.limiter.retryAfterMs(client) / 1000),
@@ -85,6 +95,7 @@ export function logMonitorApp(rt: LogMonitorRuntime): Hono {
       logger: ctx.logger,
     });
     try {
+      assertMayReadLog(permissionsOf(c), opened);
       assertSearchable(opened, "Log file is too large to process");
       return c.json(await searchFile(opened.file, params, rt.searchOptions));
     } finally {
@@ -104,12 +115,14 @@ export function logMonitorApp(rt: LogMonitorRuntime): Hono {
 
   app.post("/stream/start", async (c) => {
     const body = await readJsonObject(c);
-    return c.json(await rt.streams.startSingle(body.file ?? rt.settings().default_log_file));
+    const may = (file: { name: string; path: string }) => assertMayReadLog(permissionsOf(c), file);
+    return c.json(await rt.streams.startSingle(body.file ?? rt.settings().default_log_file, may));
   });
   app.post("/stream/stop", async (c) => c.json(await rt.streams.stopSingle()));
   app.post("/stream/multi/start", async (c) => {
     const body = await readJsonObject(c);
-    return c.json(await rt.streams.startMulti(body.files));
+    const may = (file: { name: string; path: string }) => assertMayReadLog(permissionsOf(c), file);
+    return c.json(await rt.streams.startMulti(body.files, may));
   });
   app.post("/stream/multi/stop", async (c) => {
     const body = await readJsonObject(c);

@@ -15,6 +15,8 @@ export interface ClientLine {
   message: string;
   raw: string;
   _source_file?: string;
+  /** A pushed line that continues the entry above it (sent after that entry). */
+  continuation?: boolean;
 }
 
 /** Base path of the log monitor's API (`/plugin/<id>`). */
@@ -82,4 +84,44 @@ export function highestLevel(counts: Record<string, number>): string | null {
   let best: string | null = null;
   for (const l of LEVEL_RANK) if ((counts[l] ?? 0) > 0) best = l;
   return best;
+}
+
+/**
+ * The live tail after a push: each continuation line (a traceback written after its entry was
+ * sent) joins the newest entry of its file, on a new line of its message; other lines are new
+ * rows. A continuation whose entry is no longer shown stands alone. The newest `max` rows stay.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { appendLiveLines } from "./browser_api.ts";
+ * const entry = { timestamp: "t", logger: "app", level: "ERROR", message: "boom", raw: "E boom" };
+ * const more = { ...entry, message: "Traceback:", raw: "Traceback:", continuation: true };
+ * const rows = appendLiveLines([entry], [more], 100);
+ * assert.deepEqual(rows.map((r) => r.message), ["boom\nTraceback:"]);
+ * assert.equal(rows[0]!.raw, "E boom\nTraceback:");
+ * ```
+ */
+export function appendLiveLines(
+  shown: ClientLine[],
+  pushed: ClientLine[],
+  max: number,
+): ClientLine[] {
+  const rows = [...shown];
+  for (const line of pushed) {
+    if (line.continuation) {
+      const at = rows.findLastIndex((r) => r._source_file === line._source_file);
+      if (at >= 0) {
+        const entry = rows[at]!;
+        rows[at] = {
+          ...entry,
+          message: `${entry.message}\n${line.message}`,
+          raw: `${entry.raw}\n${line.raw}`,
+        };
+        continue;
+      }
+    }
+    rows.push(line);
+  }
+  return rows.slice(-max);
 }

@@ -6,14 +6,17 @@
  */
 export {
   createLogMonitorPlugin,
+  isAdminOnlyLog,
   isValidLogName,
   LEVELS,
   LOGMONITOR_DEFAULTS,
   LOGMONITOR_SCHEMA,
   MAX_FILE_BYTES,
+  mayReadLog,
   parseLine,
   parseSearchParams,
   plugin,
+  readableLogs,
   renderExport,
   resolveLogFile,
   searchFile,

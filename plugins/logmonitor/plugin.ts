@@ -14,6 +14,7 @@ export { type Level, LEVELS, type ParsedLine, parseLine } from "./parse.ts";
 export { isValidLogName, MAX_FILE_BYTES, resolveLogFile } from "./files.ts";
 export { parseSearchParams, searchFile, type SearchParams, type SearchResult } from "./search.ts";
 export { renderExport } from "./export.ts";
+export { isAdminOnlyLog, mayReadLog, readableLogs } from "./access.ts";
 export { LOGMONITOR_DEFAULTS, LOGMONITOR_SCHEMA, type LogMonitorSettings } from "./settings.ts";
 export type { LogMonitorOptions, LogMonitorRuntime } from "./runtime.ts";
 

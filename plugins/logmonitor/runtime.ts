@@ -65,7 +65,7 @@ export function createRuntime(
       pollMs,
       maxLines: () => settings().max_stream_lines,
       mask: () => settings().mask_log_content,
-      push: (data) => ctx.push(data),
+      push: (data, options) => ctx.push(data, options),
       feed,
     }),
     alerts: new AlertCenter({

@@ -2,15 +2,18 @@
  * Live streams: one single-file stream and multi-streams (together at most
  * {@linkcode MAX_TAILED} files, across all requests) feed a shared buffer of entries that is
  * pushed as one `log_lines` message {@linkcode BATCH_MS} after new entries arrive. Lines are
- * grouped into entries (a traceback travels with its entry).
+ * grouped into entries (a traceback travels with its entry). The entries of an ADMIN-only log
+ * (`./access.ts`) go in a message of their own to ADMIN clients only.
  *
  * @module
  */
 import { AppError, ConflictError, UsageError } from "../../lib/error.ts";
 import type { Clock } from "../../lib/clock.ts";
 import type { Logger } from "../../lib/log.ts";
+import type { PushOptions } from "../../lib/host/mod.ts";
+import { isAdminOnlyLog } from "./access.ts";
 import { EntryStream, groupLines, type StreamEntry } from "./entries.ts";
-import { assertSearchable, openLogFile } from "./files.ts";
+import { assertSearchable, openLogFile, type ResolvedFile } from "./files.ts";
 import { maskLine } from "./mask.ts";
 import { lastLines, Tailer } from "./tail.ts";
 import type { ChangeFeed } from "./watch.ts";
@@ -35,7 +38,7 @@ export interface StreamDeps {
   maxLines(): number;
   /** Current `mask_log_content`. */
   mask(): boolean;
-  push(data: Record<string, unknown>): void;
+  push(data: Record<string, unknown>, options?: PushOptions): void;
   /** File-change notifications (null: poll). */
   feed: ChangeFeed | null;
 }
@@ -45,12 +48,17 @@ interface Stream {
   entries: EntryStream;
 }
 
+/** Throws when the requester may not read a resolved file (e.g. an ADMIN-only log). */
+export type ReadCheck = (file: ResolvedFile) => void;
+
 /** Single and multi streams. */
 export class StreamManager {
   #deps: StreamDeps;
   #single: Stream | null = null;
   #multi = new Map<string, Stream>();
   #buffer: StreamEntry[] = [];
+  /** Entries of ADMIN-only logs: pushed to ADMIN clients only. */
+  #adminBuffer: StreamEntry[] = [];
   #singleName: string | null = null;
   #cancelFlush: (() => void) | null = null;
 
@@ -59,20 +67,22 @@ export class StreamManager {
   }
 
   /**
-   * Starts (or switches) the single stream; returns its initial entries.
+   * Starts (or switches) the single stream; returns its initial entries. `check` refuses a
+   * file the requester may not read.
    *
    * @throws {ConflictError} when {@linkcode MAX_TAILED} files are already tailed.
    */
-  async startSingle(name: unknown): Promise<Record<string, unknown>> {
+  async startSingle(name: unknown, check?: ReadCheck): Promise<Record<string, unknown>> {
     if (!this.#single && this.#multi.size >= MAX_TAILED) {
       throw new ConflictError(`Too many files tailed (at most ${MAX_TAILED} at once)`, {
         code: "too_many_tails",
       });
     }
-    const opened = await this.#open(name, "Log file is too large to stream");
+    const opened = await this.#open(name, "Log file is too large to stream", check);
     await this.#stopStream(this.#single);
     this.#single = null;
     this.#buffer = [];
+    this.#adminBuffer = [];
     let initial: StreamEntry[];
     try {
       initial = groupLines(await lastLines(opened.file, INITIAL_LINES)).map((e) =>
@@ -98,7 +108,7 @@ export class StreamManager {
   }
 
   /** Starts multi-streams; per-file failures (also the global cap) are reported, not thrown. */
-  async startMulti(files: unknown): Promise<Record<string, unknown>> {
+  async startMulti(files: unknown, check?: ReadCheck): Promise<Record<string, unknown>> {
     if (!Array.isArray(files) || files.length === 0) throw new UsageError("No files specified");
     if (files.length > MAX_MULTI_FILES) {
       throw new UsageError(`Too many files specified (max ${MAX_MULTI_FILES})`);
@@ -111,7 +121,7 @@ export class StreamManager {
         if (!replacing && this.#multi.size + (this.#single ? 1 : 0) >= MAX_TAILED) {
           throw new ConflictError(`Too many files tailed (at most ${MAX_TAILED} at once)`);
         }
-        const opened = await this.#open(name, "File is too large to stream");
+        const opened = await this.#open(name, "File is too large to stream", check);
         await this.#stopStream(this.#multi.get(opened.name) ?? null);
         this.#multi.set(opened.name, await this.#stream(opened.name, opened, opened.name));
         started.push(opened.name);
@@ -169,10 +179,17 @@ export class StreamManager {
   flush(): void {
     this.#cancelFlush?.();
     this.#cancelFlush = null;
-    if (this.#buffer.length === 0) return;
-    const data = this.#buffer.slice(-this.#deps.maxLines());
+    const max = this.#deps.maxLines();
+    if (this.#buffer.length > 0) {
+      this.#deps.push({ type: "log_lines", data: this.#buffer.slice(-max) });
+    }
+    if (this.#adminBuffer.length > 0) {
+      this.#deps.push({ type: "log_lines", data: this.#adminBuffer.slice(-max) }, {
+        permission: "ADMIN",
+      });
+    }
     this.#buffer = [];
-    this.#deps.push({ type: "log_lines", data });
+    this.#adminBuffer = [];
   }
 
   /** Stops every stream. */
@@ -183,9 +200,10 @@ export class StreamManager {
     this.#cancelFlush = null;
   }
 
-  async #open(name: unknown, tooLarge: string) {
+  async #open(name: unknown, tooLarge: string, check?: ReadCheck) {
     const opened = await openLogFile(this.#deps.logDir, name, { logger: this.#deps.logger });
     try {
+      check?.(opened);
       assertSearchable(opened, tooLarge);
     } catch (err) {
       opened.file.close();
@@ -201,13 +219,15 @@ export class StreamManager {
 
   async #stream(
     name: string,
-    opened: { file: Deno.FsFile; path: string },
+    opened: { file: Deno.FsFile; name: string; path: string },
     source: string | undefined,
   ): Promise<Stream> {
+    const admin = isAdminOnlyLog(opened);
     const entries = new EntryStream(this.#deps.clock, (list) => {
-      for (const e of list) this.#buffer.push(this.#prepare(e, source));
+      const buffer = admin ? this.#adminBuffer : this.#buffer;
+      for (const e of list) buffer.push(this.#prepare(e, source));
       const cap = this.#deps.maxLines() * 4;
-      if (this.#buffer.length > cap) this.#buffer = this.#buffer.slice(-cap);
+      if (buffer.length > cap) buffer.splice(0, buffer.length - cap);
       this.#cancelFlush ??= this.#deps.clock.setTimeout(() => this.flush(), BATCH_MS);
     });
     const tailer = new Tailer({
@@ -237,6 +257,5 @@ export class StreamManager {
   #drainIfIdle(): void {
     if (this.#single || this.#multi.size > 0) return;
     this.flush();
-    this.#buffer = [];
   }
 }

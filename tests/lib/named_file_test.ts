@@ -106,6 +106,7 @@ Deno.test("resolveNamedFile() logs an escape as a [SECURITY] warning with the na
     info() {},
     warn: (m: string) => lines.push(m),
     error() {},
+    failure() {},
     child() {
       return logger;
     },

@@ -58,6 +58,8 @@ export interface HostStartOptions {
   serve: HostArgs;
   /** Folders the host only reads (the UI's static files). */
   readOnly: string[];
+  /** When the service (the launcher) started, ms since the epoch: the same at every start. */
+  serviceStartedAt: number;
 }
 
 /**
@@ -100,6 +102,8 @@ export async function hostStart(
     JSON.stringify(files.byPath),
     "--printer-socket",
     paths.printerSocket,
+    "--service-started",
+    String(Math.trunc(options.serviceStartedAt)),
     ...(serve.allowedHosts.length > 0 ? ["--allowed-hosts", serve.allowedHosts.join(",")] : []),
     ...(serve.ui ? [] : ["--no-ui"]),
     ...(resumed ? ["--resume"] : []),

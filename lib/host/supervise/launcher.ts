@@ -10,7 +10,8 @@
 import { systemClock } from "../../clock.ts";
 import { messageOf } from "../../error.ts";
 import { listenHostNames, parseHostList } from "../../http/mod.ts";
-import { print, printError, stderrSink } from "../../log.ts";
+import { type DetailSink, print, printError, stderrSink } from "../../log.ts";
+import { ERRORS_LOG_NAME } from "../host_log.ts";
 import type { HostArgs } from "../host_args.ts";
 import type { PluginDescriptor } from "../plugin.ts";
 import { hostStart, printerProcessStart, runProbeProcess } from "./child_processes.ts";
@@ -20,6 +21,7 @@ import {
   encodeMessage,
   type HostMessage,
   type LauncherMessage,
+  type LogFileKind,
   readLines,
 } from "./protocol.ts";
 import type { ProbeRequest } from "./link.ts";
@@ -57,9 +59,16 @@ export async function launchHost(
     extra: [...args.allowedHosts, ...parseHostList(Deno.env.get("LOCALBENCH_ALLOWED_HOSTS"))],
   });
   const serve = { ...args, allowedHosts: [...names] };
+  // The service's start: every run of the host reports its uptime from here (restarts included).
+  const serviceStartedAt = systemClock.now();
   const readOnly = args.ui ? [staticDir] : [];
-  // The supervision lines go to standard error at once and to host.log through the host.
+  // The supervision lines go to standard error at once and to host.log through the host; a
+  // crash's stack (relayed to standard error as the host wrote it) to errors.log.
   const toHost = new LogHandoff();
+  const details: DetailSink = {
+    name: ERRORS_LOG_NAME,
+    write: (line, lines) => [line, ...lines].forEach((l) => toHost.add(l, "errors")),
+  };
   let port: number | null = null;
   const supervisor = new Supervisor({
     clock: systemClock,
@@ -68,8 +77,13 @@ export async function launchHost(
       quietly(() => stderrSink(level, line));
     },
     failsafes: () => pluginFailsafes(script, plugins),
+    details,
     async start(resumed, up) {
-      const start = await hostStart({ script, plugins, serve, readOnly }, port, resumed);
+      const start = await hostStart(
+        { script, plugins, serve, readOnly, serviceStartedAt },
+        port,
+        resumed,
+      );
       return spawnHost(start, script, toHost, (message) => {
         if (message.adminKey) {
           print("Admin API key (shown once, store it now):");
@@ -93,6 +107,7 @@ export async function launchHost(
       quietly(() => stderrSink(level, line));
     },
     failsafes: () => Promise.resolve([]),
+    details,
     start: (_resumed, up) => {
       const run = spawnPrinterProcess(printerProcessStart(script, args.printerSpeed));
       up();
@@ -124,25 +139,37 @@ function quietly(write: () => void): void {
   }
 }
 
-/** Lines waiting for a host to append them to its log (the newest 200 at most). */
+/** Lines waiting for a host to append them to its logs (the newest 200 at most), in order. */
 class LogHandoff {
-  #lines: string[] = [];
-  #send: ((lines: string[]) => void) | null = null;
+  #lines: { line: string; file: LogFileKind }[] = [];
+  #send: ((lines: string[], file: LogFileKind) => void) | null = null;
 
-  add(line: string): void {
-    this.#lines.push(line);
+  add(line: string, file: LogFileKind = "host"): void {
+    this.#lines.push({ line, file });
     this.#lines.splice(0, this.#lines.length - 200);
     this.#flush();
   }
 
   /** Hands the lines to `send` from now on (null: keep them). */
-  to(send: ((lines: string[]) => void) | null): void {
+  to(send: ((lines: string[], file: LogFileKind) => void) | null): void {
     this.#send = send;
     this.#flush();
   }
 
   #flush(): void {
-    if (this.#send && this.#lines.length > 0) this.#send(this.#lines.splice(0));
+    if (!this.#send) return;
+    // One message per run of lines of the same file.
+    let run: string[] = [];
+    let file: LogFileKind = "host";
+    for (const item of this.#lines.splice(0)) {
+      if (item.file !== file && run.length > 0) {
+        this.#send(run, file);
+        run = [];
+      }
+      file = item.file;
+      run.push(item.line);
+    }
+    if (run.length > 0) this.#send(run, file);
   }
 }
 
@@ -163,7 +190,9 @@ function spawnHost(
   const encoder = new TextEncoder();
   const reply = (message: LauncherMessage) =>
     writer.write(encoder.encode(encodeMessage(message))).catch(() => {});
-  toHost.to((lines) => reply({ type: "log", lines }));
+  toHost.to((lines, file) =>
+    reply(file === "errors" ? { type: "log", lines, file } : { type: "log", lines })
+  );
   const tail: string[] = [];
   let restart: string | null = null;
   const readMessages = async () => {

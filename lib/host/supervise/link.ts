@@ -11,6 +11,7 @@ import {
   encodeMessage,
   type HostMessage,
   type LauncherMessage,
+  type LogFileKind,
   type ProbeAnswer,
   readLines,
 } from "./protocol.ts";
@@ -32,8 +33,8 @@ export interface SupervisorLinkOptions {
   input?: ReadableStream<Uint8Array>;
   /** Called once when the launcher closes the channel. */
   onClose?(): void;
-  /** Called with the launcher's log lines (for the host's log file). */
-  onLog?(lines: string[]): void;
+  /** Called with the launcher's log lines and the log file they go to. */
+  onLog?(lines: string[], file: LogFileKind): void;
   /** Longest wait for a probe's answer. @default 20000 */
   probeTimeoutMs?: number;
 }
@@ -62,7 +63,8 @@ export class SupervisorLink {
         const message = decodeMessage<LauncherMessage>(line);
         if (message?.type === "probe_result") this.#waiting.get(message.id)?.(message);
         else if (message?.type === "log" && Array.isArray(message.lines)) {
-          onLog?.(message.lines.filter((l) => typeof l === "string"));
+          const file = message.file === "errors" ? "errors" : "host";
+          onLog?.(message.lines.filter((l) => typeof l === "string"), file);
         }
       }
     } catch {

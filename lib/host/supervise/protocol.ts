@@ -6,7 +6,8 @@
  * Host → launcher: `listening` (address and the admin key of a first start), `probe` (run one of
  * a plugin's probes in a process allowed to reach `net` only), `restart` (the saved settings need
  * a wider scope). Launcher → host: `probe_result`, `log` (the launcher's own log lines, for the
- * host to append to its log file: the launcher may not write files).
+ * host to append to its log file — `host.log`, or `errors.log` for a crash's stack: the launcher
+ * may not write files).
  *
  * @module
  */
@@ -31,7 +32,10 @@ export type HostMessage =
 export type LauncherMessage =
   | { type: "probe_result"; id: number; result: Record<string, unknown> }
   | { type: "probe_result"; id: number; error: string }
-  | { type: "log"; lines: string[] };
+  | { type: "log"; lines: string[]; file?: LogFileKind };
+
+/** The log file a `log` message's lines go to: `host.log`, or `errors.log` (stacks). */
+export type LogFileKind = "host" | "errors";
 
 /** The launcher's answer to a `probe`. */
 export type ProbeAnswer = Extract<LauncherMessage, { type: "probe_result" }>;

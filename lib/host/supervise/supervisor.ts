@@ -11,7 +11,16 @@
  */
 import type { Clock } from "../../clock.ts";
 import { messageOf } from "../../error.ts";
-import { createLogger, type Logger, type LogSink, sanitizeLogText } from "../../log.ts";
+import {
+  createLogger,
+  type DetailSink,
+  formatLogTime,
+  isStackLine,
+  type Logger,
+  type LogSink,
+  newReference,
+  sanitizeLogText,
+} from "../../log.ts";
 import type { FailsafeOutcome } from "../plugin.ts";
 
 /** How one run of the host ended. */
@@ -53,6 +62,11 @@ export interface SupervisorOptions {
   sink: LogSink;
   /** What is supervised, in the log lines. @default "Plugin host" */
   name?: string;
+  /**
+   * Where a crash report's stack lines go (`errors.log`, ADMIN only): the report then keeps its
+   * other last lines and names the stack by reference. @default none: the stack stays in it
+   */
+  details?: DetailSink;
 }
 
 /** The longest wait between two starts after crashes. */
@@ -150,10 +164,22 @@ export class Supervisor {
       ? `; its last lines on standard error:`
       : "; it wrote nothing to standard error";
     this.#log.error(`${what}; starting it again in ${seconds(delay)}${lines}`);
-    // Continuation lines (indented, so never taken for a new entry) of the same ERROR entry.
+    const indent = (line: string) => `    ${sanitizeLogText(line, TAIL_LINE_LENGTH)}`;
+    const stack = exit.tail.filter(isStackLine).length;
+    const details = stack > 0 ? this.#o.details : undefined;
+    // Continuation lines (indented, so never taken for a new entry) of the same ERROR entry; a
+    // stack (file paths) goes to the detail sink, named by reference.
     for (const line of exit.tail) {
-      this.#o.sink("error", `    ${sanitizeLogText(line, TAIL_LINE_LENGTH)}`);
+      if (!details || !isStackLine(line)) this.#o.sink("error", indent(line));
     }
+    if (!details) return;
+    const ref = newReference();
+    this.#o.sink("error", `    (${stack} stack lines: ${details.name} ref ${ref})`);
+    const time = formatLogTime(new Date(this.#o.clock.now()));
+    details.write(
+      `${time} - localbench.launcher - ERROR - ref ${ref}: ${sanitizeLogText(what)}`,
+      exit.tail.map(indent),
+    );
   }
 
   /** The host went down at `since` (unless it already was): the failsafes fall due. */

@@ -162,7 +162,7 @@ class SocketPrinterServer implements PrinterServer {
     try {
       client.conn.send(encodeLine({ full: this.#view() }));
     } catch (err) {
-      this.#logger?.error(`Cannot send the printer's state: ${stackOf(err)}`);
+      this.#logger?.failure("Cannot send the printer's state", err);
       client.conn.close();
     }
   }
@@ -184,7 +184,7 @@ class SocketPrinterServer implements PrinterServer {
       const line = encodeLine({ event, update: this.#update(event) });
       for (const client of this.#clients) client.conn.send(line);
     } catch (err) {
-      this.#logger?.error(`Cannot send a printer event: ${stackOf(err)}`);
+      this.#logger?.failure("Cannot send a printer event", err);
     }
   }
 
@@ -234,7 +234,7 @@ class SocketPrinterServer implements PrinterServer {
 
   #wireError(err: unknown, what: string) {
     const wire = toWireError(err);
-    if (wire.kind === INTERNAL) this.#logger?.error(`The printer failed ${what}: ${stackOf(err)}`);
+    if (wire.kind === INTERNAL) this.#logger?.failure(`The printer failed ${what}`, err);
     return wire;
   }
 
@@ -252,8 +252,4 @@ class SocketPrinterServer implements PrinterServer {
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }
-}
-
-function stackOf(err: unknown): string {
-  return err instanceof Error ? err.stack ?? err.message : String(err);
 }

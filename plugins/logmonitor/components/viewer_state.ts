@@ -7,7 +7,14 @@
  */
 import { computed, type ReadonlySignal, type Signal, signal } from "@preact/signals";
 import { followPush } from "../../../lib/shared/push.ts";
-import { api, type ClientLine, exportFileName, highestLevel, searchQuery } from "../browser_api.ts";
+import {
+  api,
+  appendLiveLines,
+  type ClientLine,
+  exportFileName,
+  highestLevel,
+  searchQuery,
+} from "../browser_api.ts";
 import { PLUGIN_ID } from "../id.ts";
 
 /** A log file entry. */
@@ -159,7 +166,7 @@ export function createViewerState(config: ViewerConfig): ViewerState {
       return followPush(PLUGIN_ID, (data) => {
         if (data.type === "log_lines") {
           const lines = data.data as ClientLine[];
-          s.liveLines.value = [...s.liveLines.value, ...lines].slice(-config.maxLiveLines);
+          s.liveLines.value = appendLiveLines(s.liveLines.value, lines, config.maxLiveLines);
         } else if (data.type === "severity_alert") {
           s.counts.value = { ...s.counts.value, [String(data.level)]: Number(data.count) };
         }

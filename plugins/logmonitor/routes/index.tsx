@@ -9,6 +9,7 @@ import { settingsPathOf } from "../../../lib/host/mod.ts";
 import { PLUGIN_ID } from "../id.ts";
 import LogViewer from "../islands/LogViewer.tsx";
 import { listLogFiles } from "../files.ts";
+import { readableLogs } from "../access.ts";
 import { define } from "../pages.ts";
 
 /** Page metadata. */
@@ -21,7 +22,7 @@ export const handler = define.handlers({
     const s = rt.settings();
     return page({
       csrfToken: c.var.csrfToken,
-      files: (await listLogFiles(rt.ctx.logDir)) ?? [],
+      files: readableLogs(c.var.principal.permissions, (await listLogFiles(rt.ctx.logDir)) ?? []),
       defaultFile: s.default_log_file,
       pageSize: s.search_page_size,
       maxLiveLines: s.max_stream_lines,

@@ -7,6 +7,7 @@ import { page } from "../../../lib/http/mod.ts";
 import { SettingsFrame, settingsProps } from "../../../lib/host/mod.ts";
 import LogMonitorSettings from "../islands/LogMonitorSettings.tsx";
 import { listLogFiles } from "../files.ts";
+import { readableLogs } from "../access.ts";
 import { PLUGIN_ID } from "../id.ts";
 import { define } from "../pages.ts";
 
@@ -16,7 +17,10 @@ export const meta = { title: "Log monitor settings" };
 /** The settings and the log folder's files. */
 export const handler = define.handlers({
   async GET(c) {
-    const files = (await listLogFiles(c.var.plugin.runtime.ctx.logDir)) ?? [];
+    const files = readableLogs(
+      c.var.principal.permissions,
+      (await listLogFiles(c.var.plugin.runtime.ctx.logDir)) ?? [],
+    );
     return page({ ...settingsProps(c, PLUGIN_ID), files: files.map((f) => f.name) });
   },
 });

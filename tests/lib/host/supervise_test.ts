@@ -48,14 +48,14 @@ Deno.test("the launcher channel carries only its own messages and answers probes
   assert.throws(() => link.restart("x"), /launcher/);
 });
 
-Deno.test("the launcher's log lines reach the host's onLog, and a malformed log message is ignored", async () => {
-  const got: string[][] = [];
+Deno.test("the launcher's log lines reach the host's onLog with their file, and a malformed log message is ignored", async () => {
+  const got: [string[], string][] = [];
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
   const { promise: closed, resolve } = Promise.withResolvers<void>();
   new SupervisorLink({
     write: () => {},
     input: readable,
-    onLog: (lines) => got.push(lines),
+    onLog: (lines, file) => got.push([lines, file]),
     onClose: resolve,
   });
   const writer = writable.getWriter();
@@ -63,8 +63,18 @@ Deno.test("the launcher's log lines reach the host's onLog, and a malformed log 
   await writer.write(
     encoder.encode(encodeMessage({ type: "log", lines: ["a - ERROR - b", "  c"] })),
   );
+  await writer.write(
+    encoder.encode(encodeMessage({ type: "log", lines: ["ref 1", "    at f"], file: "errors" })),
+  );
   await writer.write(encoder.encode('{"localbench_host": {"type": "log", "lines": "x"}}\n'));
+  await writer.write(
+    encoder.encode('{"localbench_host": {"type": "log", "lines": ["y"], "file": "../x"}}\n'),
+  );
   await writer.close();
   await closed;
-  assert.deepEqual(got, [["a - ERROR - b", "  c"]]);
+  assert.deepEqual(got, [
+    [["a - ERROR - b", "  c"], "host"],
+    [["ref 1", "    at f"], "errors"],
+    [["y"], "host"],
+  ]);
 });

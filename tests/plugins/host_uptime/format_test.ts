@@ -9,10 +9,14 @@ Deno.test("formatUptime() builds the full form from the largest non-zero unit do
   for (const [s, full] of cases) assert.equal(formatUptime(s).full, full, String(s));
 });
 
-Deno.test("formatUptime() builds the dhm, dh and d forms", () => {
-  assert.equal(formatUptime(3600).dhm, "1h 0m");
-  assert.equal(formatUptime(59).dhm, "0h 0m");
+Deno.test("formatUptime() builds the dhm form as <d>d <h>h <m>m, zero days and hours included", () => {
+  assert.equal(formatUptime(480).dhm, "0d 0h 8m");
+  assert.equal(formatUptime(3600).dhm, "0d 1h 0m");
+  assert.equal(formatUptime(59).dhm, "0d 0h 0m");
   assert.equal(formatUptime(90061).dhm, "1d 1h 1m");
+});
+
+Deno.test("formatUptime() builds the dh and d forms", () => {
   assert.equal(formatUptime(3600).dh, "1h");
   assert.equal(formatUptime(90061).dh, "1d 1h");
   assert.equal(formatUptime(90061).d, "1d");

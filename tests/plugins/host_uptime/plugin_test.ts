@@ -113,3 +113,22 @@ Deno.test("GET /api/plugin/host_uptime needs a key or session", async () => {
     await t.close();
   }
 });
+
+Deno.test("the host uptime counts from the service's start, which a restarted host is given", async () => {
+  const clock = new FakeClock();
+  const serviceStartedAt = clock.now() - 2 * 86400_000 - 3 * 3600_000 - 4 * 60_000;
+  const t = await startTestHost({
+    plugins: [createUptimePlugin({ readProc: () => Promise.resolve("10 1\n") })],
+    clock,
+    serviceStartedAt,
+    resumed: true,
+  });
+  try {
+    const body = await (await t.request(PATH, { key: t.keys.STATUS })).json();
+    assert.equal(body.host_seconds, 2 * 86400 + 3 * 3600 + 4 * 60);
+    assert.equal(body.host_uptime_dhm, "2d 3h 4m");
+    assert.equal(body.host_started, new Date(serviceStartedAt).toISOString());
+  } finally {
+    await t.close();
+  }
+});

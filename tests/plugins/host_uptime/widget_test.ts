@@ -12,7 +12,7 @@ const VIEW: UptimeView = {
   uptime_dhm: "1d 1h 1m",
   uptime_short: "1d1h1m",
   host_uptime: "1h 0m 0s",
-  host_uptime_dhm: "1h 0m",
+  host_uptime_dhm: "0d 1h 0m",
   host_uptime_short: "1h0m",
   seconds: 90061,
   host_seconds: 3600,

@@ -153,7 +153,7 @@ Deno.test("GET /search answers 400, 404 and 413 for bad parameters, missing and 
   }
 });
 
-Deno.test("GET /search allows 10 requests per minute per client and then answers 429", async () => {
+Deno.test("GET /search allows 10 requests per minute per client, then answers 429 and logs it at INFO", async () => {
   const clock = new FakeClock();
   const t = await startLogHost({ "a.log": "x\n" }, { clock });
   try {
@@ -178,6 +178,10 @@ Deno.test("GET /search allows 10 requests per minute per client and then answers
     assert.equal((await search("10.0.0.2")).status, 200, "another client is not limited");
     clock.advance(60_000);
     assert.equal((await search("10.0.0.1")).status, 200, "the window slides");
+    // The limit doing its job is logged at INFO: no WARNING raises the monitor's own alerts.
+    const hostLog = await Deno.readTextFile(`${t.logDir}/host.log`);
+    assert.match(hostLog, / - INFO - \[SECURITY\] rate_limit_exceeded: client=10\.0\.0\.1$/m);
+    assert.doesNotMatch(hostLog, / - (WARNING|ERROR) - /);
   } finally {
     await t.close();
   }

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { ManualClock } from "../../../_fake_clock.ts";
 import type { FailsafeOutcome } from "../../../../lib/host/plugin.ts";
+import type { DetailSink } from "../../../../lib/log.ts";
 import {
   type DownFailsafe,
   type HostExit,
@@ -19,11 +20,12 @@ interface FakeRun {
 }
 
 /** A supervisor over fake host runs the test ends by hand, on a manual clock. */
-function supervise(failsafes: DownFailsafe[] = []) {
+function supervise(failsafes: DownFailsafe[] = [], details?: DetailSink) {
   const clock = new ManualClock();
   const runs: FakeRun[] = [];
   const lines: string[] = [];
   const supervisor = new Supervisor({
+    ...(details ? { details } : {}),
     clock,
     sink: (_level, line) => lines.push(line),
     failsafes: () => Promise.resolve(failsafes),
@@ -230,4 +232,51 @@ Deno.test("a failsafe applies once when the host stays down past its delay, and 
   s.supervisor.stop();
   s.last().end();
   assert.equal(await s.done, 0);
+});
+
+Deno.test("a crash report keeps its stack in the detail sink and names it by reference", async () => {
+  const entries: { line: string; details: string[] }[] = [];
+  const s = supervise([], {
+    name: "errors.log",
+    write: (line, details) => entries.push({ line, details }),
+  });
+  await settle();
+  s.last().up();
+  const tail = [
+    "error: Uncaught (in promise) TypeError: boom",
+    "  config.path.length",
+    "         ^",
+    "    at load (file:///srv/localbench/lib/host/x.ts:3:9)",
+    "    at async main (file:///srv/localbench/host.ts:80:3)",
+  ];
+  await s.crash({ code: 1, tail });
+  const at = s.lines.findIndex((l) => l.includes(" - ERROR - "));
+  const report = s.lines.slice(at + 1);
+  assert.deepEqual(report.slice(0, 2), [
+    "    error: Uncaught (in promise) TypeError: boom",
+    "      config.path.length",
+  ]);
+  const m = report[2]!.match(/^ {4}\(3 stack lines: errors\.log ref ([0-9a-f]{8})\)$/);
+  assert.ok(m, report.join("\n"));
+  assert.doesNotMatch(s.lines.join("\n"), /file:\/\/|x\.ts/, "no stack in the log");
+  assert.equal(entries.length, 1);
+  assert.match(
+    entries[0]!.line,
+    new RegExp(` - localbench\\.launcher - ERROR - ref ${m[1]}: Plugin host crashed after `),
+  );
+  assert.deepEqual(entries[0]!.details, tail.map((l) => `    ${l}`));
+  s.supervisor.stop();
+  await s.done;
+});
+
+Deno.test("a crash report without a stack writes nothing to the detail sink", async () => {
+  const entries: string[] = [];
+  const s = supervise([], { name: "errors.log", write: (line) => entries.push(line) });
+  await settle();
+  await s.crash({ code: 1, tail: ["Error: Address already in use (os error 98)"] });
+  assert.ok(s.lines.some((l) => l === "    Error: Address already in use (os error 98)"));
+  assert.ok(!s.lines.some((l) => l.includes("stack lines")));
+  assert.deepEqual(entries, []);
+  s.supervisor.stop();
+  await s.done;
 });
