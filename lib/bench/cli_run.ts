@@ -6,6 +6,7 @@
  */
 import type { ResolvedRun } from "./options.ts";
 import type { Output } from "../log.ts";
+import { outputTarget } from "../config/mod.ts";
 import { openStore } from "../store/mod.ts";
 import { AppError, StorageError } from "../error.ts";
 import { createBackend } from "../modelserver/mod.ts";
@@ -17,6 +18,7 @@ import { type JobSummary, runJob } from "./job.ts";
 import { createProfiler } from "./profiler.ts";
 import type { Profiler } from "./profiler_types.ts";
 import { createProgress } from "./progress.ts";
+import { saveRequests } from "./save_requests.ts";
 import { gridTable, latencyTable, loadTable, parallelTable, resultsTable } from "./table.ts";
 
 /** A benchmark run ended as failed (its error was shown as it happened). */
@@ -107,6 +109,12 @@ export async function runBenchmarkCommand(
     const curves = rows.map((row) => ({ row, levels: store.loadLevelsOf(row.id) }))
       .filter((c) => c.levels.length > 0);
     if (curves.length > 0) say(`\n${loadTable(curves)}`);
+    if (options.save_requests) {
+      // Every request the job sent, whatever its outcome (a stopped job's too).
+      const path = outputTarget(inv.paths, options.save_requests);
+      const count = await saveRequests(path, store, summary.resultIds);
+      output.err(`Saved ${count} request(s) to ${path}`);
+    }
     const nothing = summary.outcome === "failed" && summary.tested.length === 0;
     const after = nothing ? null : await hooks.after?.(inv, summary);
     for (const line of after?.lines ?? []) say(line);

@@ -43,6 +43,8 @@ export interface JobSummary {
   skipped: string[];
   error: string | null;
   paramsHash: string;
+  /** The results this job wrote (any outcome), in order. */
+  resultIds: number[];
 }
 
 /** Selects the targets to measure: filters, `--dev-mode`, cache and `--limit`. */
@@ -93,6 +95,7 @@ export async function runJob(
     skipped: [],
     error: null,
     paramsHash: hash,
+    resultIds: [],
   };
   try {
     for (const message of optionWarnings(config, options, backend.kind)) {
@@ -166,6 +169,7 @@ export async function runJob(
         },
         sensors,
         llamacpp,
+        onResult: (id) => summary.resultIds.push(id),
       }, { index: i + 1, total: run.length });
       if (status === "stopped") break;
       (status === "ok" ? summary.tested : summary.failed).push(target.key);

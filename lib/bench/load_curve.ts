@@ -121,7 +121,12 @@ async function timed(send: SendRequest): Promise<LoadRequest> {
   const start = performance.now();
   try {
     const m = await send();
-    return { start, end: performance.now(), metrics: runMetrics(m.result), error: null };
+    return {
+      start,
+      end: performance.now(),
+      metrics: runMetrics(m.result, m.sent_at_ms),
+      error: null,
+    };
   } catch (err) {
     if (err instanceof DOMException && err.name === "AbortError") throw err;
     return {

@@ -56,6 +56,8 @@ export interface Measured {
   /** True when the model was reloaded and the inference repeated. */
   retried: boolean;
   instanceId: string;
+  /** When the (last) request was sent: Unix epoch milliseconds, sub-millisecond precision. */
+  sent_at_ms: number;
 }
 
 /** What a controlled workload changes in one request. */
@@ -90,12 +92,15 @@ export async function measureOnce(
       noCache: true,
       onToken: ctx.onToken ? (delta) => ctx.onToken!(delta) : undefined,
     });
+  const now = () => performance.timeOrigin + performance.now();
+  let sentAt = now();
   try {
-    return { result: await attempt(instanceId), retried: false, instanceId };
+    return { result: await attempt(instanceId), retried: false, instanceId, sent_at_ms: sentAt };
   } catch (err) {
     if (!isModelUnloaded(err) || ctx.signal.aborted) throw err;
     const id = await ctx.reload();
-    return { result: await attempt(id), retried: true, instanceId: id };
+    sentAt = now();
+    return { result: await attempt(id), retried: true, instanceId: id, sent_at_ms: sentAt };
   }
 }
 

@@ -33,6 +33,9 @@ export interface RunMetrics {
   tpot_ms: number | null;
   /** Inter-token latencies: the gaps between the events carrying tokens (JSON array, ms). */
   itl_json: string | null;
+  /** When the request was sent and its answer ended (Unix epoch ms), where known. */
+  started_at_ms: number | null;
+  ended_at_ms: number | null;
 }
 
 const perSec = (count: number | null, ms: number | null): number | null =>
@@ -80,8 +83,8 @@ export function gapsOf(run: { itl_json?: unknown }): number[] {
   }
 }
 
-/** Computes the metrics of one inference. */
-export function runMetrics(r: ChatResult): RunMetrics {
+/** Computes the metrics of one inference sent at `sentAtMs` (Unix epoch ms, when known). */
+export function runMetrics(r: ChatResult, sentAtMs: number | null = null): RunMetrics {
   const tokensOut = r.stats.tokens_out > 0 ? r.stats.tokens_out : r.client.tokens_out;
   const tokensIn = r.stats.tokens_in > 0 ? r.stats.tokens_in : null;
   const ttft = r.client.ttft_ms;
@@ -104,6 +107,8 @@ export function runMetrics(r: ChatResult): RunMetrics {
     stop_reason: r.stats.stop_reason ?? null,
     tpot_ms: decode === null ? null : 1000 / decode,
     itl_json: gaps.length ? JSON.stringify(gaps) : null,
+    started_at_ms: sentAtMs,
+    ended_at_ms: sentAtMs === null ? null : sentAtMs + total,
   };
 }
 

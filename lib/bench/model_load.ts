@@ -47,7 +47,13 @@ export async function runLoadCurve(s: ModelSession): Promise<number> {
         parallel: mode === "concurrency" ? level : 0,
         load_mode: mode,
         load_level: level,
-        ...(r.metrics ?? { status: "failed", error: r.error, total_ms: r.end - r.start }),
+        ...(r.metrics ?? {
+          status: "failed",
+          error: r.error,
+          total_ms: r.end - r.start,
+          started_at_ms: performance.timeOrigin + r.start,
+          ended_at_ms: performance.timeOrigin + r.end,
+        }),
       })
     );
     const row = levelRow(mode, level, reqs, slo);

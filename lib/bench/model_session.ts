@@ -45,6 +45,8 @@ export interface ModelRunContext {
   sensors?: SensorState;
   /** The server is llama.cpp's (it applies every sampling value of a request). */
   llamacpp?: boolean;
+  /** Told the id of the result this model's benchmark writes, once it exists. */
+  onResult?: (id: number) => void;
 }
 
 /** How a model's benchmark ended. */
@@ -105,6 +107,7 @@ export class ModelSession {
       num_runs: config.num_runs,
       n_parallel: this.parallel ? options.n_parallel : 1,
     });
+    ctx.onResult?.(this.resultId);
     this.#watch = new ReloadWatch(backend, this.key);
     this.#measure = {
       backend,
@@ -239,7 +242,7 @@ export class ModelSession {
         request.shape,
       );
       this.instanceId = m.instanceId;
-      const metrics = runMetrics(m.result);
+      const metrics = runMetrics(m.result, m.sent_at_ms);
       const reload = await this.#watch.check(this.instanceId!, m.result);
       const excluded = reload === null
         ? null

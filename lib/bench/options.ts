@@ -73,6 +73,8 @@ export interface RunOptions {
   debug: boolean;
   /** `--json`: the results document on standard output. */
   json?: boolean;
+  /** `--save-requests`: the JSON Lines file of every request of the benchmark. */
+  save_requests?: string | null;
   /** Controlled workload and load curve. */
   workload?: WorkloadOptions;
   /** Flag keys given on the command line or by a preset (to warn only about what was asked). */

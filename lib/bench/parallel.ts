@@ -5,7 +5,7 @@
  * @module
  */
 import type { Row } from "../store/mod.ts";
-import { type MeasureContext, type Measured, measureOnce } from "./measure.ts";
+import { type MeasureContext, measureOnce } from "./measure.ts";
 import { type RunMetrics, runMetrics } from "./metrics.ts";
 import { summarize } from "./stats.ts";
 
@@ -30,7 +30,7 @@ export async function parallelRound(
   const requests: RunMetrics[] = [];
   const failures: string[] = [];
   for (const s of settled) {
-    if (s.status === "fulfilled") requests.push(runMetrics((s.value as Measured).result));
+    if (s.status === "fulfilled") requests.push(runMetrics(s.value.result, s.value.sent_at_ms));
     else failures.push(s.reason instanceof Error ? s.reason.message : String(s.reason));
   }
   return { wall_ms: wall, requests, failures };

@@ -4,8 +4,14 @@
  *
  * @module
  */
-import { basename, dirname, isAbsolute, join, resolve } from "node:path";
-import { type Config, type LayerReport, listPresets, type Paths } from "../config/mod.ts";
+import { dirname, join } from "node:path";
+import {
+  type Config,
+  type LayerReport,
+  listPresets,
+  outputTarget,
+  type Paths,
+} from "../config/mod.ts";
 import { StorageError } from "../error.ts";
 import { writeFailureReason, writeFileAtomic } from "../fs.ts";
 import { cacheListing, cacheListingJson, exportCache, openStore } from "../store/mod.ts";
@@ -45,18 +51,12 @@ export function layersText(layers: LayerReport[]): string {
     layers.map((l) => `${l.source}${l.found ? "" : " (not found)"}`).join(" → ");
 }
 
-/** Resolves the `--export-cache` target: a bare file name goes to the results folder. */
-export function exportTarget(paths: Paths, file: string, cwd = Deno.cwd()): string {
-  if (basename(file) === file) return join(paths.resultsDir, file);
-  return isAbsolute(file) ? file : resolve(cwd, file);
-}
-
 /** Writes every cached result (with its runs) as JSON; returns the path and the count. */
 export async function exportCacheFile(
   paths: Paths,
   file: string,
 ): Promise<{ path: string; count: number }> {
-  const target = exportTarget(paths, file);
+  const target = outputTarget(paths, file);
   const store = await openStore(paths);
   try {
     const data = exportCache(store, { tool: "localbench", version: VERSION });

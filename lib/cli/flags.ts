@@ -86,8 +86,9 @@ function withSchemaBounds(spec: FlagSpec): FlagSpec {
 }
 
 /**
- * The flags that are actions of the command line (print or write something and end), not
- * benchmark settings: neither a preset nor the dashboard's form sets them.
+ * The flags that are actions or outputs of the command line (print or write something), not
+ * benchmark settings: neither a preset nor the dashboard's form sets them (a file name from a
+ * web form would be a path a page chooses).
  */
 export const ACTION_FLAGS: ReadonlySet<string> = new Set([
   "list_presets",
@@ -97,6 +98,7 @@ export const ACTION_FLAGS: ReadonlySet<string> = new Set([
   "print_config",
   "list_models",
   "json",
+  "save_requests",
 ]);
 
 /** Every argument, in help order. */

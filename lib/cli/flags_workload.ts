@@ -112,4 +112,13 @@ export const OUTPUT_FLAGS: readonly FlagSpec[] = [
     description:
       "print the results document (the JSON report) on standard output, a listing as JSON, a failure as {error, code}; progress stays on standard error",
   }),
+  f({
+    long: "save-requests",
+    key: "save_requests",
+    kind: "string",
+    category: "Other",
+    arg: "file",
+    description:
+      "write every request of this benchmark as JSON Lines: start and end times, TTFT, inter-token gaps, token counts (a bare name goes to the results folder)",
+  }),
 ];

@@ -11,6 +11,6 @@ export { configPathOf, flagsToOverrides, flagsToRunOptions } from "./options.ts"
 export { presetToArgs } from "./presets_args.ts";
 export { resolveInvocation } from "./invocation.ts";
 export type { Invocation, ResolveOptions } from "./invocation.ts";
-export { configJson, exportTarget, layersText, listPresetsText } from "./actions.ts";
+export { configJson, layersText, listPresetsText } from "./actions.ts";
 export { runCli } from "./main.ts";
 export type { BenchmarkRunner, CliOptions } from "./main.ts";

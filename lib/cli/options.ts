@@ -96,6 +96,7 @@ export function flagsToRunOptions(flags: Flags): RunOptions {
     request_timeout: pick(flags, "request_timeout", null),
     debug: pick(flags, "debug", false),
     json: pick(flags, "json", false),
+    save_requests: pick(flags, "save_requests", null),
     workload: {
       prompt_tokens: pick(flags, "prompt_tokens", []),
       gen_tokens: pick(flags, "gen_tokens", []),

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { isAbsolute, join } from "node:path";
+import { basename, isAbsolute, join, resolve } from "node:path";
 
 /** Reads environment variables (injected so tests never touch the real environment). */
 export type EnvReader = (name: string) => string | undefined;
@@ -49,6 +49,28 @@ export interface Paths {
   logsDir: string;
   /** `<data dir>/host` (plugin host data) */
   hostDir: string;
+}
+
+/**
+ * Where a file named on the command line is written (`--export-cache`, `--save-requests`): a
+ * bare file name goes to the results folder, a path is taken as given (relative to `cwd`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { outputTarget } from "./paths.ts";
+ * const paths = { resultsDir: "/data/results" };
+ * assert.equal(outputTarget(paths, "r.jsonl"), "/data/results/r.jsonl");
+ * assert.equal(outputTarget(paths, "out/r.jsonl", "/home/me"), "/home/me/out/r.jsonl");
+ * ```
+ */
+export function outputTarget(
+  paths: Pick<Paths, "resultsDir">,
+  file: string,
+  cwd = Deno.cwd(),
+): string {
+  if (basename(file) === file) return join(paths.resultsDir, file);
+  return isAbsolute(file) ? file : resolve(cwd, file);
 }
 
 /** Resolves every path from the environment. */

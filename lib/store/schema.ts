@@ -338,5 +338,7 @@ export const OPTIONAL_COLUMNS: Readonly<Record<string, Readonly<Record<string, s
     prompt_exact: "INTEGER",
     load_mode: "TEXT",
     load_level: "REAL",
+    started_at_ms: "REAL",
+    ended_at_ms: "REAL",
   },
 };

@@ -224,3 +224,42 @@ Deno.test("a benchmark killed mid-run is marked interrupted by the next command,
     raw.close();
   }
 });
+
+Deno.test("--save-requests writes every request as a JSON line with its times, so what was in flight can be rebuilt", async () => {
+  await using env = await tempEnv();
+  const d = await startLmStudioDouble({ port: 0, tokenDelayMs: 5 });
+  try {
+    const r = await cli([
+      ...["--backend", "rest", "--base-url", d.url, "--include-models", "qwen3-4b@q4"],
+      ...["--runs", "2", "--n-parallel", "1", "--concurrency", "2", "--requests", "4"],
+      ...["--save-requests", "requests.jsonl"],
+    ], env.vars);
+    assert.equal(r.code, 0, r.stderr);
+    const path = join(env.dataDir, "results", "requests.jsonl");
+    assert.match(r.stderr, new RegExp(`Saved 6 request\\(s\\) to ${path}`));
+    const lines = (await Deno.readTextFile(path)).trimEnd().split("\n").map((l) => JSON.parse(l));
+    assert.deepEqual(lines.map((l) => l.phase), [
+      "sequential",
+      "sequential",
+      "load",
+      "load",
+      "load",
+      "load",
+    ]);
+    for (const l of lines) {
+      assert.equal(l.status, "ok");
+      assert.ok(l.start_ms < l.end_ms && l.ttft_ms > 0 && l.tokens_out > 0, JSON.stringify(l));
+      assert.equal(l.itl_ms.length, l.tokens_out - 1, "one gap between each two tokens");
+      assert.equal(l.started_at, new Date(l.start_ms).toISOString());
+    }
+    const load = lines.filter((l) => l.phase === "load");
+    const inFlight = Math.max(
+      ...load.map((a) =>
+        load.filter((b) => b.start_ms <= a.start_ms && a.start_ms < b.end_ms).length
+      ),
+    );
+    assert.equal(inFlight, 2, "concurrency 2: two requests overlap, never three");
+  } finally {
+    await d.close();
+  }
+});

@@ -101,7 +101,7 @@ function fakeSend(ms: number) {
     most = Math.max(most, active);
     await new Promise((r) => setTimeout(r, ms));
     active--;
-    return { result: chat(1, 3, 1), retried: false, instanceId: "m" };
+    return { result: chat(1, 3, 1), retried: false, instanceId: "m", sent_at_ms: Date.now() };
   };
   return { send, most: () => most };
 }

@@ -25,6 +25,7 @@ Deno.test("formSections() offers every benchmark setting once, as one control pe
     "print-config",
     "list-models",
     "json",
+    "save-requests",
     "preset",
     "use-rest-api",
   ];
