@@ -1,8 +1,8 @@
 /**
  * The results table: a sortable column per figure (the speed right after the model, so a phone
  * shows it), the parallel rounds' total speed, the model's short name linking to its history
- * (full id on hover), a delete button per row, what to do when the filters match nothing, and
- * what the Δ and parallel columns mean.
+ * (full id on hover), a "partial" mark on a result some of whose runs failed, a delete button per
+ * row, what to do when the filters match nothing, and what the Δ and parallel columns mean.
  *
  * @module
  */
@@ -27,10 +27,27 @@ const COLUMNS: [string, string, number?][] = [
 function cell(row: ResultRow, key: string, digits?: number) {
   const v = row[key];
   if (key === "model_key") {
+    const failed = Number(row.runs_failed ?? 0);
     return (
-      <a href={comparisonHref(String(v))} title={`${v}: its history`}>
-        {shortModelName(String(v))}
-      </a>
+      <>
+        <a href={comparisonHref(String(v))} title={`${v}: its history`}>
+          {shortModelName(String(v))}
+        </a>
+        {failed > 0 && (
+          <>
+            {" "}
+            <span
+              class="badge paused"
+              data-testid="partial"
+              title={`${failed} of its runs failed: its figures come from ${
+                row.runs_ok ?? 0
+              }; it is measured again at the next benchmark`}
+            >
+              partial
+            </span>
+          </>
+        )}
+      </>
     );
   }
   if (key === "speed_delta_pct") {

@@ -86,7 +86,7 @@ export type BenchEvent =
   | {
     type: "model_end";
     key: string;
-    status: "ok" | "failed" | "stopped";
+    status: "ok" | "partial" | "failed" | "stopped";
     error: string | null;
     figures: ModelFigures | null;
   }
@@ -123,7 +123,10 @@ export type BenchEvent =
   | {
     type: "job_end";
     outcome: "completed" | "failed" | "stopped";
+    /** Variants measured (partial ones included). */
     tested: number;
+    /** Of them, those some of whose runs failed. */
+    partial?: number;
     failed: number;
     skipped: number;
     error: string | null;

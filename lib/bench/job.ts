@@ -38,7 +38,10 @@ export interface JobDeps {
 /** How a job ended. */
 export interface JobSummary {
   outcome: "completed" | "failed" | "stopped";
+  /** Variants measured, partial ones included. */
   tested: string[];
+  /** Variants measured with some failed runs (also in `tested`). */
+  partial: string[];
   failed: string[];
   skipped: string[];
   error: string | null;
@@ -91,6 +94,7 @@ export async function runJob(
   const summary: JobSummary = {
     outcome: "completed",
     tested: [],
+    partial: [],
     failed: [],
     skipped: [],
     error: null,
@@ -172,7 +176,8 @@ export async function runJob(
         onResult: (id) => summary.resultIds.push(id),
       }, { index: i + 1, total: run.length });
       if (status === "stopped") break;
-      (status === "ok" ? summary.tested : summary.failed).push(target.key);
+      if (status === "partial") summary.partial.push(target.key);
+      (status === "failed" ? summary.failed : summary.tested).push(target.key);
     }
     if (deps.control.signal.aborted) summary.outcome = "stopped";
     else if (summary.tested.length === 0 && summary.failed.length > 0) {
@@ -188,6 +193,7 @@ export async function runJob(
     type: "job_end",
     outcome: summary.outcome,
     tested: summary.tested.length,
+    partial: summary.partial.length,
     failed: summary.failed.length,
     skipped: summary.skipped.length,
     error: summary.error,

@@ -77,7 +77,7 @@ export async function runModel(
         gridRows(plan.cells, s.cellRuns, plan.outputControl === "exact"),
       );
     }
-    return s.finish("ok", null, {
+    return s.finish(s.failedRuns > 0 ? "partial" : "ok", null, {
       ...aggregateRuns(s.runs, sizeGiB(s.target), paramsBillions(s.target)),
       ...(s.rounds.length ? aggregateParallel(s.rounds) : {}),
       ...hardware,

@@ -49,8 +49,11 @@ export interface ModelRunContext {
   onResult?: (id: number) => void;
 }
 
-/** How a model's benchmark ended. */
-export type ModelStatus = "ok" | "failed" | "stopped";
+/**
+ * How a model's benchmark ended: `partial` when it has figures but some of its runs failed (shown
+ * and reported as such, never a cache hit).
+ */
+export type ModelStatus = "ok" | "partial" | "failed" | "stopped";
 
 /** The load options of a configuration. */
 export function loadOptionsOf(config: Config, options: RunOptions, parallel: boolean): LoadOptions {

@@ -164,8 +164,8 @@ export function createProgress(
         break;
       case "model_end":
         line(
-          e.status === "ok"
-            ? `  ✓ ${shortModelName(e.key)}: ${
+          e.status === "ok" || e.status === "partial"
+            ? `  ${e.status === "ok" ? "✓" : "◐ partial:"} ${shortModelName(e.key)}: ${
               fmt(e.figures?.tokens_per_sec_mean, 2)
             } tok/s, TTFT ${fmt(e.figures?.ttft_ms_mean, 0)} ms` +
               ` (${e.figures?.runs_ok ?? 0} run(s)${
@@ -199,8 +199,12 @@ export function createProgress(
         break;
       case "job_end":
         line(
-          `Done in ${formatDuration(now() - started)}: ${e.tested} measured, ${e.failed} failed, ` +
-            `${e.skipped} skipped${e.error ? ` — ${e.error}` : ""}`,
+          `${e.outcome === "stopped" ? "Stopped after" : "Done in"} ${
+            formatDuration(now() - started)
+          }: ${e.tested} measured${
+            e.partial ? ` (${e.partial} partial: some runs failed)` : ""
+          }, ` +
+            `${e.failed} failed, ${e.skipped} skipped${e.error ? ` — ${e.error}` : ""}`,
         );
         break;
       default:

@@ -187,7 +187,7 @@ export function applyEvent(
       } else p.level++;
       break;
     case "model_end":
-      if (e.status === "ok") p.tested++;
+      if (e.status === "ok" || e.status === "partial") p.tested++;
       else if (e.status === "failed") p.failed++;
       p.run = p.runs;
       p.round = p.rounds;

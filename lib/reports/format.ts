@@ -50,3 +50,23 @@ export function deltaCell(d: MetricDelta | null | undefined): string {
 export function yesNo(value: unknown): string {
   return value ? "yes" : "no";
 }
+
+/**
+ * The runs of a result as the reports show them: the good ones, and for a partial result the
+ * failed ones beside them (a partial result is never shown as a clean one).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { runsText } from "./format.ts";
+ * assert.equal(runsText({ status: "ok", runs_ok: 5 }), "5");
+ * assert.equal(runsText({ status: "partial", runs_ok: 2, runs_failed: 3 }), "2 + 3 failed (partial)");
+ * ```
+ */
+export function runsText(
+  row: { status?: unknown; runs_ok?: unknown; runs_failed?: unknown },
+): string {
+  const ok = typeof row.runs_ok === "number" ? row.runs_ok : 0;
+  const failed = typeof row.runs_failed === "number" ? row.runs_failed : 0;
+  return row.status === "partial" || failed > 0 ? `${ok} + ${failed} failed (partial)` : `${ok}`;
+}

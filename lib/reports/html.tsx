@@ -10,7 +10,15 @@
 import { renderToString } from "preact-render-to-string";
 import { chartJsBrowserSource } from "./assets.ts";
 import { chartSpecs } from "./chart_specs.ts";
-import { CI_CLAMPED_NOTE, ciClamped, ciText, deltaCell, deltaText, yesNo } from "./format.ts";
+import {
+  CI_CLAMPED_NOTE,
+  ciClamped,
+  ciText,
+  deltaCell,
+  deltaText,
+  runsText,
+  yesNo,
+} from "./format.ts";
 import { dateTime, fixed } from "../shared/format.ts";
 import { acrossModels, bestPerQuantization, recommendations, reportSummary } from "./insights.ts";
 import { displayName, num, type ReportData, type ReportEntry, sizeGb } from "./model.ts";
@@ -78,7 +86,7 @@ function resultColumns(data: ReportData): Col[] {
     numCol("Tok/s per GB", "tokens_per_sec_per_gb", 2),
     numCol("VRAM (MB)", "vram_mb", 0),
     { head: "Load / warmup (s)", value: loadWarmup, sort: (e) => num(e, "load_time_ms") },
-    numCol("Runs", "runs_ok", 0),
+    { head: "Runs", value: (e) => runsText(e.row), sort: (e) => num(e, "runs_ok") },
   ];
   if (data.compare) {
     cols.push(

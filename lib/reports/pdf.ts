@@ -10,7 +10,15 @@
 import { shortModelName } from "../shared/model_name.ts";
 import { chartSpecs } from "./chart_specs.ts";
 import { drawChart } from "./pdf_charts.ts";
-import { CI_CLAMPED_NOTE, ciClamped, ciText, deltaCell, deltaText, yesNo } from "./format.ts";
+import {
+  CI_CLAMPED_NOTE,
+  ciClamped,
+  ciText,
+  deltaCell,
+  deltaText,
+  runsText,
+  yesNo,
+} from "./format.ts";
 import { dateTime, fixed } from "../shared/format.ts";
 import { acrossModels, bestPerQuantization, recommendations, reportSummary } from "./insights.ts";
 import { displayName, num, type ReportData, type ReportEntry, sizeGb } from "./model.ts";
@@ -66,7 +74,7 @@ function detailedColumns(data: ReportData, width: number): PdfColumn<E>[] {
     n("E2E tok/s", 42, "e2e_tokens_per_sec_mean"),
     n("Tok/s per GB", 48, "tokens_per_sec_per_gb"),
     n("VRAM MB", 42, "vram_mb", 0),
-    n("Runs", 30, "runs_ok", 0),
+    { head: "Runs", width: 40, align: "right", value: (e) => runsText(e.row) },
   ];
   if (data.compare) {
     cols.push(

@@ -7,6 +7,7 @@
  */
 import { DatabaseSync } from "node:sqlite";
 import { AppError, ConflictError, messageOf, StorageError } from "../error.ts";
+import { withoutForeignKeys } from "./rebuild.ts";
 import { MIGRATIONS, OPTIONAL_COLUMNS, SCHEMA_VERSION } from "./schema.ts";
 
 /** Runs `fn` inside `BEGIN IMMEDIATE … COMMIT`; rolls back and rethrows on error. */
@@ -44,13 +45,15 @@ export function migrate(db: DatabaseSync): number[] {
   }
   for (const m of MIGRATIONS) {
     if (m.version <= current) continue;
-    const done = transaction(db, () => {
-      if (userVersion(db) >= m.version) return false;
-      if (m.sql) db.exec(m.sql);
-      m.apply?.(db);
-      db.exec(`PRAGMA user_version = ${m.version}`);
-      return true;
-    });
+    const step = () =>
+      transaction(db, () => {
+        if (userVersion(db) >= m.version) return false;
+        if (m.sql) db.exec(m.sql);
+        m.apply?.(db);
+        db.exec(`PRAGMA user_version = ${m.version}`);
+        return true;
+      });
+    const done = m.foreignKeysOff ? withoutForeignKeys(db, step) : step();
     if (done) applied.push(m.version);
   }
   return applied;
@@ -119,23 +122,39 @@ export interface OpenOptions {
 /** Opens (creating if needed) and migrates the database at `path` (`:memory:` for tests). */
 export function openDatabase(path: string, options: OpenOptions = {}): DatabaseSync {
   let db: DatabaseSync;
+  const busyMs = options.busyTimeoutMs ?? 10_000;
   try {
-    db = new DatabaseSync(path, { timeout: options.busyTimeoutMs ?? 10_000 });
+    db = new DatabaseSync(path, { timeout: busyMs });
   } catch (err) {
     throw storeOpenError(path, err);
   }
-  try {
-    db.exec("PRAGMA journal_mode = WAL");
-    db.exec("PRAGMA synchronous = NORMAL");
-    db.exec("PRAGMA foreign_keys = ON");
-    migrate(db);
-    ensureColumns(db);
-  } catch (err) {
-    db.close();
-    throw storeOpenError(path, err);
+  for (let attempt = 1;; attempt++) {
+    const started = performance.now();
+    try {
+      db.exec("PRAGMA journal_mode = WAL");
+      db.exec("PRAGMA synchronous = NORMAL");
+      db.exec("PRAGMA foreign_keys = ON");
+      migrate(db);
+      ensureColumns(db);
+      return db;
+    } catch (err) {
+      // A new store that other processes open at the same moment: switching it to WAL (or a
+      // read snapshot another process's migration made stale) answers BUSY at once, without the
+      // busy timeout. Each step is idempotent, so it is tried again, a few times; a lock that
+      // outlasted the busy timeout is another program's, and said at once.
+      const quick = performance.now() - started < busyMs / 2;
+      if (quick && /database is locked/.test(messageOf(err)) && attempt < OPEN_ATTEMPTS) {
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50 * attempt);
+        continue;
+      }
+      db.close();
+      throw storeOpenError(path, err);
+    }
   }
-  return db;
 }
+
+/** How many times opening a store is tried when another process holds it for a moment. */
+const OPEN_ATTEMPTS = 5;
 
 const MISSING_COLUMN = /has no column named (\w+)|no such column: (\w+)/;
 

@@ -8,6 +8,7 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import { plain, type Row } from "./rows.ts";
+import { FINISHED } from "./schema.ts";
 
 /** One finished result of the history. */
 export type HistoryPoint = Row & {
@@ -102,7 +103,7 @@ export function modelHistory(db: DatabaseSync, name: string): ModelHistory | nul
        r.total_ms_mean AS gen_time, r.vram_mb, r.tokens_per_sec_per_gb, r.context_length,
        r.num_runs, r.runs_failed AS error_count, r.n_parallel, r.parallel_tokens_per_sec
      FROM models m CROSS JOIN results r INDEXED BY idx_results_status_model
-       ON r.status = 'ok' AND r.model_id = m.id
+       ON r.status IN ${FINISHED} AND r.model_id = m.id
      WHERE m.model_name = :name OR m.model_key = :name ORDER BY r.id`,
   ).all({ name }).map((r) => plain<HistoryPoint>(r));
   if (history.length === 0) return null;

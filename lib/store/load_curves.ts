@@ -6,6 +6,7 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import { plain, type Row } from "./rows.ts";
+import { FINISHED } from "./schema.ts";
 
 /** One variant's newest load curve. */
 export interface LoadCurve {
@@ -23,7 +24,7 @@ export interface LoadCurve {
 export function loadCurves(db: DatabaseSync, name: string): LoadCurve[] {
   const newest = db.prepare(
     `SELECT m.model_key, MAX(r.id) AS result_id FROM models m
-     CROSS JOIN results r INDEXED BY idx_results_status_model ON r.status = 'ok' AND r.model_id = m.id
+     CROSS JOIN results r INDEXED BY idx_results_status_model ON r.status IN ${FINISHED} AND r.model_id = m.id
      WHERE (m.model_name = :name OR m.model_key = :name)
        AND EXISTS (SELECT 1 FROM load_levels l WHERE l.result_id = r.id)
      GROUP BY m.id ORDER BY m.model_key`,

@@ -45,7 +45,7 @@ export type RunRecord = { run_index: number } & Row;
 
 /** How a result ends. */
 export interface ResultFinish {
-  status: "ok" | "failed" | "stopped";
+  status: "ok" | "partial" | "failed" | "stopped";
   error?: string | null;
   /** Aggregate columns (see schema `OPTIONAL_COLUMNS.results`). */
   aggregates?: Row;

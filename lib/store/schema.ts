@@ -10,6 +10,7 @@
 
 import type { DatabaseSync } from "node:sqlite";
 import { clampIntervals, mergeVariantIdentities } from "./data_migrations.ts";
+import { rebuildTable } from "./rebuild.ts";
 
 /** One forward migration. */
 export interface Migration {
@@ -18,16 +19,24 @@ export interface Migration {
   sql: string;
   /** Changes to the stored data, run after `sql` in the same transaction. */
   apply?: (db: DatabaseSync) => void;
+  /** Runs with foreign keys off (a table rebuild: see rebuild.ts). */
+  foreignKeysOff?: boolean;
 }
 
 /**
- * What a finished (`ok`) result leaving a model does to `model_latest`: the count goes down, the
+ * The statuses of a finished result with figures: `ok`, and `partial` (some of its runs failed:
+ * shown and reported as such, never a cache hit). `failed`, `stopped` and `running` have none.
+ */
+export const FINISHED = "('ok', 'partial')";
+
+/**
+ * What a finished result leaving a model does to `model_latest`: the count goes down, the
  * row goes when it was the last one, and the newest id is looked up again through the index.
  */
 const LEAVE_LATEST = `
   DELETE FROM model_latest WHERE model_id = OLD.model_id AND ok_results <= 1;
   UPDATE model_latest SET ok_results = ok_results - 1,
-    result_id = (SELECT MAX(id) FROM results WHERE status = 'ok' AND model_id = OLD.model_id)
+    result_id = (SELECT MAX(id) FROM results WHERE status IN ${FINISHED} AND model_id = OLD.model_id)
   WHERE model_id = OLD.model_id;`;
 
 /** What a finished result arriving at a model does to `model_latest`. */
@@ -46,6 +55,21 @@ const ENTER_LATEST = `
  * A migration that rebuilds `results` or `runs` (create, copy, drop, rename) drops these
  * triggers: it must create them again (tests/lib/store/schema_test.ts checks they exist).
  */
+const RESULT_TRIGGERS_SQL = `
+  CREATE TRIGGER results_latest_insert AFTER INSERT ON results
+    WHEN NEW.status IN ${FINISHED} BEGIN ${ENTER_LATEST} END;
+  CREATE TRIGGER results_latest_enter AFTER UPDATE OF status, model_id ON results
+    WHEN NEW.status IN ${FINISHED}
+      AND (OLD.status NOT IN ${FINISHED} OR OLD.model_id <> NEW.model_id)
+    BEGIN ${ENTER_LATEST} END;
+  CREATE TRIGGER results_latest_leave AFTER UPDATE OF status, model_id ON results
+    WHEN OLD.status IN ${FINISHED}
+      AND (NEW.status NOT IN ${FINISHED} OR OLD.model_id <> NEW.model_id)
+    BEGIN ${LEAVE_LATEST} END;
+  CREATE TRIGGER results_latest_delete AFTER DELETE ON results
+    WHEN OLD.status IN ${FINISHED} BEGIN ${LEAVE_LATEST} END;
+`;
+
 export const LATEST_TABLES_SQL = `
   CREATE TABLE model_latest (
     model_id INTEGER PRIMARY KEY REFERENCES models(id) ON DELETE CASCADE,
@@ -53,19 +77,10 @@ export const LATEST_TABLES_SQL = `
     ok_results INTEGER NOT NULL
   );
   INSERT INTO model_latest (model_id, result_id, ok_results)
-    SELECT model_id, MAX(id), COUNT(*) FROM results WHERE status = 'ok' GROUP BY model_id;
+    SELECT model_id, MAX(id), COUNT(*) FROM results WHERE status IN ${FINISHED} GROUP BY model_id;
   CREATE TABLE totals (id INTEGER PRIMARY KEY CHECK (id = 1), runs INTEGER NOT NULL);
   INSERT INTO totals (id, runs) SELECT 1, COUNT(*) FROM runs;
-  CREATE TRIGGER results_latest_insert AFTER INSERT ON results
-    WHEN NEW.status = 'ok' BEGIN ${ENTER_LATEST} END;
-  CREATE TRIGGER results_latest_enter AFTER UPDATE OF status, model_id ON results
-    WHEN NEW.status = 'ok' AND (OLD.status IS NOT 'ok' OR OLD.model_id <> NEW.model_id)
-    BEGIN ${ENTER_LATEST} END;
-  CREATE TRIGGER results_latest_leave AFTER UPDATE OF status, model_id ON results
-    WHEN OLD.status = 'ok' AND (NEW.status IS NOT 'ok' OR OLD.model_id <> NEW.model_id)
-    BEGIN ${LEAVE_LATEST} END;
-  CREATE TRIGGER results_latest_delete AFTER DELETE ON results
-    WHEN OLD.status = 'ok' BEGIN ${LEAVE_LATEST} END;
+  ${RESULT_TRIGGERS_SQL}
   CREATE TRIGGER runs_total_insert AFTER INSERT ON runs
     BEGIN UPDATE totals SET runs = runs + 1 WHERE id = 1; END;
   CREATE TRIGGER runs_total_delete AFTER DELETE ON runs
@@ -89,7 +104,7 @@ export const LATEST_TRIGGERS = [
 export const REFRESH_DERIVED_SQL = `
   DELETE FROM model_latest;
   INSERT INTO model_latest (model_id, result_id, ok_results)
-    SELECT model_id, MAX(id), COUNT(*) FROM results WHERE status = 'ok' GROUP BY model_id;
+    SELECT model_id, MAX(id), COUNT(*) FROM results WHERE status IN ${FINISHED} GROUP BY model_id;
   INSERT OR REPLACE INTO totals (id, runs) SELECT 1, COUNT(*) FROM runs;
 `;
 
@@ -220,6 +235,42 @@ export const MIGRATIONS: readonly Migration[] = [
     description: "interval lower ends within the metrics' domain (no negative times or speeds)",
     sql: "",
     apply: (db) => void clampIntervals(db, [...AGGREGATED_METRICS]),
+  },
+  {
+    version: 8,
+    description: "status 'partial': a finished result some of whose runs failed",
+    sql: "",
+    foreignKeysOff: true,
+    apply: (db) => {
+      rebuildTable(db, "results", (sql) => {
+        const check = /CHECK \(status IN \('running', 'ok', 'failed', 'stopped'\)\)/;
+        if (!check.test(sql)) throw new Error("results.status has an unknown CHECK constraint");
+        return sql.replace(
+          check,
+          "CHECK (status IN ('running', 'ok', 'partial', 'failed', 'stopped'))",
+        );
+      });
+      // The rebuilt triggers and view still say 'ok' alone: made again, counting 'partial' too.
+      for (const t of LATEST_TRIGGERS.filter((n) => n.startsWith("results_"))) {
+        db.exec(`DROP TRIGGER ${t}`);
+      }
+      db.exec(RESULT_TRIGGERS_SQL);
+      db.exec(`
+        DROP VIEW latest_results;
+        CREATE VIEW latest_results AS
+          SELECT r.* FROM results r
+          WHERE r.status IN ${FINISHED} AND r.id = (
+            SELECT MAX(r2.id) FROM results r2
+            WHERE r2.model_id = r.model_id AND r2.params_hash = r.params_hash
+              AND r2.status IN ${FINISHED}
+          );`);
+      // Finished results with a failed run were stored 'ok' before: they are partial.
+      const columns = db.prepare("PRAGMA table_info(results)").all() as { name: string }[];
+      if (columns.some((c) => c.name === "runs_failed")) {
+        db.exec("UPDATE results SET status = 'partial' WHERE status = 'ok' AND runs_failed > 0");
+      }
+      db.exec(REFRESH_DERIVED_SQL);
+    },
   },
 ];
 

@@ -8,6 +8,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import { openDatabase, transaction, withColumnRetry } from "./db.ts";
 import { currentOwner, ownerAlive } from "./owner.ts";
+import { FINISHED } from "./schema.ts";
 import { SnapshotCache } from "./snapshot.ts";
 import {
   insertRow,
@@ -170,7 +171,7 @@ export class ResultsStore {
   /** The newest finished result of a model variant with these parameters, or null. */
   findCached(modelKey: string, paramsHash: string): ResultRow | null {
     const row = this.db.prepare(
-      `${RESULT_SELECT} WHERE m.model_key = ? AND r.params_hash = ? AND r.status = 'ok'
+      `${RESULT_SELECT} WHERE m.model_key = ? AND r.params_hash = ? AND r.status IN ${FINISHED}
        ORDER BY r.id DESC LIMIT 1`,
     ).get(modelKey, paramsHash);
     return row ? plain<ResultRow>(row) : null;

@@ -51,15 +51,23 @@ Deno.test("a model that fails its warmup is recorded as failed and the next mode
 Deno.test("a run that fails is recorded and the model still has its good runs", async () => {
   await using b = await bench();
   let chats = 0;
-  const { summary } = await b.run("rest", testOptions({ filters: { include_models: QWEN } }), {
-    onEvent: (e) => {
-      if (e.type === "run_start") chats++;
-      if (e.type === "run_start" && chats === 2) b.double.faults.failChat.add(QWEN);
+  const { summary, events } = await b.run(
+    "rest",
+    testOptions({ filters: { include_models: QWEN } }),
+    {
+      onEvent: (e) => {
+        if (e.type === "run_start") chats++;
+        if (e.type === "run_start" && chats === 2) b.double.faults.failChat.add(QWEN);
+      },
     },
-  });
+  );
   assert.deepEqual(summary.tested, [QWEN]);
+  assert.deepEqual(summary.partial, [QWEN], "measured, but partial");
+  assert.equal(ofType(events, "model_end")[0]!.status, "partial");
+  assert.equal(ofType(events, "job_end")[0]!.partial, 1);
   const row = b.store.allResults()[0]!;
   assert.deepEqual([row.runs_ok, row.runs_failed], [1, 1]);
+  assert.equal(row.status, "partial", "stored partial, not ok");
   assert.deepEqual(b.store.runsOf(row.id).map((r) => r.status), ["ok", "failed"]);
 
   // A result with a failed run is no cache hit: the next benchmark measures the model again.

@@ -40,11 +40,19 @@ const EVENTS: BenchEvent[] = [
   {
     type: "model_end",
     key: "m1",
-    status: "ok",
+    status: "partial",
     error: null,
     figures: { tokens_per_sec_mean: 42.25, ttft_ms_mean: 120, runs_ok: 1, runs_failed: 1 },
   },
-  { type: "job_end", outcome: "completed", tested: 1, failed: 0, skipped: 1, error: null },
+  {
+    type: "job_end",
+    outcome: "completed",
+    tested: 1,
+    partial: 1,
+    failed: 0,
+    skipped: 1,
+    error: null,
+  },
 ];
 
 function render(tty: boolean): string {
@@ -68,9 +76,16 @@ Deno.test("plain output is one line per step with no control characters", () => 
     "  loaded in 1.50 s; warmup",
     "  run 1/2: 42.2 tok/s, TTFT 120 ms, 64 tokens (model reloaded, repeated once)",
     "  run 2/2 failed: boom",
-    "  ✓ m1: 42.25 tok/s, TTFT 120 ms (1 run(s), 1 failed)",
-    "Done in 10s: 1 measured, 0 failed, 1 skipped",
+    "  ◐ partial: m1: 42.25 tok/s, TTFT 120 ms (1 run(s), 1 failed)",
+    "Done in 10s: 1 measured (1 partial: some runs failed), 0 failed, 1 skipped",
   ]);
+});
+
+Deno.test("a stopped job says it stopped, not done", () => {
+  let out = "";
+  const show = createProgress({ write: (s) => (out += s), tty: false }, { now: () => 0 });
+  show({ type: "job_end", outcome: "stopped", tested: 0, failed: 0, skipped: 0, error: null });
+  assert.equal(out.trimEnd(), "Stopped after 0s: 0 measured, 0 failed, 0 skipped");
 });
 
 Deno.test("a terminal gets a bar redrawn in place with the last speed and an ETA", () => {

@@ -112,6 +112,8 @@ function run(speed: number, ttft: number): RunMetrics {
     itl_json: JSON.stringify(
       Array.from({ length: out - 1 }, (_, i) => (i === 60 ? 5 : 1) * 1000 / speed),
     ),
+    started_at_ms: null,
+    ended_at_ms: null,
   };
 }
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { createRandom } from "../../../lib/engine/prng.ts";
 import { clearCache, deleteModel } from "../../../lib/store/dashboard.ts";
 import { ensureColumns, MIGRATIONS, ResultsStore, SCHEMA_VERSION } from "../../../lib/store/mod.ts";
-import { LATEST_TRIGGERS } from "../../../lib/store/schema.ts";
+import { FINISHED, LATEST_TRIGGERS } from "../../../lib/store/schema.ts";
 import { tempEnv } from "../../_helpers.ts";
 import { seedHistory } from "./_history_seed.ts";
 
@@ -12,7 +12,7 @@ import { seedHistory } from "./_history_seed.ts";
 function compare(db: DatabaseSync): void {
   const derived = db.prepare(
     `SELECT model_id, MAX(id) AS result_id, COUNT(*) AS ok_results FROM results
-     WHERE status = 'ok' GROUP BY model_id ORDER BY model_id`,
+     WHERE status IN ${FINISHED} GROUP BY model_id ORDER BY model_id`,
   ).all().map((r) => ({ ...r }));
   const stored = db.prepare("SELECT * FROM model_latest ORDER BY model_id").all()
     .map((r) => ({ ...r }));
@@ -148,6 +148,60 @@ Deno.test("a database of schema 4 gains the grid and load-curve tables and keeps
       "SELECT name FROM sqlite_schema WHERE type = 'trigger' ORDER BY name",
     ).all() as { name: string }[]).map((r) => r.name);
     assert.deepEqual(triggers, [...LATEST_TRIGGERS].sort());
+  } finally {
+    store.close();
+  }
+});
+
+Deno.test("schema 8 rebuilds results for 'partial': finished results with failed runs become partial, nothing else moves", async () => {
+  await using t = await tempEnv();
+  const path = join(t.root, "v7.db");
+  const old = new DatabaseSync(path);
+  old.exec("PRAGMA foreign_keys = ON");
+  for (const m of MIGRATIONS.filter((m) => m.version <= 7)) {
+    old.exec(m.sql);
+    m.apply?.(old);
+  }
+  old.exec("PRAGMA user_version = 7");
+  ensureColumns(old);
+  seedHistory(old, { runs: 400, variants: 6 });
+  const count = (db: DatabaseSync, sql: string) => (db.prepare(sql).get() as { n: number }).n;
+  const before = {
+    runs: count(old, "SELECT COUNT(*) AS n FROM runs"),
+    failedRuns: count(
+      old,
+      "SELECT COUNT(*) AS n FROM results WHERE status = 'ok' AND runs_failed > 0",
+    ),
+    clean: count(old, "SELECT COUNT(*) AS n FROM results WHERE status = 'ok' AND runs_failed = 0"),
+  };
+  assert.ok(before.failedRuns > 0 && before.clean > 0, "the seed has both kinds");
+  old.close();
+
+  const store = ResultsStore.open(path);
+  try {
+    assert.equal(count(store.db, "SELECT COUNT(*) AS n FROM runs"), before.runs, "no run lost");
+    assert.equal(
+      count(store.db, "SELECT COUNT(*) AS n FROM results WHERE status = 'partial'"),
+      before.failedRuns,
+    );
+    assert.equal(
+      count(store.db, "SELECT COUNT(*) AS n FROM results WHERE status = 'ok'"),
+      before.clean,
+    );
+    compare(store.db);
+    const triggers = (store.db.prepare(
+      "SELECT name FROM sqlite_schema WHERE type = 'trigger' ORDER BY name",
+    ).all() as { name: string }[]).map((r) => r.name);
+    assert.deepEqual(triggers, [...LATEST_TRIGGERS].sort());
+    assert.deepEqual(store.db.prepare("PRAGMA foreign_key_check").all(), []);
+    assert.equal(
+      (store.db.prepare("PRAGMA foreign_keys").get() as { foreign_keys: number }).foreign_keys,
+      1,
+    );
+    // Deleting a result still cascades to its runs: the rebuilt table is the runs' parent.
+    const id = (store.db.prepare("SELECT id FROM results LIMIT 1").get() as { id: number }).id;
+    store.db.prepare("DELETE FROM results WHERE id = ?").run(id);
+    assert.equal(count(store.db, `SELECT COUNT(*) AS n FROM runs WHERE result_id = ${id}`), 0);
   } finally {
     store.close();
   }
