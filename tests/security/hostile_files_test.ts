@@ -110,7 +110,9 @@ Deno.test("a result left running by a killed process is marked interrupted at th
   try {
     const store = ResultsStore.open(db);
     try {
-      assert.equal(store.interrupted, 1);
+      // The second child, opening the store under the webapp's own permissions, already found
+      // the first one's owner gone and marked its result: nothing is left for this open.
+      assert.equal(store.interrupted, 0);
       const rows = store.allResults();
       const gone = rows.find((r) => r.id === killedId)!;
       assert.equal(gone.status, "failed");
