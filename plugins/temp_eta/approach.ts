@@ -34,6 +34,8 @@ export interface ApproachInput {
   /** "Reached": within the threshold of the target, `target − threshold`. */
   goal: number;
   heating: boolean;
+  /** How much slower than a first-order curve the controller brakes (heating). */
+  slowdown?: number;
 }
 
 /** A window fit of the current state for a given asymptote (the exponential algorithm). */
@@ -44,7 +46,12 @@ export const BRAKING_BAND = 10;
 /** How much slower than a first-order curve a braking controller approaches. */
 export const BRAKING_SLOWDOWN = 1.2;
 
-const PRIOR_AT_TARGET = 0.5;
+const PRIOR_AT_TARGET = 0.4;
+/** Full-power asymptote: log-normal around this many times the rise, spread in ln units. */
+const HEATING_CENTER = 2.5;
+const HEATING_SPREAD = 0.6;
+/** A heater switched off cools towards the room: normal around 22 °C, σ 6 °C. */
+const ROOM = { center: 22, spread: 6 } as const;
 const GRID = 24;
 
 interface Candidate {
@@ -54,12 +61,13 @@ interface Candidate {
 
 function candidates(i: ApproachInput): Candidate[] {
   const rise = i.target - i.start;
-  const center = i.heating ? 1.6 : 1.3;
   const spread = i.heating ? 1 - PRIOR_AT_TARGET : 1;
   const out: Candidate[] = i.heating ? [{ asymptote: i.target, prior: PRIOR_AT_TARGET }] : [];
   for (let n = 0; n < GRID; n++) {
     const z = -2.5 + (5 * n) / (GRID - 1);
-    const asymptote = i.start + center * Math.exp(0.5 * z) * Math.max(rise, 1);
+    const asymptote = i.heating
+      ? i.start + HEATING_CENTER * Math.exp(HEATING_SPREAD * z) * Math.max(rise, 1)
+      : -(ROOM.center + ROOM.spread * z);
     if (asymptote <= Math.max(i.target, i.goal) + 0.1) continue;
     out.push({ asymptote, prior: (spread * Math.exp(-z * z / 2)) / GRID });
   }
@@ -69,6 +77,27 @@ function candidates(i: ApproachInput): Candidate[] {
 /** The braking band's width for a heating input: {@linkcode BRAKING_BAND}, at least 2 thresholds. */
 function bandOf(i: Pick<ApproachInput, "target" | "goal">): number {
   return Math.max(BRAKING_BAND, 2 * (i.target - i.goal));
+}
+
+/**
+ * The braking prior of a heater by its name: a hot end (`toolN`) runs under PID, which brakes
+ * well before the target; a bed or chamber is assumed bang-bang (Marlin's default), at full power
+ * until it gets there. The readings in the braking band correct either (see `tracker.ts`).
+ */
+export function slowdownOf(heater: string): number {
+  return /^tool\d+$/.test(heater) ? TOOL_SLOWDOWN : FULL_POWER_SLOWDOWN;
+}
+export const TOOL_SLOWDOWN = 2.6;
+export const FULL_POWER_SLOWDOWN = 0;
+
+/**
+ * The ETA of a heater seen braking in the band: a first-order approach to the target from the
+ * gap (°C) at the observed rate (°C/s); null when it does not move towards the target.
+ */
+export function brakingEta(gap: number, rate: number, threshold: number): number | null {
+  if (gap <= threshold) return 0;
+  if (!(rate > 0)) return null;
+  return (gap / rate) * Math.log(gap / threshold);
 }
 
 /** Whether a heating heater is inside the braking band before its target. */
@@ -91,7 +120,7 @@ export function etaAlong(
   x: number,
   asymptote: number,
   k: number,
-  i: Pick<ApproachInput, "target" | "goal" | "heating">,
+  i: Pick<ApproachInput, "target" | "goal" | "heating" | "slowdown">,
 ): number {
   if (!(k > 0)) return Infinity;
   if (x >= i.goal) return 0;
@@ -100,11 +129,13 @@ export function etaAlong(
   const band = bandOf(i);
   const edge = i.target - band;
   const braking = (gap: number, rate: number) => (gap / rate) * Math.log(gap / threshold);
+  const slowdown = asymptote > i.target + 0.5 ? i.slowdown ?? BRAKING_SLOWDOWN : 1;
+  // A controller expected at full power until the target: no braking band.
+  if (slowdown === 0) return travel(x, i.goal, asymptote, k);
   if (x < edge) {
-    const slowdown = asymptote > i.target + 0.5 ? BRAKING_SLOWDOWN : 1;
     return travel(x, edge, asymptote, k) + slowdown * braking(band, k * (asymptote - edge));
   }
-  return braking(i.target - x, k * (asymptote - x));
+  return slowdown * braking(i.target - x, k * (asymptote - x));
 }
 
 /**
@@ -116,6 +147,25 @@ export function approachEta(
   input: ApproachInput,
   current?: CurrentFit,
 ): number | null {
+  return approachRange(profile, input, current)?.eta ?? null;
+}
+
+/** The weighted median ETA and the weighted quartiles around it (how sure the model is). */
+export interface EtaRange {
+  eta: number;
+  low: number;
+  high: number;
+}
+
+/**
+ * {@linkcode approachEta} with the weighted quartiles of the candidates' ETAs: far apart while
+ * the profile cannot yet tell the asymptotes apart (the prior speaks), close once it can.
+ */
+export function approachRange(
+  profile: RateProfile,
+  input: ApproachInput,
+  current?: CurrentFit,
+): EtaRange | null {
   const sigma2 = Math.max(profile.variance, 1e-12);
   const scored: Array<{ eta: number; logWeight: number }> = [];
   for (const c of candidates(input)) {
@@ -131,11 +181,15 @@ export function approachEta(
   const top = Math.max(...scored.map((s) => s.logWeight));
   const weighted = scored.map((s) => ({ eta: s.eta, w: Math.exp(s.logWeight - top) }))
     .sort((a, b) => a.eta - b.eta);
-  const half = weighted.reduce((sum, s) => sum + s.w, 0) / 2;
-  let seen = 0;
-  for (const s of weighted) {
-    seen += s.w;
-    if (seen >= half) return Number.isFinite(s.eta) ? s.eta : null;
-  }
-  return null;
+  const total = weighted.reduce((sum, s) => sum + s.w, 0);
+  const at = (share: number) => {
+    let seen = 0;
+    for (const s of weighted) {
+      seen += s.w;
+      if (seen >= share * total) return s.eta;
+    }
+    return Infinity;
+  };
+  const eta = at(0.5);
+  return Number.isFinite(eta) ? { eta, low: at(0.25), high: at(0.75) } : null;
 }

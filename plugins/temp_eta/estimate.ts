@@ -40,6 +40,10 @@ export interface Trend {
   variance: number;
   /** Seconds between the window's first and newest sample. */
   span: number;
+  /** Residual variance of one sample around the line (°C²). */
+  noise: number;
+  /** Number of samples. */
+  count: number;
 }
 
 /** Fewest samples and shortest span (s) for a trend; fewest samples and span for a fit. */
@@ -80,6 +84,8 @@ export function trendOf(samples: readonly Sample[]): Trend | null {
     mid: line.intercept + line.slope * mean,
     variance: noise / sxx,
     span,
+    noise,
+    count: n,
   };
 }
 

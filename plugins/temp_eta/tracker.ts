@@ -17,7 +17,13 @@
  *
  * @module
  */
-import { approachEta, type ApproachInput, type CurrentFit, inBrakingBand } from "./approach.ts";
+import {
+  approachRange,
+  type ApproachInput,
+  BRAKING_SLOWDOWN,
+  type CurrentFit,
+  inBrakingBand,
+} from "./approach.ts";
 import { Countdown } from "./countdown.ts";
 import {
   type EstimateOptions,
@@ -25,10 +31,14 @@ import {
   MIN_EXPONENTIAL,
   type Sample,
   spanOf,
+  type Trend,
+  trendOf,
   windowFit,
   windowOf,
 } from "./estimate.ts";
 import { memoryFor, RateProfile } from "./profile.ts";
+import { BUCKET_SECONDS, SampleBuckets } from "./buckets.ts";
+import { type ApproachFit, fitApproach } from "./fit.ts";
 import { blendRecent, recentApproach } from "./recent.ts";
 
 /** A segment's estimate at one moment. */
@@ -46,6 +56,20 @@ export interface SegmentEstimate {
 
 /** Share of the window a trend must span before it feeds the profile. */
 const FULL_WINDOW = 0.8;
+/** The first estimate waits until the quartiles of the candidates' ETAs are within this ratio. */
+const SURE_SPREAD = 1.5;
+/** … or, at the latest, at this many profile points (a straight line never decides it). */
+const SURE_POINTS = 6;
+/** Profile points before an estimate is given. */
+const MIN_POINTS = 3;
+/** A point's rate must be this many of its standard deviations (relative noise ≤ 10 %). */
+const POINT_PRECISION = 10;
+/** The longer windows of bucket means a slow heater's points are taken from, s. */
+const LONG_WINDOWS = [30, 60, 120, 240, 480] as const;
+/** In the braking band, a rate below this share of the edge's means the controller brakes. */
+const BRAKING_SEEN = 0.6;
+/** Standard deviations a rate must stand out by for braking to be judged on it. */
+const EDGE_PRECISION = 3;
 
 /** The estimator of one segment. */
 export class SegmentTracker {
@@ -54,15 +78,25 @@ export class SegmentTracker {
   readonly target: number;
   readonly start: number;
   #profile = new RateProfile();
+  #buckets = new SampleBuckets();
   #countdown = new Countdown();
   #nextPoint = -Infinity;
   #restartedAt = -Infinity;
   #reached = false;
+  #sure = false;
+  /** The oriented rate, raw ETA and time when the heater last was outside the braking band. */
+  #edge: { rate: number; eta: number | null; t: number } | null = null;
+  /** When the heater was first seen braking in the band. */
+  #brakingSince: number | null = null;
 
-  constructor(heating: boolean, target: number, start: number) {
+  /** How much slower than a first-order curve the heater's controller brakes. */
+  readonly slowdown: number;
+
+  constructor(heating: boolean, target: number, start: number, slowdown = BRAKING_SLOWDOWN) {
     this.heating = heating;
     this.target = target;
     this.start = start;
+    this.slowdown = slowdown;
   }
 
   /**
@@ -73,6 +107,55 @@ export class SegmentTracker {
     const distance = this.heating ? this.target - now : now - this.target;
     this.#reached = distance <= (this.#reached ? 2 * threshold : threshold);
     return this.#reached;
+  }
+
+  /**
+   * The trend a profile point is taken from: the `linear_window` trend when its rate stands out
+   * of its noise ({@linkcode POINT_PRECISION}), else the shortest longer window of bucket means
+   * where it does (a slow heater). Null when no full window measures the rate precisely: a noisy
+   * point would teach the profile a rate the heater never had.
+   */
+  #pointTrend(short: Trend, linearWindow: number): { trend: Trend; window: number } | null {
+    const precise = (t: Trend) => Math.abs(t.rate) >= POINT_PRECISION * Math.sqrt(t.variance);
+    if (short.span >= FULL_WINDOW * linearWindow && precise(short)) {
+      return { trend: short, window: linearWindow };
+    }
+    // A bucket's noise is at least the samples' own over the samples it averages: a few
+    // buckets' residuals alone can promise a precision the readings do not have.
+    const perBucket = Math.max(1, (BUCKET_SECONDS * (short.count - 1)) / Math.max(short.span, 1));
+    for (const window of LONG_WINDOWS) {
+      if (window <= linearWindow || this.#buckets.span < FULL_WINDOW * window) break;
+      const trend = this.#buckets.trend(window);
+      if (!trend) break;
+      const floor = short.noise / perBucket;
+      const scaled = { ...trend, variance: trend.variance * Math.max(1, floor / trend.noise) };
+      if (precise(scaled)) return { trend: scaled, window };
+    }
+    return null;
+  }
+
+  /**
+   * In the braking band: the rate over the last half `linear_window` when it has fallen below
+   * {@linkcode BRAKING_SEEN} of the rate at the band's edge (the controller brakes), else null
+   * (still at full power: the profile's estimate stands).
+   */
+  #brakingSeen(samples: readonly Sample[], linearWindow: number): ApproachFit | null {
+    const edgeRate = this.#edge?.rate ?? NaN;
+    if (!(edgeRate > 0)) return null;
+    const newest = samples[samples.length - 1]!;
+    if (this.#brakingSince === null) {
+      const recent = linearTrend(samples, linearWindow);
+      // Seen only when the rate is below the share even allowing for its noise.
+      const upper = recent ? recent.rate + EDGE_PRECISION * Math.sqrt(recent.variance) : Infinity;
+      if (!(upper < BRAKING_SEEN * edgeRate)) {
+        return null;
+      }
+      this.#brakingSince = newest.t;
+    }
+    const since = samples.filter((s) => s.t >= this.#brakingSince!);
+    if (since.length < MIN_EXPONENTIAL.samples || spanOf(since) < linearWindow / 2) return null;
+    const fit = fitApproach(since.map((s) => s.t - newest.t), since.map((s) => s.actual), this.target);
+    return fit && fit.k > 0 ? fit : null;
   }
 
   /** Measures, learns and estimates from the segment's samples (oldest first). */
@@ -87,20 +170,23 @@ export class SegmentTracker {
       target: sign * this.target,
       goal: sign * this.target - o.threshold,
       heating: this.heating,
+      slowdown: this.slowdown,
     };
-    if (newest.t >= this.#nextPoint && trend.span >= FULL_WINDOW * o.linearWindow) {
-      const rate = sign * trend.rate, x = sign * trend.mid;
+    this.#buckets.addAll(samples);
+    const point = newest.t >= this.#nextPoint ? this.#pointTrend(trend, o.linearWindow) : null;
+    if (point) {
+      const rate = sign * point.trend.rate, x = sign * point.trend.mid;
       this.#profile.add(
-        { t: newest.t, x, rate, variance: trend.variance },
+        { t: newest.t, x, rate, variance: point.trend.variance },
         memoryFor(input.target - x, rate),
       );
       // A new peak restarts the profile; the exponential fit starts there too.
-      if (this.#profile.count === 1) this.#restartedAt = newest.t - o.linearWindow / 2;
-      this.#nextPoint = newest.t + o.linearWindow / 2;
+      if (this.#profile.count === 1) this.#restartedAt = newest.t - point.window / 2;
+      this.#nextPoint = newest.t + point.window / 2;
     }
     const base = { rate: trend.rate, now: trend.now };
-    // With one point the estimate is mostly the prior; the countdown's smoothing absorbs it.
-    if (this.#profile.count === 0) return { ...base, eta: null, raw: null, method: null };
+    // With one or two points any asymptote fits: the estimate would be the prior's.
+    if (this.#profile.count < MIN_POINTS) return { ...base, eta: null, raw: null, method: null };
     let method: SegmentEstimate["method"] = "linear";
     let current: CurrentFit | undefined;
     if (o.algorithm === "exponential") {
@@ -112,7 +198,31 @@ export class SegmentTracker {
       }
     }
     const braking = inBrakingBand(input);
-    let raw = approachEta(this.#profile, input, current);
+    const range = approachRange(this.#profile, input, current);
+    let raw = range?.eta ?? null;
+    // The first estimate waits until the data, not the prior, decides it.
+    if (!this.#sure && range) {
+      this.#sure = range.high <= SURE_SPREAD * range.low || this.#profile.count >= SURE_POINTS;
+    }
+    if (!this.#sure) raw = null;
+    if (this.heating && !braking) {
+      // An edge rate within its noise of zero cannot tell braking from noise: no detection.
+      const rate = sign * trend.rate;
+      this.#edge = {
+        rate: rate > EDGE_PRECISION * Math.sqrt(trend.variance) ? rate : NaN,
+        eta: this.#countdown.shownAt(newest.t),
+        t: newest.t,
+      };
+    } else if (braking && this.#edge) {
+      // Until the controller is seen braking, the estimate made at the band's edge counts down.
+      const seen = this.#brakingSeen(samples, o.linearWindow);
+      const { eta, t } = this.#edge;
+      raw = seen !== null
+        ? (seen.gap > o.threshold ? Math.log(seen.gap / o.threshold) / seen.k : 0)
+        : eta !== null && this.slowdown > 0
+        ? Math.max(0, eta - (newest.t - t))
+        : raw;
+    }
     const profileK = this.#profile.fitThrough(input.target)?.k;
     if (braking && raw !== null && profileK !== undefined) {
       const since = samples.filter((s) => s.t >= this.#restartedAt);
