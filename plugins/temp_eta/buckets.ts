@@ -40,6 +40,11 @@ export class SampleBuckets {
     while (this.#done.length > 0 && this.#done[0]!.t < s.t - BUCKET_MEMORY) this.#done.shift();
   }
 
+  /** The closed buckets' means, oldest first. */
+  get means(): readonly Sample[] {
+    return this.#done;
+  }
+
   /** Seconds the closed buckets span. */
   get span(): number {
     const d = this.#done;

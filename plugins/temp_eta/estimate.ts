@@ -42,6 +42,8 @@ export interface Trend {
   span: number;
   /** Residual variance of one sample around the line (°C²). */
   noise: number;
+  /** Variance of `now`, the fitted temperature at the newest sample. */
+  nowVariance: number;
   /** Number of samples. */
   count: number;
 }
@@ -85,6 +87,7 @@ export function trendOf(samples: readonly Sample[]): Trend | null {
     variance: noise / sxx,
     span,
     noise,
+    nowVariance: noise * (1 / n + mean * mean / sxx),
     count: n,
   };
 }

@@ -39,6 +39,7 @@ import {
 import { memoryFor, RateProfile } from "./profile.ts";
 import { BUCKET_SECONDS, SampleBuckets } from "./buckets.ts";
 import { type ApproachFit, fitApproach } from "./fit.ts";
+import { settleVerdict } from "./settle.ts";
 import { blendRecent, recentApproach } from "./recent.ts";
 
 /** A segment's estimate at one moment. */
@@ -47,6 +48,8 @@ export interface SegmentEstimate {
   rate: number | null;
   /** The fitted temperature now; null with too few samples. */
   now: number | null;
+  /** Standard deviation of `now`. */
+  nowSd?: number;
   /** The displayed (counted-down) ETA, s; null when none can be given. */
   eta: number | null;
   /** The model's estimate before the countdown smoothing. */
@@ -60,6 +63,8 @@ const FULL_WINDOW = 0.8;
 const SURE_SPREAD = 1.5;
 /** … or, at the latest, at this many profile points (a straight line never decides it). */
 const SURE_POINTS = 6;
+/** Standard deviations of the fitted temperature the goal must be inside of to arrive. */
+const ARRIVAL_Z = 2;
 /** Profile points before an estimate is given. */
 const MIN_POINTS = 3;
 /** A point's rate must be this many of its standard deviations (relative noise ≤ 10 %). */
@@ -84,6 +89,7 @@ export class SegmentTracker {
   #restartedAt = -Infinity;
   #reached = false;
   #sure = false;
+  #short = false;
   /** The oriented rate, raw ETA and time when the heater last was outside the braking band. */
   #edge: { rate: number; eta: number | null; t: number } | null = null;
   /** When the heater was first seen braking in the band. */
@@ -100,13 +106,31 @@ export class SegmentTracker {
   }
 
   /**
-   * Whether the heater counts as arrived at `now` (°C): within `threshold` of the goal, and once
-   * arrived it stays so until it is `2 × threshold` away again.
+   * Whether the heater counts as arrived: every fit of the temperature now (°C, with its standard
+   * deviation; the first is the current one) is within `threshold` of the goal by
+   * {@linkcode ARRIVAL_Z} deviations (noise alone never arrives a heater that settles just
+   * outside), and once arrived it stays so until the first is `2 × threshold` away again.
    */
-  arrived(now: number, threshold: number): boolean {
-    const distance = this.heating ? this.target - now : now - this.target;
-    this.#reached = distance <= (this.#reached ? 2 * threshold : threshold);
+  arrived(fits: ReadonlyArray<{ now: number; sd: number }>, threshold: number): boolean {
+    const distance = (now: number) => this.heating ? this.target - now : now - this.target;
+    this.#reached = this.#reached
+      ? distance(fits[0]!.now) <= 2 * threshold
+      : fits.every((f) => distance(f.now) + ARRIVAL_Z * f.sd <= threshold);
     return this.#reached;
+  }
+
+  /**
+   * Whether the heater settles short of `goal` (°C), judged on minutes of bucket means (see
+   * `settle.ts`); `noise` is the readings' variance, `perSecond` their rate.
+   */
+  settlesShort(goal: number, noise: number, perSecond: number): boolean {
+    const sign = this.heating ? 1 : -1;
+    const xs = this.#buckets.means.map((b) => ({ t: b.t, actual: sign * b.actual }));
+    const perBucket = Math.max(1, BUCKET_SECONDS * perSecond);
+    const verdict = settleVerdict(xs, sign * goal, noise / perBucket);
+    // Latched: once short, the heater stays so until the blocks say it is arriving after all.
+    if (verdict !== "unsure") this.#short = verdict === "short";
+    return this.#short;
   }
 
   /**
@@ -184,7 +208,11 @@ export class SegmentTracker {
       if (this.#profile.count === 1) this.#restartedAt = newest.t - point.window / 2;
       this.#nextPoint = newest.t + point.window / 2;
     }
-    const base = { rate: trend.rate, now: trend.now };
+    const base = {
+      rate: trend.rate,
+      now: trend.now,
+      nowSd: Math.sqrt(trend.nowVariance),
+    };
     // With one or two points any asymptote fits: the estimate would be the prior's.
     if (this.#profile.count < MIN_POINTS) return { ...base, eta: null, raw: null, method: null };
     let method: SegmentEstimate["method"] = "linear";
