@@ -87,7 +87,7 @@ function bandOf(i: Pick<ApproachInput, "target" | "goal">): number {
 export function slowdownOf(heater: string): number {
   return /^tool\d+$/.test(heater) ? TOOL_SLOWDOWN : FULL_POWER_SLOWDOWN;
 }
-export const TOOL_SLOWDOWN = 2.6;
+export const TOOL_SLOWDOWN = 2.5;
 export const FULL_POWER_SLOWDOWN = 0;
 
 /**

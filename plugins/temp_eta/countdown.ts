@@ -34,8 +34,10 @@ export const REVISION_MIN_SECONDS = 30;
 /** … for this long before the display jumps up. */
 export const REVISION_HOLD_SECONDS = 15;
 
-/** Within this share of the ETA (at least 2 s) the display runs at clock speed, ignoring noise. */
+/** Within this share of the ETA (at least DEAD_BAND_MIN s) the display runs at clock speed. */
 export const DEAD_BAND = 0.03;
+/** The dead band's floor, s. */
+export const DEAD_BAND_MIN = 2;
 
 /** A display the estimate exceeds counts down no slower than this share of the clock … */
 export const SLOWEST_CLOCK = 0.3;
@@ -63,7 +65,7 @@ interface Follow {
  * less than a fifth). Never above `held`.
  */
 function follow(held: number, running: number, smooth: number, how: Follow): number {
-  const band = Math.max(2, DEAD_BAND * running);
+  const band = Math.max(DEAD_BAND_MIN, DEAD_BAND * running);
   if (smooth > running + band) {
     // Slower than shown: count down at a slower clock, never stop (a frozen display looks dead).
     const lag = Math.min(1, (smooth - running - band) / Math.max(10, SLOW_SCALE * running));
