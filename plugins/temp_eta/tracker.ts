@@ -18,8 +18,8 @@
  * @module
  */
 import {
-  approachRange,
   type ApproachInput,
+  approachRange,
   BRAKING_SLOWDOWN,
   type CurrentFit,
   inBrakingBand,
@@ -61,14 +61,23 @@ export interface SegmentEstimate {
 const FULL_WINDOW = 0.8;
 /** The first estimate waits until the quartiles of the candidates' ETAs are within this ratio. */
 const SURE_SPREAD = 1.5;
-/** … or, at the latest, at this many profile points (a straight line never decides it). */
+/**
+ * … or at this many profile points once this share of the way is done (a straight line never
+ * decides it; a chamber's first minutes look the same for every asymptote).
+ */
 const SURE_POINTS = 6;
+const SURE_PROGRESS = 0.25;
 /** Standard deviations of the fitted temperature the goal must be inside of to arrive. */
 const ARRIVAL_Z = 2;
 /** Profile points before an estimate is given. */
 const MIN_POINTS = 3;
 /** A point's rate must be this many of its standard deviations (relative noise ≤ 10 %). */
 const POINT_PRECISION = 10;
+/**
+ * A long window's rate must be this many of its standard deviations (≤ 5 %): a slow heater's
+ * points are few, and each one moves its asymptote a lot.
+ */
+const LONG_PRECISION = 20;
 /** The longer windows of bucket means a slow heater's points are taken from, s. */
 const LONG_WINDOWS = [30, 60, 120, 240, 480] as const;
 /** In the braking band, a rate below this share of the edge's means the controller brakes. */
@@ -153,7 +162,9 @@ export class SegmentTracker {
       if (!trend) break;
       const floor = short.noise / perBucket;
       const scaled = { ...trend, variance: trend.variance * Math.max(1, floor / trend.noise) };
-      if (precise(scaled)) return { trend: scaled, window };
+      if (Math.abs(scaled.rate) >= LONG_PRECISION * Math.sqrt(scaled.variance)) {
+        return { trend: scaled, window };
+      }
     }
     return null;
   }
@@ -178,7 +189,11 @@ export class SegmentTracker {
     }
     const since = samples.filter((s) => s.t >= this.#brakingSince!);
     if (since.length < MIN_EXPONENTIAL.samples || spanOf(since) < linearWindow / 2) return null;
-    const fit = fitApproach(since.map((s) => s.t - newest.t), since.map((s) => s.actual), this.target);
+    const fit = fitApproach(
+      since.map((s) => s.t - newest.t),
+      since.map((s) => s.actual),
+      this.target,
+    );
     return fit && fit.k > 0 ? fit : null;
   }
 
@@ -230,7 +245,9 @@ export class SegmentTracker {
     let raw = range?.eta ?? null;
     // The first estimate waits until the data, not the prior, decides it.
     if (!this.#sure && range) {
-      this.#sure = range.high <= SURE_SPREAD * range.low || this.#profile.count >= SURE_POINTS;
+      const progress = (input.x - input.start) / Math.max(input.target - input.start, 1e-9);
+      this.#sure = range.high <= SURE_SPREAD * range.low ||
+        (this.#profile.count >= SURE_POINTS && progress >= SURE_PROGRESS);
     }
     if (!this.#sure) raw = null;
     if (this.heating && !braking) {
