@@ -90,16 +90,6 @@ export function slowdownOf(heater: string): number {
 export const TOOL_SLOWDOWN = 2.5;
 export const FULL_POWER_SLOWDOWN = 0;
 
-/**
- * The ETA of a heater seen braking in the band: a first-order approach to the target from the
- * gap (°C) at the observed rate (°C/s); null when it does not move towards the target.
- */
-export function brakingEta(gap: number, rate: number, threshold: number): number | null {
-  if (gap <= threshold) return 0;
-  if (!(rate > 0)) return null;
-  return (gap / rate) * Math.log(gap / threshold);
-}
-
 /** Whether a heating heater is inside the braking band before its target. */
 export function inBrakingBand(i: ApproachInput): boolean {
   return i.heating && i.x >= i.target - bandOf(i);

@@ -32,7 +32,6 @@ import {
   type Sample,
   spanOf,
   type Trend,
-  trendOf,
   windowFit,
   windowOf,
 } from "./estimate.ts";

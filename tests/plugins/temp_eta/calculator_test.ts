@@ -6,7 +6,6 @@ import {
   firstOrderHeater,
   gaussian,
   longTailBed,
-  pidHotend,
   type SimHeater,
   twoTauBed,
   weakBed,
