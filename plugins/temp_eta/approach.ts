@@ -3,21 +3,21 @@
  * `rate = k · (asymptote − x)`, and the asymptote is not known. Candidates are weighed by how well
  * a first-order line through each fits the segment's rate profile, against a prior:
  *
- * - heating: half the prior sits on "the asymptote is the target" (a controller holding the
- *   target, e.g. the virtual printer), half on a full-power asymptote above it, log-normal around
- *   1.6 times the rise from the segment's start (heaters are sized well above their working
- *   temperature; this covers ×0.6 … ×4.4);
- * - cooling: the asymptote is the room, log-normal around 1.3 times the fall to the cooling
- *   target (it lies below the goal);
+ * - heating: 0.4 of the prior sits on "the asymptote is the target" (a controller holding the
+ *   target, e.g. the virtual printer), 0.6 on a full-power asymptote above it, log-normal around
+ *   2.5 times the rise from the segment's start (heaters are sized well above their working
+ *   temperature: the Marlin simulator's have 2.5–3.7×);
+ * - cooling: the asymptote is the room, normal around 22 °C (σ 6 °C);
  * - a heater still moving is assumed to get there: candidates short of the goal are left out
- *   (whether it is stuck is decided elsewhere, on the long trend).
+ *   (whether it is stuck is decided elsewhere, see `settle.ts` and `classify.ts`).
  *
- * When heating and the candidate heads above the target, the heater is assumed to brake over the
- * last 10 °C (Marlin's `PID_FUNCTIONAL_RANGE`; Klipper's PID saturates about as far out): from the
- * band's edge it approaches the target like a first-order curve starting at the rate it had
- * there, 1.2 times slower (calibrated on the PID hot end of the tests; a PID brakes harder than a
- * plain first-order curve). The ETA is the weighted median over the candidates. Pure functions,
- * everything in the oriented `x` of {@linkcode RateProfile}.
+ * Heading above a heating target, the heater brakes as its controller does ({@linkcode slowdownOf}):
+ * a hot end's PID over the last 10 °C (Marlin's `PID_FUNCTIONAL_RANGE`), from the band's edge a
+ * first-order curve starting at the rate it had there, {@linkcode TOOL_SLOWDOWN} times slower
+ * (calibrated on the Marlin simulator's hot end with Marlin's default gains); a bed or chamber
+ * (bang-bang) not at all: full power to the goal. The ETA is the weighted median over the
+ * candidates, with its quartiles (how sure). Pure functions, everything in the oriented `x` of
+ * {@linkcode RateProfile}.
  *
  * @module
  */

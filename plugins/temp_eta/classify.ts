@@ -2,12 +2,12 @@
  * Decides one heater's state, ETA and progress from its reading, its segment's samples and
  * estimator, and the settings.
  *
- * "Stalled" is judged on the long trend (every sample of the history, up to `history_max_age`),
- * not on the last seconds: a heater is stalled when that rate towards the goal is below
- * `min_rate` AND, even one standard deviation higher, too slow to cover the remaining distance
- * within `max_eta` (or not positive). A heater creeping over its last degrees at 0.02 °C/s is
- * still arriving; one holding 20 °C short of its target is not. "Reached" uses the fitted
- * temperature and is latched by the tracker.
+ * "Stalled": the heater settles short of its goal (its asymptote from minutes of bucket means,
+ * `settle.ts`), or the long trend over the history towards the goal is below `min_rate` AND, even
+ * one standard deviation higher, too slow to cover the remaining distance within `max_eta` (or not
+ * positive). A heater creeping over its last degrees at 0.02 °C/s is still arriving; one holding
+ * 20 °C short of its target is not. "Reached" needs the fit over `linear_window` and the fit over
+ * the whole history inside the threshold by two standard deviations, and is latched by the tracker.
  *
  * @module
  */

@@ -4,8 +4,9 @@
  * {@linkcode SMOOTHING_SECONDS} is the smoothed estimate; the first display waits for half that
  * window. From then on the display runs like a clock (one second per second of sample time) while
  * it agrees with the smoothed estimate within {@linkcode DEAD_BAND}; when the heater turns out
- * slower, the clock stops (the display holds) until they agree again; when it is faster, the
- * display moves half way down at each update. So the display never goes up.
+ * slower, the clock runs slower (down to {@linkcode SLOWEST_CLOCK}), never stops — a display that
+ * stands still while the temperature moves looks dead — until they agree again; when it is faster,
+ * the display moves half way down at each update. So the display never goes up.
  *
  * One exception keeps the display honest: when the smoothed estimate stays more than half (and
  * {@linkcode REVISION_MIN_SECONDS}) above the display for {@linkcode REVISION_HOLD_SECONDS}, the

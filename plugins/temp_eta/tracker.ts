@@ -11,9 +11,15 @@
  *   `exponential_window` (≥ 6 samples over ≥ 5 s, τ ≤ `exponential_max_tau`) gives the
  *   temperature and time constant now — less noise close to the target; without it, linear.
  *
- * In the braking band before a heating target both also check the profile against the last
- * minute of readings (`recent.ts`: a heater clearly slower than its profile moves the estimate
- * towards the recent fit), and the countdown follows small downward revisions there gradually.
+ * Profile points come from the `linear_window` trend when its rate is precise, else from longer
+ * windows of 5 s bucket means (`buckets.ts`; a slow heater). The first estimate waits until the
+ * data, not the prior, decides it. In the braking band before a heating target the readings
+ * decide how the heater ends: while it keeps most of its edge rate, a hot end's estimate made at
+ * the edge counts down (a bed's follows its full-power curve); once its rate falls below
+ * {@linkcode BRAKING_SEEN} of it, the ETA is a first-order fit to the target of the readings since.
+ * Both algorithms also check the profile against the last minute of readings (`recent.ts`), and
+ * the countdown follows small downward revisions there gradually. The buckets also tell whether
+ * the heater settles short of its goal (`settle.ts`).
  *
  * @module
  */
