@@ -12,6 +12,7 @@ import type { TempEtaSettings } from "./schema.ts";
 import { HeaterHistory } from "./history.ts";
 import { classify, coolingTargetOf } from "./classify.ts";
 import { SegmentTracker } from "./tracker.ts";
+import { slowdownOf } from "./approach.ts";
 import type { HeaterStatus } from "./status.ts";
 
 /** A state change of one heater. */
@@ -123,7 +124,7 @@ export class EtaCalculator {
     if (goal === null) return null;
     const heating = target !== null;
     if (h.tracker?.target !== goal || h.tracker.heating !== heating) {
-      h.tracker = new SegmentTracker(heating, goal, h.startActual);
+      h.tracker = new SegmentTracker(heating, goal, h.startActual, slowdownOf(name));
     }
     return h.tracker;
   }

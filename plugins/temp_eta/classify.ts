@@ -2,12 +2,12 @@
  * Decides one heater's state, ETA and progress from its reading, its segment's samples and
  * estimator, and the settings.
  *
- * "Stalled" is judged on the long trend (every sample of the history, up to `history_max_age`),
- * not on the last seconds: a heater is stalled when that rate towards the goal is below
- * `min_rate` AND, even one standard deviation higher, too slow to cover the remaining distance
- * within `max_eta` (or not positive). A heater creeping over its last degrees at 0.02 °C/s is
- * still arriving; one holding 20 °C short of its target is not. "Reached" uses the fitted
- * temperature and is latched by the tracker.
+ * "Stalled": the heater settles short of its goal (its asymptote from minutes of bucket means,
+ * `settle.ts`), or the long trend over the history towards the goal is below `min_rate` AND, even
+ * one standard deviation higher, too slow to cover the remaining distance within `max_eta` (or not
+ * positive). A heater creeping over its last degrees at 0.02 °C/s is still arriving; one holding
+ * 20 °C short of its target is not. "Reached" needs the fit over `linear_window` and the fit over
+ * the whole history inside the threshold by two standard deviations, and is latched by the tracker.
  *
  * @module
  */
@@ -104,13 +104,22 @@ export function classify(
     maxTau: s.exponential_max_tau,
     threshold,
   });
-  if (tracker.arrived(e.now ?? reading.actual, threshold)) {
+  // Arrival needs the last seconds and the whole history to agree: a heater settling a little
+  // outside the threshold reads inside it now and then on the short fit alone.
+  const long = trendOf(samples);
+  const fits = [{ now: e.now ?? reading.actual, sd: e.nowSd ?? 0 }];
+  if (long) fits.push({ now: long.now, sd: Math.sqrt(long.nowVariance) });
+  if (tracker.arrived(fits, threshold)) {
     return { ...nothing, state: heating ? "at_target" : "cooled_down" };
   }
   const kind = heating ? "heating" : "cooling";
   const sign = heating ? 1 : -1;
   const distance = sign * (tracker.target - (e.now ?? reading.actual)) - threshold;
-  const stalled = isStalled(samples, distance, sign, s);
+  const goal = tracker.target - sign * threshold;
+  // The history's minute of readings gives the steadier noise estimate.
+  const short = long !== null &&
+    tracker.settlesShort(goal, long.noise, (long.count - 1) / Math.max(long.span, 1e-9));
+  const stalled = short || isStalled(samples, distance, sign, s);
   const out = fromEstimate({ ...base, eta_kind: kind }, kind, e, stalled, s);
   return { ...out, progress: progressOf(tracker.start, reading.actual, tracker.target) };
 }

@@ -4,8 +4,9 @@
  * {@linkcode SMOOTHING_SECONDS} is the smoothed estimate; the first display waits for half that
  * window. From then on the display runs like a clock (one second per second of sample time) while
  * it agrees with the smoothed estimate within {@linkcode DEAD_BAND}; when the heater turns out
- * slower, the clock stops (the display holds) until they agree again; when it is faster, the
- * display moves half way down at each update. So the display never goes up.
+ * slower, the clock runs slower (down to {@linkcode SLOWEST_CLOCK}), never stops — a display that
+ * stands still while the temperature moves looks dead — until they agree again; when it is faster,
+ * the display moves half way down at each update. So the display never goes up.
  *
  * One exception keeps the display honest: when the smoothed estimate stays more than half (and
  * {@linkcode REVISION_MIN_SECONDS}) above the display for {@linkcode REVISION_HOLD_SECONDS}, the
@@ -27,13 +28,22 @@
 
 /** Seconds of raw estimates the median runs over. */
 export const SMOOTHING_SECONDS = 10;
-/** A revision must exceed the display by this many seconds (and by half) … */
+/** A revision must exceed the display by this share … */
+export const REVISION_SHARE = 1.5;
+/** … and by this many seconds … */
 export const REVISION_MIN_SECONDS = 30;
 /** … for this long before the display jumps up. */
 export const REVISION_HOLD_SECONDS = 15;
 
-/** Within this share of the ETA (at least 2 s) the display runs at clock speed, ignoring noise. */
+/** Within this share of the ETA (at least DEAD_BAND_MIN s) the display runs at clock speed. */
 export const DEAD_BAND = 0.03;
+/** The dead band's floor, s. */
+export const DEAD_BAND_MIN = 2;
+
+/** A display the estimate exceeds counts down no slower than this share of the clock … */
+export const SLOWEST_CLOCK = 0.3;
+/** … reached when the estimate is later by this share of the display. */
+export const SLOW_SCALE = 0.2;
 
 /** In the braking band, an estimate above this share of the display is followed gradually … */
 export const BRAKING_GRADUAL = 0.8;
@@ -56,8 +66,12 @@ interface Follow {
  * less than a fifth). Never above `held`.
  */
 function follow(held: number, running: number, smooth: number, how: Follow): number {
-  const band = Math.max(2, DEAD_BAND * running);
-  if (smooth > running + band) return Math.min(held, smooth - band);
+  const band = Math.max(DEAD_BAND_MIN, DEAD_BAND * running);
+  if (smooth > running + band) {
+    // Slower than shown: count down at a slower clock, never stop (a frozen display looks dead).
+    const lag = Math.min(1, (smooth - running - band) / Math.max(10, SLOW_SCALE * running));
+    return Math.min(held, Math.max(0, held - how.dt * (1 - (1 - SLOWEST_CLOCK) * lag)));
+  }
   if (smooth >= running - band) return running;
   if (how.braking && smooth >= BRAKING_GRADUAL * running) {
     const tau = Math.min(BRAKING_TAU, running / 2);
@@ -76,6 +90,7 @@ export class Countdown {
   #shownBefore: number | null = null;
   #heldBefore: number | null = null;
   #shownAtBefore = 0;
+  #revisingBefore: number | null = null;
 
   /** The last displayed ETA, counted on to `t`. */
   shownAt(t: number): number | null {
@@ -103,12 +118,20 @@ export class Countdown {
     const repeat = last !== undefined && t === last.t;
     const held = repeat ? this.#heldBefore : this.#shown;
     const previous = repeat ? this.#shownBefore : this.shownAt(t);
-    if (!repeat) this.#shownAtBefore = this.#shownAt;
+    if (!repeat) {
+      this.#shownAtBefore = this.#shownAt;
+      this.#revisingBefore = this.#revisingSince;
+    }
+    // A repeat recomputes from the state before the sample, the pending revision included.
+    this.#revisingSince = this.#revisingBefore;
     this.#shownBefore = previous;
     this.#heldBefore = held;
     const how = { dt: t - this.#shownAtBefore, braking };
     let shown = previous === null || held === null ? smooth : follow(held, previous, smooth, how);
-    if (previous !== null && smooth > Math.max(previous * 1.5, previous + REVISION_MIN_SECONDS)) {
+    if (
+      previous !== null &&
+      smooth > Math.max(previous * REVISION_SHARE, previous + REVISION_MIN_SECONDS)
+    ) {
       this.#revisingSince ??= t;
       if (t - this.#revisingSince >= REVISION_HOLD_SECONDS) {
         shown = smooth;

@@ -40,6 +40,12 @@ export interface Trend {
   variance: number;
   /** Seconds between the window's first and newest sample. */
   span: number;
+  /** Residual variance of one sample around the line (°C²). */
+  noise: number;
+  /** Variance of `now`, the fitted temperature at the newest sample. */
+  nowVariance: number;
+  /** Number of samples. */
+  count: number;
 }
 
 /** Fewest samples and shortest span (s) for a trend; fewest samples and span for a fit. */
@@ -80,6 +86,9 @@ export function trendOf(samples: readonly Sample[]): Trend | null {
     mid: line.intercept + line.slope * mean,
     variance: noise / sxx,
     span,
+    noise,
+    nowVariance: noise * (1 / n + mean * mean / sxx),
+    count: n,
   };
 }
 

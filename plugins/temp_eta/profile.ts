@@ -32,7 +32,10 @@ export interface ThroughFit {
 }
 
 /** Shortest and longest memory of the profile, s. */
-export const MEMORY_LIMITS = { min: 20, max: 300 } as const;
+export const MEMORY_LIMITS = { min: 20, max: 1200 } as const;
+
+/** A rate must exceed the peak by this many of its standard deviations to restart the profile. */
+export const RESTART_MARGIN = 2;
 
 /** Exponentially weighted sums of rate points over temperature. */
 export class RateProfile {
@@ -58,13 +61,15 @@ export class RateProfile {
   }
 
   /**
-   * Adds a point; older points fade with `exp(−Δt / memory)`. A rate above every earlier one
-   * restarts the profile with this point.
+   * Adds a point; older points fade with `exp(−Δt / memory)`. A rate above every earlier one by
+   * more than {@linkcode RESTART_MARGIN} standard deviations restarts the profile with this point
+   * (the heater accelerated; a noisy point does not throw the profile away).
    */
   add(p: RatePoint, memory: number): void {
     if (![p.t, p.x, p.rate, p.variance, memory].every(Number.isFinite)) return;
-    if (p.rate > this.#peak) {
-      this.#peak = p.rate;
+    const restart = p.rate - RESTART_MARGIN * Math.sqrt(p.variance) > this.#peak;
+    this.#peak = Math.max(this.#peak, p.rate);
+    if (restart) {
       this.#w =
         this.#x =
         this.#r =

@@ -11,6 +11,7 @@
  * - PID (Marlin's shape, in counts of 0..255 like `DEFAULT_Kp 22.2 / Ki 1.08 / Kd 114`): full power
  *   more than `functionalRange` below target, off more than that above it, else P + I (clamped so
  *   `I ≤ 255`) + D on the measurement, smoothed with `PID_K1` 0.95.
+ * - A bed under PID (`PIDTEMPBED`): {@linkcode bedPid}, gains as an autotune gives for `BED`.
  * - Bang-bang: on below `target − hysteresis`, off above `target + hysteresis`, decided every
  *   `interval` seconds (Marlin: `BED_CHECK_INTERVAL` 5 s, hysteresis 0 unless `BED_LIMIT_SWITCHING`).
  *
@@ -88,6 +89,14 @@ export class Pid implements Controller {
   }
 }
 
+/**
+ * A bed under Marlin's PID (`PIDTEMPBED`), with gains like `M303 E-1 S60` gives for {@linkcode BED}:
+ * full power more than 10 °C below target, then braking to hold the target within a few tenths.
+ */
+export function bedPid(): Pid {
+  return new Pid(462.1, 85.47, 624.59);
+}
+
 /** Marlin's bang-bang control of a bed or chamber. */
 export class BangBang implements Controller {
   #on = false;
@@ -133,6 +142,11 @@ export class Heater {
   /** What the thermistor reads, noise included, in °C. */
   get reading(): number {
     return this.#reading;
+  }
+
+  /** What the thermistor reads without its noise, in °C (the body seen through the sensor's lag). */
+  get sensed(): number {
+    return this.#sensed;
   }
 
   /** The body's real temperature in °C (what a test compares against). */

@@ -9,8 +9,8 @@ Deno.test("GET /api/plugin/temp_eta reports enabled, algorithm, heaters and MQTT
   const f = fakeContext({ algorithm: "exponential" });
   const service = new TempEtaService(f.ctx);
   service.start();
-  for (let i = 1; i <= 40; i++) {
-    f.printer.emit(f.printer.time + 500, { bed: { actual: 20 + i / 2, target: 60 } });
+  for (let i = 1; i <= 80; i++) {
+    f.printer.emit(f.printer.time + 500, { bed: { actual: 20 + i / 4, target: 60 } });
     f.clock.advance(500);
   }
   const res = await apiApp(service).request("/");

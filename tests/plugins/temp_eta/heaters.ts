@@ -1,8 +1,7 @@
 /**
- * Simulated heaters for the ETA tests and `perf/eta_accuracy.ts`, deliberately not the model the
- * estimators fit: a first-order heater, a hot end under a Marlin-style PID (full power outside a
- * 10 °C band, a lagging sensor, overshoot), and a weak bed with a slow second thermal mass (a long
- * tail). Each is read through a sensor with seeded Gaussian noise and 0.1 °C resolution.
+ * Simulated heaters for the calculator's tests: a first-order heater (the virtual printer's), and
+ * beds with a slow second thermal mass (a long tail). The heaters the accuracy goals are measured
+ * on are the Marlin simulator's (`marlin_traces.ts`, `perf/eta_accuracy.ts`). Each is read through a sensor with seeded Gaussian noise and 0.1 °C resolution.
  * Integration is explicit Euler at 50 ms, plenty for time constants of seconds and more.
  *
  * @module
@@ -61,31 +60,6 @@ function plateAndMass(
     const flow = 0.02 * (plate - mass);
     plate += (u - flow - 0.005 * (plate - AMBIENT)) * dt;
     mass += (0.006 * (plate - mass) - 0.002 * (mass - AMBIENT)) * dt;
-  });
-}
-
-/**
- * A hot end under a Marlin-style PID: the block (time constant 120 s; full power would take it
- * to about 400 °C) is read by a sensor lagging 3 s behind it. Full power until 10 °C below the
- * target, then PID on a 0..1 output (Kp 0.05 /°C, Ki 0.01 /(°C·s), Kd 0.3 s/°C, the integral
- * starting inside the band). It accelerates for ~15 s, stalls briefly in the band, then
- * overshoots ~3 °C: 22 → 209 °C in about 95 s.
- */
-export function pidHotend(name = "tool0", target = 210): SimHeater {
-  let block = AMBIENT, sensor = AMBIENT, integral = 0, last = AMBIENT;
-  const power = (400 - AMBIENT) / 120, loss = 1 / 120, lag = 3;
-  const output = (dt: number) => {
-    const error = target - sensor;
-    if (error > 10) return 1;
-    integral = Math.min(100, Math.max(0, integral + error * dt));
-    const derivative = (sensor - last) / dt;
-    return Math.min(1, Math.max(0, 0.05 * error + 0.01 * integral - 0.3 * derivative));
-  };
-  return simHeater(name, target, () => sensor, (dt) => {
-    const u = output(dt);
-    last = sensor;
-    block += (power * u - loss * (block - AMBIENT)) * dt;
-    sensor += ((block - sensor) * dt) / lag;
   });
 }
 

@@ -55,7 +55,7 @@ Deno.test("the host runs the plugin: the virtual printer heats and the ETA shows
     targets: { tool0: 210 },
   });
   assert.equal(set.status < 300, true, JSON.stringify(set.body));
-  h.clock.advance(20_000);
+  h.clock.advance(40_000);
   const res = await h.call("GET", "/api/plugin/temp_eta");
   assert.equal(res.status, 200);
   const tool0 = res.body.heaters.find((x: { heater: string }) => x.heater === "tool0");

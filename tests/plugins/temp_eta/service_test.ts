@@ -36,10 +36,11 @@ Deno.test("TempEtaService pushes eta_update per heater on the calculation timer"
   const last = updates(f, "tool0").at(-1)!;
   assert.equal(last.state, "heating");
   assert.equal(last.eta_kind, "heating");
-  // 2 °C/s, reached at 199 °C: no sooner than at that rate, plus braking before the target.
+  // 2 °C/s, reached at 199 °C: no sooner than at that rate, plus a hot end's PID braking before
+  // the target.
   const steady = (199 - (last.actual as number)) / 2;
   const eta = last.eta_seconds as number;
-  assert.ok(eta >= steady && eta < steady + 30, `eta ${eta} vs ${steady} at a steady rate`);
+  assert.ok(eta >= steady && eta < steady + 45, `eta ${eta} vs ${steady} at a steady rate`);
   // Progress from 21 °C (the first heating reading) to 200 °C.
   const percent = Math.round(((last.actual as number) - 21) / 179 * 100);
   const display = last.display as Record<string, string>;
@@ -148,7 +149,7 @@ Deno.test("TempEtaService publishes over MQTT and reports the connection", async
   assert.equal(clients[0]!.url, "mqtt://127.0.0.1:1884");
   assert.equal(service.status().mqtt_connected, false);
   clients[0]!.acceptConnection();
-  heat(f, 15, (t) => ({ tool0: [20 + 2 * t, 200] }));
+  heat(f, 40, (t) => ({ tool0: [20 + 2 * t, 200] }));
   assert.equal(service.status().mqtt_connected, true);
   const topics = new Set(clients[0]!.published.map((p) => p.topic));
   assert.deepEqual([...topics], [
