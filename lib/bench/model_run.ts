@@ -11,6 +11,7 @@ import { isAbort } from "./job_control.ts";
 import { waitForLimits } from "./limits.ts";
 import { noteSensors } from "./honesty.ts";
 import { aggregateRuns } from "./metrics.ts";
+import { burstNote } from "./burst.ts";
 import { type ModelRunContext, ModelSession, type ModelStatus } from "./model_session.ts";
 import { aggregateParallel } from "./parallel.ts";
 import { gridRows } from "./workload.ts";
@@ -64,6 +65,8 @@ export async function runModel(
     const vram = profiler ? await profiler.vramUsedMb() : null;
     // A sensor that cannot be read is a note of the result, not a silent null.
     for (const message of profiler?.unreadable() ?? []) s.warnings.push(message);
+    const burst = burstNote(s.runs);
+    if (burst !== null) s.warnings.push(burst);
     const warnings = s.warnings.length ? JSON.stringify(s.warnings) : null;
     if (s.runs.length === 0) {
       const why = s.excludedRuns > 0 && s.failedRuns === 0

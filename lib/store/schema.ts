@@ -391,5 +391,7 @@ export const OPTIONAL_COLUMNS: Readonly<Record<string, Readonly<Record<string, s
     load_level: "REAL",
     started_at_ms: "REAL",
     ended_at_ms: "REAL",
+    client_tokens_per_sec: "REAL",
+    decode_source: "TEXT",
   },
 };

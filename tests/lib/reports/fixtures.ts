@@ -114,6 +114,8 @@ function run(speed: number, ttft: number): RunMetrics {
     ),
     started_at_ms: null,
     ended_at_ms: null,
+    client_tokens_per_sec: speed,
+    decode_source: "client",
   };
 }
 
