@@ -50,6 +50,26 @@ export function poissonGaps(rate: number, n: number, seed: number): number[] {
 const sorted = (xs: (number | null)[]) =>
   xs.filter((v): v is number => typeof v === "number" && Number.isFinite(v)).sort((a, b) => a - b);
 
+/**
+ * The most requests that were in flight at once (sent, answer not ended), from their times.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { maxInFlight } from "./load_curve.ts";
+ * assert.equal(maxInFlight([{ start: 0, end: 10 }, { start: 5, end: 15 }, { start: 10, end: 20 }]), 2);
+ * ```
+ */
+export function maxInFlight(reqs: readonly { start: number; end: number }[]): number {
+  // Ends before starts at the same instant: a request sent as another ends does not overlap it.
+  const events = reqs.flatMap((r) => [[r.start, 1], [r.end, -1]] as const)
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let now = 0;
+  let most = 0;
+  for (const [, step] of events) most = Math.max(most, now += step);
+  return most;
+}
+
 /** The store row of one level (`load_levels`, without the knee). */
 export function levelRow(mode: LoadMode, level: number, reqs: LoadRequest[], slo: Slo): Row {
   const ok = reqs.filter((r) => r.metrics !== null).map((r) => r.metrics!);
@@ -68,6 +88,7 @@ export function levelRow(mode: LoadMode, level: number, reqs: LoadRequest[], slo
     mode,
     level,
     requests: reqs.length,
+    max_in_flight: maxInFlight(reqs),
     ok: ok.length,
     failed: reqs.length - ok.length,
     duration_ms: durationMs,

@@ -363,6 +363,10 @@ export const OPTIONAL_COLUMNS: Readonly<Record<string, Readonly<Record<string, s
       HARDWARE.flatMap((h) => ["min", "max", "mean"].map((s) => [`${h}_${s}`, "REAL"])),
     ),
   },
+  load_levels: {
+    /** The most requests in flight at once (a concurrency never reached shows here). */
+    max_in_flight: "INTEGER",
+  },
   runs: {
     status: "TEXT NOT NULL DEFAULT 'ok'",
     error: "TEXT",
