@@ -152,6 +152,9 @@ export class BenchmarkController {
       this.#reset();
       throw err;
     }
+    // The previous run's outcome (its error) is not this run's: /api/status says none until the
+    // new run ends.
+    this.#outcome = null;
     this.#publishStatus();
     try {
       backend = await this.#deps.connect(inv.config);
