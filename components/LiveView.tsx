@@ -77,7 +77,7 @@ function Hardware({ live }: { live: LiveState }) {
         series: [
           { label: "temp °C", data: live.hardware.map((h) => h.temp) },
           { label: "CPU %", data: live.hardware.map((h) => h.cpu) },
-          { label: "RAM GB", data: live.hardware.map((h) => h.ram) },
+          { label: "RAM GiB", data: live.hardware.map((h) => h.ram) },
         ],
       }}
     />
