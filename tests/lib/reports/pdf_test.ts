@@ -49,7 +49,7 @@ Deno.test({
     try {
       const info = await run("pdfinfo", [file]);
       const pages = Number(/Pages:\s+(\d+)/.exec(info)![1]);
-      assert.ok(pages >= 3 && pages <= 5, `pages: ${pages}`);
+      assert.ok(pages >= 3 && pages <= 6, `pages: ${pages}`);
       const fonts = await run("pdffonts", [file]);
       assert.match(fonts, /DejaVuSans/);
       assert.doesNotMatch(fonts, /Helvetica/);
