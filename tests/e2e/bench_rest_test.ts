@@ -188,3 +188,15 @@ Deno.test("the filters select the models to measure", async () => {
   assert.deepEqual(await selected({ limit: 2 }), ["google/gemma-4-26b-a4b@q4_k_m", QWEN]);
   assert.deepEqual(await selected({ dev_mode: true }), ["mistralai/ministral-3-3b@q4_k_m"]);
 });
+
+Deno.test("an embedding model of the server gets a skip line with its reason, not silence", async () => {
+  await using b = await bench();
+  const { events, summary } = await b.run(
+    "rest",
+    testOptions({ filters: { include_models: QWEN } }),
+  );
+  const skip = ofType(events, "model_skip").find((e) => /embed/i.test(e.key));
+  assert.ok(skip, "a skip event for the embedding model");
+  assert.equal(skip.reason, "an embedding model, not a language model: nothing to generate");
+  assert.ok(summary.skipped.includes(skip.key));
+});
