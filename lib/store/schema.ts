@@ -366,6 +366,9 @@ export const OPTIONAL_COLUMNS: Readonly<Record<string, Readonly<Record<string, s
   load_levels: {
     /** The most requests in flight at once (a concurrency never reached shows here). */
     max_in_flight: "INTEGER",
+    /** Rate levels: requests sent per second, and answers completed per second (the knee's). */
+    offered_rps: "REAL",
+    completed_rps: "REAL",
   },
   runs: {
     status: "TEXT NOT NULL DEFAULT 'ok'",

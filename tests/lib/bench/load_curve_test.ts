@@ -86,13 +86,44 @@ Deno.test("the knee is the first level whose next adds less than 10 %", () => {
   markKnee(rows);
   assert.deepEqual(rows.map((r) => r.knee), [0, 1, 0, 0]);
   const growing = [1, 2].map((level) => ({
-    mode: "rate",
+    mode: "concurrency",
     level,
     output_tokens_per_sec: level * 100,
     knee: 0,
   }));
   markKnee(growing);
   assert.deepEqual(growing.map((r) => r.knee), [0, 0], "no knee within the levels tested");
+});
+
+Deno.test("a rate curve's knee is the last rate kept up with: answers completing as fast as sent", () => {
+  // Offered 1, 2, 4, 8 req/s; the server completes at most 3 req/s. Output tokens/s grow between
+  // every pair of levels, so comparing throughputs would find no knee at all.
+  const rows = [1, 2, 4, 8].map((level) => ({
+    mode: "rate",
+    level,
+    offered_rps: level,
+    completed_rps: Math.min(level, 3),
+    output_tokens_per_sec: Math.min(level, 3) * 100 + level,
+    knee: 0,
+  }));
+  markKnee(rows);
+  assert.deepEqual(rows.map((r) => r.knee), [0, 1, 0, 0]);
+  const all = [1, 2].map((level) => ({
+    mode: "rate",
+    level,
+    offered_rps: level,
+    completed_rps: level,
+    knee: 0,
+  }));
+  assert.deepEqual(markKnee(all).map((r) => r.knee), [0, 0], "kept up everywhere: no knee");
+});
+
+Deno.test("a level's sent and completed rates come from the spacing of the requests, not their latency", () => {
+  // Sent 1 s apart, each answered in 5 s: the server keeps up although requests ÷ duration is low.
+  const reqs = [0, 1000, 2000, 3000].map((t) => req(t, t + 5000, 100, 10));
+  const row = levelRow("rate", 1, reqs, { ttft_ms: null, tpot_ms: null });
+  assert.deepEqual([row.offered_rps, row.completed_rps], [1, 1]);
+  assert.ok((row.requests_per_sec as number) < 0.6);
 });
 
 function fakeSend(ms: number) {
