@@ -200,7 +200,9 @@ export class BenchmarkController {
 
   async #run(inv: RunInvocation, backend: Backend, control: JobController): Promise<void> {
     const run = this.#deps.runJob ?? runJob;
-    let summary: Pick<JobSummary, "outcome" | "tested" | "failed" | "skipped" | "error">;
+    let summary: Pick<JobSummary, "outcome" | "tested" | "failed" | "skipped" | "error"> & {
+      partial?: string[];
+    };
     try {
       const serverVersion = await backend.version().catch(() => null);
       summary = await run(inv.config, inv.options, {
@@ -225,6 +227,7 @@ export class BenchmarkController {
     this.#outcome = {
       outcome: summary.outcome,
       tested: summary.tested.length,
+      partial: summary.partial?.length ?? 0,
       failed: summary.failed.length,
       skipped: summary.skipped.length,
       error: summary.error,
