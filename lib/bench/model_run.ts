@@ -32,8 +32,13 @@ export async function runModel(
   emit({ type: "model_start", key: target.key, index: position.index, total: position.total });
   const s = new ModelSession(target, ctx);
   try {
+    // A pause holds every phase: it takes effect before the load, the warmup, each run, each
+    // parallel round and each load level (a request already sent finishes).
+    await control.checkpoint();
     await s.load();
+    await control.checkpoint();
     const warmupMs = await s.warmup();
+    await control.checkpoint();
     profiler?.start((sample) => emit({ type: "hardware", sample }));
     let throttleWait = 0;
     const plan = await s.prepareWorkload();
