@@ -35,7 +35,9 @@ function Eta({ live }: { live: LiveState }) {
 function Outcome({ live, shownError }: { live: LiveState; shownError: string }) {
   const o = live.outcome;
   if (!o || live.status !== "idle") return null;
-  const counts = `${o.tested} measured, ${o.failed} failed, ${o.skipped} skipped`;
+  const counts = `${o.tested} measured${
+    o.partial ? ` (${o.partial} partial: some runs failed)` : ""
+  }, ${o.failed} failed, ${o.skipped} skipped`;
   if (o.outcome === "failed") {
     // The start's own answer already says it (above), once is enough.
     if (o.error !== null && o.error === shownError) return null;
@@ -59,6 +61,10 @@ export function BenchControls({ form, live, tokenRequired }: BenchControlsProps)
   const s = l.status;
   const busy = form.busy.value;
   const percent = Math.round(l.percent);
+  // A run that did not complete does not look like one that did: its bar is grey or red.
+  const ended = s === "idle" && l.outcome && l.outcome.outcome !== "completed"
+    ? l.outcome.outcome
+    : "";
   return (
     <section class="card controls" aria-label="Benchmark controls">
       <div class="status-line">
@@ -70,7 +76,8 @@ export function BenchControls({ form, live, tokenRequired }: BenchControlsProps)
       <div class="progress-line">
         <progress
           id="bench-progress"
-          class="progress"
+          class={`progress ${ended}`}
+          data-outcome={ended || undefined}
           max={100}
           value={l.percent}
           aria-label="Benchmark progress"

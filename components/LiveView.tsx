@@ -77,7 +77,7 @@ function Hardware({ live }: { live: LiveState }) {
         series: [
           { label: "temp °C", data: live.hardware.map((h) => h.temp) },
           { label: "CPU %", data: live.hardware.map((h) => h.cpu) },
-          { label: "RAM GB", data: live.hardware.map((h) => h.ram) },
+          { label: "RAM GiB", data: live.hardware.map((h) => h.ram) },
         ],
       }}
     />
@@ -133,6 +133,9 @@ export function LiveView({ live, started }: LiveViewProps) {
   const section = useRef<HTMLElement>(null);
   useEffect(() => {
     if (started === 0 || !section.current) return;
+    // Just below the controls, which stay at the top of the window (sticky).
+    const controls = document.querySelector<HTMLElement>(".controls");
+    section.current.style.scrollMarginTop = controls ? `${controls.offsetHeight + 8}px` : "";
     section.current.scrollIntoView({ block: "start" });
     section.current.querySelector<HTMLElement>("#live-output")?.focus({ preventScroll: true });
   }, [started]);

@@ -20,7 +20,7 @@ const COLUMNS: [string, string, number?][] = [
   ["quantization", "Quant"],
   ["architecture", "Arch"],
   ["vram_mb", "VRAM MB", 0],
-  ["tokens_per_sec_per_gb", "tok/s/GB", 2],
+  ["tokens_per_sec_per_gb", "tok/s/GiB", 2],
   ["finished_at", "When"],
 ];
 

@@ -13,6 +13,7 @@ export interface LiveOutcome {
   outcome: string;
   error: string | null;
   tested: number;
+  partial?: number;
   failed: number;
   skipped: number;
 }
@@ -104,9 +105,12 @@ function applyStatus(s: LiveState, e: LiveEvent, now: number): LiveState {
 
 /** Applies one event (`now`: the client's clock, for the ETA). */
 export function reduceLive(s: LiveState, e: LiveEvent, now = Date.now()): LiveState {
+  // A line never continues the streamed text: it starts on a line of its own.
   const line = (text: string, from: LiveState = s) => ({
     ...from,
-    output: clip(`${from.output}${text}\n`),
+    output: clip(
+      `${from.output}${from.output === "" || from.output.endsWith("\n") ? "" : "\n"}${text}\n`,
+    ),
   });
   switch (e.type) {
     case "status":
@@ -139,7 +143,7 @@ export function reduceLive(s: LiveState, e: LiveEvent, now = Date.now()): LiveSt
     case "run_end": {
       const f = e.figures as { tokens_per_sec?: number | null } | null;
       const speed = num(f?.tokens_per_sec);
-      const next = line(e.ok ? `\n  → ${fixed(speed)} tok/s` : `\n  ✗ ${e.error}`);
+      const next = line(e.ok ? `  → ${fixed(speed)} tok/s` : `  ✗ ${e.error}`);
       const point: SpeedPoint = { key: String(e.key), label: `run ${e.run}`, speed, kind: "run" };
       return { ...next, runs: [...s.runs, point] };
     }
@@ -181,7 +185,11 @@ export function reduceLive(s: LiveState, e: LiveEvent, now = Date.now()): LiveSt
       return e.level === "error" ? { ...next, errors: [...s.errors, String(e.message)] } : next;
     }
     case "job_end":
-      return line(`Benchmark ${e.outcome}: ${e.tested} tested, ${e.failed} failed`);
+      return line(
+        `Benchmark ${e.outcome}: ${e.tested} tested${
+          e.partial ? ` (${e.partial} partial)` : ""
+        }, ${e.failed} failed`,
+      );
     default:
       return s;
   }

@@ -83,26 +83,26 @@ export default define.page<typeof handler>(function Home({ data: s }) {
         )}
       {!none && s.efficiency_top.length === 0 && (
         <section class="card">
-          <h2>Most efficient (tokens/s per GB)</h2>
+          <h2>Most efficient (tokens/s per GiB)</h2>
           <p class="chart-empty" id="efficiency-empty">
             <span>
               No VRAM figure yet: memory is measured while the hardware is sampled. Run a benchmark
               with “Sample the hardware” <span class="flag">(--enable-profiling)</span>{" "}
-              to rank the models by tokens/s per GB.
+              to rank the models by tokens/s per GiB.
             </span>
           </p>
         </section>
       )}
       {s.efficiency_top.length > 0 && (
         <section class="card">
-          <h2>Most efficient (tokens/s per GB)</h2>
+          <h2>Most efficient (tokens/s per GiB)</h2>
           <div class="scroll" tabIndex={0} role="region" aria-label="Most efficient models">
             <table class="table">
               <thead>
                 <tr>
                   <th>Model</th>
                   <th>Quant</th>
-                  <th>tok/s/GB</th>
+                  <th>tok/s/GiB</th>
                   <th>tok/s</th>
                   <th>VRAM MB</th>
                 </tr>

@@ -19,8 +19,15 @@ export function modelsFromLms(entries: LmsModelEntry[]): ModelInfo[] {
   return modelsFromSdkEntries(entries);
 }
 
-/** Lists the language-model targets. */
-export async function discoverTargets(backend: Backend, lms: LmsCli | null): Promise<Target[]> {
+/**
+ * Lists the language-model targets; every other model the server has (an embedding model) goes
+ * to `onOther`, so the benchmark can say it leaves it out.
+ */
+export async function discoverTargets(
+  backend: Backend,
+  lms: LmsCli | null,
+  onOther: (model: ModelInfo) => void = () => {},
+): Promise<Target[]> {
   const models = backend.kind === "sdk" && lms
     ? modelsFromLms(await lms.ls())
     : await backend.listModels();
@@ -28,7 +35,10 @@ export async function discoverTargets(backend: Backend, lms: LmsCli | null): Pro
   const targets: Target[] = [];
   for (const m of models) {
     const t = targetOf(m, backend.kind);
-    if (t && !seen.has(t.key)) {
+    if (t === null && !seen.has(m.key)) {
+      seen.add(m.key);
+      onOther(m);
+    } else if (t && !seen.has(t.key)) {
       seen.add(t.key);
       targets.push(t);
     }

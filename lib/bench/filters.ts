@@ -57,7 +57,7 @@ export function applyFilters(
       : f.max_size !== null && t.size_bytes === null
       ? missing("size", "--max-size")
       : f.max_size !== null && (sizeGiB(t) ?? Infinity) > f.max_size
-      ? `size above --max-size ${f.max_size} GB`
+      ? `size above --max-size ${f.max_size} GiB`
       : include && !include.test(t.key)
       ? "not matched by --include-models"
       : exclude && exclude.test(t.key)

@@ -112,13 +112,20 @@ export async function runJob(
       if (profiler.latest() === null) await profiler.sample().catch(() => null);
       for (const message of profiler.unreadable()) emit({ type: "log", level: "warn", message });
     }
-    const all = await discoverTargets(backend, deps.lms ?? null);
+    const others: Dropped[] = [];
+    const all = await discoverTargets(backend, deps.lms ?? null, (m) =>
+      others.push({
+        key: m.key,
+        reason: "an embedding model, not a language model: nothing to generate",
+      }));
     requireMatches(all, options, backend.describe());
-    const { run, skipped } = selectTargets(
+    const selected = selectTargets(
       all,
       options,
       (t) => store.cacheHit(t.key, hash, measuredRuns(config, options)) !== null,
     );
+    const run = selected.run;
+    const skipped = [...selected.skipped, ...others];
     summary.skipped = skipped.map((s) => s.key);
     const loadCurve = workloadOf(options).concurrency.some((c) => c > 1) ||
       workloadOf(options).request_rate.length > 0;

@@ -65,7 +65,7 @@ export function listingText(server: string, models: ListedModel[]): string {
     m.params ?? "?",
     m.size_bytes === null
       ? "?"
-      : `${sizeGiB({ size_bytes: m.size_bytes } as Target)!.toFixed(2)} GB`,
+      : `${sizeGiB({ size_bytes: m.size_bytes } as Target)!.toFixed(2)} GiB`,
     m.max_context_length === null ? "?" : String(m.max_context_length),
   ];
   const rows = [["Model", "Quant", "Arch", "Params", "Size", "Context"], ...models.map(row)];

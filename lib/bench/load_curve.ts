@@ -50,6 +50,33 @@ export function poissonGaps(rate: number, n: number, seed: number): number[] {
 const sorted = (xs: (number | null)[]) =>
   xs.filter((v): v is number => typeof v === "number" && Number.isFinite(v)).sort((a, b) => a - b);
 
+/**
+ * The most requests that were in flight at once (sent, answer not ended), from their times.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { maxInFlight } from "./load_curve.ts";
+ * assert.equal(maxInFlight([{ start: 0, end: 10 }, { start: 5, end: 15 }, { start: 10, end: 20 }]), 2);
+ * ```
+ */
+export function maxInFlight(reqs: readonly { start: number; end: number }[]): number {
+  // Ends before starts at the same instant: a request sent as another ends does not overlap it.
+  const events = reqs.flatMap((r) => [[r.start, 1], [r.end, -1]] as const)
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let now = 0;
+  let most = 0;
+  for (const [, step] of events) most = Math.max(most, now += step);
+  return most;
+}
+
+/** Events per second between the first and the last of `times` (ms); null with fewer than 2. */
+function spacingRate(times: number[]): number | null {
+  if (times.length < 2) return null;
+  const span = Math.max(...times) - Math.min(...times);
+  return span > 0 ? (times.length - 1) / (span / 1000) : null;
+}
+
 /** The store row of one level (`load_levels`, without the knee). */
 export function levelRow(mode: LoadMode, level: number, reqs: LoadRequest[], slo: Slo): Row {
   const ok = reqs.filter((r) => r.metrics !== null).map((r) => r.metrics!);
@@ -68,6 +95,11 @@ export function levelRow(mode: LoadMode, level: number, reqs: LoadRequest[], slo
     mode,
     level,
     requests: reqs.length,
+    max_in_flight: maxInFlight(reqs),
+    // The rate requests were sent at and the rate answers completed at: equal while the server
+    // keeps up (neither depends on the latency, unlike requests ÷ duration).
+    offered_rps: spacingRate(reqs.map((r) => r.start)),
+    completed_rps: spacingRate(reqs.filter((r) => r.metrics !== null).map((r) => r.end)),
     ok: ok.length,
     failed: reqs.length - ok.length,
     duration_ms: durationMs,
@@ -93,22 +125,41 @@ export function levelRow(mode: LoadMode, level: number, reqs: LoadRequest[], slo
 /** Throughput that the next level must beat by this factor to count as still growing. */
 export const KNEE_GAIN = 1.1;
 
+/** A rate level keeps up while answers complete at least this fraction as fast as sent. */
+export const KEEP_UP = 0.9;
+
+/** Whether a rate level's answers completed about as fast as its requests were sent. */
+export function keepsUp(row: Row): boolean {
+  const offered = row.offered_rps as number | null;
+  const completed = row.completed_rps as number | null;
+  return offered !== null && completed !== null && completed >= offered * KEEP_UP;
+}
+
 /**
- * Marks the knee of each mode's curve: the first level (ascending) whose next level raises the
- * output tokens/s by less than 10 % (or lowers it). A curve that grows to its last level has no
- * knee within the levels tested.
+ * Marks the knee of each mode's curve. Concurrency: the first level (ascending) whose next level
+ * raises the output tokens/s by less than 10 % (or lowers it). Rate: the last rate the server
+ * keeps up with before the first it does not — achieved against offered load, as an open loop
+ * asks (answers completing slower than requests are sent means a queue that only grows). A curve
+ * that grows (or keeps up) to its last level, or a rate curve that never keeps up, has no knee
+ * within the levels tested.
  */
 export function markKnee(rows: Row[]): Row[] {
-  for (const mode of ["concurrency", "rate"]) {
-    const curve = rows.filter((r) => r.mode === mode)
-      .sort((a, b) => (a.level as number) - (b.level as number));
-    for (let i = 0; i + 1 < curve.length; i++) {
-      const here = curve[i]!.output_tokens_per_sec as number | null;
-      const next = curve[i + 1]!.output_tokens_per_sec as number | null;
-      if (here !== null && (next === null || next < here * KNEE_GAIN)) {
-        curve[i]!.knee = 1;
-        break;
-      }
+  const curveOf = (mode: string) =>
+    rows.filter((r) => r.mode === mode).sort((a, b) => (a.level as number) - (b.level as number));
+  const concurrency = curveOf("concurrency");
+  for (let i = 0; i + 1 < concurrency.length; i++) {
+    const here = concurrency[i]!.output_tokens_per_sec as number | null;
+    const next = concurrency[i + 1]!.output_tokens_per_sec as number | null;
+    if (here !== null && (next === null || next < here * KNEE_GAIN)) {
+      concurrency[i]!.knee = 1;
+      break;
+    }
+  }
+  const rate = curveOf("rate");
+  for (let i = 0; i + 1 < rate.length; i++) {
+    if (keepsUp(rate[i]!) && !keepsUp(rate[i + 1]!)) {
+      rate[i]!.knee = 1;
+      break;
     }
   }
   return rows;

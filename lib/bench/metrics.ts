@@ -7,6 +7,7 @@
 import type { ChatResult } from "../modelserver/mod.ts";
 import { AGGREGATED_METRICS, LATENCY_PERCENTILES, type Row } from "../store/mod.ts";
 import { POSITIVE, quantile, summarize, summaryColumns } from "./stats.ts";
+import { chooseDecode, type DecodeChoice } from "./burst.ts";
 
 /** The store columns of one measured run. */
 export interface RunMetrics {
@@ -16,9 +17,14 @@ export interface RunMetrics {
   total_ms: number;
   /**
    * Decode speed: the tokens after the first ÷ the time from the first to the last event carrying
-   * a token (see {@linkcode decodeSpeed}).
+   * a token (see {@linkcode decodeSpeed}); the server's own figure instead when the stream's
+   * strays from it by more than 25 % (a burst: see burst.ts), null when left out.
    */
   tokens_per_sec: number | null;
+  /** The stream's own decode speed, whichever figure was kept. */
+  client_tokens_per_sec: number | null;
+  /** Where `tokens_per_sec` comes from (see burst.ts). */
+  decode_source: DecodeChoice["decode_source"];
   /** End-to-end speed: output tokens ÷ total. */
   e2e_tokens_per_sec: number | null;
   /** Prefill speed: prompt tokens ÷ TTFT. */
@@ -89,14 +95,15 @@ export function runMetrics(r: ChatResult, sentAtMs: number | null = null): RunMe
   const tokensIn = r.stats.tokens_in > 0 ? r.stats.tokens_in : null;
   const ttft = r.client.ttft_ms;
   const total = r.client.total_ms;
-  const decode = decodeSpeed(tokensOut, r.client);
   const gaps = interTokenGaps(r.client.token_times_ms);
+  const choice = chooseDecode(decodeSpeed(tokensOut, r.client), r.stats.tokens_per_second, gaps);
+  const decode = choice.tokens_per_sec;
   return {
     tokens_in: tokensIn,
     tokens_out: tokensOut,
     ttft_ms: ttft,
     total_ms: total,
-    tokens_per_sec: decode,
+    ...choice,
     e2e_tokens_per_sec: perSec(tokensOut, total),
     prefill_tokens_per_sec: perSec(tokensIn, ttft),
     server_ttft_ms: r.stats.time_to_first_token_ms,

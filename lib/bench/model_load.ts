@@ -11,6 +11,34 @@ import { levelRow, type LoadMode, markKnee, runConcurrency, runRate } from "./lo
 import { promptWithNonce, type RequestShape } from "./measure.ts";
 import type { ModelSession } from "./model_session.ts";
 
+/**
+ * What a level did not do as asked: a concurrency never reached (too few requests, or requests
+ * that ended before the next was sent), and requests that waited for one of the server's slots.
+ */
+export function levelNotes(
+  mode: LoadMode,
+  level: number,
+  inFlight: number,
+  slots: number | null,
+  requests: number,
+): string[] {
+  const what = mode === "concurrency" ? `concurrency ${level}` : `${level} requests/s`;
+  const notes: string[] = [];
+  if (mode === "concurrency" && inFlight < level) {
+    notes.push(
+      `load ${what} was never reached: at most ${inFlight} request(s) were in flight` +
+        (requests < level ? ` (--requests ${requests} is below the level)` : ""),
+    );
+  }
+  if (slots !== null && inFlight > slots) {
+    notes.push(
+      `load ${what}: up to ${inFlight - slots} request(s) queued at a time for one of the ` +
+        `server's ${slots} slot(s); their TTFT includes the wait`,
+    );
+  }
+  return notes;
+}
+
 /** Runs the load curve of `s`; returns the number of levels. */
 export async function runLoadCurve(s: ModelSession): Promise<number> {
   const { options, store, emit, control, config } = s.ctx;
@@ -58,6 +86,12 @@ export async function runLoadCurve(s: ModelSession): Promise<number> {
     );
     const row = levelRow(mode, level, reqs, slo);
     rows.push(row);
+    for (
+      const message of levelNotes(mode, level, row.max_in_flight as number, s.slots, w.requests)
+    ) {
+      s.warnings.push(message);
+      emit({ type: "log", level: "warn", message });
+    }
     emit({
       type: "load_level",
       key: s.key,

@@ -11,6 +11,7 @@ import { isAbort } from "./job_control.ts";
 import { waitForLimits } from "./limits.ts";
 import { noteSensors } from "./honesty.ts";
 import { aggregateRuns } from "./metrics.ts";
+import { burstNote } from "./burst.ts";
 import { type ModelRunContext, ModelSession, type ModelStatus } from "./model_session.ts";
 import { aggregateParallel } from "./parallel.ts";
 import { gridRows } from "./workload.ts";
@@ -31,8 +32,13 @@ export async function runModel(
   emit({ type: "model_start", key: target.key, index: position.index, total: position.total });
   const s = new ModelSession(target, ctx);
   try {
+    // A pause holds every phase: it takes effect before the load, the warmup, each run, each
+    // parallel round and each load level (a request already sent finishes).
+    await control.checkpoint();
     await s.load();
+    await control.checkpoint();
     const warmupMs = await s.warmup();
+    await control.checkpoint();
     profiler?.start((sample) => emit({ type: "hardware", sample }));
     let throttleWait = 0;
     const plan = await s.prepareWorkload();
@@ -64,6 +70,8 @@ export async function runModel(
     const vram = profiler ? await profiler.vramUsedMb() : null;
     // A sensor that cannot be read is a note of the result, not a silent null.
     for (const message of profiler?.unreadable() ?? []) s.warnings.push(message);
+    const burst = burstNote(s.runs);
+    if (burst !== null) s.warnings.push(burst);
     const warnings = s.warnings.length ? JSON.stringify(s.warnings) : null;
     if (s.runs.length === 0) {
       const why = s.excludedRuns > 0 && s.failedRuns === 0

@@ -162,6 +162,11 @@ export class ModelSession {
     this.refreshApplied();
   }
 
+  /** The server's parallel slots for this model, where it tells (llama.cpp `/props`). */
+  get slots(): number | null {
+    return this.#server?.parallel ?? null;
+  }
+
   /** Computes the applied values again (the sensors become known at the first limit wait). */
   refreshApplied(): void {
     const { backend, config, options, sensors } = this.ctx;

@@ -57,7 +57,7 @@ export function resultsTable(rows: ResultRow[]): string {
     "TTFT ms",
     "prefill tok/s",
     "e2e tok/s",
-    "tok/s/GB",
+    "tok/s/GiB",
     "load s",
     "warmup s",
     "Runs",

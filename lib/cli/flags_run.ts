@@ -129,7 +129,7 @@ export const RUN_FLAGS: readonly FlagSpec[] = [
     min: 0,
     exclusiveMin: true,
     category: "Filter",
-    arg: "GB",
+    arg: "GiB",
     description: "only models of at most this size (GiB)",
   }),
   f({

@@ -152,6 +152,9 @@ export class BenchmarkController {
       this.#reset();
       throw err;
     }
+    // The previous run's outcome (its error) is not this run's: /api/status says none until the
+    // new run ends.
+    this.#outcome = null;
     this.#publishStatus();
     try {
       backend = await this.#deps.connect(inv.config);
@@ -197,7 +200,9 @@ export class BenchmarkController {
 
   async #run(inv: RunInvocation, backend: Backend, control: JobController): Promise<void> {
     const run = this.#deps.runJob ?? runJob;
-    let summary: Pick<JobSummary, "outcome" | "tested" | "failed" | "skipped" | "error">;
+    let summary: Pick<JobSummary, "outcome" | "tested" | "failed" | "skipped" | "error"> & {
+      partial?: string[];
+    };
     try {
       const serverVersion = await backend.version().catch(() => null);
       summary = await run(inv.config, inv.options, {
@@ -222,6 +227,7 @@ export class BenchmarkController {
     this.#outcome = {
       outcome: summary.outcome,
       tested: summary.tested.length,
+      partial: summary.partial?.length ?? 0,
       failed: summary.failed.length,
       skipped: summary.skipped.length,
       error: summary.error,

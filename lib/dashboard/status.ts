@@ -41,6 +41,8 @@ export interface Progress {
 export interface Outcome {
   outcome: "completed" | "failed" | "stopped";
   tested: number;
+  /** Of the tested, those some of whose runs failed. */
+  partial?: number;
   failed: number;
   skipped: number;
   error: string | null;
@@ -189,6 +191,11 @@ export function applyEvent(
     case "model_end":
       if (e.status === "ok" || e.status === "partial") p.tested++;
       else if (e.status === "failed") p.failed++;
+      // A model stopped mid-way keeps how far it got: the bar does not jump to its end.
+      if (e.status === "stopped") {
+        p.detail = "stopped: unloading";
+        return true;
+      }
       p.run = p.runs;
       p.round = p.rounds;
       p.level = p.levels;

@@ -93,7 +93,7 @@ function scatterSpec(entries: readonly ReportEntry[]): ChartSpec {
       options: {
         plugins: { title: { display: true, text: title } },
         scales: {
-          x: axis("Model size (GB)", { beginAtZero: true }),
+          x: axis("Model size (GiB)", { beginAtZero: true }),
           y: axis("Tokens/s", { beginAtZero: true }),
         },
       },
@@ -187,10 +187,10 @@ export function chartSpecs(data: ReportData): ChartSpec[] {
     scatterSpec(data.entries),
     barSpec(
       "efficiency",
-      "Efficiency: tokens/s per GB of model",
+      "Efficiency: tokens/s per GiB of model",
       data.entries,
       "tokens_per_sec_per_gb",
-      "Tokens/s per GB",
+      "Tokens/s per GiB",
       PALETTE[1]!,
     ),
   ];

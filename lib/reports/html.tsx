@@ -69,7 +69,7 @@ function resultColumns(data: ReportData): Col[] {
     { head: "Quant", value: (e) => e.row.quantization ?? "–" },
     { head: "Arch", value: (e) => String(e.row.architecture ?? "–"), wrap: true },
     { head: "Params", value: (e) => String(e.row.params_size ?? "–") },
-    { head: "Size (GB)", value: (e) => fixed(sizeGb(e), 2), sort: sizeGb },
+    { head: "Size (GiB)", value: (e) => fixed(sizeGb(e), 2), sort: sizeGb },
     {
       head: "Vision / tools",
       value: (e) => `${yesNo(e.row.has_vision)} / ${yesNo(e.row.has_tools)}`,
@@ -83,7 +83,7 @@ function resultColumns(data: ReportData): Col[] {
     numCol("TTFT (ms)", "ttft_ms_mean", 0),
     numCol("E2E tok/s", "e2e_tokens_per_sec_mean"),
     numCol("Prefill tok/s", "prefill_tokens_per_sec_mean", 0),
-    numCol("Tok/s per GB", "tokens_per_sec_per_gb", 2),
+    numCol("Tok/s per GiB", "tokens_per_sec_per_gb", 2),
     numCol("VRAM (MB)", "vram_mb", 0),
     { head: "Load / warmup (s)", value: loadWarmup, sort: (e) => num(e, "load_time_ms") },
     { head: "Runs", value: (e) => runsText(e.row), sort: (e) => num(e, "runs_ok") },
@@ -153,7 +153,7 @@ function Report(props: { data: ReportData }) {
             value={s.slowest ? `${s.slowest.name} (${fixed(s.slowest.tokens_per_sec)})` : "–"}
           />
           <Card label="Vision / tools" value={`${s.vision_models} / ${s.tool_models}`} />
-          <Card label="Average size" value={`${fixed(s.average_size_gb, 2)} GB`} />
+          <Card label="Average size" value={`${fixed(s.average_size_gb, 2)} GiB`} />
         </div>
       </Section>
       <Section id="results" title="Results (click a column to sort)">

@@ -69,7 +69,7 @@ export const REPORT_SCRIPT = `
     cfg.options = Object.assign({}, cfg.options, { animation: false, maintainAspectRatio: false });
     if (cfg.type === "scatter") {
       cfg.options.plugins = Object.assign({}, cfg.options.plugins, { tooltip: { callbacks: {
-        label: function (c) { return c.raw.label + ": " + c.raw.y.toFixed(1) + " tok/s, " + c.raw.x.toFixed(2) + " GB"; }
+        label: function (c) { return c.raw.label + ": " + c.raw.y.toFixed(1) + " tok/s, " + c.raw.x.toFixed(2) + " GiB"; }
       } } });
     }
     window.reportCharts.push(new Chart(document.getElementById("chart-" + s.id), cfg));

@@ -89,8 +89,8 @@ export function AppliedTable(props: { rows: AppliedRow[] }) {
           {props.rows.map((r) => (
             <tr key={r.name} class={r.not_applied ? "not-applied" : ""}>
               <th>{r.name}</th>
-              <td>{r.requested}</td>
-              <td>
+              <td class="wrap">{r.requested}</td>
+              <td class="wrap">
                 {r.applied}
                 {r.not_applied && <b class="warn">not applied{r.note ? `: ${r.note}` : ""}</b>}
               </td>

@@ -97,7 +97,7 @@ export function recommendations(entries: readonly ReportEntry[]): string[] {
     out.push(
       `Most efficient: ${displayName(eff[0])} at ${
         fmt(num(eff[0], "tokens_per_sec_per_gb")!)
-      } tokens/s per GB.`,
+      } tokens/s per GiB.`,
     );
   }
   const low = ttft.at(-1);
@@ -119,7 +119,7 @@ export function recommendations(entries: readonly ReportEntry[]): string[] {
       }.`,
     );
   }
-  for (const [label, limit] of [["under 4 GB", 4], ["4–8 GB", 8], ["8–12 GB", 12]] as const) {
+  for (const [label, limit] of [["under 4 GiB", 4], ["4–8 GiB", 8], ["8–12 GiB", 12]] as const) {
     const low = limit === 4 ? 0 : limit - 4;
     const fits = fast.filter((e) => {
       const s = sizeGb(e);

@@ -62,7 +62,7 @@ function detailedColumns(data: ReportData, width: number): PdfColumn<E>[] {
     { head: "Quant", width: 50, value: (e) => e.row.quantization ?? "–" },
     { head: "Arch", width: 50, value: (e) => String(e.row.architecture ?? "–") },
     { head: "Params", width: 42, value: (e) => String(e.row.params_size ?? "–") },
-    { head: "Size GB", width: 40, align: "right", value: (e) => fixed(sizeGb(e), 2) },
+    { head: "Size GiB", width: 40, align: "right", value: (e) => fixed(sizeGb(e), 2) },
     {
       head: "Vision / tools",
       width: 48,
@@ -72,7 +72,7 @@ function detailedColumns(data: ReportData, width: number): PdfColumn<E>[] {
     { head: "95% CI", width: 60, align: "right", value: ci("tokens_per_sec") },
     n("TTFT ms", 40, "ttft_ms_mean", 0),
     n("E2E tok/s", 42, "e2e_tokens_per_sec_mean"),
-    n("Tok/s per GB", 48, "tokens_per_sec_per_gb"),
+    n("Tok/s per GiB", 48, "tokens_per_sec_per_gb"),
     n("VRAM MB", 42, "vram_mb", 0),
     { head: "Runs", width: 40, align: "right", value: (e) => runsText(e.row) },
   ];
@@ -108,7 +108,7 @@ function summarySection(w: PdfWriter, data: ReportData): void {
     ["Average speed", `${fixed(s.average_tokens_per_sec)} tokens/s`],
     ["Average time to first token", `${fixed(s.average_ttft_ms, 0)} ms`],
     ["Vision / tool models", `${s.vision_models} / ${s.tool_models}`],
-    ["Average size", `${fixed(s.average_size_gb, 2)} GB`],
+    ["Average size", `${fixed(s.average_size_gb, 2)} GiB`],
   ]);
 }
 
@@ -223,7 +223,7 @@ function bestSection(w: PdfWriter, data: ReportData): void {
   w.table([
     { head: "Quantization", width: 100, value: (q) => `${q.quantization} (${q.count})` },
     { head: "Fastest", width: 220, value: (q) => name(q.fastest) },
-    { head: "Most efficient (tok/s per GB)", width: 220, value: (q) => name(q.most_efficient) },
+    { head: "Most efficient (tok/s per GiB)", width: 220, value: (q) => name(q.most_efficient) },
     { head: "Lowest time to first token", width: 220, value: (q) => name(q.lowest_ttft) },
   ], bestPerQuantization(data.entries));
 }

@@ -10,9 +10,9 @@ import { displayName, num, type ReportEntry } from "./model.ts";
 export const HARDWARE_LABELS: readonly [string, string][] = [
   ["temp_c", "GPU °C"],
   ["power_w", "GPU W"],
-  ["gpu_vram_gb", "VRAM GB"],
+  ["gpu_vram_gb", "VRAM GiB"],
   ["cpu_percent", "CPU %"],
-  ["ram_gb", "RAM GB"],
+  ["ram_gb", "RAM GiB"],
 ];
 
 /** Whether any entry has profiling figures. */

@@ -17,7 +17,7 @@ export const RANKINGS: Readonly<
   efficiency: {
     column: "tokens_per_sec_per_gb",
     descending: true,
-    label: "efficiency (tokens/s per GB, best first)",
+    label: "efficiency (tokens/s per GiB, best first)",
   },
   ttft: { column: "ttft_ms_mean", descending: false, label: "time to first token (lowest first)" },
   vram: { column: "vram_mb", descending: false, label: "GPU memory (lowest first)" },

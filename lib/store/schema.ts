@@ -363,6 +363,13 @@ export const OPTIONAL_COLUMNS: Readonly<Record<string, Readonly<Record<string, s
       HARDWARE.flatMap((h) => ["min", "max", "mean"].map((s) => [`${h}_${s}`, "REAL"])),
     ),
   },
+  load_levels: {
+    /** The most requests in flight at once (a concurrency never reached shows here). */
+    max_in_flight: "INTEGER",
+    /** Rate levels: requests sent per second, and answers completed per second (the knee's). */
+    offered_rps: "REAL",
+    completed_rps: "REAL",
+  },
   runs: {
     status: "TEXT NOT NULL DEFAULT 'ok'",
     error: "TEXT",
@@ -391,5 +398,7 @@ export const OPTIONAL_COLUMNS: Readonly<Record<string, Readonly<Record<string, s
     load_level: "REAL",
     started_at_ms: "REAL",
     ended_at_ms: "REAL",
+    client_tokens_per_sec: "REAL",
+    decode_source: "TEXT",
   },
 };

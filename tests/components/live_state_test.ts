@@ -104,3 +104,13 @@ Deno.test("formatEta() reads as time left", () => {
   assert.equal(formatEta(3725), "about 1 h 2 min left");
   assert.equal(formatEta(-3), "about 0 s left");
 });
+
+Deno.test("reduceLive() never splices a line into the streamed text: a stop starts its own line", () => {
+  const s = fold([
+    status("running", "2026-01-01T00:00:00Z"),
+    { type: "run_start", key: "a", run: 1, runs: 3 },
+    { type: "tokens", text: "The answer is" },
+    { type: "model_end", key: "a", status: "stopped", error: "stopped by the user" },
+  ]);
+  assert.match(s.output, /^run 1\/3:\nThe answer is\na: stopped \(stopped by the user\)\n$/);
+});

@@ -61,18 +61,28 @@ export function pause(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** Every chunk of `gen` joined into one, sent when `gen` ends (as a buffering proxy would). */
+async function* oneBurst(gen: AsyncGenerator<string>): AsyncGenerator<string> {
+  let all = "";
+  for await (const chunk of gen) all += chunk;
+  yield all;
+}
+
 /**
  * A `text/event-stream` response whose chunks come from `produce(signal)`. The signal aborts when
  * the client cancels or the double shuts down; throwing {@linkcode DropConnection} errors the body.
+ * With `burst`, the whole stream is held back and written at once when it ends, with its timing
+ * (fault `burstStream`).
  */
 export function sseResponse(
   produce: (signal: AbortSignal) => AsyncGenerator<string>,
   shutdown: AbortSignal,
+  burst = false,
 ): Response {
   const ctl = new AbortController();
   const onShutdown = () => ctl.abort();
   shutdown.addEventListener("abort", onShutdown, { once: true });
-  const it = produce(ctl.signal);
+  const it = burst ? oneBurst(produce(ctl.signal)) : produce(ctl.signal);
   const finish = () => shutdown.removeEventListener("abort", onShutdown);
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({

@@ -93,38 +93,42 @@ export function openAiChat(
   }
   const includeUsage =
     (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
-  return sseResponse(async function* (signal) {
-    const chunk = (delta: Record<string, unknown>, finishReason: string | null) =>
-      dataEvent({
-        ...base,
-        object: "chat.completion.chunk",
-        choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
-      });
-    yield chunk({ role: "assistant", content: "" }, null);
-    const failAt = chat.streamError?.afterTokens ?? Infinity;
-    const dropAt = state.faults.dropStreamAfterTokens ?? Infinity;
-    for (let i = 0; i < n && !signal.aborted; i++) {
-      if (i >= dropAt) throw new DropConnection();
-      if (i >= failAt) break;
-      await pause(chat.gen.delaysMs[i]! + state.faults.slowTokensMs, signal);
-      yield chunk({ content: chat.gen.tokens[i]! }, null);
-    }
-    if (dropAt <= n) throw new DropConnection();
-    if (chat.streamError !== null) {
-      yield dataEvent({ error: { message: chat.streamError.message, type: "server_error" } });
-      return;
-    }
-    yield chunk({}, finish);
-    if (includeUsage) {
-      const last: Record<string, unknown> = {
-        ...base,
-        object: "chat.completion.chunk",
-        choices: [],
-        usage,
-      };
-      if (flavour === "llamacpp") last.timings = timings(chat, n);
-      yield dataEvent(last);
-    }
-    yield dataEvent("[DONE]");
-  }, shutdown);
+  return sseResponse(
+    async function* (signal) {
+      const chunk = (delta: Record<string, unknown>, finishReason: string | null) =>
+        dataEvent({
+          ...base,
+          object: "chat.completion.chunk",
+          choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+        });
+      yield chunk({ role: "assistant", content: "" }, null);
+      const failAt = chat.streamError?.afterTokens ?? Infinity;
+      const dropAt = state.faults.dropStreamAfterTokens ?? Infinity;
+      for (let i = 0; i < n && !signal.aborted; i++) {
+        if (i >= dropAt) throw new DropConnection();
+        if (i >= failAt) break;
+        await pause(chat.gen.delaysMs[i]! + state.faults.slowTokensMs, signal);
+        yield chunk({ content: chat.gen.tokens[i]! }, null);
+      }
+      if (dropAt <= n) throw new DropConnection();
+      if (chat.streamError !== null) {
+        yield dataEvent({ error: { message: chat.streamError.message, type: "server_error" } });
+        return;
+      }
+      yield chunk({}, finish);
+      if (includeUsage) {
+        const last: Record<string, unknown> = {
+          ...base,
+          object: "chat.completion.chunk",
+          choices: [],
+          usage,
+        };
+        if (flavour === "llamacpp") last.timings = timings(chat, n);
+        yield dataEvent(last);
+      }
+      yield dataEvent("[DONE]");
+    },
+    shutdown,
+    state.faults.burstStream,
+  );
 }

@@ -95,6 +95,7 @@ export function restChat(
   return sseResponse(
     (signal) => state.tracked(events(state, chat, nReasoning, result, signal)),
     shutdown,
+    state.faults.burstStream,
   );
 }
 

@@ -53,6 +53,8 @@ export interface Faults {
   neverAnswer: boolean;
   /** Extra real delay per token, in ms. */
   slowTokensMs: number;
+  /** Hold each streamed answer back and send it in one write at its end (a buffering proxy). */
+  burstStream: boolean;
 }
 
 /** A fresh set of faults (all off). */
@@ -67,6 +69,7 @@ export function noFaults(): Faults {
     dropStreamAfterTokens: null,
     neverAnswer: false,
     slowTokensMs: 0,
+    burstStream: false,
   };
 }
 

@@ -123,7 +123,7 @@ Deno.test("--enable-profiling stores CPU and RAM figures (and null GPU figures w
     const row = store.allResults()[0]!;
     assert.equal(typeof row.ram_gb_mean, "number");
     assert.equal(typeof row.cpu_percent_max, "number");
-    assert.equal(row.warnings_json, null, "no sensor is named unreadable");
+    assert.doesNotMatch(String(row.warnings_json), /cannot be read/, "no sensor is unreadable");
     if (row.gpu_type === null) {
       assert.equal(row.temp_c_mean, null);
       assert.equal(row.vram_mb, null);

@@ -118,7 +118,7 @@ Deno.test({
     );
     assert.equal(list.code, 0, list.stderr);
     assert.match(list.stdout, /2 model\(s\) to benchmark, 0 skipped/);
-    assert.match(list.stdout, /^\s+tiny-a\s+f32\s+llama\s+4\.2M\s+0\.02 GB\s+4096$/m);
+    assert.match(list.stdout, /^\s+tiny-a\s+f32\s+llama\s+4\.2M\s+0\.02 GiB\s+4096$/m);
     const none = await cli(["--arch", "qwen3", "--list-models"], env, server);
     assert.match(none.stdout, /skip: architecture llama not in --arch/);
 

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
+import { JobController } from "../../lib/bench/job_control.ts";
 import { promptWithNonce } from "../../lib/bench/measure.ts";
+import { waitFor } from "../_helpers.ts";
 import {
   bench,
   chatBodies,
@@ -187,4 +189,38 @@ Deno.test("the filters select the models to measure", async () => {
   ]);
   assert.deepEqual(await selected({ limit: 2 }), ["google/gemma-4-26b-a4b@q4_k_m", QWEN]);
   assert.deepEqual(await selected({ dev_mode: true }), ["mistralai/ministral-3-3b@q4_k_m"]);
+});
+
+Deno.test("an embedding model of the server gets a skip line with its reason, not silence", async () => {
+  await using b = await bench();
+  const { events, summary } = await b.run(
+    "rest",
+    testOptions({ filters: { include_models: QWEN } }),
+  );
+  const skip = ofType(events, "model_skip").find((e) => /embed/i.test(e.key));
+  assert.ok(skip, "a skip event for the embedding model");
+  assert.equal(skip.reason, "an embedding model, not a language model: nothing to generate");
+  assert.ok(summary.skipped.includes(skip.key));
+});
+
+Deno.test("a pause during a model's load holds its warmup until the resume", async () => {
+  await using b = await bench();
+  const control = new JobController();
+  let pausedAt = -1;
+  const job = b.run("rest", testOptions({ filters: { include_models: QWEN } }), {
+    control,
+    onEvent: (e) => {
+      if (e.type === "model_loaded") {
+        control.pause();
+        pausedAt = b.double.state.requests.length;
+      }
+    },
+  });
+  await waitFor(() => pausedAt >= 0, "the load");
+  await new Promise((r) => setTimeout(r, 300));
+  const chats = b.double.state.requests.slice(pausedAt).filter((r) => r.path === "/api/v1/chat");
+  assert.deepEqual(chats, [], "no warmup while paused");
+  control.resume();
+  const { summary } = await job;
+  assert.deepEqual(summary.tested, [QWEN]);
 });

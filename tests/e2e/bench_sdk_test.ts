@@ -148,7 +148,8 @@ Deno.test("with profiling the hardware summary and VRAM are stored and samples b
 
 Deno.test("--max-temp waits before a run until the GPU is back under the limit and records it", async () => {
   await using b = await bench();
-  const { profiler } = fakeProfiler([90, 60]);
+  // The job samples once before it starts (GPU name, unreadable sensors): that one is 90 too.
+  const { profiler } = fakeProfiler([90, 90, 60]);
   const { summary } = await b.run(
     "sdk",
     testOptions({ enable_profiling: true, max_temp: 80, filters: { include_models: MINI } }),

@@ -92,10 +92,13 @@ Deno.test({
       await page.evaluate(() => scrollTo(0, document.body.scrollHeight));
       await page.click("#btn-start");
       await page.waitForSelector('#bench-status[data-status="running"]');
-      // The live view comes to the top of the window and the output takes the focus.
+      // The live view comes up just below the controls, which stay at the top of the window
+      // with Pause and Stop in sight, and the output takes the focus.
       await page.waitForFunction(() => {
         const top = document.getElementById("live")!.getBoundingClientRect().top;
-        return Math.abs(top) < 5 && document.activeElement?.id === "live-output";
+        const controls = document.querySelector(".controls")!.getBoundingClientRect();
+        return Math.abs(controls.top) < 5 && Math.abs(top - controls.bottom - 8) < 12 &&
+          document.activeElement?.id === "live-output";
       });
       await page.waitForSelector("#bench-eta", { timeout: 20_000 });
       assert.match(await page.textContent("#bench-eta") ?? "", /^about \d/);
@@ -130,6 +133,13 @@ Deno.test({
 
       await waitOutput(page, /parallel round 2\/2[^]*tok\/s together/);
       await checkEveryLook(page, "live_running", LOOKS[0]!);
+      // Scrolled to the bottom of the page, Pause and Stop are still in sight.
+      await page.evaluate(() => scrollTo(0, document.body.scrollHeight));
+      const stopBox = await page.evaluate(() => {
+        const r = document.getElementById("btn-stop")!.getBoundingClientRect();
+        return { top: r.top, bottom: r.bottom, height: innerHeight };
+      });
+      assert.ok(stopBox.top >= 0 && stopBox.bottom <= stopBox.height, JSON.stringify(stopBox));
       await waitOutput(page, /load curve: 2 at once[^]*req\/s, latency p99/);
       await page.waitForSelector('#bench-status[data-status="idle"]', { timeout: 30_000 });
       assert.equal(await page.textContent("#bench-percent"), "100%");
@@ -164,6 +174,11 @@ Deno.test({
       assert.ok(!(await output(page)).includes("Benchmark completed"));
       await page.click("#btn-stop");
       await page.waitForSelector('#bench-status[data-status="idle"]', { timeout: 30_000 });
+      // A stopped run looks stopped: a grey bar that kept its place, the outcome in words.
+      await page.waitForSelector('#bench-progress[data-outcome="stopped"]');
+      assert.notEqual(await page.textContent("#bench-percent"), "100%");
+      assert.match(await page.textContent("#bench-outcome") ?? "", /stopped/);
+      await page.screenshot({ path: shotPath("live_stopped", LOOKS[0]!), fullPage: false });
       assert.deepEqual(watch.errors, []);
     } finally {
       await browser.close();

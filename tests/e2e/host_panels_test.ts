@@ -19,11 +19,16 @@ import { waitFor } from "../_helpers.ts";
 const CHROMIUM = "/usr/bin/chromium";
 const ARTIFACTS = new URL("../../test-artifacts/", import.meta.url);
 
-async function login(page: Page, base: string, path: string): Promise<void> {
+async function login(
+  page: Page,
+  base: string,
+  path: string,
+  [user, pass] = ["operator", "operator-pass"],
+): Promise<void> {
   await page.goto(`${base}${path}`);
   assert.match(page.url(), /\/plugins\/login\?next=/);
-  await page.fill("input[name=user]", "operator");
-  await page.fill("input[name=pass]", "operator-pass");
+  await page.fill("input[name=user]", user);
+  await page.fill("input[name=pass]", pass);
   await page.click("button[type=submit]");
   await page.waitForURL(`${base}${path}`);
 }
@@ -196,6 +201,29 @@ Deno.test({
       await page.setViewportSize({ width: 390, height: 844 });
       await page.screenshot({ path: new URL("host_power_phone.png", ARTIFACTS).pathname });
       await page.setViewportSize({ width: 1280, height: 900 });
+
+      // A user who may only watch sees the same panel with every control disabled, and why.
+      await host.users.addUser("watcher", "watcher-pass", ["STATUS"]);
+      const watcher = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      try {
+        await login(watcher, base, "/plugins/branchplus/", ["watcher", "watcher-pass"]);
+        await watcher.locator("[data-testid=channel-usb-2][data-state=on]").waitFor({
+          timeout: 10_000,
+        });
+        assert.match(
+          await watcher.locator("[data-testid=read-only]").innerText(),
+          /needs the CONTROL permission/,
+        );
+        const card = watcher.locator("[data-testid=channel-usb-2]");
+        for (const control of ["power", "mode-auto", "mode-manual", "label"]) {
+          assert.equal(await card.locator(`[data-testid=${control}]`).isDisabled(), true, control);
+        }
+        await watcher.screenshot({
+          path: new URL("host_power_watcher.png", ARTIFACTS).pathname,
+        });
+      } finally {
+        await watcher.close();
+      }
 
       // ---- Temperature ETA panel ----
       await page.goto(`${base}/plugins/temp_eta/`);

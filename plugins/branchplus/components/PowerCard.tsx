@@ -22,11 +22,14 @@ export interface PowerCardProps {
   onMode(mode: "auto" | "manual"): void;
   onLabel(label: string): void;
   onConfig(change: Record<string, unknown>): void;
+  /** The user may look but not switch (no CONTROL permission): every control is disabled. */
+  readOnly?: boolean;
 }
 
 /** One channel's card. */
 export function PowerCard(
-  { card, connected, waiting, error, onSwitch, onMode, onLabel, onConfig }: PowerCardProps,
+  { card, connected, waiting, error, onSwitch, onMode, onLabel, onConfig, readOnly = false }:
+    PowerCardProps,
 ) {
   const manual = card.mode === "manual";
   const on = card.chip === "on";
@@ -38,121 +41,123 @@ export function PowerCard(
       data-testid={`channel-${card.kind}-${card.id}`}
       data-state={card.chip}
     >
-      <header>
-        <span class={`badge badge-${card.kind}`}>{card.type}</span>
-        <LabelInput label={card.label} onCommit={onLabel} />
-        <span class={`chip chip-${card.chip}`} data-testid="state">{CHIP_TEXT[card.chip]}</span>
-      </header>
-      <div class="power-row">
-        <div class="segmented" role="radiogroup" aria-label="Mode">
-          {(["auto", "manual"] as const).map((m) => (
-            <button
-              key={m}
-              type="button"
-              role="radio"
-              aria-checked={card.mode === m}
-              class={card.mode === m ? "selected" : ""}
-              data-testid={`mode-${m}`}
-              onClick={() => card.mode !== m && onMode(m)}
-            >
-              {m === "auto" ? "Auto" : "Manual"}
-            </button>
-          ))}
-        </div>
-        <button
-          type="button"
-          class={on ? "power-btn is-on" : "power-btn"}
-          data-testid="power"
-          disabled={!connected || !manual || waiting !== undefined}
-          title={manual ? "" : "Switch to manual to control by hand"}
-          onClick={() => onSwitch(!on)}
-        >
-          {on ? "Switch off" : "Switch on"}
-        </button>
-        {waiting !== undefined
-          ? <span class="hint" data-testid="waiting">waiting for the hub…</span>
-          : null}
-      </div>
-      <fieldset class={manual ? "rules idle" : "rules"}>
-        <legend>
-          Rules (auto mode){manual ? <span class="hint">, not applied while manual</span> : null}
-        </legend>
-        <div class="matrix">
-          {MATRIX_STATES.map((state) => (
-            <label key={state}>
-              <span>{state}</span>
-              <select
-                value={card.rules[state]}
-                data-testid={`rule-${state}`}
-                onChange={(e) =>
-                  onConfig({
-                    rules: { [state]: (e.target as HTMLSelectElement).value as RuleAction },
-                  })}
+      <fieldset class="power-fieldset" disabled={readOnly}>
+        <header>
+          <span class={`badge badge-${card.kind}`}>{card.type}</span>
+          <LabelInput label={card.label} onCommit={onLabel} />
+          <span class={`chip chip-${card.chip}`} data-testid="state">{CHIP_TEXT[card.chip]}</span>
+        </header>
+        <div class="power-row">
+          <div class="segmented" role="radiogroup" aria-label="Mode">
+            {(["auto", "manual"] as const).map((m) => (
+              <button
+                key={m}
+                type="button"
+                role="radio"
+                aria-checked={card.mode === m}
+                class={card.mode === m ? "selected" : ""}
+                data-testid={`mode-${m}`}
+                onClick={() => card.mode !== m && onMode(m)}
               >
-                {RULE_ACTIONS.map((a) => <option key={a} value={a}>{a}</option>)}
-              </select>
+                {m === "auto" ? "Auto" : "Manual"}
+              </button>
+            ))}
+          </div>
+          <button
+            type="button"
+            class={on ? "power-btn is-on" : "power-btn"}
+            data-testid="power"
+            disabled={!connected || !manual || waiting !== undefined}
+            title={manual ? "" : "Switch to manual to control by hand"}
+            onClick={() => onSwitch(!on)}
+          >
+            {on ? "Switch off" : "Switch on"}
+          </button>
+          {waiting !== undefined
+            ? <span class="hint" data-testid="waiting">waiting for the hub…</span>
+            : null}
+        </div>
+        <fieldset class={manual ? "rules idle" : "rules"}>
+          <legend>
+            Rules (auto mode){manual ? <span class="hint">, not applied while manual</span> : null}
+          </legend>
+          <div class="matrix">
+            {MATRIX_STATES.map((state) => (
+              <label key={state}>
+                <span>{state}</span>
+                <select
+                  value={card.rules[state]}
+                  data-testid={`rule-${state}`}
+                  onChange={(e) =>
+                    onConfig({
+                      rules: { [state]: (e.target as HTMLSelectElement).value as RuleAction },
+                    })}
+                >
+                  {RULE_ACTIONS.map((a) => <option key={a} value={a}>{a}</option>)}
+                </select>
+              </label>
+            ))}
+          </div>
+          <div class="temp-rule">
+            <label>
+              <input
+                type="checkbox"
+                checked={temp.enabled}
+                data-testid="temp-enabled"
+                onChange={() => setTemp({ enabled: !temp.enabled })}
+              />{" "}
+              Temp
             </label>
-          ))}
-        </div>
-        <div class="temp-rule">
-          <label>
+            <select
+              aria-label="Sensor"
+              value={temp.sensor}
+              disabled={!temp.enabled}
+              onChange={(e) =>
+                setTemp({ sensor: (e.target as HTMLSelectElement).value as TempRule["sensor"] })}
+            >
+              <option value="bed">bed</option>
+              <option value="tool">tool</option>
+              <option value="chamber">chamber</option>
+            </select>
+            <span>≥</span>
             <input
-              type="checkbox"
-              checked={temp.enabled}
-              data-testid="temp-enabled"
-              onChange={() => setTemp({ enabled: !temp.enabled })}
-            />{" "}
-            Temp
-          </label>
+              type="number"
+              aria-label="Threshold °C"
+              class="threshold"
+              value={temp.threshold}
+              step="1"
+              disabled={!temp.enabled}
+              onChange={(e) => {
+                const n = Number((e.target as HTMLInputElement).value);
+                if (Number.isFinite(n)) setTemp({ threshold: n });
+              }}
+            />
+            <span>°C →</span>
+            <select
+              aria-label="Above the threshold"
+              value={temp.above}
+              disabled={!temp.enabled}
+              onChange={(e) =>
+                setTemp({ above: (e.target as HTMLSelectElement).value as TempRule["above"] })}
+            >
+              <option value="on">on</option>
+              <option value="off">off</option>
+            </select>
+          </div>
+        </fieldset>
+        <label class="failsafe">
+          Failsafe on shutdown{" "}
           <select
-            aria-label="Sensor"
-            value={temp.sensor}
-            disabled={!temp.enabled}
-            onChange={(e) =>
-              setTemp({ sensor: (e.target as HTMLSelectElement).value as TempRule["sensor"] })}
+            value={card.failsafe}
+            data-testid="failsafe"
+            onChange={(e) => onConfig({ failsafe: (e.target as HTMLSelectElement).value })}
           >
-            <option value="bed">bed</option>
-            <option value="tool">tool</option>
-            <option value="chamber">chamber</option>
-          </select>
-          <span>≥</span>
-          <input
-            type="number"
-            aria-label="Threshold °C"
-            class="threshold"
-            value={temp.threshold}
-            step="1"
-            disabled={!temp.enabled}
-            onChange={(e) => {
-              const n = Number((e.target as HTMLInputElement).value);
-              if (Number.isFinite(n)) setTemp({ threshold: n });
-            }}
-          />
-          <span>°C →</span>
-          <select
-            aria-label="Above the threshold"
-            value={temp.above}
-            disabled={!temp.enabled}
-            onChange={(e) =>
-              setTemp({ above: (e.target as HTMLSelectElement).value as TempRule["above"] })}
-          >
-            <option value="on">on</option>
             <option value="off">off</option>
+            <option value="on">on</option>
+            <option value="hold">hold</option>
           </select>
-        </div>
+        </label>
       </fieldset>
-      <label class="failsafe">
-        Failsafe on shutdown{" "}
-        <select
-          value={card.failsafe}
-          data-testid="failsafe"
-          onChange={(e) => onConfig({ failsafe: (e.target as HTMLSelectElement).value })}
-        >
-          <option value="off">off</option>
-          <option value="on">on</option>
-          <option value="hold">hold</option>
-        </select>
-      </label>
       {error ? <p class="error" role="alert" data-testid="card-error">{error}</p> : null}
     </article>
   );

@@ -14,10 +14,12 @@ import { createPowerState } from "../components/power_state.ts";
 /** Props of the power panel. */
 export interface PowerPanelProps {
   csrfToken: string;
+  /** The user may switch (CONTROL and a session); else the panel only shows. */
+  canControl: boolean;
 }
 
 /** The power panel. */
-export default function PowerPanel({ csrfToken }: PowerPanelProps) {
+export default function PowerPanel({ csrfToken, canControl }: PowerPanelProps) {
   const s = useMemo(() => createPowerState(csrfToken), [csrfToken]);
   useEffect(() => s.follow(), [s]);
   const panel = s.panel.value;
@@ -34,6 +36,12 @@ export default function PowerPanel({ csrfToken }: PowerPanelProps) {
       <DisconnectedBanner s={s} />
       {s.error.value ? <p class="error" role="alert">{s.error.value}</p> : null}
       <StateChips cards={cards} />
+      {canControl ? null : (
+        <p class="note" data-testid="read-only">
+          You can watch these outputs; switching them or changing their rules needs the CONTROL
+          permission (ask an administrator).
+        </p>
+      )}
       <div class="power-cards">
         {cards.map((card) => (
           <PowerCard
@@ -46,6 +54,7 @@ export default function PowerPanel({ csrfToken }: PowerPanelProps) {
             onMode={(mode) => s.setMode(card, mode)}
             onLabel={(label) => s.setLabel(card, label)}
             onConfig={(change) => s.setConfig(card, change)}
+            readOnly={!canControl}
           />
         ))}
       </div>

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { definePluginPages, settingsPathOf } from "../../../lib/host/mod.ts";
+import { definePluginPages, hasPermission, settingsPathOf } from "../../../lib/host/mod.ts";
 import { PLUGIN_ID } from "../id.ts";
 import PowerPanel from "../islands/PowerPanel.tsx";
 
@@ -20,7 +20,11 @@ export default define.page(function PowerPage({ state }) {
         <h1>Power</h1>
         <a href={settingsPathOf(PLUGIN_ID)}>Hub and automation settings</a>
       </div>
-      <PowerPanel csrfToken={state.csrfToken} />
+      <PowerPanel
+        csrfToken={state.csrfToken}
+        canControl={state.csrfToken !== "" &&
+          hasPermission(state.principal.permissions, "CONTROL")}
+      />
     </>
   );
 });

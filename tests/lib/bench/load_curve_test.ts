@@ -3,11 +3,13 @@ import {
   levelRow,
   type LoadRequest,
   markKnee,
+  maxInFlight,
   poissonGaps,
   runConcurrency,
   runRate,
 } from "../../../lib/bench/load_curve.ts";
 import type { Measured } from "../../../lib/bench/measure.ts";
+import { levelNotes } from "../../../lib/bench/model_load.ts";
 import { runMetrics } from "../../../lib/bench/metrics.ts";
 import type { ChatResult } from "../../../lib/modelserver/backend.ts";
 import { workloadOf } from "../../../lib/bench/options.ts";
@@ -84,13 +86,44 @@ Deno.test("the knee is the first level whose next adds less than 10 %", () => {
   markKnee(rows);
   assert.deepEqual(rows.map((r) => r.knee), [0, 1, 0, 0]);
   const growing = [1, 2].map((level) => ({
-    mode: "rate",
+    mode: "concurrency",
     level,
     output_tokens_per_sec: level * 100,
     knee: 0,
   }));
   markKnee(growing);
   assert.deepEqual(growing.map((r) => r.knee), [0, 0], "no knee within the levels tested");
+});
+
+Deno.test("a rate curve's knee is the last rate kept up with: answers completing as fast as sent", () => {
+  // Offered 1, 2, 4, 8 req/s; the server completes at most 3 req/s. Output tokens/s grow between
+  // every pair of levels, so comparing throughputs would find no knee at all.
+  const rows = [1, 2, 4, 8].map((level) => ({
+    mode: "rate",
+    level,
+    offered_rps: level,
+    completed_rps: Math.min(level, 3),
+    output_tokens_per_sec: Math.min(level, 3) * 100 + level,
+    knee: 0,
+  }));
+  markKnee(rows);
+  assert.deepEqual(rows.map((r) => r.knee), [0, 1, 0, 0]);
+  const all = [1, 2].map((level) => ({
+    mode: "rate",
+    level,
+    offered_rps: level,
+    completed_rps: level,
+    knee: 0,
+  }));
+  assert.deepEqual(markKnee(all).map((r) => r.knee), [0, 0], "kept up everywhere: no knee");
+});
+
+Deno.test("a level's sent and completed rates come from the spacing of the requests, not their latency", () => {
+  // Sent 1 s apart, each answered in 5 s: the server keeps up although requests ÷ duration is low.
+  const reqs = [0, 1000, 2000, 3000].map((t) => req(t, t + 5000, 100, 10));
+  const row = levelRow("rate", 1, reqs, { ttft_ms: null, tpot_ms: null });
+  assert.deepEqual([row.offered_rps, row.completed_rps], [1, 1]);
+  assert.ok((row.requests_per_sec as number) < 0.6);
 });
 
 function fakeSend(ms: number) {
@@ -167,4 +200,48 @@ Deno.test("a REST benchmark with a load curve stores every level and request", a
   assert.equal(row.runs_ok, 2, "load requests are not measured runs");
   const ends = ofType(events, "load_level").filter((e) => e.figures !== null);
   assert.equal(ends.length, 3);
+});
+
+Deno.test("maxInFlight() counts the requests sent and not yet ended at the busiest moment", () => {
+  assert.equal(maxInFlight([]), 0);
+  assert.equal(
+    maxInFlight([{ start: 0, end: 5 }, { start: 5, end: 9 }]),
+    1,
+    "one ends as one starts",
+  );
+  assert.equal(
+    maxInFlight([{ start: 0, end: 100 }, { start: 1, end: 2 }, { start: 3, end: 4 }, {
+      start: 3,
+      end: 50,
+    }]),
+    3,
+  );
+});
+
+Deno.test("a level says when its concurrency was never reached and when requests queued for a slot", () => {
+  assert.deepEqual(levelNotes("concurrency", 4, 4, 4, 10), []);
+  assert.deepEqual(levelNotes("concurrency", 32, 16, null, 16), [
+    "load concurrency 32 was never reached: at most 16 request(s) were in flight (--requests 16 is below the level)",
+  ]);
+  assert.deepEqual(levelNotes("concurrency", 8, 8, 4, 20), [
+    "load concurrency 8: up to 4 request(s) queued at a time for one of the server's 4 slot(s); their TTFT includes the wait",
+  ]);
+  assert.deepEqual(levelNotes("rate", 5, 3, 4, 20), [], "a rate asks for no concurrency");
+});
+
+Deno.test("a concurrency above the requests is stored with the most in flight and noted on the result", async () => {
+  await using b = await bench({ tokenDelayMs: 1 });
+  const workload = { ...workloadOf({}), concurrency: [8], requests: 3 };
+  const { summary } = await b.run(
+    "rest",
+    testOptions({ workload, filters: { include_models: "qwen/qwen3-4b@q4_k_m" } }),
+  );
+  assert.equal(summary.outcome, "completed");
+  const row = b.store.allResults()[0]!;
+  const [level] = b.store.loadLevelsOf(row.id);
+  assert.equal(level!.max_in_flight, 3);
+  assert.match(
+    String(row.warnings_json),
+    /load concurrency 8 was never reached: at most 3 request\(s\) were in flight \(--requests 3/,
+  );
 });

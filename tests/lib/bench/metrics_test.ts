@@ -57,14 +57,27 @@ Deno.test("without a first token there is no decode speed", () => {
   assert.equal(typeof m.e2e_tokens_per_sec, "number");
 });
 
+Deno.test("a stream more than 25 % off the server's own decode speed keeps the server's figure", () => {
+  const burst = runMetrics(result({ tokens_per_second: 40 })); // the stream says 100
+  assert.deepEqual(
+    [burst.tokens_per_sec, burst.client_tokens_per_sec, burst.decode_source, burst.tpot_ms],
+    [40, 100, "server", 25],
+  );
+  const close = runMetrics(result({ tokens_per_second: 80 })); // 25 % off exactly: agrees
+  assert.deepEqual([close.tokens_per_sec, close.decode_source], [100, "client"]);
+});
+
 Deno.test("aggregates summarise the runs and give speed per GiB and per billion parameters", () => {
-  const runs = [runMetrics(result()), runMetrics(result({}, { total_ms: 2100 }))];
+  const runs = [
+    runMetrics(result()),
+    runMetrics(result({ tokens_per_second: 52 }, { total_ms: 2100 })),
+  ];
   const row = aggregateRuns(runs, 4, 8);
   assert.equal(row.tokens_per_sec_mean, 75); // 100 and 50
   assert.equal(row.tokens_per_sec_min, 50);
   assert.equal(row.tokens_per_sec_per_gb, 75 / 4);
   assert.equal(row.tokens_per_sec_per_billion_params, 75 / 8);
-  assert.equal(row.server_tokens_per_sec_mean, 104);
+  assert.equal(row.server_tokens_per_sec_mean, 78);
   assert.equal(row.tokens_out, 100);
   const unknown = aggregateRuns(runs, null, null);
   assert.equal(unknown.tokens_per_sec_per_gb, null);

@@ -158,3 +158,34 @@ Deno.test("applyEvent() moves the progress through models and runs", () => {
   assert.equal(state.progress.percent, 50);
   assert.equal(state.progress.tested, 1);
 });
+
+Deno.test("a model stopped mid-way keeps its place in the bar: it does not jump to its end", () => {
+  const state = { progress: emptyProgress(), model: null as string | null };
+  applyEvent(state, {
+    type: "job_start",
+    backend: "rest",
+    server: "x",
+    models: ["a"],
+    runs: 4,
+    skipped: [],
+  });
+  applyEvent(state, { type: "model_start", key: "a", index: 1, total: 1 });
+  applyEvent(state, { type: "run_start", key: "a", run: 1, runs: 4, parallel: 1 });
+  const before = state.progress.percent;
+  applyEvent(state, {
+    type: "model_end",
+    key: "a",
+    status: "stopped",
+    error: "stopped by the user",
+    figures: null,
+  });
+  applyEvent(state, {
+    type: "job_end",
+    outcome: "stopped",
+    tested: 0,
+    failed: 0,
+    skipped: 0,
+    error: null,
+  });
+  assert.ok(state.progress.percent < 50, `${before}% → ${state.progress.percent}%`);
+});

@@ -4,7 +4,9 @@
  *
  * @module
  */
+import { appliedParams } from "../../../lib/bench/applied.ts";
 import { aggregateRuns, type RunMetrics } from "../../../lib/bench/metrics.ts";
+import { builtInDefaults } from "../../../lib/config/mod.ts";
 import type { RunOptions } from "../../../lib/bench/options.ts";
 import { ResultsStore, type Row } from "../../../lib/store/mod.ts";
 
@@ -114,6 +116,8 @@ function run(speed: number, ttft: number): RunMetrics {
     ),
     started_at_ms: null,
     ended_at_ms: null,
+    client_tokens_per_sec: speed,
+    decode_source: "client",
   };
 }
 
@@ -176,8 +180,16 @@ export function fillStore(
       }
       : {};
     store.finishResult(id, {
-      status: "ok",
+      status: m.speeds.length < 3 ? "partial" : "ok",
       aggregates: {
+        // What an OpenAI-compatible server is asked and cannot confirm: long notes included.
+        applied_json: JSON.stringify(appliedParams({
+          config: builtInDefaults(),
+          backend: "openai",
+          n_parallel: m.parallel?.n ?? 1,
+          unified_kv_cache: true,
+          limits: { max_temp: 80, max_power: null, temp_active: false, power_active: false },
+        })),
         ...aggregateRuns(runs, m.sizeGiB, params),
         ...hardware,
         vram_mb: m.vramMb ?? null,

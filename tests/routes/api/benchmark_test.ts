@@ -270,3 +270,26 @@ Deno.test("bad arguments are refused without any event: the status never left id
   assert.deepEqual(statuses(events), ["idle"]);
   assert.equal((await (await d.request("/api/status")).json()).outcome, null);
 });
+
+Deno.test("a new run's status carries no outcome of the run before, its error included", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = listener.addr.port;
+  listener.close();
+  const double = await startLmStudioDouble({ port: 0, tokenDelayMs: 30 });
+  try {
+    await using d = await testDashboard({ baseArgs: ["--backend", "rest", "--runs", "1"] });
+    // A failed start leaves its error as the last outcome.
+    const failed = await post(d, "/api/benchmark/start", { base_url: `http://127.0.0.1:${port}` });
+    assert.equal(failed.status, 503);
+    const before = await (await d.request("/api/status")).json();
+    assert.equal(before.outcome?.outcome, "failed");
+    const res = await post(d, "/api/benchmark/start", { base_url: double.url, n_parallel: 1 });
+    assert.equal(res.status, 202);
+    const running = await (await d.request("/api/status")).json();
+    assert.equal(running.status, "running");
+    assert.equal(running.outcome, null, "no stale error beside a running benchmark");
+    await post(d, "/api/benchmark/stop");
+  } finally {
+    await double.close();
+  }
+});
