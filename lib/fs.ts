@@ -4,6 +4,7 @@
  * @module
  */
 import { dirname } from "node:path";
+import { StorageError } from "./error.ts";
 
 /** Whether something exists at `path` (a missing path is false; other errors are thrown). */
 export async function exists(path: string): Promise<boolean> {
@@ -49,6 +50,31 @@ export function writeFailureReason(err: unknown): string | null {
   if (/read-only file system/i.test(text)) return "the disk is read-only";
   if (/no space left/i.test(text)) return "the disk is full";
   return null;
+}
+
+/**
+ * Writes a file a user named with a command-line option (`--export-cache`, `--save-requests`),
+ * its folders made, atomically. A failure the user can fix is a `StorageError` (`write_failed`)
+ * naming the file, the reason and the option.
+ */
+export async function writeNamedOutput(
+  path: string,
+  text: string,
+  what: string,
+  option: string,
+): Promise<void> {
+  try {
+    await Deno.mkdir(dirname(path), { recursive: true });
+    await writeFileAtomic(path, text);
+  } catch (err) {
+    const reason = writeFailureReason(err);
+    if (reason === null) throw err;
+    throw new StorageError(
+      `Cannot write ${what} to ${path} (${reason}): give ${option} a file in a folder you can ` +
+        "write, or a bare file name for the results folder",
+      { code: "write_failed", cause: err },
+    );
+  }
 }
 
 /** The file operations of {@linkcode writeFileAtomic} (tests inject failures). */

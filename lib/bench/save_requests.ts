@@ -10,9 +10,7 @@
  *
  * @module
  */
-import { dirname } from "node:path";
-import { StorageError } from "../error.ts";
-import { writeFailureReason, writeFileAtomic } from "../fs.ts";
+import { writeNamedOutput } from "../fs.ts";
 import type { ResultsStore, Row } from "../store/mod.ts";
 import { gapsOf } from "./metrics.ts";
 
@@ -68,17 +66,7 @@ export async function saveRequests(
   resultIds: readonly number[],
 ): Promise<number> {
   const lines = requestLines(store, resultIds);
-  try {
-    await Deno.mkdir(dirname(path), { recursive: true });
-    await writeFileAtomic(path, lines.map((l) => l + "\n").join(""));
-  } catch (err) {
-    const reason = writeFailureReason(err);
-    if (reason === null) throw err;
-    throw new StorageError(
-      `Cannot write the requests to ${path} (${reason}): give --save-requests a file in a ` +
-        `folder you can write, or a bare file name for the results folder`,
-      { code: "write_failed", cause: err },
-    );
-  }
+  const text = lines.map((l) => l + "\n").join("");
+  await writeNamedOutput(path, text, "the requests", "--save-requests");
   return lines.length;
 }

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import {
   type Config,
   type LayerReport,
@@ -12,8 +12,7 @@ import {
   outputTarget,
   type Paths,
 } from "../config/mod.ts";
-import { StorageError } from "../error.ts";
-import { writeFailureReason, writeFileAtomic } from "../fs.ts";
+import { writeNamedOutput } from "../fs.ts";
 import { cacheListing, cacheListingJson, exportCache, openStore } from "../store/mod.ts";
 import { VERSION } from "../version.ts";
 
@@ -60,18 +59,12 @@ export async function exportCacheFile(
   const store = await openStore(paths);
   try {
     const data = exportCache(store, { tool: "localbench", version: VERSION });
-    try {
-      await Deno.mkdir(dirname(target), { recursive: true });
-      await writeFileAtomic(target, JSON.stringify(data, null, 2) + "\n");
-    } catch (err) {
-      const reason = writeFailureReason(err);
-      if (reason === null) throw err;
-      throw new StorageError(
-        `Cannot write the export to ${target} (${reason}): give --export-cache a file in a ` +
-          `folder you can write, or a bare file name for the results folder`,
-        { code: "write_failed", cause: err },
-      );
-    }
+    await writeNamedOutput(
+      target,
+      JSON.stringify(data, null, 2) + "\n",
+      "the export",
+      "--export-cache",
+    );
     return { path: target, count: Number(data.count) };
   } finally {
     store.close();
