@@ -57,8 +57,12 @@ async function write(
   if (previous) {
     const matched = entries.filter((e) => e.comparison !== null).length;
     lines.push(
-      `Compared with ${previous.source.file}: ${matched} of ${entries.length} variant(s) found`,
+      `Compared with ${previous.source.file}: ${matched} of ${entries.length} result(s) had a ` +
+        "comparable one (same variant, backend and parameters)",
     );
+    for (const e of entries.filter((e) => e.comparison === null)) {
+      lines.push(`  nothing comparable for ${e.row.model_key}: ${e.comparison_note}`);
+    }
   }
   return {
     lines,

@@ -21,8 +21,14 @@ import { welchTest } from "./welch.ts";
 /** File names of JSON reports; group 1 is the report id. */
 export const REPORT_JSON = /^benchmark_results_([A-Za-z0-9_-]+)\.json$/;
 
-/** One model variant of an earlier report. */
+/** One result of an earlier report. */
 export interface PreviousResult {
+  /** The result's id in its store, and when it finished: the same pair is the same result. */
+  id: number | null;
+  finished_at: string | null;
+  /** The identity beside the variant: what measured it and with which parameters. */
+  backend: string | null;
+  params_hash: string | null;
   model_key: string | null;
   model_name: string | null;
   quantization: string | null;
@@ -117,6 +123,10 @@ export async function loadPreviousReport(file: string): Promise<PreviousReport> 
       generated_at: strOrNull(data?.generated_at),
     },
     results: list.filter((r) => r && typeof r === "object").map((r) => ({
+      id: numOrNull(r.id),
+      finished_at: strOrNull(r.finished_at),
+      backend: strOrNull(r.backend),
+      params_hash: strOrNull(r.params_hash),
       model_key: strOrNull(r.model_key),
       model_name: strOrNull(r.model_name),
       quantization: strOrNull(r.quantization),
@@ -148,20 +158,53 @@ export function metricDelta(
   };
 }
 
-function findPrevious(previous: PreviousReport, e: ReportEntry): PreviousResult | undefined {
-  return previous.results.find((p) => p.model_key === e.row.model_key) ??
-    previous.results.find((p) =>
-      p.model_key === null && p.model_name === e.row.model_name &&
-      p.quantization === e.row.quantization
-    );
+/**
+ * The earlier result comparable with `e` — like with like: the same variant, backend and
+ * parameters (the parameter hash covers the prompt, the context, every sampling and load value,
+ * the parallelism and the workload), and not `e` itself — or why there is none.
+ */
+export function findComparable(
+  previous: PreviousReport,
+  e: ReportEntry,
+): PreviousResult | string {
+  const sameVariant = previous.results.filter((p) =>
+    p.model_key === e.row.model_key ||
+    (p.model_key === null && p.model_name === e.row.model_name &&
+      p.quantization === e.row.quantization)
+  );
+  if (sameVariant.length === 0) return "not in the earlier report";
+  // The same stored result (an earlier report of the same store, e.g. `--export-only` after the
+  // benchmark's own report): its id, end and mean speed all agree.
+  const others = sameVariant.filter((p) =>
+    !(p.id === e.row.id && p.finished_at === (e.row.finished_at ?? null) &&
+      p.tokens_per_sec_mean === num(e, "tokens_per_sec_mean"))
+  );
+  if (others.length === 0) return "the earlier report holds this same result";
+  const like = others.filter((p) =>
+    p.backend === e.row.backend && p.params_hash === e.row.params_hash
+  );
+  if (like.length > 0) return like.at(-1)!;
+  const p = others[0]!;
+  if (p.backend === null || p.params_hash === null) {
+    return "the earlier report does not record its backend and parameters";
+  }
+  return p.backend !== e.row.backend
+    ? `measured there with another backend (${p.backend}, here ${e.row.backend})`
+    : `measured there with other parameters (${p.params_hash}, here ${e.row.params_hash})`;
 }
 
-/** Sets `comparison` on every entry found in the earlier report; returns how many matched. */
+/**
+ * Sets `comparison` on every entry with a comparable earlier result, and `comparison_note` on the
+ * others; returns how many were compared.
+ */
 export function applyComparison(entries: ReportEntry[], previous: PreviousReport): number {
   let matched = 0;
   for (const e of entries) {
-    const p = findPrevious(previous, e);
-    if (!p) continue;
+    const p = findComparable(previous, e);
+    if (typeof p === "string") {
+      e.comparison_note = p;
+      continue;
+    }
     matched++;
     e.comparison = {
       previous_report_id: previous.source.report_id,

@@ -199,7 +199,7 @@ function Report(props: { data: ReportData }) {
                 ? `speed ${deltaText(e.comparison.speed)}; time to first token ${
                   deltaText(e.comparison.ttft)
                 }`
-                : "not in the earlier report",
+                : e.comparison_note ?? "not in the earlier report",
             ])}
           />
           <p class="muted">Significance: Welch's t-test on the per-run samples, p &lt; 0.05.</p>

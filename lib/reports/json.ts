@@ -38,6 +38,7 @@ export function entryJson(e: ReportEntry): Record<string, unknown> {
     load_curve: e.load_curve.map(({ id: _, result_id: __, ...level }) => level),
     not_applied: e.applied ? notAppliedNames(e.applied) : [],
     comparison: e.comparison,
+    comparison_note: e.comparison_note ?? null,
     // Stored runs as they are: `itl_json` holds each run's inter-token gaps (ms) as JSON text.
     runs: e.runs,
   };

@@ -53,8 +53,10 @@ export interface ReportEntry {
   load_curve: Row[];
   /** How the workload's lengths were reached (`results.workload_json`), null without one. */
   workload: Record<string, unknown> | null;
-  /** Set when `--compare-with` found this variant in the earlier report. */
+  /** Set when `--compare-with` found this result's like in the earlier report. */
   comparison: EntryComparison | null;
+  /** With `--compare-with`, why nothing was comparable (null when compared or not asked). */
+  comparison_note?: string | null;
 }
 
 /** The earlier report of a `--compare-with`. */

@@ -207,7 +207,10 @@ function comparisonSection(w: PdfWriter, data: ReportData, ranked: E[]): void {
     {
       head: "Speed (tokens/s)",
       width: 270,
-      value: (e) => e.comparison ? deltaText(e.comparison.speed) : "not in the earlier report",
+      value: (e) =>
+        e.comparison
+          ? deltaText(e.comparison.speed)
+          : e.comparison_note ?? "not in the earlier report",
     },
     {
       head: "Time to first token",

@@ -64,11 +64,12 @@ Deno.test("--export-only writes the four reports of the stored results that pass
   assert.equal(csv.length, 2);
 });
 
-Deno.test("--export-only --compare-with latest compares with the newest earlier report", async () => {
+Deno.test("--export-only --compare-with latest never compares a result with itself: it says so", async () => {
   await using t = await tempEnv();
   await storeWithResults(t.dataDir);
   const first = cli(t.env, ["--export-only"], new Date(2026, 0, 2, 3, 4, 5));
   assert.equal(await first.code, 0);
+  // The same store exported again: the earlier report holds the very same results.
   const second = cli(
     t.env,
     ["--export-only", "--compare-with", "latest"],
@@ -77,19 +78,24 @@ Deno.test("--export-only --compare-with latest compares with the newest earlier 
   assert.equal(await second.code, 0, second.c.err.join("\n"));
   assert.ok(
     second.c.out.some((l) =>
-      /Compared with benchmark_results_20260102_030405\.json: 4 of 4/.test(l)
+      /Compared with benchmark_results_20260102_030405\.json: 0 of 4 result\(s\)/.test(l)
     ),
+    second.c.out.join("\n"),
+  );
+  assert.equal(
+    second.c.out.filter((l) =>
+      /nothing comparable for .*: the earlier report holds this same/.test(l)
+    )
+      .length,
+    4,
   );
   const json = JSON.parse(
     await Deno.readTextFile(join(t.dataDir, "results", "benchmark_results_20260103_030405.json")),
   );
   assert.equal(json.compare_with.report_id, "20260102_030405");
   for (const r of json.results) {
-    assert.equal(r.comparison.speed.delta_pct, 0);
-    assert.equal(
-      r.comparison.speed.significant,
-      r.comparison.speed.p_value === null ? null : false,
-    );
+    assert.equal(r.comparison, null);
+    assert.equal(r.comparison_note, "the earlier report holds this same result");
   }
 });
 

@@ -108,3 +108,28 @@ Deno.test("applyComparison() adds speed and TTFT deltas per model variant from a
     assert.equal(applyComparison(current.entries, previous), 3);
   });
 });
+
+Deno.test("--compare-with compares like with like: not another backend, other parameters or the result itself", async () => {
+  await withDir(async (dir) => {
+    const file = join(dir, "benchmark_results_20260301_090000.json");
+    const old = await fixtureReport({}, { models: FIXTURE_MODELS.slice(0, 3) });
+    const json = JSON.parse(renderJson(old));
+    // Variant 0: the very same result; 1: measured with another backend; 2: other parameters.
+    const result = (i: number) =>
+      json.results.find((r: { model_key: string }) => r.model_key === FIXTURE_MODELS[i]!.key);
+    Object.assign(result(1), { id: 901, backend: "sdk" });
+    Object.assign(result(2), { id: 902, params_hash: "other0params0000" });
+    await Deno.writeTextFile(file, JSON.stringify(json));
+    const previous = await loadPreviousReport(file);
+    const current = await fixtureReport({}, { previous, resultsDir: dir });
+    assert.ok(current.entries.every((e) => e.comparison === null), "nothing is compared");
+    const note = (i: number) =>
+      current.entries.find((e) => e.row.model_key === FIXTURE_MODELS[i]!.key)!.comparison_note;
+    assert.deepEqual([note(0), note(1), note(2), note(3)], [
+      "the earlier report holds this same result",
+      "measured there with another backend (sdk, here rest)",
+      "measured there with other parameters (other0params0000, here fixture0hash0001)",
+      "not in the earlier report",
+    ]);
+  });
+});
