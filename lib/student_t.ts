@@ -119,3 +119,45 @@ export function tCritical(df: number): number {
   CRITICAL.set(df, t);
   return t;
 }
+
+/** A sample as its summary: mean, standard deviation and size. */
+export interface SampleSummary {
+  mean: number;
+  sd: number;
+  n: number;
+}
+
+/**
+ * Welch's t-test from two samples' summaries (mean, sample standard deviation, size): the
+ * two-sided p-value of mean(a) − mean(b), and t. Null when either has fewer than two values.
+ * Two samples without spread give p = 1 for equal means and p = 0 otherwise.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { welchSummary } from "./student_t.ts";
+ * // The samples [1..5] and [2, 4, 6, 8, 10]: means 3 and 6, sd √2.5 and √10.
+ * const r = welchSummary({ mean: 3, sd: Math.sqrt(2.5), n: 5 }, { mean: 6, sd: Math.sqrt(10), n: 5 })!;
+ * assert.ok(Math.abs(r.p - 0.1075) < 1e-3);
+ * ```
+ */
+export function welchSummary(
+  a: SampleSummary,
+  b: SampleSummary,
+): { t: number; df: number; p: number } | null {
+  if (a.n < 2 || b.n < 2) return null;
+  const va = a.sd * a.sd / a.n;
+  const vb = b.sd * b.sd / b.n;
+  const se2 = va + vb;
+  if (se2 === 0) {
+    const same = a.mean === b.mean;
+    return {
+      t: same ? 0 : Math.sign(a.mean - b.mean) * Infinity,
+      df: a.n + b.n - 2,
+      p: same ? 1 : 0,
+    };
+  }
+  const t = (a.mean - b.mean) / Math.sqrt(se2);
+  const df = se2 * se2 / (va * va / (a.n - 1) + vb * vb / (b.n - 1));
+  return { t, df, p: tTwoSidedP(t, df) };
+}

@@ -63,16 +63,21 @@ export const handler = define.handlers({
   },
 });
 
-/** A series' name on the charts: the variant and, when several are shown, the backend. */
+/**
+ * A series' name on the charts: the variant and, when several are shown, the backend, and the
+ * workload where it is not the configured prompt.
+ */
 function seriesLabel(s: HistorySeries, backends: number): string {
-  const name = `${shortModelName(s.model_key.replace(/@[^@/]*$/, ""))} ${s.quantization ?? ""}`;
-  return backends > 1 ? `${name.trim()} · ${s.backend}` : name.trim();
+  const name = `${shortModelName(s.model_key.replace(/@[^@/]*$/, ""))} ${s.quantization ?? ""}`
+    .trim();
+  const withBackend = backends > 1 ? `${name} · ${s.backend}` : name;
+  return s.workload ? `${withBackend} · ${s.workload}` : withBackend;
 }
 
 const TREND: Record<string, string> = {
   up: "↑ up",
   down: "↓ down",
-  stable: "→ stable",
+  stable: "→ no significant change",
   mixed: "mixed",
 };
 
@@ -160,7 +165,9 @@ function SeriesTable({ h }: { h: ModelHistory }) {
       {backends > 1 || h.series.length > 1
         ? (
           <p class="hint">
-            Each line is one variant measured through one backend: their speeds are not one trend.
+            Each line is one variant measured through one backend with one set of parameters: their
+            speeds are not one trend. Up or down is said only when the newest result's runs differ
+            from the line's first by Welch's t-test (p &lt; 0.05).
           </p>
         )
         : null}
@@ -193,7 +200,16 @@ export default define.page<typeof handler>(function Comparison({ data: d }) {
             <section class="kpis">
               <KpiCard id="cmp-runs" label="Results" value={String(h.stats.total_runs)} />
               <KpiCard id="cmp-lines" label="Lines" value={String(h.series.length)} />
-              <KpiCard id="cmp-avg" label="Mean" value={fixed(h.stats.avg_speed)} unit="tok/s" />
+              {h.series.length === 1
+                ? (
+                  <KpiCard
+                    id="cmp-avg"
+                    label="Mean"
+                    value={fixed(h.stats.avg_speed)}
+                    unit="tok/s"
+                  />
+                )
+                : <KpiCard id="cmp-avg" label="Mean" value="per line" />}
               <KpiCard id="cmp-trend" label="Trend" value={TREND[h.stats.trend] ?? ""} />
             </section>
             <TrendCharts h={h} />

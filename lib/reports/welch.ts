@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { tTwoSidedP } from "../student_t.ts";
+import { welchSummary } from "../student_t.ts";
 
 /** Result of {@linkcode welchTest}. */
 export interface WelchResult {
@@ -38,18 +38,8 @@ export function welchTest(a: readonly number[], b: readonly number[]): WelchResu
   if (a.length < 2 || b.length < 2) return null;
   const x = meanVar(a);
   const y = meanVar(b);
-  const va = x.variance / a.length;
-  const vb = y.variance / b.length;
-  const se2 = va + vb;
-  if (se2 === 0) {
-    const same = x.mean === y.mean;
-    return {
-      t: same ? 0 : Math.sign(x.mean - y.mean) * Infinity,
-      df: a.length + b.length - 2,
-      p: same ? 1 : 0,
-    };
-  }
-  const t = (x.mean - y.mean) / Math.sqrt(se2);
-  const df = se2 * se2 / (va * va / (a.length - 1) + vb * vb / (b.length - 1));
-  return { t, df, p: tTwoSidedP(t, df) };
+  return welchSummary(
+    { mean: x.mean, sd: Math.sqrt(x.variance), n: a.length },
+    { mean: y.mean, sd: Math.sqrt(y.variance), n: b.length },
+  );
 }

@@ -65,6 +65,7 @@ export function ensureColumns(db: DatabaseSync): string[] {
   transaction(db, () => {
     for (const [table, columns] of Object.entries(OPTIONAL_COLUMNS)) {
       const rows = db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[];
+      if (rows.length === 0) continue; // a table an older schema does not have yet
       const have = new Set(rows.map((r) => r.name));
       for (const [name, type] of Object.entries(columns)) {
         if (have.has(name)) continue;

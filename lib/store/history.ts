@@ -1,12 +1,17 @@
 /**
  * One model's history for the comparison (`GET /api/comparison/{model_name}`) and the models
- * the comparison can show. A result series is one variant measured through one backend: its
- * trend compares like with like (a q4_k_m variant at 42 tokens/s alternating with a q8_0 one at
- * 29 is no trend "down").
+ * the comparison can show. A result series is one identity: a variant measured through one
+ * backend with one set of parameters (the parameter hash: prompt, context, sampling, load,
+ * parallelism and workload), so its trend compares like with like (a q4_k_m variant at 42
+ * tokens/s alternating with a q8_0 one at 29, or a 64-token prompt with the default one, is no
+ * trend "down"). A trend is `up` or `down` only when Welch's t-test finds the newest result's
+ * runs significantly faster or slower than the series' first (p < 0.05); else `stable`: no
+ * significant change.
  *
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
+import { welchSummary } from "../student_t.ts";
 import { plain, type Row } from "./rows.ts";
 import { FINISHED } from "./schema.ts";
 
@@ -37,13 +42,16 @@ export interface HistoryStats {
   trend: "up" | "down" | "stable" | "mixed";
 }
 
-/** One variant measured through one backend. */
+/** One identity: a variant measured through one backend with one set of parameters. */
 export interface HistorySeries {
-  /** `<model_key> · <backend>`: unique within the answer. */
+  /** `<model_key> · <backend> · <params_hash>`: unique within the answer. */
   id: string;
   model_key: string;
   quantization: string | null;
   backend: string;
+  params_hash: string;
+  /** The workload in words (`prompt 64,256 tokens · 128 out`), or null for the configured one. */
+  workload: string | null;
   /** Its points, oldest first. */
   history: HistoryPoint[];
   stats: HistoryStats;
@@ -61,6 +69,40 @@ export interface ModelHistory {
 }
 
 const round2 = (v: number): number => Math.round(v * 100) / 100;
+
+/** The newest point against the first: up or down when Welch's test says so (p < 0.05). */
+function welchTrend(points: readonly HistoryPoint[]): "up" | "down" | "stable" {
+  const summary = (p: HistoryPoint | undefined) =>
+    p && typeof p.speed_tokens_sec === "number" && typeof p.tokens_per_sec_std === "number"
+      ? { mean: p.speed_tokens_sec, sd: p.tokens_per_sec_std, n: Number(p.runs_ok ?? 0) }
+      : null;
+  const measured = points.filter((p) => typeof p.speed_tokens_sec === "number");
+  const first = summary(measured[0]);
+  const last = summary(measured.at(-1));
+  if (measured.length < 2 || !first || !last) return "stable";
+  const test = welchSummary(last, first);
+  if (test === null || test.p >= 0.05) return "stable";
+  return last.mean > first.mean ? "up" : "down";
+}
+
+/** The workload of a result in words, from its parameters; null for the configured prompt. */
+function workloadText(paramsJson: unknown): string | null {
+  let w: Record<string, unknown> | undefined;
+  try {
+    w = JSON.parse(String(paramsJson ?? "{}"))?.workload;
+  } catch {
+    return null;
+  }
+  if (!w || typeof w !== "object") return null;
+  const list = (v: unknown) => Array.isArray(v) && v.length ? v.join(",") : null;
+  const parts = [
+    list(w.prompt_tokens) && `prompt ${list(w.prompt_tokens)} tokens`,
+    list(w.gen_tokens) && `${list(w.gen_tokens)} out`,
+    list(w.concurrency) && `concurrency ${list(w.concurrency)}`,
+    list(w.request_rate) && `${list(w.request_rate)} req/s`,
+  ].filter(Boolean);
+  return parts.length ? parts.join(" · ") : null;
+}
 
 /** Speed statistics and the least-squares trend of points in result order. */
 function statsOf(points: readonly HistoryPoint[]): HistoryStats {
@@ -85,7 +127,8 @@ function statsOf(points: readonly HistoryPoint[]): HistoryStats {
     first_run: times[0] ?? null,
     last_run: times.at(-1) ?? null,
     slope: Math.round(slope * 10_000) / 10_000,
-    trend: slope > threshold ? "up" : slope < -threshold ? "down" : "stable",
+    // The slope is what the line does; up or down is said only where the runs show it.
+    trend: slope > threshold || slope < -threshold ? welchTrend(points) : "stable",
   };
 }
 
@@ -101,21 +144,29 @@ export function modelHistory(db: DatabaseSync, name: string): ModelHistory | nul
     `SELECT r.finished_at AS timestamp, m.model_key, m.quantization, r.backend, r.params_hash,
        r.tokens_per_sec_mean AS speed_tokens_sec, r.tokens_per_sec_p95, r.ttft_ms_mean AS ttft,
        r.total_ms_mean AS gen_time, r.vram_mb, r.tokens_per_sec_per_gb, r.context_length,
-       r.num_runs, r.runs_failed AS error_count, r.n_parallel, r.parallel_tokens_per_sec
+       r.num_runs, r.runs_failed AS error_count, r.n_parallel, r.parallel_tokens_per_sec,
+       r.tokens_per_sec_std, r.runs_ok, r.params_json
      FROM models m CROSS JOIN results r INDEXED BY idx_results_status_model
        ON r.status IN ${FINISHED} AND r.model_id = m.id
      WHERE m.model_name = :name OR m.model_key = :name ORDER BY r.id`,
   ).all({ name }).map((r) => plain<HistoryPoint>(r));
   if (history.length === 0) return null;
-  const groups = Map.groupBy(history, (p) => `${p.model_key} · ${p.backend}`);
+  const groups = Map.groupBy(
+    history,
+    (p) => `${p.model_key} · ${p.backend} · ${p.params_hash}`,
+  );
   const series = [...groups].map(([id, points]): HistorySeries => ({
     id,
     model_key: points[0]!.model_key,
     quantization: points[0]!.quantization,
     backend: points[0]!.backend,
+    params_hash: String(points[0]!.params_hash),
+    workload: workloadText(points[0]!.params_json),
     history: points,
     stats: statsOf(points),
   }));
+  // The parameters stay in the series; the points keep their own figures only.
+  for (const p of history) delete p.params_json;
   const stats = statsOf(history);
   if (series.length > 1) {
     const trends = new Set(series.map((s) => s.stats.trend));

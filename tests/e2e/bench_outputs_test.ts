@@ -81,7 +81,7 @@ Deno.test("--json prints the results document alone on standard output", async (
     assert.match(head!, /,itl_ms_mean,.*,ttft_ms_p90,ttft_ms_p99,tpot_ms_p90/);
     assert.match(
       html,
-      /kv_cache_quant<\/th><td>q8_0<\/td><td>server's own \(not reported\)<b class="warn">not applied: LM Studio/,
+      /kv_cache_quant<\/th><td class="wrap">q8_0<\/td><td class="wrap">server's own \(not reported\)<b class="warn">not applied: LM Studio/,
     );
 
     // --export-only --json: the stored results as one document, the report paths on stderr.

@@ -186,7 +186,8 @@ Deno.test({
     const service = new TempEtaService(f.ctx);
     service.start();
     await waitFor(() => service.status().mqtt_connected, "service connection");
-    for (let i = 1; i <= 40; i++) {
+    // 40 s of heating: the estimator names a first ETA once the readings, not its prior, say it.
+    for (let i = 1; i <= 80; i++) {
       f.printer.emit(f.printer.time + 500, {
         tool0: { actual: 20 + i, target: 200 },
         bed: { actual: 20 + i / 4, target: 60 },
@@ -196,8 +197,11 @@ Deno.test({
     await waitFor(() => new Set(sub.etas.map((m) => m.topic)).size >= 2, "both heaters");
     const topics = new Set(sub.etas.map((m) => m.topic));
     assert.ok(topics.has("localbench/temp_eta/tool0") && topics.has("localbench/temp_eta/bed"));
-    const lastTool = sub.etas.filter((m) => m.topic.endsWith("/tool0")).at(-1)!;
-    assert.equal(lastTool.payload.state, "heating");
+    // Messages arrive in order: the newest tool0 message, once all are in, says heating.
+    await waitFor(
+      () => sub.etas.filter((m) => m.topic.endsWith("/tool0")).at(-1)?.payload.state === "heating",
+      "tool0 heating",
+    );
     await service.stop();
     assert.equal(service.status().mqtt_connected, false);
   },

@@ -3,8 +3,17 @@ import type { ResultsStore } from "../../../lib/store/mod.ts";
 import { testDashboard } from "../_dashboard.ts";
 import { seedStore } from "../_seed.ts";
 
-/** A finished result of a variant measured through `backend` at `speed` tokens/s. */
-function measured(store: ResultsStore, quant: string, backend: string, speed: number): void {
+/**
+ * A finished result of a variant measured through `backend` at `speed` tokens/s (5 runs, with
+ * a spread of `sd`).
+ */
+function measured(
+  store: ResultsStore,
+  quant: string,
+  backend: string,
+  speed: number,
+  sd = 0.5,
+): void {
   const id = store.beginResult({
     model: {
       model_key: `qwen/qwen3-4b@${quant}`,
@@ -15,7 +24,10 @@ function measured(store: ResultsStore, quant: string, backend: string, speed: nu
     backend,
     params: {},
   });
-  store.finishResult(id, { status: "ok", aggregates: { tokens_per_sec_mean: speed } });
+  store.finishResult(id, {
+    status: "ok",
+    aggregates: { tokens_per_sec_mean: speed, tokens_per_sec_std: sd, runs_ok: 5 },
+  });
 }
 
 Deno.test("the comparison gives one series per variant and backend, each with its own trend", async () => {
@@ -36,9 +48,9 @@ Deno.test("the comparison gives one series per variant and backend, each with it
       s.history.length,
     ]),
     [
-      ["qwen/qwen3-4b@q4_k_m · rest", "rest", 3],
-      ["qwen/qwen3-4b@q8_0 · rest", "rest", 3],
-      ["qwen/qwen3-4b@q4_k_m · sdk", "sdk", 1],
+      ["qwen/qwen3-4b@q4_k_m · rest · h-rest", "rest", 3],
+      ["qwen/qwen3-4b@q8_0 · rest · h-rest", "rest", 3],
+      ["qwen/qwen3-4b@q4_k_m · sdk · h-sdk", "sdk", 1],
     ],
   );
   for (const s of body.series) {
@@ -67,6 +79,45 @@ Deno.test("one series keeps the trend and slope of the whole model", async () =>
   assert.equal(body.stats.trend, "up");
   assert.equal(body.stats.slope, 1);
   assert.deepEqual(body.stats, body.series[0].stats);
+});
+
+Deno.test("a change within the runs' spread is no trend: 'stable', whatever the slope", async () => {
+  await using d = await testDashboard();
+  for (const speed of [40, 41, 42]) measured(d.web.store, "q4_k_m", "rest", speed, 6);
+  const body = await (await d.request("/api/comparison/qwen/qwen3-4b")).json();
+  assert.equal(body.stats.slope, 1, "the line still rises");
+  assert.equal(body.stats.trend, "stable", "Welch's test finds no significant change");
+});
+
+Deno.test("the same variant with another workload is another line", async () => {
+  await using d = await testDashboard();
+  const store = d.web.store;
+  const model = {
+    model_key: "qwen/qwen3-4b@q4_k_m",
+    model_name: "qwen/qwen3-4b",
+    quantization: "q4_k_m",
+  };
+  for (
+    const [hash, params, speed] of [
+      ["h-default", {}, 40],
+      ["h-grid", { workload: { prompt_tokens: [64, 256], gen_tokens: [128] } }, 300],
+    ] as const
+  ) {
+    const id = store.beginResult({ model, params_hash: hash, backend: "rest", params });
+    store.finishResult(id, {
+      status: "ok",
+      aggregates: { tokens_per_sec_mean: speed, tokens_per_sec_std: 1, runs_ok: 5 },
+    });
+  }
+  const body = await (await d.request("/api/comparison/qwen/qwen3-4b")).json();
+  assert.deepEqual(
+    body.series.map((s: { workload: string | null; stats: { trend: string } }) => [
+      s.workload,
+      s.stats.trend,
+    ]),
+    [[null, "stable"], ["prompt 64,256 tokens · 128 out", "stable"]],
+  );
+  assert.equal(body.history[0].params_json, undefined, "the parameters stay in the series");
 });
 
 Deno.test("GET /api/comparison/{model_name} works for names containing '/'", async () => {
