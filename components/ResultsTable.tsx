@@ -18,6 +18,7 @@ const COLUMNS: [string, string, number?][] = [
   ["ttft_ms_mean", "TTFT ms", 0],
   ["parallel_tokens_per_sec", "Parallel tok/s"],
   ["quantization", "Quant"],
+  ["backend", "Backend"],
   ["architecture", "Arch"],
   ["vram_mb", "VRAM MB", 0],
   ["tokens_per_sec_per_gb", "tok/s/GiB", 2],
@@ -52,11 +53,31 @@ function cell(row: ResultRow, key: string, digits?: number) {
   }
   if (key === "speed_delta_pct") {
     const text = signedPercent(v);
+    // Up or down only when Welch's test says so; else the change is within the runs' spread.
+    if (row.speed_delta_significant !== 1) {
+      return text === "–"
+        ? text
+        : (
+          <span class="delta-none" title="no significant change (Welch's t-test, p ≥ 0.05)">
+            ≈ {text}
+          </span>
+        );
+    }
     const cls = text.startsWith("+") ? "delta-up" : text.startsWith("-") ? "delta-down" : "";
     return <span class={cls}>{text}</span>;
   }
   if (key === "parallel_tokens_per_sec") return parallelSpeed(v, row.n_parallel);
-  if (key === "finished_at") return dateTime(v);
+  if (key === "finished_at") {
+    // The date and the time each stay whole; the cell may put them on two lines.
+    const [day, time] = dateTime(v).split(" ");
+    return time
+      ? (
+        <>
+          <span class="nowrap">{day}</span> <span class="nowrap">{time}</span>
+        </>
+      )
+      : day;
+  }
   if (digits !== undefined) return fixed(v, digits);
   return v === null || v === undefined ? "–" : String(v);
 }
@@ -126,7 +147,11 @@ export function ResultsTable({ s }: { s: ResultsState }) {
           <tbody>
             {shown.map((r) => (
               <tr key={String(r.model_key)}>
-                {COLUMNS.map(([key, , digits]) => <td key={key}>{cell(r, key, digits)}</td>)}
+                {COLUMNS.map(([key, , digits]) => (
+                  <td key={key} class={key === "finished_at" ? "when" : undefined}>
+                    {cell(r, key, digits)}
+                  </td>
+                ))}
                 <td>
                   <button
                     type="button"
@@ -143,9 +168,10 @@ export function ResultsTable({ s }: { s: ResultsState }) {
         </table>
       </div>
       <p class="hint" id="delta-legend">
-        Δ: change of the mean speed against the variant's previous result (+ faster, − slower, – no
-        earlier result). Parallel tok/s: the total output speed of ×N requests at once (--n-parallel
-        N). A model's name opens its history on Comparison.
+        Δ: change of the mean speed against the variant's previous result with the same backend and
+        parameters (+ faster, − slower, – no such result); ≈ marks a change Welch's t-test does not
+        find significant (p ≥ 0.05). Parallel tok/s: the total output speed of ×N requests at once
+        (--n-parallel N). A model's name opens its history on Comparison.
       </p>
     </div>
   );

@@ -5,6 +5,7 @@
  * @module
  */
 import { backup, type DatabaseSync, type SQLInputValue } from "node:sqlite";
+import { welchSummary } from "../student_t.ts";
 import { clearResults } from "./clear.ts";
 import { plain, type Row } from "./rows.ts";
 
@@ -18,12 +19,13 @@ const LATEST = `latest AS MATERIALIZED (
   FROM model_latest l CROSS JOIN results lr ON lr.id = l.result_id)`;
 
 /**
- * The mean speed of the finished result before `r` of the same variant: one index seek per row
- * (the index is named so that no planner can pick a scan of the variant's history instead).
+ * The finished result before `r` of the same identity (variant, backend and parameters): one
+ * index seek per row, walking back the variant's results to the first of that identity (the
+ * index is named so that no planner can pick a scan of the variant's history instead).
  */
-const PREVIOUS_SPEED =
-  `(SELECT p.tokens_per_sec_mean FROM results p INDEXED BY idx_results_status_model
-  WHERE p.status = 'ok' AND p.model_id = r.model_id AND p.id < r.id ORDER BY p.id DESC LIMIT 1)`;
+const PREVIOUS_ID = `(SELECT p.id FROM results p INDEXED BY idx_results_status_model
+  WHERE p.status = 'ok' AND p.model_id = r.model_id AND p.id < r.id AND p.backend = r.backend
+    AND p.params_hash = r.params_hash ORDER BY p.id DESC LIMIT 1)`;
 
 /** Columns of a results-table row. */
 const RESULT_COLUMNS = `m.model_key, m.model_name, m.quantization, m.architecture, m.params_size,
@@ -43,6 +45,11 @@ export type ResultsTableRow = Row & {
   tokens_per_sec_mean: number | null;
   prev_tokens_per_sec: number | null;
   speed_delta_pct: number | null;
+  /**
+   * Whether the change is significant (1) or not (0): Welch's t-test on the two results' run
+   * statistics, p < 0.05; null when either has too few runs to tell.
+   */
+  speed_delta_significant: 1 | 0 | null;
 };
 
 function all<T>(db: DatabaseSync, sql: string, ...args: SQLInputValue[]): T[] {
@@ -51,15 +58,28 @@ function all<T>(db: DatabaseSync, sql: string, ...args: SQLInputValue[]): T[] {
 
 /** One row per model variant with its latest figures, metadata and change since the previous. */
 export function resultsTable(db: DatabaseSync): ResultsTableRow[] {
-  return all<ResultsTableRow>(
+  const rows = all<ResultsTableRow & { prev_std: number | null; prev_runs: number | null }>(
     db,
-    `SELECT t.*, CASE WHEN t.prev_tokens_per_sec > 0 AND t.tokens_per_sec_mean IS NOT NULL
-       THEN ROUND((t.tokens_per_sec_mean - t.prev_tokens_per_sec) * 100.0 / t.prev_tokens_per_sec,
+    `SELECT t.*, p.tokens_per_sec_mean AS prev_tokens_per_sec, p.tokens_per_sec_std AS prev_std,
+       p.runs_ok AS prev_runs,
+       CASE WHEN p.tokens_per_sec_mean > 0 AND t.tokens_per_sec_mean IS NOT NULL
+       THEN ROUND((t.tokens_per_sec_mean - p.tokens_per_sec_mean) * 100.0 / p.tokens_per_sec_mean,
          2) END AS speed_delta_pct
-     FROM (WITH ${LATEST} SELECT ${RESULT_COLUMNS}, ${PREVIOUS_SPEED} AS prev_tokens_per_sec
+     FROM (WITH ${LATEST} SELECT ${RESULT_COLUMNS}, ${PREVIOUS_ID} AS prev_id
        FROM latest r JOIN models m ON m.id = r.model_id) t
+     LEFT JOIN results p ON p.id = t.prev_id
      ORDER BY t.tokens_per_sec_mean DESC NULLS LAST, t.model_key`,
   );
+  return rows.map(({ prev_std, prev_runs, prev_id: _, ...row }) => {
+    const stat = (mean: unknown, sd: unknown, n: unknown) =>
+      typeof mean === "number" && typeof sd === "number" && typeof n === "number"
+        ? { mean, sd, n }
+        : null;
+    const now = stat(row.tokens_per_sec_mean, row.tokens_per_sec_std, row.runs_ok);
+    const before = stat(row.prev_tokens_per_sec, prev_std, prev_runs);
+    const test = now && before ? welchSummary(now, before) : null;
+    return { ...row, speed_delta_significant: test ? (test.p < 0.05 ? 1 : 0) : null };
+  });
 }
 
 /** The seed's dashboard statistics object plus the KPI counts. */

@@ -19,3 +19,33 @@ Deno.test("GET /api/results returns one row per model variant with its latest fi
   assert.equal(top.architecture, "qwen3");
   assert.equal(top.quantization, "q8_0");
 });
+
+Deno.test("a result's Δ compares it with the same identity only, and says whether Welch's test finds it", async () => {
+  await using d = await testDashboard();
+  const store = d.web.store;
+  const model = { model_key: "org/m@q4", model_name: "org/m", quantization: "q4" };
+  const result = (backend: string, hash: string, mean: number, sd: number) => {
+    const id = store.beginResult({ model, params_hash: hash, backend, params: {} });
+    store.finishResult(id, {
+      status: "ok",
+      aggregates: { tokens_per_sec_mean: mean, tokens_per_sec_std: sd, runs_ok: 5 },
+    });
+  };
+  const row = async () => (await (await d.request("/api/results")).json()).results[0];
+  result("rest", "h1", 40, 0.5);
+  result("sdk", "h1", 80, 0.5); // another backend: no baseline for it
+  let r = await row();
+  assert.deepEqual([r.backend, r.prev_tokens_per_sec, r.speed_delta_pct], ["sdk", null, null]);
+  result("rest", "h2", 60, 0.5); // other parameters: none either
+  assert.equal((await row()).prev_tokens_per_sec, null);
+  result("rest", "h1", 41, 6); // within the spread of the runs
+  r = await row();
+  assert.deepEqual([r.prev_tokens_per_sec, r.speed_delta_pct, r.speed_delta_significant], [
+    40,
+    2.5,
+    0,
+  ]);
+  result("rest", "h1", 50, 0.5); // far outside it
+  r = await row();
+  assert.deepEqual([r.prev_tokens_per_sec, r.speed_delta_significant], [41, 1]);
+});
