@@ -54,6 +54,7 @@ function cell(row: ResultRow, key: string, digits?: number) {
   if (key === "speed_delta_pct") {
     const text = signedPercent(v);
     // Up or down only when Welch's test says so; else the change is within the runs' spread.
+    if (row.speed_delta_significant === null) return text; // too few runs to tell
     if (row.speed_delta_significant !== 1) {
       return text === "–"
         ? text

@@ -62,19 +62,34 @@ export async function readKernelText(path: string): Promise<string | null> {
   return viaChild("cat", path, out);
 }
 
-/** {@linkcode readKernelText}, synchronously (for checks made once, at a store's opening). */
+/**
+ * {@linkcode readKernelText}, synchronously (for checks made once, at a store's opening), and
+ * stricter: null only for a file that does not exist; a file this user may not read (a `/proc`
+ * mounted `hidepid=1`) throws, as it says nothing of whether the process is there.
+ */
 export function readKernelTextSync(path: string): string | null {
   try {
     return Deno.readTextFileSync(path);
   } catch (err) {
-    if (isMissing(err)) return null;
+    if (err instanceof Deno.errors.NotFound || err instanceof Deno.errors.NotADirectory) {
+      return null;
+    }
     if (!isRefusal(err)) throw err;
   }
   let out: Deno.CommandOutput | Error;
   try {
-    out = command("cat", ["--", path]).outputSync();
+    out = new Deno.Command("cat", {
+      args: ["--", path],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).outputSync();
   } catch (err) {
     out = err as Error;
+  }
+  if (!(out instanceof Error) && !out.success) {
+    const why = decoder.decode(out.stderr);
+    if (!/No such file/i.test(why)) throw refused(path, `cat says: ${why.trim()}`);
   }
   return viaChild("cat", path, out);
 }

@@ -5,8 +5,10 @@
  * then measures the network: 14–237× the server's own `predicted_per_second` was seen. A run whose
  * stream figure strays from the server's own by more than {@linkcode BURST_TOLERANCE} keeps the
  * server's figure (the stream's is stored beside it); without a server figure, a stream whose
- * tokens mostly arrived together (more than half the gaps between token events are zero) is left
- * out of the mean. Either way the run says so (`decode_source`) and its result notes it.
+ * tokens arrived in at most two network reads (however many tokens: fewer than two gaps between
+ * token events are above zero) is left out of the mean — a server that sends several tokens per
+ * chunk still streams in many reads, and is measured. Either way the run says so
+ * (`decode_source`) and its result notes it.
  *
  * @example
  * ```ts
@@ -43,10 +45,10 @@ export interface DecodeChoice {
   decode_source: "client" | "server" | "left_out" | null;
 }
 
-/** Whether most token events of a stream arrived together (in the same network read). */
+/** Whether a stream's token events arrived in at most two network reads. */
 export function arrivedInBurst(gaps: readonly number[]): boolean {
   if (gaps.length < MIN_GAPS) return false;
-  return gaps.filter((g) => g <= 0).length * 2 > gaps.length;
+  return gaps.filter((g) => g > 0).length < 2;
 }
 
 /** Chooses the decode speed of a run from the stream's figure, the server's and the gaps. */

@@ -109,16 +109,17 @@ export async function runBenchmarkCommand(
     const curves = rows.map((row) => ({ row, levels: store.loadLevelsOf(row.id) }))
       .filter((c) => c.levels.length > 0);
     if (curves.length > 0) say(`\n${loadTable(curves)}`);
-    if (options.save_requests) {
-      // Every request the job sent, whatever its outcome (a stopped job's too).
-      const path = outputTarget(inv.paths, options.save_requests);
-      const count = await saveRequests(path, store, summary.resultIds);
-      output.err(`Saved ${count} request(s) to ${path}`);
-    }
     const nothing = summary.outcome === "failed" && summary.tested.length === 0;
     const after = nothing ? null : await hooks.after?.(inv, summary);
     for (const line of after?.lines ?? []) say(line);
     if (options.json && after?.json !== undefined) output.out(after.json.trimEnd());
+    if (options.save_requests) {
+      // Every request the job sent, whatever its outcome (a stopped job's too); after the
+      // reports, so a file that cannot be written costs none of them.
+      const path = outputTarget(inv.paths, options.save_requests);
+      const count = await saveRequests(path, store, summary.resultIds);
+      output.err(`Saved ${count} request(s) to ${path}`);
+    }
     if (summary.outcome === "stopped") return 130;
     if (summary.outcome === "failed") {
       throw new BenchmarkFailedError(summary.error ?? "The benchmark failed");

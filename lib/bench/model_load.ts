@@ -85,6 +85,9 @@ export async function runLoadCurve(s: ModelSession): Promise<number> {
       })
     );
     const row = levelRow(mode, level, reqs, slo);
+    const failed = reqs.filter((r) => r.metrics === null).length;
+    s.failedRequests += failed;
+    if (failed > 0) s.warnings.push(`load ${mode} ${level}: ${failed} request(s) failed`);
     rows.push(row);
     for (
       const message of levelNotes(mode, level, row.max_in_flight as number, s.slots, w.requests)

@@ -85,15 +85,21 @@ export async function runModel(
         gridRows(plan.cells, s.cellRuns, plan.outputControl === "exact"),
       );
     }
-    return s.finish(s.failedRuns > 0 ? "partial" : "ok", null, {
-      ...aggregateRuns(s.runs, sizeGiB(s.target), paramsBillions(s.target)),
+    const figures = aggregateRuns(s.runs, sizeGiB(s.target), paramsBillions(s.target));
+    // Partial: a run or a request failed, or no run kept a decode speed (every stream a burst
+    // without a server figure): figures, but not a result to keep as measured.
+    const noSpeed = figures.tokens_per_sec_mean === null;
+    if (noSpeed) s.warnings.push("no run kept a decode speed: measure again");
+    const partial = s.failedRuns > 0 || s.failedRequests > 0 || noSpeed;
+    return s.finish(partial ? "partial" : "ok", null, {
+      ...figures,
       ...(s.rounds.length ? aggregateParallel(s.rounds) : {}),
       ...hardware,
       vram_mb: vram,
       load_time_ms: s.loadTimeMs,
       warmup_ms: warmupMs,
       throttle_wait_s: throttleWait,
-      warnings_json: warnings,
+      warnings_json: s.warnings.length ? JSON.stringify(s.warnings) : null,
       workload_json: controlled ? JSON.stringify(plan.summary()) : null,
     });
   } catch (err) {

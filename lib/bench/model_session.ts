@@ -83,6 +83,8 @@ export class ModelSession {
   plan: WorkloadPlan | null = null;
   readonly rounds: ParallelRound[] = [];
   failedRuns = 0;
+  /** Requests of the parallel rounds and load levels that failed (they make a result partial). */
+  failedRequests = 0;
   readonly warnings: string[] = [];
   /** Every load and sampling value as requested and as applied (after the load). */
   applied: AppliedParams | null = null;
@@ -335,6 +337,7 @@ export class ModelSession {
       })
     );
     for (const f of round.failures) this.warnings.push(`parallel request failed: ${f}`);
+    this.failedRequests += round.failures.length;
   }
 
   /** One request of this model with the given shape (the reload retry included). */

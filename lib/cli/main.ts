@@ -38,7 +38,16 @@ const stdio: Output = { out: print, err: printError };
 
 /** Runs the benchmark command line and returns its exit code. */
 export async function runCli(argv: string[], options: CliOptions = {}): Promise<number> {
-  const output = options.output ?? stdio;
+  const given = options.output ?? stdio;
+  // Whether standard output got a document already (then a failure is said on stderr only).
+  let printed = false;
+  const output: Output = {
+    out: (text) => {
+      printed = true;
+      given.out(text);
+    },
+    err: (text) => given.err(text),
+  };
   try {
     const inv = await resolveInvocation(argv, {
       env: options.env,
@@ -85,12 +94,12 @@ export async function runCli(argv: string[], options: CliOptions = {}): Promise<
             ? `details follow)\n${err.stack}`
             : "run again with --debug for the details)"),
       );
-      if (json) output.out(JSON.stringify({ error: messageOf(err), code: "internal" }));
+      if (json && !printed) output.out(JSON.stringify({ error: messageOf(err), code: "internal" }));
       return 1;
     }
     const hint = exitCodeOf(err) === 2 ? " (see --help)" : "";
     output.err(`localbench: error: ${messageOf(err)}${hint}`);
-    if (json) output.out(JSON.stringify({ error: messageOf(err), code: err.code }));
+    if (json && !printed) output.out(JSON.stringify({ error: messageOf(err), code: err.code }));
     return exitCodeOf(err);
   }
 }

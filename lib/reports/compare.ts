@@ -183,7 +183,10 @@ export function findComparable(
   const like = others.filter((p) =>
     p.backend === e.row.backend && p.params_hash === e.row.params_hash
   );
-  if (like.length > 0) return like.at(-1)!;
+  if (like.length > 0) {
+    // The newest of them (a report may hold a variant's history).
+    return like.reduce((a, b) => (b.finished_at ?? "") > (a.finished_at ?? "") ? b : a);
+  }
   const p = others[0]!;
   if (p.backend === null || p.params_hash === null) {
     return "the earlier report does not record its backend and parameters";

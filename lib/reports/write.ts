@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { exists, writeFileAtomic } from "../fs.ts";
+import { exists, writeFailureReason, writeFileAtomic } from "../fs.ts";
 import { join } from "node:path";
 import { messageOf } from "../error.ts";
 import { renderCsv } from "./csv.ts";
@@ -54,9 +54,17 @@ export async function writeReports(
   dir: string,
   options: WriteOptions = {},
 ): Promise<WriteOutcome> {
-  await Deno.mkdir(dir, { recursive: true });
   const exporters = options.exporters ?? EXPORTERS;
   const formats = Object.keys(exporters) as ReportFormat[];
+  try {
+    await Deno.mkdir(dir, { recursive: true });
+  } catch (err) {
+    // A folder that cannot be made fails every report, each said as the others would be.
+    const reason = writeFailureReason(err);
+    if (reason === null) throw err;
+    const message = `cannot create the folder ${dir} (${reason})`;
+    return { files: {}, errors: formats.map((format) => ({ format, message })) };
+  }
   const base = data.id;
   for (let i = 2; await anyExists(dir, data.id, formats); i++) data.id = `${base}_${i}`;
   const outcome: WriteOutcome = { files: {}, errors: [] };

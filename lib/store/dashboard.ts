@@ -20,12 +20,12 @@ const LATEST = `latest AS MATERIALIZED (
 
 /**
  * The finished result before `r` of the same identity (variant, backend and parameters): one
- * index seek per row, walking back the variant's results to the first of that identity (the
- * index is named so that no planner can pick a scan of the variant's history instead).
+ * seek per row in the index of (variant, parameters, status, id) (named so that no planner can
+ * pick a scan of the variant's history instead).
  */
-const PREVIOUS_ID = `(SELECT p.id FROM results p INDEXED BY idx_results_status_model
-  WHERE p.status = 'ok' AND p.model_id = r.model_id AND p.id < r.id AND p.backend = r.backend
-    AND p.params_hash = r.params_hash ORDER BY p.id DESC LIMIT 1)`;
+const PREVIOUS_ID = `(SELECT p.id FROM results p INDEXED BY idx_results_model_hash
+  WHERE p.model_id = r.model_id AND p.params_hash = r.params_hash AND p.status = 'ok'
+    AND p.id < r.id AND p.backend = r.backend ORDER BY p.id DESC LIMIT 1)`;
 
 /** Columns of a results-table row. */
 const RESULT_COLUMNS = `m.model_key, m.model_name, m.quantization, m.architecture, m.params_size,

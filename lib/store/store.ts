@@ -179,12 +179,13 @@ export class ResultsStore {
 
   /**
    * The cached result that spares measuring a variant again: the newest finished result with
-   * these parameters, and only when no run of it failed and it has at least `runs` measured runs
-   * (asking for 5 runs after 4 measures again). Null otherwise.
+   * these parameters, and only when it is not partial (no run or request of it failed, a decode
+   * speed was kept) and it has at least `runs` measured runs (asking for 5 runs after 4 measures
+   * again). Null otherwise.
    */
   cacheHit(modelKey: string, paramsHash: string, runs: number): ResultRow | null {
     const row = this.findCached(modelKey, paramsHash);
-    if (row === null || Number(row.runs_failed ?? 0) > 0) return null;
+    if (row === null || row.status === "partial" || Number(row.runs_failed ?? 0) > 0) return null;
     return Number(row.runs_ok ?? row.num_runs ?? 0) >= runs ? row : null;
   }
 

@@ -40,6 +40,7 @@ Deno.test("a burst stream without a server figure is left out of the mean, and t
   assert.deepEqual(summary.tested, ["qwen/qwen3-4b"], JSON.stringify(summary));
   const row = b.store.allResults()[0]!;
   const runs = b.store.runsOf(row.id).filter((r) => r.status === "ok");
+  assert.equal(runs.length, 2);
   for (const r of runs) {
     assert.equal(r.decode_source, "left_out");
     assert.equal(r.tokens_per_sec, null);
@@ -47,4 +48,7 @@ Deno.test("a burst stream without a server figure is left out of the mean, and t
   }
   assert.equal(row.tokens_per_sec_mean, null, "no made-up speed in the headline");
   assert.match(String(row.warnings_json), /left out of the mean/);
+  assert.equal(row.status, "partial", "no decode speed kept: not a result to keep as measured");
+  const again = await b.run("openai", only);
+  assert.deepEqual(again.summary.tested, ["qwen/qwen3-4b"], "no cache hit: measured again");
 });

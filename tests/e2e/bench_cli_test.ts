@@ -263,3 +263,23 @@ Deno.test("--save-requests writes every request as a JSON line with its times, s
     await d.close();
   }
 });
+
+Deno.test("with --json a run whose reports fail still prints one JSON document, and exits 1", async () => {
+  await using env = await tempEnv();
+  // The results folder is a file: the reports cannot be written, the results are stored.
+  await Deno.mkdir(env.dataDir, { recursive: true });
+  await Deno.writeTextFile(join(env.dataDir, "results"), "");
+  const d = await startLmStudioDouble({ port: 0 });
+  try {
+    const r = await cli(
+      ["--backend", "rest", "--base-url", d.url, "--dev-mode", "--json"],
+      env.vars,
+    );
+    assert.equal(r.code, 1, r.stderr);
+    const doc = JSON.parse(r.stdout); // one document: the results, not also an error object
+    assert.equal(Array.isArray(doc.results), true, r.stdout.slice(0, 300));
+    assert.match(r.stderr, /A report could not be written/);
+  } finally {
+    await d.close();
+  }
+});

@@ -136,3 +136,20 @@ Deno.test("a server that stops during the job fails that model and ends the job 
   assert.equal(rows.length, 1, "the next model is not attempted against a server that is gone");
   assert.match(String(summary.error), /reach|stopped answering|refused/i);
 });
+
+Deno.test("failed requests of a parallel round make the result partial, and it is measured again", async () => {
+  await using b = await bench();
+  const opts = testOptions({ n_parallel: 2, filters: { include_models: QWEN } });
+  const { summary } = await b.run("rest", opts, {
+    onEvent: (e) => {
+      if (e.type === "run_start" && (e.parallel ?? 1) > 1) b.double.faults.failChat.add(QWEN);
+    },
+  });
+  assert.deepEqual(summary.partial, [QWEN]);
+  const row = b.store.allResults()[0]!;
+  assert.deepEqual([row.status, row.runs_failed], ["partial", 0], "every measured run was good");
+  assert.match(String(row.warnings_json), /parallel request failed/);
+  b.double.faults.failChat.delete(QWEN);
+  const again = await b.run("rest", opts);
+  assert.deepEqual(again.summary.tested, [QWEN], "no cache hit");
+});

@@ -193,6 +193,21 @@ Deno.test("schema 8 rebuilds results for 'partial': finished results with failed
       "SELECT name FROM sqlite_schema WHERE type = 'trigger' ORDER BY name",
     ).all() as { name: string }[]).map((r) => r.name);
     assert.deepEqual(triggers, [...LATEST_TRIGGERS].sort());
+    const named = (type: string) =>
+      (store.db.prepare(
+        "SELECT name FROM sqlite_schema WHERE type = ? AND tbl_name = 'results' AND sql IS NOT NULL",
+      ).all(type) as { name: string }[]).map((r) => r.name).sort();
+    assert.deepEqual(named("index"), [
+      "idx_results_finished",
+      "idx_results_model_hash",
+      "idx_results_status_model",
+    ]);
+    assert.deepEqual(
+      (store.db.prepare("SELECT name FROM sqlite_schema WHERE type = 'view'").all() as {
+        name: string;
+      }[]).map((r) => r.name),
+      ["latest_results"],
+    );
     assert.deepEqual(store.db.prepare("PRAGMA foreign_key_check").all(), []);
     assert.equal(
       (store.db.prepare("PRAGMA foreign_keys").get() as { foreign_keys: number }).foreign_keys,
