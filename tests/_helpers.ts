@@ -158,3 +158,20 @@ export async function waitFor<T>(
     await new Promise((r) => setTimeout(r, o.intervalMs ?? 10));
   }
 }
+
+/**
+ * Stops a `Deno.serve` server started with `force.signal`: one abort (aborting a server whose
+ * `shutdown()` is under way throws an uncaught BadResource inside Deno), then its end awaited
+ * for `ms` at most — a push socket whose browser is gone can hold Deno's graceful shutdown open
+ * (denoland/deno#22387).
+ */
+export async function stopServer(
+  server: Deno.HttpServer,
+  force: AbortController,
+  ms = 10_000,
+): Promise<void> {
+  force.abort();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([server.finished, new Promise((r) => timer = setTimeout(r, ms))])
+    .finally(() => clearTimeout(timer));
+}

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { hasChromium, launchChromium } from "./_browser.ts";
 import { expectAccessible, forEachLook, type Look, shotPath } from "./_axe.ts";
-import { ensureIslandsBuilt, tempEnv } from "../_helpers.ts";
+import { ensureIslandsBuilt, stopServer, tempEnv } from "../_helpers.ts";
 import { startHubSimulator } from "../doubles/powerhub_sim.ts";
 import { createLogger } from "../../lib/log.ts";
 import { createWebApp } from "../../app/mod.ts";
@@ -78,8 +78,8 @@ Deno.test({
       `${host.paths.logDir}/app.log`,
       "2024-01-01 12:00:00,000 - app - WARNING - disk almost full\n",
     );
-    // Aborted only if the graceful stop below stalls: a push socket whose browser is gone can
-    // hold Deno's graceful shutdown open (denoland/deno#22387); the abort closes it by force.
+    // Stopped through its signal: a push socket whose browser is gone can hold Deno's graceful
+    // shutdown open (denoland/deno#22387), so the end is awaited for a bounded time.
     const force = new AbortController();
     const server = Deno.serve(
       { hostname: "127.0.0.1", port: 0, onListen: () => {}, signal: force.signal },
@@ -327,8 +327,7 @@ Deno.test({
       // The app first (it ends its streams and sockets), so the server's graceful stop has no
       // open answer to wait for.
       await web.close();
-      const stalled = setTimeout(() => force.abort(), 5000);
-      await server.shutdown().finally(() => clearTimeout(stalled));
+      await stopServer(server, force);
       await sim.close();
     }
   },

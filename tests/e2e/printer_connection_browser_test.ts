@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import type { Browser, Page } from "playwright-core";
 import { hasChromium, launchChromium } from "./_browser.ts";
 import { expectAccessible, forEachLook, shotPath } from "./_axe.ts";
-import { ensureIslandsBuilt, tempEnv } from "../_helpers.ts";
+import { ensureIslandsBuilt, stopServer, tempEnv } from "../_helpers.ts";
 import { openPty } from "../lib/printer/serial/_pty.ts";
 import { createLogger } from "../../lib/log.ts";
 import { createWebApp } from "../../app/mod.ts";
@@ -218,8 +218,7 @@ Deno.test({
     } finally {
       await browser.close();
       await web.close();
-      const stalled = setTimeout(() => force.abort(), 5000);
-      await server.shutdown().finally(() => clearTimeout(stalled));
+      await stopServer(server, force);
     }
   },
 });
