@@ -42,7 +42,7 @@ function viaChild(cmd: string, path: string, out: Deno.CommandOutput | Error): s
 }
 
 function command(cmd: string, args: string[]): Deno.Command {
-  return new Deno.Command(cmd, { args, stdin: "null", stdout: "piped", stderr: "null" });
+  return new Deno.Command(cmd, { args, stdin: "null", stdout: "piped", stderr: "piped" });
 }
 
 const isRefusal = (err: unknown) => err instanceof Deno.errors.NotCapable;
@@ -78,12 +78,7 @@ export function readKernelTextSync(path: string): string | null {
   }
   let out: Deno.CommandOutput | Error;
   try {
-    out = new Deno.Command("cat", {
-      args: ["--", path],
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).outputSync();
+    out = command("cat", ["--", path]).outputSync();
   } catch (err) {
     out = err as Error;
   }

@@ -128,6 +128,24 @@ export interface SampleSummary {
 }
 
 /**
+ * A sample's summary from stored columns (a result's mean, standard deviation and run count);
+ * null unless all three are numbers.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { sampleSummary } from "./student_t.ts";
+ * assert.deepEqual(sampleSummary(42, 0.5, 5), { mean: 42, sd: 0.5, n: 5 });
+ * assert.equal(sampleSummary(42, null, 5), null);
+ * ```
+ */
+export function sampleSummary(mean: unknown, sd: unknown, n: unknown): SampleSummary | null {
+  return typeof mean === "number" && typeof sd === "number" && typeof n === "number"
+    ? { mean, sd, n }
+    : null;
+}
+
+/**
  * Welch's t-test from two samples' summaries (mean, sample standard deviation, size): the
  * two-sided p-value of mean(a) − mean(b), and t. Null when either has fewer than two values.
  * Two samples without spread give p = 1 for equal means and p = 0 otherwise.

@@ -40,7 +40,7 @@ export interface JobSummary {
   outcome: "completed" | "failed" | "stopped";
   /** Variants measured, partial ones included. */
   tested: string[];
-  /** Variants measured with some failed runs (also in `tested`). */
+  /** Variants measured but `partial`: a failed run or request, or no decode speed kept. */
   partial: string[];
   failed: string[];
   skipped: string[];
@@ -119,10 +119,11 @@ export async function runJob(
         reason: "an embedding model, not a language model: nothing to generate",
       }));
     requireMatches(all, options, backend.describe());
+    const runs = measuredRuns(config, options);
     const selected = selectTargets(
       all,
       options,
-      (t) => store.cacheHit(t.key, hash, measuredRuns(config, options)) !== null,
+      (t) => store.cacheHit(t.key, hash, runs) !== null,
     );
     const run = selected.run;
     const skipped = [...selected.skipped, ...others];
@@ -150,7 +151,7 @@ export async function runJob(
       backend: backend.kind,
       server: backend.describe(),
       models: run.map((t) => t.key),
-      runs: measuredRuns(config, options),
+      runs,
       skipped: summary.skipped,
       parallel_rounds: backend.kind !== "sdk" && options.n_parallel > 1 ? config.num_runs : 0,
       load_levels: workload.concurrency.length + workload.request_rate.length,

@@ -92,10 +92,11 @@ export async function runListModels(inv: ResolvedRun, output: Output): Promise<n
     try {
       const all = await discoverTargets(backend, lms);
       const hash = paramsHash(measuredParams(config, backend.kind, options));
+      const runs = measuredRuns(config, options);
       const { run, skipped } = selectTargets(
         all,
         options,
-        (t) => store.cacheHit(t.key, hash, measuredRuns(config, options)) !== null,
+        (t) => store.cacheHit(t.key, hash, runs) !== null,
       );
       const models = listing(all, run, skipped);
       if (options.json) {

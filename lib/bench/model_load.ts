@@ -85,7 +85,7 @@ export async function runLoadCurve(s: ModelSession): Promise<number> {
       })
     );
     const row = levelRow(mode, level, reqs, slo);
-    const failed = reqs.filter((r) => r.metrics === null).length;
+    const failed = row.failed as number;
     s.failedRequests += failed;
     if (failed > 0) s.warnings.push(`load ${mode} ${level}: ${failed} request(s) failed`);
     rows.push(row);

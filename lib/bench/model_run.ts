@@ -72,12 +72,12 @@ export async function runModel(
     for (const message of profiler?.unreadable() ?? []) s.warnings.push(message);
     const burst = burstNote(s.runs);
     if (burst !== null) s.warnings.push(burst);
-    const warnings = s.warnings.length ? JSON.stringify(s.warnings) : null;
+    const warningsJson = () => s.warnings.length ? JSON.stringify(s.warnings) : null;
     if (s.runs.length === 0) {
       const why = s.excludedRuns > 0 && s.failedRuns === 0
         ? "every measured run was left out: the model was loaded during each"
         : "every measured run failed";
-      return s.finish("failed", why, { warnings_json: warnings });
+      return s.finish("failed", why, { warnings_json: warningsJson() });
     }
     if (controlled) {
       ctx.store.addGridCells(
@@ -99,7 +99,7 @@ export async function runModel(
       load_time_ms: s.loadTimeMs,
       warmup_ms: warmupMs,
       throttle_wait_s: throttleWait,
-      warnings_json: s.warnings.length ? JSON.stringify(s.warnings) : null,
+      warnings_json: warningsJson(),
       workload_json: controlled ? JSON.stringify(plan.summary()) : null,
     });
   } catch (err) {

@@ -5,7 +5,7 @@
  * @module
  */
 import { backup, type DatabaseSync, type SQLInputValue } from "node:sqlite";
-import { welchSummary } from "../student_t.ts";
+import { sampleSummary, welchSummary } from "../student_t.ts";
 import { clearResults } from "./clear.ts";
 import { plain, type Row } from "./rows.ts";
 
@@ -71,12 +71,8 @@ export function resultsTable(db: DatabaseSync): ResultsTableRow[] {
      ORDER BY t.tokens_per_sec_mean DESC NULLS LAST, t.model_key`,
   );
   return rows.map(({ prev_std, prev_runs, prev_id: _, ...row }) => {
-    const stat = (mean: unknown, sd: unknown, n: unknown) =>
-      typeof mean === "number" && typeof sd === "number" && typeof n === "number"
-        ? { mean, sd, n }
-        : null;
-    const now = stat(row.tokens_per_sec_mean, row.tokens_per_sec_std, row.runs_ok);
-    const before = stat(row.prev_tokens_per_sec, prev_std, prev_runs);
+    const now = sampleSummary(row.tokens_per_sec_mean, row.tokens_per_sec_std, row.runs_ok);
+    const before = sampleSummary(row.prev_tokens_per_sec, prev_std, prev_runs);
     const test = now && before ? welchSummary(now, before) : null;
     return { ...row, speed_delta_significant: test ? (test.p < 0.05 ? 1 : 0) : null };
   });

@@ -11,7 +11,7 @@
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
-import { welchSummary } from "../student_t.ts";
+import { sampleSummary, welchSummary } from "../student_t.ts";
 import { plain, type Row } from "./rows.ts";
 import { FINISHED } from "./schema.ts";
 
@@ -73,9 +73,7 @@ const round2 = (v: number): number => Math.round(v * 100) / 100;
 /** The newest point against the first: up or down when Welch's test says so (p < 0.05). */
 function welchTrend(points: readonly HistoryPoint[]): "up" | "down" | "stable" {
   const summary = (p: HistoryPoint | undefined) =>
-    p && typeof p.speed_tokens_sec === "number" && typeof p.tokens_per_sec_std === "number"
-      ? { mean: p.speed_tokens_sec, sd: p.tokens_per_sec_std, n: Number(p.runs_ok ?? 0) }
-      : null;
+    p ? sampleSummary(p.speed_tokens_sec, p.tokens_per_sec_std, p.runs_ok) : null;
   const measured = points.filter((p) => typeof p.speed_tokens_sec === "number");
   const first = summary(measured[0]);
   const last = summary(measured.at(-1));

@@ -8,16 +8,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { INTERRUPTED_ERROR, ResultsStore } from "../../lib/store/mod.ts";
-import { REPO_ROOT, runDeno, tempEnv, writeJson } from "../_helpers.ts";
+import { programPermissions, REPO_ROOT, runDeno, tempEnv, writeJson } from "../_helpers.ts";
 import { testDashboard } from "../routes/_dashboard.ts";
 
 const SECRET = "SECRET-7f3a";
-
-/** The permission flags of `deno task webapp`, read from deno.json. */
-async function webappFlags(): Promise<string[]> {
-  const tasks = JSON.parse(await Deno.readTextFile(join(REPO_ROOT, "deno.json"))).tasks;
-  return (tasks.webapp as string).split(" ").filter((a) => a.startsWith("--allow-"));
-}
 
 Deno.test("a broken preset file affects only itself, named without its path or content", async () => {
   await using d = await testDashboard();
@@ -80,7 +74,7 @@ Deno.test("a deeply nested defaults.json is one clear sentence on the command li
 Deno.test("a result left running by a killed process is marked interrupted at the next start", async () => {
   await using t = await tempEnv();
   const db = join(t.root, "results.db");
-  const flags = await webappFlags();
+  const flags = programPermissions("webapp");
   const spawn = () => {
     const child = new Deno.Command(Deno.execPath(), {
       args: ["run", ...flags, "tests/security/_store_child.ts", "begin", db],
@@ -136,7 +130,7 @@ Deno.test("the cache is cleared under the permissions of deno task webapp (no VA
   const backup = join(t.root, "backup.db");
   const r = await runDeno([
     "run",
-    ...(await webappFlags()),
+    ...programPermissions("webapp"),
     "tests/security/_store_child.ts",
     "clear",
     db,

@@ -7,6 +7,7 @@ import {
   parseEntryArgs,
   runEntry,
 } from "../../../lib/entry/mod.ts";
+import { programPermissions } from "../../_helpers.ts";
 
 interface Calls {
   programs: [string, string[]][];
@@ -198,9 +199,5 @@ Deno.test("the tray ends when the program it was started for ends, also after re
 
 Deno.test("the entry script starts the tray with the permissions of `deno task tray`", async () => {
   const { TRAY_PERMISSIONS } = await import("../../../lib/entry/mod.ts");
-  const config = JSON.parse(
-    await Deno.readTextFile(new URL("../../../deno.json", import.meta.url)),
-  );
-  const task: string = config.tasks.tray;
-  assert.deepEqual(task.split(" ").filter((w) => w.startsWith("--allow")), TRAY_PERMISSIONS);
+  assert.deepEqual(programPermissions("tray"), TRAY_PERMISSIONS);
 });
