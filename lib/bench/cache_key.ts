@@ -6,10 +6,9 @@
  *
  * @module
  */
-import { createHash } from "node:crypto";
 import type { BackendKind, Config } from "../config/mod.ts";
+import { cellParams, type IdentityParams, paramsHash as identityHash } from "../store/mod.ts";
 import { workloadOf, type WorkloadOptions } from "./options.ts";
-import { canSet } from "./applied.ts";
 
 /** Everything a measurement depends on. */
 export interface MeasuredParams {
@@ -64,33 +63,22 @@ export function measuredParams(
   return params;
 }
 
-/** The part of the parameters that is hashed: load values the backend cannot set are left out. */
-export function keyedParams(params: MeasuredParams): MeasuredParams {
-  if (params.backend === "sdk") return params;
-  const load = Object.fromEntries(
-    Object.entries(params.load).filter(([k]) => canSet(params.backend, k)),
-  ) as Config["load"];
-  const keyed: MeasuredParams & { offload_kv_cache_to_gpu?: boolean } = { ...params, load };
-  // REST v1 sends n_gpu_layers only as KV-cache offload on/off.
-  if (params.backend === "rest") keyed.offload_kv_cache_to_gpu = params.load.n_gpu_layers !== 0;
-  if (!canSet(params.backend, "context_length")) {
-    delete (keyed as Partial<MeasuredParams>).context_length;
-  }
-  return keyed;
-}
-
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (value && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
-
-/** SHA-256 over the canonical JSON of the parameters, first 16 hex digits. */
+/** SHA-256 over the canonical JSON of the keyed parameters, first 16 hex digits (store identity). */
 export function paramsHash(params: MeasuredParams): string {
-  return createHash("sha256").update(canonical(keyedParams(params))).digest("hex").slice(0, 16);
+  return identityHash(params as unknown as IdentityParams);
+}
+
+/**
+ * The identities a benchmark with these parameters stores for each variant: one, or one per cell
+ * of a grid of several prompt or output lengths (the first keeps the parallel rounds and the load
+ * curve), as the store splits it (lib/store/split.ts).
+ */
+export function identityHashes(params: MeasuredParams): string[] {
+  const w = params.workload ?? {};
+  const prompts: (number | null)[] = w.prompt_tokens?.length ? w.prompt_tokens : [null];
+  const gens: (number | null)[] = w.gen_tokens?.length ? w.gen_tokens : [null];
+  const cells = prompts.flatMap((p) => gens.map((g) => ({ prompt_tokens: p, gen_tokens: g })));
+  if (cells.length < 2) return [paramsHash(params)];
+  const id = params as unknown as IdentityParams;
+  return cells.map((c, i) => identityHash(cellParams(id, c, i === 0)));
 }

@@ -95,9 +95,7 @@ export async function runBenchmarkCommand(
         server_version: serverVersion,
       },
     });
-    const rows = summary.tested.map((key) => store.findCached(key, summary.paramsHash)).filter((
-      r,
-    ) => r !== null);
+    const rows = store.finishedResults(summary.resultIds);
     // With --json the results document is standard output's only content.
     const say = options.json ? output.err : output.out;
     if (rows.length > 0) say(`${resultsTable(rows)}\n\n${latencyTable(rows)}`);

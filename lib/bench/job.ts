@@ -8,7 +8,7 @@ import type { Config } from "../config/mod.ts";
 import { AppError, messageOf, NotFoundError, UsageError } from "../error.ts";
 import { atLeast, type Backend, type LmsCli } from "../modelserver/mod.ts";
 import type { ResultsStore, Row } from "../store/mod.ts";
-import { measuredParams, paramsHash } from "./cache_key.ts";
+import { identityHashes, measuredParams, paramsHash } from "./cache_key.ts";
 import { isAbort, type JobControl } from "./job_control.ts";
 import { discoverTargets } from "./discovery.ts";
 import type { EventSink } from "./events.ts";
@@ -119,11 +119,12 @@ export async function runJob(
         reason: "an embedding model, not a language model: nothing to generate",
       }));
     requireMatches(all, options, backend.describe());
-    const runs = measuredRuns(config, options);
+    // Cached when every identity it would store (each cell of a grid) has its runs.
+    const identities = identityHashes(params);
     const selected = selectTargets(
       all,
       options,
-      (t) => store.cacheHit(t.key, hash, runs) !== null,
+      (t) => identities.every((h) => store.cacheHit(t.key, h, config.num_runs) !== null),
     );
     const run = selected.run;
     const skipped = [...selected.skipped, ...others];
@@ -151,7 +152,7 @@ export async function runJob(
       backend: backend.kind,
       server: backend.describe(),
       models: run.map((t) => t.key),
-      runs,
+      runs: measuredRuns(config, options),
       skipped: summary.skipped,
       parallel_rounds: backend.kind !== "sdk" && options.n_parallel > 1 ? config.num_runs : 0,
       load_levels: workload.concurrency.length + workload.request_rate.length,

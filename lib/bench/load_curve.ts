@@ -12,7 +12,7 @@ import { createRandom } from "../engine/mod.ts";
 import type { Row } from "../store/mod.ts";
 import type { Measured } from "./measure.ts";
 import { gapsOf, type RunMetrics, runMetrics } from "./metrics.ts";
-import { quantile } from "./stats.ts";
+import { quantile } from "../stats.ts";
 
 /** The two ways of loading a server. */
 export type LoadMode = "concurrency" | "rate";

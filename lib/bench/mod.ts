@@ -24,8 +24,8 @@ export { aggregateParallel, parallelRound } from "./parallel.ts";
 export { SERIES } from "./profiler_types.ts";
 export type { HardwareSummary, Profiler } from "./profiler_types.ts";
 export { bar, createProgress, formatDuration } from "./progress.ts";
-export { POSITIVE, quantile, summarize, summaryColumns } from "./stats.ts";
-export type { Summary } from "./stats.ts";
+export { POSITIVE, quantile, summarize, summaryColumns } from "../stats.ts";
+export type { Summary } from "../stats.ts";
 export {
   gridCells,
   gridTable,

@@ -91,7 +91,7 @@ export async function runModel(
     const noSpeed = figures.tokens_per_sec_mean === null;
     if (noSpeed) s.warnings.push("no run kept a decode speed: measure again");
     const partial = s.failedRuns > 0 || s.failedRequests > 0 || noSpeed;
-    return s.finish(partial ? "partial" : "ok", null, {
+    const status = s.finish(partial ? "partial" : "ok", null, {
       ...figures,
       ...(s.rounds.length ? aggregateParallel(s.rounds) : {}),
       ...hardware,
@@ -102,6 +102,11 @@ export async function runModel(
       warnings_json: warningsJson(),
       workload_json: controlled ? JSON.stringify(plan.summary()) : null,
     });
+    // One result per identity: each cell of a grid is stored as its own result.
+    if (controlled && plan.cells.length > 1) {
+      for (const id of ctx.store.splitGrid(s.resultId).slice(1)) ctx.onResult?.(id);
+    }
+    return status;
   } catch (err) {
     if (profiler) await profiler.stop();
     if (isAbort(err) || control.signal.aborted) return s.finish("stopped", "stopped by the user");

@@ -7,7 +7,7 @@
 import type { Row } from "../store/mod.ts";
 import { type MeasureContext, measureOnce } from "./measure.ts";
 import { type RunMetrics, runMetrics } from "./metrics.ts";
-import { summarize } from "./stats.ts";
+import { summarize } from "../stats.ts";
 
 /** One finished round. */
 export interface ParallelRound {

@@ -7,11 +7,13 @@
  */
 import type { WorkloadOptions } from "./options.ts";
 import type { Backend, ChatRequest } from "../modelserver/mod.ts";
-import type { Row } from "../store/mod.ts";
+import { cellLabel, type Row } from "../store/mod.ts";
 import type { RequestShape } from "./measure.ts";
 import type { RunMetrics } from "./metrics.ts";
 import { type CountMethod, PromptBuilder, type TokenCounter } from "./prompt_builder.ts";
-import { quantile, summarize } from "./stats.ts";
+import { quantile, summarize } from "../stats.ts";
+
+export { cellLabel };
 
 /** One cell of the grid; null lengths mean "as configured" (the prompt, up to max_tokens). */
 export interface Cell {
@@ -24,15 +26,6 @@ export function cellsOf(w: WorkloadOptions): Cell[] {
   const prompts = w.prompt_tokens.length ? w.prompt_tokens : [null];
   const gens = w.gen_tokens.length ? w.gen_tokens : [null];
   return prompts.flatMap((p) => gens.map((g) => ({ prompt_tokens: p, gen_tokens: g })));
-}
-
-/** `pp128 tg32`, `pp128`, `tg32` or `default`. */
-export function cellLabel(c: Cell): string {
-  const parts = [
-    c.prompt_tokens !== null ? `pp${c.prompt_tokens}` : null,
-    c.gen_tokens !== null ? `tg${c.gen_tokens}` : null,
-  ].filter((x) => x !== null);
-  return parts.length ? parts.join(" ") : "default";
 }
 
 /**

@@ -13,7 +13,8 @@
 import type { DatabaseSync } from "node:sqlite";
 import { sampleSummary, welchSummary } from "../student_t.ts";
 import { plain, type Row } from "./rows.ts";
-import { FINISHED } from "./schema.ts";
+import { FINISHED } from "./status.ts";
+import { workloadText } from "./identity.ts";
 
 /** One finished result of the history. */
 export type HistoryPoint = Row & {
@@ -81,25 +82,6 @@ function welchTrend(points: readonly HistoryPoint[]): "up" | "down" | "stable" {
   const test = welchSummary(last, first);
   if (test === null || test.p >= 0.05) return "stable";
   return last.mean > first.mean ? "up" : "down";
-}
-
-/** The workload of a result in words, from its parameters; null for the configured prompt. */
-function workloadText(paramsJson: unknown): string | null {
-  let w: Record<string, unknown> | undefined;
-  try {
-    w = JSON.parse(String(paramsJson ?? "{}"))?.workload;
-  } catch {
-    return null;
-  }
-  if (!w || typeof w !== "object") return null;
-  const list = (v: unknown) => Array.isArray(v) && v.length ? v.join(",") : null;
-  const parts = [
-    list(w.prompt_tokens) && `prompt ${list(w.prompt_tokens)} tokens`,
-    list(w.gen_tokens) && `${list(w.gen_tokens)} out`,
-    list(w.concurrency) && `concurrency ${list(w.concurrency)}`,
-    list(w.request_rate) && `${list(w.request_rate)} req/s`,
-  ].filter(Boolean);
-  return parts.length ? parts.join(" · ") : null;
 }
 
 /** Speed statistics and the least-squares trend of points in result order. */
@@ -185,7 +167,7 @@ export function comparableModels(db: DatabaseSync): Row[] {
        MIN((SELECT f.finished_at FROM results f INDEXED BY idx_results_status_model
             WHERE f.status = 'ok' AND f.model_id = l.model_id ORDER BY f.id LIMIT 1))
          AS oldest_timestamp
-     FROM model_latest l CROSS JOIN results r ON r.id = l.result_id
+     FROM identity_latest l CROSS JOIN results r ON r.id = l.result_id
        JOIN models m ON m.id = l.model_id
      GROUP BY m.model_name ORDER BY m.model_name`,
   ).all().map((r) => plain<Row>(r));
@@ -201,7 +183,7 @@ export interface ComparableVariant {
 /** Every variant with a finished result, by model name then key. */
 export function comparableVariants(db: DatabaseSync): ComparableVariant[] {
   return db.prepare(
-    `SELECT m.model_name, m.model_key, m.quantization FROM model_latest l
+    `SELECT DISTINCT m.model_name, m.model_key, m.quantization FROM identity_latest l
        JOIN models m ON m.id = l.model_id ORDER BY m.model_name, m.model_key`,
   ).all().map((r) => plain<ComparableVariant>(r));
 }

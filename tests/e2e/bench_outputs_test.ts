@@ -189,9 +189,16 @@ Deno.test("--prompt-tokens and --gen-tokens on LM Studio REST: calibrated, not f
       read(".csv"),
       /pp200 tg10: pp [\d.]+ ± [\d.]+, tg [\d.]+ ± [\d.]+ \(prompt ≈200\.0/,
     );
+    // One result per cell, each its own row of the reports.
     const json = JSON.parse(read(".json"));
-    assert.equal(json.results[0].grid.length, 2);
+    assert.equal(json.results.length, 2);
+    assert.deepEqual(
+      json.results.map((e: { grid: { gen_tokens: number }[] }) => e.grid.map((c) => c.gen_tokens)),
+      [[10], [20]],
+    );
     assert.equal(json.results[0].workload.prompt_tokens_method, "calibrated");
+    assert.match(read(".html"), /qwen3-4b @q4_k_m · pp200 tg10/);
+    assert.match(read(".html"), /qwen3-4b @q4_k_m · pp200 tg20/);
     const pdf = join(env.dataDir, "results", files.find((f) => f.endsWith(".pdf"))!);
     const text = await new Deno.Command("pdftotext", { args: [pdf, "-"], stdout: "piped" })
       .output();

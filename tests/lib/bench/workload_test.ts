@@ -49,11 +49,18 @@ for (const kind of ["sdk", "rest"] as const) {
       "LM Studio cannot force the length: said once",
     );
     assert.equal(ofType(events, "job_start")[0]!.runs, 4, "2 cells × 2 runs");
-    const row = b.store.allResults().at(-1)!;
-    const runs = b.store.runsOf(row.id);
+    // One result per cell (its own identity), each with its runs and its grid row.
+    const all = b.store.finishedResults(summary.resultIds);
+    const rows = all.filter((r) => r.model_key === all.at(-1)!.model_key);
+    assert.equal(all.length, 2 * summary.tested.length);
+    assert.equal(rows.length, 2);
+    assert.equal(new Set(rows.map((r) => r.params_hash)).size, 2);
+    const runs = rows.flatMap((r) => b.store.runsOf(r.id));
     assert.deepEqual(runs.map((r) => r.prompt_tokens_target), [100, 100, 300, 300]);
     assert.deepEqual(runs.map((r) => r.tokens_in), [100, 100, 300, 300], "the server's counts");
-    const grid = b.store.gridOf(row.id);
+    for (const r of rows) assert.equal(r.runs_ok, 2);
+    const grid = rows.flatMap((r) => b.store.gridOf(r.id));
+    const row = rows[1]!;
     assert.deepEqual(grid.map((c) => [c.prompt_tokens, c.gen_tokens, c.runs]), [
       [100, 12, 2],
       [300, 12, 2],

@@ -94,7 +94,7 @@ export function readEverything(store: ResultsStore): ReadStatement[] {
     ["modelHistory", () => modelHistory(db, SEEDED_KEY)],
     ["modelHistory", () => modelHistory(db, SEEDED_KEY.split("@")[0]!)],
     ["findCached", () => store.findCached(SEEDED_KEY, "h1")],
-    ["latestPerModel", () => store.latestPerModel()],
+    ["latestPerIdentity", () => store.latestPerIdentity()],
     ["runsOf", () => store.runsOf(1)],
     ["cacheListing", () => cacheListing(store)],
   ];
