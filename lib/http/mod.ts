@@ -44,7 +44,10 @@ export { limitBody, MAX_REQUEST_BODY } from "./body.ts";
 export { type MultipartOptions, type MultipartUpload, readMultipart } from "./multipart.ts";
 export { securityHeaders } from "./headers.ts";
 export {
+  assertBrowserSameOrigin,
+  assertJsonType,
   assertUsableToken,
+  isJsonType,
   isSameOrigin,
   randomToken,
   requireToken,

@@ -232,6 +232,30 @@ Deno.test("beyond loopback every dashboard route needs the token; the ?token= li
     assert.equal(res.status, 200, path);
     await res.body?.cancel();
   }
+  // The cookie is sent by the browser on its own: a state-changing request with it must prove
+  // it comes from the dashboard's page (Origin, or Sec-Fetch-Site: same-origin).
+  const withCookie = (headers: Record<string, string>) =>
+    d.web.fetch(
+      new Request("http://localhost/api/presets", {
+        method: "POST",
+        headers: { Cookie: cookie.split(";")[0]!, "Content-Type": "application/json", ...headers },
+        body: JSON.stringify({ name: "p", args: [] }),
+      }),
+    );
+  for (
+    const [headers, code] of [
+      [{}, "origin_required"],
+      [{ "Sec-Fetch-Site": "same-site" }, "cross_origin"],
+      [{ Origin: "http://evil.example" }, "cross_origin"],
+    ] as const
+  ) {
+    const res = await withCookie(headers);
+    assert.equal(res.status, 403, JSON.stringify(headers));
+    assert.equal((await res.json()).code, code);
+  }
+  const own = await withCookie({ "Sec-Fetch-Site": "same-origin" });
+  assert.notEqual(own.status, 403, "the dashboard's own page passes");
+  await own.body?.cancel();
 });
 
 Deno.test("every page and file of both servers carries the CSP with frame-ancestors 'none'", async () => {
