@@ -54,5 +54,12 @@ export {
   sameOrigin,
 } from "./security.ts";
 export { sseResponse } from "./sse.ts";
+export {
+  type LimitedServer,
+  SERVE_LIMITS,
+  type ServeLimits,
+  serveWithLimits,
+  type ServeWithLimitsOptions,
+} from "./serve.ts";
 export { snapshotResponse } from "./snapshot.ts";
 export { safeLocalPath } from "./redirect.ts";
