@@ -7,6 +7,7 @@
  * loopback port. The handler sees the client's own address, and a request body that stops
  * arriving for the body timeout fails its read (400 `body_timeout`), the connection closed after
  * the answer. Upgraded connections (WebSocket) and answers being sent are never timed out.
+ * `Deno.serve` listens on 127.0.0.1 only, whatever the public address.
  *
  * @module
  */
@@ -228,9 +229,12 @@ function withBodyTimeout(req: Request, r: Relay, timeoutMs: number): Request {
   } as RequestInit);
 }
 
-/** Copies `from` to `to` until `from` ends (a read and a write at a time: no stream queues). */
+/**
+ * Copies `from` to `to` until `from` ends: a read and a write at a time, so a side that does not
+ * read holds the other back (no queue grows) and a connection costs two 16 KiB buffers.
+ */
 async function copy(from: Deno.Conn, to: Deno.Conn): Promise<void> {
-  const buf = new Uint8Array(64 * 1024);
+  const buf = new Uint8Array(16 * 1024);
   for (let n = await from.read(buf); n !== null; n = await from.read(buf)) {
     let sent = 0;
     while (sent < n) sent += await to.write(buf.subarray(sent, n));
