@@ -1,10 +1,5 @@
 import assert from "node:assert/strict";
-import {
-  arrivalGaps,
-  drawLength,
-  gammaGaps,
-  spreads,
-} from "../../../lib/bench/distributions.ts";
+import { arrivalGaps, drawLength, gammaGaps, spreads } from "../../../lib/bench/distributions.ts";
 import { poissonGaps } from "../../../lib/bench/load_curve.ts";
 import { createRandom } from "../../../lib/engine/mod.ts";
 

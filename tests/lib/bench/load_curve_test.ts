@@ -39,6 +39,7 @@ function chat(ttft: number, tokens: number, gap: number): ChatResult {
 }
 
 const req = (start: number, end: number, ttft: number, gap: number): LoadRequest => ({
+  index: 0,
   start,
   end,
   metrics: runMetrics(chat(ttft, 11, gap)),
@@ -59,7 +60,7 @@ Deno.test("a level's throughput, goodput and percentiles", () => {
     req(0, 500, 50, 10),
     req(0, 1000, 300, 10),
     req(500, 1000, 50, 40),
-    { start: 100, end: 200, metrics: null, error: "boom" },
+    { index: 9, start: 100, end: 200, metrics: null, error: "boom" },
   ];
   const row = levelRow("concurrency", 2, reqs, { ttft_ms: 100, tpot_ms: 20 });
   assert.equal(row.duration_ms, 1000);
@@ -130,11 +131,12 @@ function fakeSend(ms: number) {
   let active = 0;
   let most = 0;
   const send = async (): Promise<Measured> => {
+    const sentAt = performance.timeOrigin + performance.now();
     active++;
     most = Math.max(most, active);
     await new Promise((r) => setTimeout(r, ms));
     active--;
-    return { result: chat(1, 3, 1), retried: false, instanceId: "m", sent_at_ms: Date.now() };
+    return { result: chat(1, 3, 1), retried: false, instanceId: "m", sent_at_ms: sentAt };
   };
   return { send, most: () => most };
 }
