@@ -69,6 +69,7 @@ export {
   type FullWorkload,
   type ResolvedRun,
   type RunOptions,
+  type WorkloadOptions,
   workloadOf,
 } from "./options.ts";
 export { loadDataset } from "./dataset.ts";

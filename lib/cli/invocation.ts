@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { type FullWorkload, loadDataset, type ResolvedRun, workloadOf } from "../bench/mod.ts";
+import type { ResolvedRun, WorkloadOptions } from "../bench/mod.ts";
 import {
   applyLayer,
   backendOf,
@@ -109,14 +109,25 @@ export async function resolveInvocation(
         "does not: add --use-rest-api (LM Studio) or --backend openai --base-url URL",
     );
   }
-  if (w) await checkWorkload(workloadOf(runOptions));
+  if (w) await checkWorkload(w);
   if (runOptions.dev_mode) config.num_runs = 1;
   const layers = [...base.layers, { source: "command line", found: true, unknownKeys: [] }];
   return { kind: "run", config, options: runOptions, layers, paths, presetArgs };
 }
 
 /** Refuses workload options that contradict each other or do nothing; reads the dataset. */
-async function checkWorkload(w: FullWorkload): Promise<void> {
+async function checkWorkload(given: WorkloadOptions): Promise<void> {
+  const w = {
+    ...given,
+    slo_e2el_ms: given.slo_e2el_ms ?? null,
+    duration_s: given.duration_s ?? null,
+    burstiness: given.burstiness ?? 1,
+    prompt_tokens_stddev: given.prompt_tokens_stddev ?? 0,
+    gen_tokens_stddev: given.gen_tokens_stddev ?? 0,
+    range_ratio: given.range_ratio ?? 0,
+    dataset: given.dataset ?? null,
+    dataset_sample: given.dataset_sample ?? null,
+  };
   const curve = w.concurrency.length > 0 || w.request_rate.length > 0;
   if ((w.slo_ttft_ms !== null || w.slo_tpot_ms !== null || w.slo_e2el_ms !== null) && !curve) {
     throw badRequest(
@@ -156,7 +167,9 @@ async function checkWorkload(w: FullWorkload): Promise<void> {
         "--dataset sets the prompts and output lengths: leave out --prompt-tokens and --gen-tokens",
       );
     }
-    // Read now, so a file that cannot serve is said before any server is asked.
+    // Read now, so a file that cannot serve is said before any server is asked (the benchmark
+    // code is loaded only for this: the command line's start stays light).
+    const { loadDataset } = await import("../bench/mod.ts");
     await loadDataset(w.dataset, w.dataset_sample, w.seed);
   }
 }
