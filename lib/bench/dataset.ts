@@ -69,7 +69,10 @@ function jsonlEntry(line: string, path: string, n: number): DatasetEntry {
   try {
     value = JSON.parse(line);
   } catch (err) {
-    throw bad(path, where, `not JSON (${err instanceof Error ? err.message : String(err)})`);
+    // The parser counts lines of the one line it read: say the column only.
+    const why = (err instanceof Error ? err.message : String(err))
+      .replace(/ in JSON at position \d+ \(line \d+ column (\d+)\)/, " at column $1");
+    throw bad(path, where, `not JSON (${why})`);
   }
   if (!isObject(value) || typeof value.prompt !== "string" || !value.prompt.trim()) {
     throw bad(path, where, 'expected {"prompt": text, "output_tokens": n}');
