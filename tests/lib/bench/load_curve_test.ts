@@ -9,6 +9,7 @@ import {
   runRate,
 } from "../../../lib/bench/load_curve.ts";
 import type { Measured } from "../../../lib/bench/measure.ts";
+import { gammaGaps } from "../../../lib/bench/distributions.ts";
 import { levelNotes } from "../../../lib/bench/model_load.ts";
 import { runMetrics } from "../../../lib/bench/metrics.ts";
 import type { ChatResult } from "../../../lib/modelserver/backend.ts";
@@ -75,6 +76,55 @@ Deno.test("a level's throughput, goodput and percentiles", () => {
   assert.equal(row.itl_ms_p50, 10);
   const noSlo = levelRow("rate", 5, reqs, { ttft_ms: null, tpot_ms: null });
   assert.equal(noSlo.goodput_rps, null, "no target, no goodput");
+});
+
+Deno.test("goodput with --slo-e2el counts the requests whose whole latency meets it, with every other target", () => {
+  // End-to-end latencies: 151, 401 and 451 ms (TTFT + 10 gaps + 1 ms).
+  const reqs = [req(0, 500, 50, 10), req(0, 1000, 300, 10), req(500, 1000, 50, 40)];
+  const e2el = (ms: number, ttft: number | null = null) =>
+    levelRow("concurrency", 2, reqs, { ttft_ms: ttft, tpot_ms: null, e2el_ms: ms }).slo_met;
+  assert.equal(e2el(160), 1);
+  assert.equal(e2el(420), 2);
+  assert.equal(e2el(420, 100), 1, "the 401 ms one misses the TTFT target");
+  assert.equal(e2el(150), 0);
+  const row = levelRow("concurrency", 2, reqs, { ttft_ms: null, tpot_ms: null, e2el_ms: 420 });
+  assert.equal(row.goodput_rps, 2, "2 requests in 1 s");
+});
+
+Deno.test("runRate() with a burstiness sends at the gamma times of that shape", async () => {
+  const f = fakeSend(5);
+  const t0 = performance.now();
+  const out = await runRate(f.send, 100, 8, 5, new AbortController().signal, 0.5);
+  assert.deepEqual(out.map((r) => r.index), [0, 1, 2, 3, 4, 5, 6, 7]);
+  const due = gammaGaps(100, 0.5, 8, 5).reduce<number[]>(
+    (acc, g) => [...acc, (acc.at(-1) ?? 0) + g * 1000],
+    [],
+  );
+  for (const r of out) {
+    assert.ok(r.start - t0 >= due[r.index]! - 1, `request ${r.index} not sent before it is due`);
+  }
+});
+
+Deno.test("a level bounded by a deadline sends nothing after it and waits for what is in flight", async () => {
+  const f = fakeSend(30);
+  const t0 = performance.now();
+  const deadline = t0 + 100;
+  const closed = await runConcurrency(
+    f.send,
+    2,
+    { requests: 1000, deadline },
+    new AbortController().signal,
+  );
+  assert.ok(closed.length >= 2 && closed.length < 1000);
+  assert.ok(closed.every((r) => r.start < deadline && r.metrics !== null));
+  const open = await runRate(
+    f.send,
+    50,
+    { requests: 1000, deadline: performance.now() + 100 },
+    1,
+    new AbortController().signal,
+  );
+  assert.ok(open.length < 1000 && open.every((r) => r.metrics !== null));
 });
 
 Deno.test("the knee is the first level whose next adds less than 10 %", () => {
