@@ -8,6 +8,7 @@
  * @module
  */
 import { createRandom, type Random } from "../lib/engine/mod.ts";
+import { print } from "../lib/log.ts";
 
 /** Conversations in the file. */
 export const CONVERSATIONS = 300;
@@ -109,5 +110,5 @@ export function datasetText(): string {
 if (import.meta.main) {
   const path = Deno.args[0] ?? new URL("../data/sharegpt_small.json", import.meta.url).pathname;
   await Deno.writeTextFile(path, datasetText());
-  console.log(`Wrote ${CONVERSATIONS} conversations to ${path}`);
+  print(`Wrote ${CONVERSATIONS} conversations to ${path}`);
 }

@@ -12,6 +12,7 @@
 import { createHash } from "node:crypto";
 import { UsageError } from "../error.ts";
 import { createRandom } from "../engine/mod.ts";
+import { isPlainObject } from "../shared/json_object.ts";
 
 /** One request of a dataset. */
 export interface DatasetEntry {
@@ -37,18 +38,15 @@ export const CHARS_PER_TOKEN = 4;
 const bad = (path: string, where: string, what: string) =>
   new UsageError(`Cannot read the dataset ${path}: ${where}: ${what}`, { code: "bad_dataset" });
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === "object" && !Array.isArray(v);
-
 /** The request of one ShareGPT conversation, or null when it has no human turn with a reply. */
 function shareGptEntry(value: unknown, path: string, index: number): DatasetEntry | null {
   const where = `entry ${index}`;
-  if (!isObject(value) || !Array.isArray(value.conversations)) {
+  if (!isPlainObject(value) || !Array.isArray(value.conversations)) {
     throw bad(path, where, 'expected an object with a "conversations" list');
   }
   const turns = value.conversations as unknown[];
   for (const [i, t] of turns.entries()) {
-    if (!isObject(t) || typeof t.from !== "string" || typeof t.value !== "string") {
+    if (!isPlainObject(t) || typeof t.from !== "string" || typeof t.value !== "string") {
       throw bad(path, `${where}, turn ${i}`, 'expected {"from": string, "value": string}');
     }
   }
@@ -74,7 +72,7 @@ function jsonlEntry(line: string, path: string, n: number): DatasetEntry {
       .replace(/ in JSON at position \d+ \(line \d+ column (\d+)\)/, " at column $1");
     throw bad(path, where, `not JSON (${why})`);
   }
-  if (!isObject(value) || typeof value.prompt !== "string" || !value.prompt.trim()) {
+  if (!isPlainObject(value) || typeof value.prompt !== "string" || !value.prompt.trim()) {
     throw bad(path, where, 'expected {"prompt": text, "output_tokens": n}');
   }
   const out = value.output_tokens;

@@ -214,8 +214,11 @@ export interface LevelBound {
   deadline?: number | null;
 }
 
-const open = (bound: LevelBound, sent: number) =>
-  sent < bound.requests && (bound.deadline == null || performance.now() < bound.deadline);
+/** Whether a level may send another request. */
+function open(bound: LevelBound, sent: number): boolean {
+  const deadline = bound.deadline ?? null;
+  return sent < bound.requests && (deadline === null || performance.now() < deadline);
+}
 
 /**
  * Requests with `concurrency` in flight at every moment (a closed loop) until the bound: no
@@ -257,6 +260,7 @@ export async function runRate(
   burstiness = 1,
 ): Promise<LoadRequest[]> {
   const b = typeof bound === "number" ? { requests: bound } : bound;
+  const deadline = b.deadline ?? null;
   const nextGap = arrivalGaps(rate, burstiness, seed);
   const t0 = performance.now();
   const pending: Promise<LoadRequest>[] = [];
@@ -264,12 +268,12 @@ export async function runRate(
   let inFlight = 0;
   for (let i = 0; i < b.requests; i++) {
     at += nextGap() * 1000;
-    if (b.deadline != null && t0 + at >= b.deadline) break;
+    if (deadline !== null && t0 + at >= deadline) break;
     const wait = t0 + at - performance.now();
     if (wait > 0) await sleep(wait, signal);
     while (inFlight >= MAX_IN_FLIGHT) await sleep(5, signal);
     signal.throwIfAborted();
-    if (b.deadline != null && performance.now() >= b.deadline) break;
+    if (deadline !== null && performance.now() >= deadline) break;
     inFlight++;
     pending.push(timed(send, i).finally(() => inFlight--));
   }

@@ -69,8 +69,8 @@ export {
   type FullWorkload,
   type ResolvedRun,
   type RunOptions,
-  type WorkloadOptions,
   workloadOf,
+  type WorkloadOptions,
 } from "./options.ts";
 export { loadDataset } from "./dataset.ts";
 export type { Dataset, DatasetEntry } from "./dataset.ts";

@@ -87,8 +87,8 @@ export async function runLoadCurve(s: ModelSession): Promise<number> {
         parallel: mode === "concurrency" ? level : 0,
         load_mode: mode,
         load_level: level,
-        ...(p?.prompt_target != null ? { prompt_tokens_target: p.prompt_target } : {}),
-        ...(p?.gen_target != null
+        ...(p && p.prompt_target !== null ? { prompt_tokens_target: p.prompt_target } : {}),
+        ...(p && p.gen_target !== null
           ? {
             gen_tokens_target: p.gen_target,
             stopped_early: r.metrics ? stoppedEarly(p.gen_target, r.metrics) : null,
