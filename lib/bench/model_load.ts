@@ -114,7 +114,7 @@ export async function runLoadCurve(s: ModelSession): Promise<number> {
         level,
         row.max_in_flight as number,
         s.slots,
-        w.duration_s === null ? w.requests : reqs.length,
+        w.duration_s === null ? w.requests : Infinity,
       )
     ) {
       s.warnings.push(message);
