@@ -3,9 +3,9 @@
  * `{conversations: [{from: "human" | "gpt", value}]}`: the first human turn is the prompt, the
  * reply that follows it sets the output target) or JSON Lines of `{"prompt", "output_tokens"}`.
  * `--dataset-sample N` picks N entries with a shuffle seeded by `--seed`, so a run can be
- * repeated. A ShareGPT reply's length is estimated as ⌈characters ÷ 4⌉ tokens (the usual figure
- * for English text): the dataset's lengths are the same on every server, as a workload's identity
- * needs. A malformed file is refused with the line (JSON Lines) or the entry (JSON) at fault.
+ * repeated. A ShareGPT reply's length is counted by the server's tokenizer where it has one (see
+ * `workload_plan.ts`), else estimated as ⌈characters ÷ 4⌉ tokens (the usual figure for English
+ * text). A malformed file is refused with the line (JSON Lines) or the entry (JSON) at fault.
  *
  * @module
  */
@@ -19,6 +19,8 @@ export interface DatasetEntry {
   prompt: string;
   /** Output tokens to generate; null: up to `max_tokens`, as the model chooses. */
   output_tokens: number | null;
+  /** A ShareGPT reply, whose length sets `output_tokens` (counted again by a server's tokenizer). */
+  reply?: string;
 }
 
 /** A dataset read from a file. */
@@ -57,6 +59,7 @@ function shareGptEntry(value: unknown, path: string, index: number): DatasetEntr
   return {
     prompt: typed[first]!.value,
     output_tokens: Math.max(1, Math.ceil(reply.value.length / CHARS_PER_TOKEN)),
+    reply: reply.value,
   };
 }
 

@@ -24,12 +24,38 @@ export interface PlannedRequest {
   gen_target: number | null;
 }
 
+/** A dataset whose ShareGPT replies were counted: by the server's `tokenizer`, or `estimated`. */
+export type CountedDataset = Dataset & { output_tokens_method?: "tokenizer" | "estimated" };
+
+/**
+ * Counts the ShareGPT replies of a dataset with the server's tokenizer where it has one: the
+ * count of the reply as a message less that of an empty message (the chat template's share), as
+ * vLLM counts a reply with the model's tokenizer. Elsewhere the estimate of the file stays.
+ */
+export async function countReplies(
+  backend: Backend,
+  model: string,
+  dataset: Dataset,
+): Promise<CountedDataset> {
+  if (!dataset.entries.some((e) => e.reply !== undefined)) return dataset;
+  const count = (content: string) =>
+    backend.promptTokens?.(model, [{ role: "user", content }]) ?? Promise.resolve(null);
+  const base = await count("");
+  if (base === null) return { ...dataset, output_tokens_method: "estimated" };
+  const entries = [];
+  for (const e of dataset.entries) {
+    const n = e.reply === undefined ? null : await count(e.reply);
+    entries.push(n === null ? e : { ...e, output_tokens: Math.max(1, n - base) });
+  }
+  return { ...dataset, entries, output_tokens_method: "tokenizer" };
+}
+
 /** A model's workload: its cells, datasets and draws, how lengths are counted and forced. */
 export class WorkloadPlan {
   readonly cells: Cell[];
   readonly method: CountMethod | null;
   readonly outputControl: "exact" | "max";
-  readonly dataset: Dataset | null;
+  readonly dataset: CountedDataset | null;
   readonly #count: TokenCounter | null;
   readonly #builders = new Map<number, PromptBuilder>();
   readonly #prompt: LengthSpread;
@@ -39,7 +65,7 @@ export class WorkloadPlan {
 
   private constructor(
     workload: FullWorkload,
-    dataset: Dataset | null,
+    dataset: CountedDataset | null,
     outputControl: "exact" | "max",
     counter: { method: CountMethod; count: TokenCounter } | null,
   ) {
@@ -67,7 +93,8 @@ export class WorkloadPlan {
     const counter = workload.prompt_tokens.length && dataset === null
       ? await promptCounter(backend, instanceId, sampling)
       : null;
-    return new WorkloadPlan(workload, dataset, control, counter);
+    const counted = dataset ? await countReplies(backend, instanceId, dataset) : null;
+    return new WorkloadPlan(workload, counted, control, counter);
   }
 
   /** Whether requests follow the plan (a grid of lengths or a dataset), not the configured prompt. */
@@ -148,8 +175,9 @@ export class WorkloadPlan {
     if (spreads(this.#prompt)) out.prompt_tokens_spread = { ...this.#prompt };
     if (spreads(this.#gen)) out.gen_tokens_spread = { ...this.#gen };
     if (this.dataset) {
-      const { path, format, sha256, entries, skipped } = this.dataset;
+      const { path, format, sha256, entries, skipped, output_tokens_method } = this.dataset;
       out.dataset = { path, format, sha256, requests: entries.length, skipped };
+      if (output_tokens_method) out.dataset = { ...out.dataset as object, output_tokens_method };
     }
     return out;
   }

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { findEngine, type LlamaServer, startLlamaServer } from "../../lib/engine/mod.ts";
 import { ResultsStore } from "../../lib/store/mod.ts";
-import { runDeno, type TempEnv, tempEnv } from "../_helpers.ts";
+import { REPO_ROOT, runDeno, type TempEnv, tempEnv } from "../_helpers.ts";
 
 const engine = findEngine();
 
@@ -135,5 +135,32 @@ Deno.test({
     const starts = load.map((x) => x.started_at_ms as number);
     const first = Math.min(...starts);
     assert.ok(starts.every((s) => s - first < 1000), "nothing sent after the duration");
+  },
+});
+
+Deno.test({
+  name:
+    "on the real llama-server the shipped ShareGPT dataset's replies are counted by the model's tokenizer and generated to that length",
+  ignore: !engine,
+  sanitizeResources: false,
+  async fn() {
+    await using env = await tempEnv();
+    await using server = await startLlamaServer({ ctxSize: 2048, parallel: 1, modelsMax: 1 });
+    const dataset = join(REPO_ROOT, "data", "sharegpt_small.json");
+    const r = await cli(
+      ["--runs", "3", "--dataset", dataset, "--dataset-sample", "3", "--seed", "5", "--json"],
+      env,
+      server,
+    );
+    assert.equal(r.code, 0, r.stderr);
+    const entry = JSON.parse(r.stdout).results[0];
+    assert.equal(entry.workload.dataset.output_tokens_method, "tokenizer");
+    assert.equal(entry.workload.dataset.requests, 3);
+    const runs = runsOf(env);
+    assert.equal(runs.length, 3);
+    for (const run of runs) {
+      assert.ok((run.gen_tokens_target as number) >= 1);
+      assert.equal(run.tokens_out, run.gen_tokens_target, "ignore_eos: the reply's length");
+    }
   },
 });

@@ -27,6 +27,7 @@ Deno.test("a ShareGPT file gives the first human turn as prompt and the reply's 
   assert.deepEqual(d.entries, [{
     prompt: "What is a tree?",
     output_tokens: Math.ceil(41 / CHARS_PER_TOKEN),
+    reply: "x".repeat(41),
   }]);
   assert.equal(d.skipped, 2);
 });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { workloadOf } from "../../../lib/bench/options.ts";
-import { WorkloadPlan } from "../../../lib/bench/workload_plan.ts";
+import { countReplies, WorkloadPlan } from "../../../lib/bench/workload_plan.ts";
 import type { Dataset } from "../../../lib/bench/dataset.ts";
 import type { Backend } from "../../../lib/modelserver/backend.ts";
 import { samplingOf } from "../../../lib/bench/measure.ts";
@@ -88,4 +88,28 @@ Deno.test("an SDK benchmark with --range-ratio measures prompts of each drawn le
   assert.deepEqual(runs.map((r) => r.stopped_early), gens.map(() => 0));
   const grid = b.store.gridOf(row.id);
   assert.deepEqual(grid.map((c) => [c.prompt_tokens, c.gen_tokens, c.runs]), [[100, 12, 6]]);
+});
+
+Deno.test("ShareGPT replies are counted by the server's tokenizer where it has one, else estimated", async () => {
+  const shareGpt: Dataset = {
+    ...DATASET,
+    format: "sharegpt",
+    entries: [
+      { prompt: "q1", output_tokens: 3, reply: "a".repeat(10) },
+      { prompt: "q2", output_tokens: 25, reply: "b".repeat(100) },
+    ],
+  };
+  // A tokenizer of two characters a token, with a chat template of 7 tokens.
+  const tokenizer = {
+    promptTokens: (_m: string, msgs: { content: string }[]) =>
+      Promise.resolve(Math.ceil(msgs[0]!.content.length / 2) + 7),
+  } as unknown as Backend;
+  const counted = await countReplies(tokenizer, "m", shareGpt);
+  assert.deepEqual(counted.entries.map((e) => e.output_tokens), [5, 50]);
+  assert.equal(counted.output_tokens_method, "tokenizer");
+  const none = { promptTokens: () => Promise.resolve(null) } as unknown as Backend;
+  const estimated = await countReplies(none, "m", shareGpt);
+  assert.deepEqual(estimated.entries.map((e) => e.output_tokens), [3, 25]);
+  assert.equal(estimated.output_tokens_method, "estimated");
+  assert.equal(await countReplies(tokenizer, "m", DATASET), DATASET, "JSON Lines targets stay");
 });
