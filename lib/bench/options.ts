@@ -108,6 +108,8 @@ export interface RunOptions {
   json?: boolean;
   /** `--save-requests`: the JSON Lines file of every request of the benchmark. */
   save_requests?: string | null;
+  /** `--percentiles`: the percentiles (0–100) the console's latency tables show; null: theirs. */
+  percentiles?: number[] | null;
   /** Controlled workload and load curve. */
   workload?: WorkloadOptions;
   /** Flag keys given on the command line or by a preset (to warn only about what was asked). */

@@ -214,4 +214,15 @@ export const OUTPUT_FLAGS: readonly FlagSpec[] = [
     description:
       "write every request of this benchmark as JSON Lines: start and end times, TTFT, inter-token gaps, token counts (a bare name goes to the results folder)",
   }),
+  f({
+    long: "percentiles",
+    key: "percentiles",
+    kind: "floats",
+    min: 0,
+    exclusiveMin: true,
+    category: "Other",
+    arg: "p[,p…]",
+    description:
+      "the latency percentiles the console's tables show, e.g. 50,90,95,99,99.9 (default: p50, p90, p99)",
+  }),
 ];

@@ -110,6 +110,10 @@ export async function resolveInvocation(
     );
   }
   if (w) await checkWorkload(w);
+  const over = (runOptions.percentiles ?? []).find((p) => p >= 100);
+  if (over !== undefined) {
+    throw badRequest(`--percentiles takes values below 100 (given: ${over})`);
+  }
   if (runOptions.dev_mode) config.num_runs = 1;
   const layers = [...base.layers, { source: "command line", found: true, unknownKeys: [] }];
   return { kind: "run", config, options: runOptions, layers, paths, presetArgs };

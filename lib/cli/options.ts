@@ -97,6 +97,7 @@ export function flagsToRunOptions(flags: Flags): RunOptions {
     debug: pick(flags, "debug", false),
     json: pick(flags, "json", false),
     save_requests: pick(flags, "save_requests", null),
+    percentiles: pick(flags, "percentiles", null),
     workload: {
       prompt_tokens: pick(flags, "prompt_tokens", []),
       gen_tokens: pick(flags, "gen_tokens", []),

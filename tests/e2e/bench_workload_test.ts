@@ -175,3 +175,31 @@ Deno.test("a malformed dataset is refused in one line naming the line, before an
   assert.equal(mixed.code, 2);
   assert.match(mixed.stderr, /--dataset sets the prompts and output lengths/);
 });
+
+Deno.test("--percentiles chooses the percentiles of the latency and load-curve tables", async () => {
+  await using env = await tempEnv();
+  const d = await startLmStudioDouble({ port: 0 });
+  try {
+    const r = await cli([
+      ...REST,
+      ...["--base-url", d.url, "--runs", "3", "--concurrency", "2", "--requests", "4"],
+      ...["--percentiles", "50,95,99.9"],
+    ], env.vars);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(
+      r.stdout,
+      /^Latency \(ms\)\s+Quant\s+TTFT mean\s+TTFT p50\s+TTFT p95\s+TTFT p99\.9\s/m,
+    );
+    assert.match(r.stdout, /E2EL p99\.9$/m);
+    assert.match(
+      r.stdout,
+      /^Load curve\s+level\s+ok\s+.*latency p50\s+latency p95\s+latency p99\.9\s/m,
+    );
+    assert.match(r.stdout, /^qwen\/qwen3-4b@q4_k_m\s+c=2\s+4\/4\s+[\d.]+/m);
+    const bad = await cli(["--percentiles", "50,100"], env.vars);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--percentiles takes values below 100 \(given: 100\)/);
+  } finally {
+    await d.close();
+  }
+});
