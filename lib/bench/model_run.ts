@@ -40,10 +40,11 @@ export async function runModel(
     await control.checkpoint();
     const warmupMs = await s.warmup();
     await control.checkpoint();
+    const plan = await s.prepareWorkload();
+    // The warm-ups shaped as the workload need its plan; they end before the hardware sampling.
+    await s.moreWarmups();
     profiler?.start((sample) => emit({ type: "hardware", sample }));
     let throttleWait = 0;
-    const plan = await s.prepareWorkload();
-    await s.moreWarmups();
     const workload = workloadOf(options);
     const controlled = plan.controlled;
     // A grid of lengths has cells; a dataset's requests are one set, kept by run.
