@@ -17,6 +17,7 @@ import { noteSensors, optionWarnings, type SensorState } from "./honesty.ts";
 import { randomNonce } from "./measure.ts";
 import { runModel } from "./model_run.ts";
 import { cellsOf } from "./workload.ts";
+import { loadDataset } from "./dataset.ts";
 import { type RunOptions, workloadOf } from "./options.ts";
 import type { Profiler } from "./profiler_types.ts";
 import type { Target } from "./target.ts";
@@ -89,7 +90,15 @@ export async function runJob(
   deps: JobDeps,
 ): Promise<JobSummary> {
   const { backend, store, emit } = deps;
-  const params = measuredParams(config, backend.kind, options);
+  const w = workloadOf(options);
+  // Read once per job: every model gets the same requests, and the key the file's content.
+  const dataset = w.dataset !== null
+    ? await loadDataset(w.dataset, w.dataset_sample, w.seed)
+    : null;
+  const params = measuredParams(config, backend.kind, {
+    ...options,
+    dataset_sha256: dataset?.sha256 ?? null,
+  });
   const hash = paramsHash(params);
   const summary: JobSummary = {
     outcome: "completed",
@@ -135,14 +144,21 @@ export async function runJob(
       await requireParallel(backend, emit);
     }
     const workload = workloadOf(options);
-    if (
-      run.length > 0 && workload.gen_tokens.length && (await backend.outputControl?.()) !== "exact"
-    ) {
+    if (dataset && dataset.skipped > 0) {
+      emit({
+        type: "log",
+        level: "info",
+        message: `${dataset.path}: ${dataset.skipped} conversation(s) without a human turn and ` +
+          "a reply are left out",
+      });
+    }
+    const outputs = workload.gen_tokens.length > 0 || dataset !== null;
+    if (run.length > 0 && outputs && (await backend.outputControl?.()) !== "exact") {
       emit({
         type: "log",
         level: "warn",
-        message:
-          `${backend.describe()} cannot force the output length, so --gen-tokens is a maximum ` +
+        message: `${backend.describe()} cannot force the output length, so ` +
+          `${dataset ? "the dataset's output length" : "--gen-tokens"} is a maximum ` +
           "there: runs that stop earlier are reported with their real length (llama.cpp forces " +
           "it with ignore_eos)",
       });
@@ -183,6 +199,7 @@ export async function runJob(
         sensors,
         llamacpp,
         onResult: (id) => summary.resultIds.push(id),
+        dataset,
       }, { index: i + 1, total: run.length });
       if (status === "stopped") break;
       if (status === "partial") summary.partial.push(target.key);

@@ -13,7 +13,7 @@ const num = (v: unknown, digits: number) => fixed(v, digits, "-");
 const variant = (r: ResultRow) => shortModelName(String(r.model_key ?? r.model_name));
 
 /** An aligned table: the first `left` columns padded right, the others left. */
-function aligned(head: string[], body: string[][], left: number): string {
+export function aligned(head: string[], body: string[][], left: number): string {
   const all = [head, ...body];
   const widths = head.map((_, i) => Math.max(...all.map((row) => row[i]!.length)));
   const fmtRow = (row: string[]) =>

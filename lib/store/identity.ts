@@ -71,7 +71,16 @@ export function cellLabel(c: GridCell): string {
 }
 
 /** The load-curve and SLO values of a workload (what a grid's first cell keeps). */
-const LOAD_KEYS = ["concurrency", "request_rate", "requests", "seed", "slo_ttft_ms", "slo_tpot_ms"];
+const LOAD_KEYS = [
+  "concurrency",
+  "request_rate",
+  "requests",
+  "slo_ttft_ms",
+  "slo_tpot_ms",
+  "slo_e2el_ms",
+  "burstiness",
+  "duration_s",
+];
 
 /**
  * The parameters of one cell of a grid: its lengths alone. `withRest` keeps what the grid's
@@ -108,11 +117,21 @@ export function workloadText(paramsJson: unknown): string | null {
   }
   if (!w || typeof w !== "object") return null;
   const list = (v: unknown) => Array.isArray(v) && v.length ? v.join(",") : null;
+  const spread = (v: unknown) => typeof v === "number" && v > 0 ? ` ±${v}` : "";
+  const dataset = w.dataset && typeof w.dataset === "object"
+    ? w.dataset as { path?: unknown; sample?: unknown }
+    : null;
+  const file = dataset ? String(dataset.path ?? "").split(/[\\/]/).at(-1) : null;
   const parts = [
-    list(w.prompt_tokens) && `prompt ${list(w.prompt_tokens)} tokens`,
-    list(w.gen_tokens) && `${list(w.gen_tokens)} out`,
+    dataset && `dataset ${file}${typeof dataset.sample === "number" ? ` (${dataset.sample})` : ""}`,
+    list(w.prompt_tokens) &&
+    `prompt ${list(w.prompt_tokens)}${spread(w.prompt_tokens_stddev)} tokens`,
+    list(w.gen_tokens) && `${list(w.gen_tokens)}${spread(w.gen_tokens_stddev)} out`,
+    typeof w.range_ratio === "number" && w.range_ratio > 0 && `range ratio ${w.range_ratio}`,
     list(w.concurrency) && `concurrency ${list(w.concurrency)}`,
     list(w.request_rate) && `${list(w.request_rate)} req/s`,
+    typeof w.burstiness === "number" && `burstiness ${w.burstiness}`,
+    typeof w.duration_s === "number" && `${w.duration_s} s`,
   ].filter(Boolean);
   return parts.length ? parts.join(" · ") : null;
 }

@@ -306,5 +306,7 @@ export const OPTIONAL_COLUMNS: Readonly<Record<string, Readonly<Record<string, s
     ended_at_ms: "REAL",
     client_tokens_per_sec: "REAL",
     decode_source: "TEXT",
+    /** A run with an output target that ended before it on its own (1), or reached it (0). */
+    stopped_early: "INTEGER",
   },
 };

@@ -274,5 +274,33 @@ Deno.test("load curves need concurrent requests: SDK mode and goodput targets al
   assert.match(sdk.stderr, /SDK mode\s+does not: add --use-rest-api/);
   const slo = await cli(["--use-rest-api", "--slo-ttft", "200"], env);
   assert.equal(slo.code, 2);
-  assert.match(slo.stderr, /--slo-ttft and --slo-tpot set the goodput of a load curve/);
+  assert.match(slo.stderr, /--slo-ttft, --slo-tpot and --slo-e2el set the goodput of a load curve/);
+  const e2el = await cli(["--use-rest-api", "--slo-e2el", "900"], env);
+  assert.equal(e2el.code, 2);
+  assert.match(e2el.stderr, /--slo-e2el set the goodput of a load curve/);
+});
+
+Deno.test("workload options that do nothing or contradict each other are refused with the fix", async () => {
+  await using env = await tempEnv();
+  const cases: [string[], RegExp][] = [
+    [["--duration", "5"], /--duration sets how long each load level lasts: add --concurrency/],
+    [
+      ["--concurrency", "2", "--burstiness", "0.5"],
+      /--burstiness shapes the arrivals of --request-rate/,
+    ],
+    [["--prompt-tokens-stddev", "8"], /spreads the lengths around --prompt-tokens: add it/],
+    [["--gen-tokens-stddev", "8"], /spreads the lengths around --gen-tokens: add it/],
+    [["--range-ratio", "0.3"], /--range-ratio spreads the lengths .*: add one/],
+    [
+      ["--gen-tokens", "8", "--range-ratio", "0.3", "--gen-tokens-stddev", "2"],
+      /contradict each other: use one/,
+    ],
+    [["--dataset-sample", "5"], /--dataset-sample picks requests of a dataset: add --dataset/],
+    [["--range-ratio", "1"], /range-ratio/],
+  ];
+  for (const [args, message] of cases) {
+    const r = await cli(["--use-rest-api", ...args], env);
+    assert.equal(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
+    assert.match(r.stderr, message);
+  }
 });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { workloadOf } from "../../../lib/bench/options.ts";
-import { cellLabel, cellsOf } from "../../../lib/bench/workload.ts";
+import { cellLabel, cellsOf, stoppedEarly } from "../../../lib/bench/workload.ts";
 import { gridTable } from "../../../lib/bench/table.ts";
 import type { ResultRow } from "../../../lib/store/mod.ts";
 import { bench, ofType, testConfig, testOptions } from "./_harness.ts";
@@ -74,3 +74,16 @@ for (const kind of ["sdk", "rest"] as const) {
     assert.equal(workloadJson.output_length, "maximum");
   });
 }
+
+Deno.test("a run stopped early is one that ended on its own before its output target", () => {
+  assert.equal(stoppedEarly(64, { tokens_out: 10, stop_reason: "stop" }), 1);
+  assert.equal(stoppedEarly(64, { tokens_out: 10, stop_reason: null }), 1);
+  assert.equal(stoppedEarly(64, { tokens_out: 64, stop_reason: "length" }), 0);
+  assert.equal(
+    stoppedEarly(64, { tokens_out: 63, stop_reason: "length" }),
+    0,
+    "the limit, miscounted",
+  );
+  assert.equal(stoppedEarly(null, { tokens_out: 10, stop_reason: "stop" }), null);
+  assert.equal(stoppedEarly(64, { tokens_out: null, stop_reason: "stop" }), null);
+});
