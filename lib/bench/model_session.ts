@@ -381,7 +381,19 @@ export class ModelSession {
         ...metrics,
       })
     );
-    for (const f of round.failures) this.warnings.push(`parallel request failed: ${f}`);
+    // A failed request is a run too: its error and times are kept (and in --save-requests).
+    round.failures.forEach((f, j) =>
+      this.ctx.store.addRun(this.resultId, {
+        run_index: 1000 + index * n + round.requests.length + j,
+        parallel: n,
+        status: "failed",
+        error: f.error,
+        total_ms: f.ended_at_ms - f.started_at_ms,
+        started_at_ms: f.started_at_ms,
+        ended_at_ms: f.ended_at_ms,
+      })
+    );
+    for (const f of round.failures) this.warnings.push(`parallel request failed: ${f.error}`);
     this.failedRequests += round.failures.length;
   }
 

@@ -63,6 +63,9 @@ export function aggregateRuns(
   for (const metric of ["ttft_ms", "tpot_ms", "total_ms"] as const) {
     Object.assign(out, percentileColumns(metric, runs.map((r) => num(r, metric))));
   }
+  // The runs that kept a decode speed (a burst without the server's figure is left out): the n
+  // of Welch's test on this result.
+  out.tokens_per_sec_n = runs.filter((r) => num(r, "tokens_per_sec") !== null).length;
   const mean = out.tokens_per_sec_mean as number | null;
   out.tokens_in = summarize(runs.map((r) => num(r, "tokens_in"))).mean;
   out.tokens_out = summarize(runs.map((r) => num(r, "tokens_out"))).mean;

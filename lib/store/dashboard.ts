@@ -33,6 +33,7 @@ const PREVIOUS_ID = `(SELECT p.id FROM results p INDEXED BY idx_results_model_ha
 const RESULT_COLUMNS = `m.model_key, m.model_name, m.quantization, m.architecture, m.params_size,
   m.size_bytes, m.max_context_length, m.has_vision, m.has_tools, r.id AS result_id, r.backend,
   r.params_hash, r.finished_at, r.context_length, r.num_runs, r.runs_ok, r.runs_failed,
+  COALESCE(r.tokens_per_sec_n, r.runs_ok) AS speed_n,
   r.n_parallel, r.tokens_per_sec_mean, r.tokens_per_sec_median, r.tokens_per_sec_p95,
   r.tokens_per_sec_min, r.tokens_per_sec_max, r.tokens_per_sec_std, r.tokens_per_sec_cv,
   r.ttft_ms_mean, r.ttft_ms_p95, r.e2e_tokens_per_sec_mean, r.prefill_tokens_per_sec_mean,
@@ -67,11 +68,16 @@ function all<T>(db: DatabaseSync, sql: string, ...args: SQLInputValue[]): T[] {
  */
 export function resultsTable(db: DatabaseSync): ResultsTableRow[] {
   const rows = all<
-    ResultsTableRow & { prev_std: number | null; prev_runs: number | null; params_json: string }
+    ResultsTableRow & {
+      prev_std: number | null;
+      prev_runs: number | null;
+      params_json: string;
+      speed_n: number | null;
+    }
   >(
     db,
     `SELECT t.*, p.tokens_per_sec_mean AS prev_tokens_per_sec, p.tokens_per_sec_std AS prev_std,
-       p.runs_ok AS prev_runs,
+       COALESCE(p.tokens_per_sec_n, p.runs_ok) AS prev_runs,
        CASE WHEN p.tokens_per_sec_mean > 0 AND t.tokens_per_sec_mean IS NOT NULL
        THEN ROUND((t.tokens_per_sec_mean - p.tokens_per_sec_mean) * 100.0 / p.tokens_per_sec_mean,
          2) END AS speed_delta_pct
@@ -80,9 +86,9 @@ export function resultsTable(db: DatabaseSync): ResultsTableRow[] {
      LEFT JOIN results p ON p.id = t.prev_id
      ORDER BY t.tokens_per_sec_mean DESC NULLS LAST, t.model_key`,
   );
-  return rows.map(({ prev_std, prev_runs, prev_id: _, params_json, ...row }) => {
+  return rows.map(({ prev_std, prev_runs, prev_id: _, params_json, speed_n, ...row }) => {
     row.workload = workloadText(params_json);
-    const now = sampleSummary(row.tokens_per_sec_mean, row.tokens_per_sec_std, row.runs_ok);
+    const now = sampleSummary(row.tokens_per_sec_mean, row.tokens_per_sec_std, speed_n);
     const before = sampleSummary(row.prev_tokens_per_sec, prev_std, prev_runs);
     const test = now && before ? welchSummary(now, before) : null;
     return { ...row, speed_delta_significant: test ? (test.p < 0.05 ? 1 : 0) : null };

@@ -255,6 +255,8 @@ export const OPTIONAL_COLUMNS: Readonly<Record<string, Readonly<Record<string, s
     applied_json: "TEXT",
     workload_json: "TEXT",
     runs_excluded: "INTEGER",
+    /** Runs whose decode speed is in the mean (the n of Welch's test; older results: runs_ok). */
+    tokens_per_sec_n: "INTEGER",
     gpu_type: "TEXT",
     server_version: "TEXT",
     app_version: "TEXT",

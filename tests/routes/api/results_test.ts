@@ -53,4 +53,18 @@ Deno.test("a result's Δ compares it with the same identity only, and says wheth
   result("rest", "h1", 50, 0.5); // far outside it
   r = await row();
   assert.deepEqual([r.prev_tokens_per_sec, r.speed_delta_significant], [41, 1]);
+  // Five runs, but one kept a decode speed (the others bursts without the server's figure):
+  // too few for Welch's test, whatever runs_ok says.
+  const id = store.beginResult({ model, params_hash: "h1", backend: "rest", params: {} });
+  store.finishResult(id, {
+    status: "ok",
+    aggregates: {
+      tokens_per_sec_mean: 90,
+      tokens_per_sec_std: 0.5,
+      runs_ok: 5,
+      tokens_per_sec_n: 1,
+    },
+  });
+  r = await row();
+  assert.deepEqual([r.tokens_per_sec_mean, r.speed_delta_significant], [90, null]);
 });
