@@ -4,39 +4,14 @@
  * OpenAI-compatible backend. Ignored only when the engine is not built (CI builds it first).
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { findEngine, type LlamaServer, startLlamaServer } from "../../lib/engine/mod.ts";
-import { ResultsStore } from "../../lib/store/mod.ts";
-import { runDeno, type TempEnv, tempEnv } from "../_helpers.ts";
+import { findEngine, startLlamaServer } from "../../lib/engine/mod.ts";
+import { tempEnv } from "../_helpers.ts";
+import { engineCli, storedResults } from "./_engine_cli.ts";
 
 const engine = findEngine();
 
-function cli(args: string[], env: TempEnv, server: LlamaServer) {
-  return runDeno(
-    [
-      "run",
-      "-A",
-      "cli.ts",
-      "--backend",
-      "openai",
-      "--base-url",
-      server.url,
-      "--max-tokens",
-      "64",
-      ...args,
-    ],
-    { env: env.vars },
-  );
-}
-
-function results(env: TempEnv) {
-  const store = ResultsStore.open(join(env.dataDir, "results.db"));
-  try {
-    return store.allResults().map((r) => Object.assign(r, { runs: store.runsOf(r.id) }));
-  } finally {
-    store.close();
-  }
-}
+const cli = engineCli;
+const results = storedResults;
 
 Deno.test({
   name:

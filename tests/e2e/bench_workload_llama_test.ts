@@ -8,33 +8,16 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { findEngine, type LlamaServer, startLlamaServer } from "../../lib/engine/mod.ts";
-import { ResultsStore } from "../../lib/store/mod.ts";
-import { REPO_ROOT, runDeno, type TempEnv, tempEnv } from "../_helpers.ts";
+import { REPO_ROOT, type TempEnv, tempEnv } from "../_helpers.ts";
+import { engineCli, storedResults } from "./_engine_cli.ts";
 
 const engine = findEngine();
 
-function cli(args: string[], env: TempEnv, server: LlamaServer) {
-  return runDeno(
-    [
-      "run",
-      "-A",
-      "cli.ts",
-      ...["--backend", "openai", "--base-url", server.url, "--max-tokens", "64"],
-      ...["--n-parallel", "1", "--include-models", "^tiny-a$"],
-      ...args,
-    ],
-    { env: env.vars },
-  );
-}
+/** The CLI on the real server, one sequential stream on tiny-a. */
+const cli = (args: string[], env: TempEnv, server: LlamaServer) =>
+  engineCli(["--n-parallel", "1", "--include-models", "^tiny-a$", ...args], env, server);
 
-function runsOf(env: TempEnv) {
-  const store = ResultsStore.open(join(env.dataDir, "results.db"));
-  try {
-    return store.allResults().flatMap((r) => store.runsOf(r.id));
-  } finally {
-    store.close();
-  }
-}
+const runsOf = (env: TempEnv) => storedResults(env).flatMap((r) => r.runs);
 
 Deno.test({
   name:
