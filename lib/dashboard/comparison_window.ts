@@ -1,6 +1,6 @@
 /**
  * The window of points `GET /api/comparison/{model_name}` answers with, from its query:
- * `?limit=N&before=CURSOR` (a page: at most N points, 1–5000, default 1000, older than the
+ * `?limit=N&before=CURSOR` (a page: at most N points, 1–5000, default 500, older than the
  * result `before`, the `next` of the previous page) or `?per_line=N` (every line downsampled to
  * at most N points, 4–5000). Anything else in these parameters is a usage error (400).
  *
@@ -26,7 +26,7 @@ function whole(name: string, text: string, min: number, max: number): number {
  * import assert from "node:assert/strict";
  * import { comparisonWindow } from "./comparison_window.ts";
  * const q = (params: Record<string, string>) => (k: string) => params[k];
- * assert.deepEqual(comparisonWindow(q({})), { kind: "page", limit: 1000, before: null });
+ * assert.deepEqual(comparisonWindow(q({})), { kind: "page", limit: 500, before: null });
  * assert.deepEqual(comparisonWindow(q({ limit: "50", before: "812" })), {
  *   kind: "page",
  *   limit: 50,

@@ -1,15 +1,15 @@
 /**
- * The lines of one model's history and their figures, computed over every finished result by
- * SQLite's aggregates (one pass, whatever the number of points): a line is one identity, a
- * variant measured through one backend with one set of parameters. Its least-squares slope comes
- * from the sums Σx, Σx², Σy, Σxy (x: the result's position in the line); its trend from Welch's
- * t-test between the line's first and newest measured result, the two rows read by their id.
+ * The lines of one model's history and their figures, computed over every finished result from
+ * the sums of one pass (`history_sums.ts`): a line is one identity, a variant measured through
+ * one backend with one set of parameters. Its least-squares slope comes from Σx, Σx², Σy, Σxy
+ * (x: the result's position in the line); its trend from Welch's t-test between the line's
+ * first and newest measured result, the two rows read by their id.
  *
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
 import { sampleSummary, welchSummary } from "../student_t.ts";
-import { FINISHED } from "./schema.ts";
+import { type LineSums, lineSums } from "./history_sums.ts";
 
 /** Speed figures and the trend of some points. */
 export interface HistoryStats {
@@ -45,31 +45,11 @@ export interface HistorySeries {
   newest_parallel: { tokens_per_sec: number; n_parallel: number } | null;
 }
 
-/** The sums of one line, as the aggregate query returns them. */
-interface LineSums {
-  model_key: string;
-  quantization: string | null;
-  backend: string;
-  params_hash: string;
-  total: number;
-  n: number;
-  sx: number | null;
-  sxx: number | null;
-  sy: number | null;
-  sxy: number | null;
-  min_y: number | null;
-  max_y: number | null;
-  first_run: string | null;
-  last_run: string | null;
-  first_id: number;
-  first_measured: number | null;
-  last_measured: number | null;
-  parallel_id: number | null;
-}
-
 /** The columns of a result the figures need beyond the sums. */
 interface Endpoint {
   id: number;
+  model_key: string;
+  quantization: string | null;
   mean: unknown;
   sd: unknown;
   runs_ok: unknown;
@@ -117,9 +97,9 @@ function workloadText(paramsJson: unknown): string | null {
 /** Speed statistics and the least-squares trend of one line, from its sums. */
 function statsOf(s: LineSums, ends: Map<number, Endpoint>): HistoryStats {
   const { n } = s;
-  const avg = n ? s.sy! / n : 0;
-  const den = n * (s.sxx ?? 0) - (s.sx ?? 0) ** 2;
-  const slope = n > 1 && den !== 0 ? (n * s.sxy! - s.sx! * s.sy!) / den : 0;
+  const avg = n ? s.sy / n : 0;
+  const den = n * s.sxx - s.sx ** 2;
+  const slope = n > 1 && den !== 0 ? (n * s.sxy - s.sx * s.sy) / den : 0;
   const threshold = Math.max(avg * 0.01, 1e-9);
   const first = ends.get(s.first_measured ?? -1);
   const last = ends.get(s.last_measured ?? -1);
@@ -147,7 +127,7 @@ function modelStats(sums: LineSums[], series: HistorySeries[]): HistoryStats {
   return {
     min_speed: n ? round2(Math.min(...measured.map((s) => s.min_y!))) : 0,
     max_speed: n ? round2(Math.max(...measured.map((s) => s.max_y!))) : 0,
-    avg_speed: n ? round2(measured.reduce((a, s) => a + s.sy!, 0) / n) : 0,
+    avg_speed: n ? round2(measured.reduce((a, s) => a + s.sy, 0) / n) : 0,
     total_runs: sums.reduce((a, s) => a + s.total, 0),
     first_run: times("first_run")[0] ?? null,
     last_run: times("last_run").at(-1) ?? null,
@@ -165,46 +145,29 @@ export function historySeries(
   db: DatabaseSync,
   name: string,
 ): { series: HistorySeries[]; stats: HistoryStats } | null {
-  // The variants first (a few rows, CROSS JOIN keeps them the outer loop), then their results
-  // through the index: never a walk over the whole history.
-  const sums = db.prepare(
-    `WITH pts AS (
-       SELECT r.id, r.model_id, r.backend, r.params_hash, r.finished_at AS t,
-         r.tokens_per_sec_mean AS y, r.n_parallel AS np, r.parallel_tokens_per_sec AS pt,
-         ROW_NUMBER() OVER (PARTITION BY r.model_id, r.backend, r.params_hash ORDER BY r.id) AS x
-       FROM models m CROSS JOIN results r INDEXED BY idx_results_status_model
-         ON r.status IN ${FINISHED} AND r.model_id = m.id
-       WHERE m.model_name = :name OR m.model_key = :name)
-     SELECT v.model_key, v.quantization, p.backend, p.params_hash, COUNT(*) AS total,
-       COUNT(p.y) AS n, SUM(IIF(p.y IS NULL, NULL, p.x)) AS sx,
-       SUM(IIF(p.y IS NULL, NULL, p.x * p.x)) AS sxx, SUM(p.y) AS sy, SUM(p.x * p.y) AS sxy,
-       MIN(p.y) AS min_y, MAX(p.y) AS max_y, MIN(IIF(p.y IS NULL, NULL, p.t)) AS first_run,
-       MAX(IIF(p.y IS NULL, NULL, p.t)) AS last_run, MIN(p.id) AS first_id,
-       MIN(IIF(p.y IS NULL, NULL, p.id)) AS first_measured,
-       MAX(IIF(p.y IS NULL, NULL, p.id)) AS last_measured,
-       MAX(IIF(p.np > 1 AND p.pt IS NOT NULL, p.id, NULL)) AS parallel_id
-     FROM pts p JOIN models v ON v.id = p.model_id
-     GROUP BY p.model_id, p.backend, p.params_hash ORDER BY first_id`,
-  ).all({ name }) as unknown as LineSums[];
+  const sums = lineSums(db, name);
   if (sums.length === 0) return null;
   const ids = sums.flatMap((s) => [s.first_id, s.first_measured, s.last_measured, s.parallel_id]);
   const ends = new Map(
     (db.prepare(
-      `SELECT r.id, r.tokens_per_sec_mean AS mean, r.tokens_per_sec_std AS sd, r.runs_ok,
-         r.params_json, r.n_parallel, r.parallel_tokens_per_sec AS parallel
-       FROM json_each(:ids) j CROSS JOIN results r ON r.id = j.value`,
+      `SELECT r.id, m.model_key, m.quantization, r.tokens_per_sec_mean AS mean,
+         r.tokens_per_sec_std AS sd, r.runs_ok, r.params_json, r.n_parallel,
+         r.parallel_tokens_per_sec AS parallel
+       FROM json_each(:ids) j CROSS JOIN results r ON r.id = j.value
+         CROSS JOIN models m ON m.id = r.model_id`,
     ).all({ ids: JSON.stringify(ids.filter((id) => id !== null)) }) as unknown as Endpoint[])
       .map((e) => [e.id, e]),
   );
   const series = sums.map((s): HistorySeries => {
     const p = ends.get(s.parallel_id ?? -1);
+    const first = ends.get(s.first_id)!;
     return {
-      id: seriesId(s.model_key, s.backend, s.params_hash),
-      model_key: s.model_key,
-      quantization: s.quantization,
+      id: seriesId(first.model_key, s.backend, s.params_hash),
+      model_key: first.model_key,
+      quantization: first.quantization,
       backend: s.backend,
       params_hash: String(s.params_hash),
-      workload: workloadText(ends.get(s.first_id)?.params_json),
+      workload: workloadText(first.params_json),
       stats: statsOf(s, ends),
       newest_parallel: p ? { tokens_per_sec: p.parallel, n_parallel: p.n_parallel } : null,
     };

@@ -25,6 +25,7 @@ export {
 } from "./schema.ts";
 export { cacheListing, cacheListingJson, exportCache } from "./export.ts";
 export { loadCurves } from "./load_curves.ts";
+export { registerLineFunctions } from "./history_sums.ts";
 export type { LoadCurve } from "./load_curves.ts";
 export { openStore } from "./open.ts";
 export {

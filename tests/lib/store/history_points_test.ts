@@ -1,10 +1,6 @@
 import assert from "node:assert/strict";
 import { ResultsStore } from "../../../lib/store/mod.ts";
-import {
-  downsampleLine,
-  historyDownsampled,
-  historyPage,
-} from "../../../lib/store/history_points.ts";
+import { historyDownsampled, historyPage } from "../../../lib/store/history_points.ts";
 import { LONG_MODEL, seedLongHistory } from "./_long_history.ts";
 
 // Long enough for many pages and downsampled lines; the 13,739-point answer is in
@@ -56,15 +52,6 @@ Deno.test("downsampling keeps each line's first, last, slowest and fastest resul
     assert.equal(kept[0]!.speed_tokens_sec, speeds[0], `${line}: first kept`);
     assert.equal(kept.at(-1)!.speed_tokens_sec, speeds.at(-1), `${line}: last kept`);
   }
-});
-
-Deno.test("a line is downsampled by runs of results; nulls are never its minimum or maximum", () => {
-  assert.deepEqual(downsampleLine([3, null, 1, 2], 4), [0, 1, 2, 3], "short enough: whole");
-  assert.deepEqual(downsampleLine([null, 5, null, 1, 9, null], 4), [0, 3, 4, 5]);
-  const long = Array.from({ length: 1000 }, (_, i) => i % 10);
-  const kept = downsampleLine(long, 40);
-  assert.ok(kept.length <= 40, `${kept.length} points`);
-  assert.deepEqual([kept[0], kept.at(-1)], [0, 999]);
 });
 
 /** A store closed at the end of the scope. */
