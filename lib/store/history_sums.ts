@@ -6,8 +6,9 @@
  * `localbench_line_xy(y ORDER BY id)`, an aggregate function registered on the connection (a
  * running position costs nothing there; SQL's ROW_NUMBER() window took 3× as long at 13 k
  * points). Nothing per result reaches JavaScript objects: the dashboard stays small under load.
- * `localbench_line_pick(id, y, max ORDER BY id)` downsamples a line the same way
- * ({@linkcode downsampleLine}).
+ * `localbench_line_pick(id, y, max ORDER BY id)` downsamples a line
+ * ({@linkcode downsampleLine}). Both answers are kept per state of the store, so repeated
+ * requests (the comparison's pages, a reload) read only their window of points.
  *
  * @module
  */
@@ -97,7 +98,7 @@ const LINE_RESULTS = `FROM models m CROSS JOIN results r INDEXED BY idx_results_
   WHERE m.model_name = :name OR m.model_key = :name
   GROUP BY r.model_id, r.backend, r.params_hash`;
 
-/** The lines of a model (`model_name` or a variant's `model_key`), by their first result. */
+/** The lines of a model, read from the store. */
 function readLines(db: DatabaseSync, name: string): LineSums[] {
   registerLineFunctions(db);
   const rows = db.prepare(
@@ -119,32 +120,38 @@ function readLines(db: DatabaseSync, name: string): LineSums[] {
   });
 }
 
-/** The ids of every line's points, each line downsampled to at most `max` points. */
-export function pickedIds(db: DatabaseSync, name: string, max: number): number[] {
-  registerLineFunctions(db);
-  const rows = db.prepare(
-    `SELECT localbench_line_pick(r.id, r.tokens_per_sec_mean, :max ORDER BY r.id) AS ids
-     ${LINE_RESULTS}`,
-  ).all({ name, max }) as { ids: string }[];
-  return rows.flatMap((r) => JSON.parse(r.ids) as number[]);
-}
-
-const MEMO_NAMES = 16;
-const memos = new WeakMap<DatabaseSync, Map<string, { version: string; lines: LineSums[] }>>();
+const MEMO_ENTRIES = 32;
+const memos = new WeakMap<DatabaseSync, Map<string, { version: string; value: unknown }>>();
 
 /**
- * The lines of a model, read again only when the store changed (SQLite's `data_version` with
- * this connection's `total_changes()`, as the dashboard's snapshots): the last
- * 16 models asked for are kept.
+ * `read()`, done again only when the store changed (SQLite's `data_version` with this
+ * connection's `total_changes()`, as the dashboard's snapshots); the last 32 keys are kept.
  */
-export function lineSums(db: DatabaseSync, name: string): LineSums[] {
+function memoized<T>(db: DatabaseSync, key: string, read: () => T): T {
   const version = storeVersion(db);
   let memo = memos.get(db);
   if (!memo) memos.set(db, memo = new Map());
-  const found = memo.get(name);
-  memo.delete(name);
-  const lines = found?.version === version ? found.lines : readLines(db, name);
-  memo.set(name, { version, lines });
-  if (memo.size > MEMO_NAMES) memo.delete(memo.keys().next().value!);
-  return lines;
+  const found = memo.get(key);
+  memo.delete(key);
+  const value = found?.version === version ? found.value as T : read();
+  memo.set(key, { version, value });
+  if (memo.size > MEMO_ENTRIES) memo.delete(memo.keys().next().value!);
+  return value;
+}
+
+/** The lines of a model (`model_name` or a variant's `model_key`), by their first result. */
+export function lineSums(db: DatabaseSync, name: string): LineSums[] {
+  return memoized(db, `lines\u0000${name}`, () => readLines(db, name));
+}
+
+/** The ids of every line's points, each line downsampled to at most `max` points. */
+export function pickedIds(db: DatabaseSync, name: string, max: number): number[] {
+  return memoized(db, `pick\u0000${max}\u0000${name}`, () => {
+    registerLineFunctions(db);
+    const rows = db.prepare(
+      `SELECT localbench_line_pick(r.id, r.tokens_per_sec_mean, :max ORDER BY r.id) AS ids
+       ${LINE_RESULTS}`,
+    ).all({ name, max }) as { ids: string }[];
+    return rows.flatMap((r) => JSON.parse(r.ids) as number[]);
+  });
 }
