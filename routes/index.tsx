@@ -78,7 +78,7 @@ export default define.page<typeof handler>(function Home({ data: s }) {
                       ? `(${m.backend})`
                       : null,
                   ].filter(Boolean).join(" "),
-                  title: `${m.model_key} (${m.backend}${m.workload ? `, ${m.workload}` : ""})`,
+                  title: m.model_key,
                   value: m.speed,
                   href: comparisonHref(m.model_key),
                 }))}

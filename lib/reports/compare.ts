@@ -17,6 +17,7 @@ import {
   type TrendPoint,
 } from "./model.ts";
 import { welchTest } from "./welch.ts";
+import { seriesId } from "../store/mod.ts";
 
 /** File names of JSON reports; group 1 is the report id. */
 export const REPORT_JSON = /^benchmark_results_([A-Za-z0-9_-]+)\.json$/;
@@ -229,11 +230,11 @@ export function applyComparison(entries: ReportEntry[], previous: PreviousReport
   return matched;
 }
 
-/** The trend line of a result: its identity (variant, backend, parameters hash). */
+/** The trend line of a result: its identity (variant, backend, parameters hash), as Comparison's. */
 export function trendKey(
   r: { model_key: string | null; backend: string | null; params_hash: string | null },
 ): string {
-  return `${r.model_key} · ${r.backend} · ${r.params_hash}`;
+  return seriesId(r.model_key, r.backend, r.params_hash);
 }
 
 /**

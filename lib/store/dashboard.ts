@@ -216,12 +216,13 @@ export function dashboardStats(db: DatabaseSync): DashboardStats {
   };
 }
 
-export { comparableModels, comparableVariants, modelHistory } from "./history.ts";
+export { comparableModels, comparableVariants, HISTORY_LIMITS, modelHistory } from "./history.ts";
 export type {
   ComparableVariant,
   HistoryPoint,
   HistorySeries,
   HistoryStats,
+  HistoryWindow,
   ModelHistory,
 } from "./history.ts";
 
