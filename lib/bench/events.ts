@@ -32,6 +32,11 @@ export interface ModelFigures {
   runs_failed: number;
   /** Runs left out of the statistics (a reload during them). */
   runs_excluded?: number;
+  /**
+   * Identities the model's runs were stored as (a grid's cells): above 1 the means above mix
+   * them and are null; each is in the tables.
+   */
+  identities?: number;
 }
 
 /** Every event a job emits. */

@@ -106,7 +106,7 @@ export async function runModel(
       throttle_wait_s: throttleWait,
       warnings_json: warningsJson(),
       workload_json: controlled ? JSON.stringify(plan.summary()) : null,
-    });
+    }, controlled ? plan.cells.length : 1);
     // One result per identity: each cell of a grid is stored as its own result.
     if (controlled && plan.cells.length > 1) {
       for (const id of ctx.store.splitGrid(s.resultId).slice(1)) ctx.onResult?.(id);

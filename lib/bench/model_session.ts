@@ -402,12 +402,18 @@ export class ModelSession {
     return measureOnce(this.#measure, this.instanceId!, shape);
   }
 
-  /** Stores how the model ended and emits `model_end`. */
-  finish(status: ModelStatus, error: string | null, extra: Row = {}): ModelStatus {
+  /**
+   * Stores how the model ended and emits `model_end`; `identities` is how many results the runs
+   * become (a grid's cells, split after this).
+   */
+  finish(status: ModelStatus, error: string | null, extra: Row = {}, identities = 1): ModelStatus {
     const runsOk = this.runs.length;
+    // A grid's cells are stored as results of their own: a mean over all of them means nothing.
+    const mixed = identities > 1;
     const figures: ModelFigures = {
-      tokens_per_sec_mean: (extra.tokens_per_sec_mean as number | null) ?? null,
-      ttft_ms_mean: (extra.ttft_ms_mean as number | null) ?? null,
+      tokens_per_sec_mean: mixed ? null : (extra.tokens_per_sec_mean as number | null) ?? null,
+      ttft_ms_mean: mixed ? null : (extra.ttft_ms_mean as number | null) ?? null,
+      ...(mixed ? { identities } : {}),
       runs_ok: runsOk,
       runs_failed: this.failedRuns,
       runs_excluded: this.excludedRuns,

@@ -166,8 +166,12 @@ export function createProgress(
         line(
           e.status === "ok" || e.status === "partial"
             ? `  ${e.status === "ok" ? "✓" : "◐ partial:"} ${shortModelName(e.key)}: ${
-              fmt(e.figures?.tokens_per_sec_mean, 2)
-            } tok/s, TTFT ${fmt(e.figures?.ttft_ms_mean, 0)} ms` +
+              (e.figures?.identities ?? 1) > 1
+                ? `${e.figures!.identities} workloads, each in the tables below`
+                : `${fmt(e.figures?.tokens_per_sec_mean, 2)} tok/s, TTFT ${
+                  fmt(e.figures?.ttft_ms_mean, 0)
+                } ms`
+            }` +
               ` (${e.figures?.runs_ok ?? 0} run(s)${
                 e.figures?.runs_failed ? `, ${e.figures.runs_failed} failed` : ""
               }${

@@ -21,8 +21,14 @@ import {
 } from "./format.ts";
 import { dateTime, fixed } from "../shared/format.ts";
 import { acrossModels, bestPerQuantization, recommendations, reportSummary } from "./insights.ts";
-import { displayName, num, type ReportData, type ReportEntry, sizeGb } from "./model.ts";
-import { shortModelName } from "../shared/model_name.ts";
+import {
+  displayName,
+  modelCellText,
+  num,
+  type ReportData,
+  type ReportEntry,
+  sizeGb,
+} from "./model.ts";
 import { flattenParams, parameterSets } from "./parameters.ts";
 import { appliedRows } from "./applied.ts";
 import { rankEntries } from "./rank.ts";
@@ -65,7 +71,7 @@ const loadWarmup = (e: ReportEntry) =>
 
 function resultColumns(data: ReportData): Col[] {
   const cols: Col[] = [
-    { head: "Model", value: (e) => shortModelName(e.row.model_name), wrap: true },
+    { head: "Model", value: modelCellText, wrap: true },
     { head: "Quant", value: (e) => e.row.quantization ?? "–" },
     { head: "Arch", value: (e) => String(e.row.architecture ?? "–"), wrap: true },
     { head: "Params", value: (e) => String(e.row.params_size ?? "–") },
@@ -132,7 +138,7 @@ function Report(props: { data: ReportData }) {
     <main>
       <h1>localbench report</h1>
       <p class="muted">
-        {data.entries.length} model variant(s) · {data.source === "export-only"
+        {data.entries.length} result(s) · {data.source === "export-only"
           ? "exported from the results store"
           : "measured in this benchmark"} · generated {dateTime(data.generated_at)} UTC · report
         {" "}
@@ -140,7 +146,7 @@ function Report(props: { data: ReportData }) {
       </p>
       <Section id="summary" title="Summary">
         <div class="cards">
-          <Card label="Model variants" value={String(s.models)} />
+          <Card label="Results (model variants)" value={`${s.models} (${s.variants})`} />
           <Card label="Measured runs" value={`${s.runs} (${s.failed_runs} failed)`} />
           <Card label="Average speed" value={`${fixed(s.average_tokens_per_sec)} tok/s`} />
           <Card label="Average TTFT" value={`${fixed(s.average_ttft_ms, 0)} ms`} />

@@ -10,7 +10,10 @@ import { isParallel } from "./serving.ts";
 
 /** Overall figures of a report. */
 export interface ReportSummary {
+  /** Results: one per identity (variant × backend × workload × load values). */
   models: number;
+  /** Model variants among them. */
+  variants: number;
   runs: number;
   failed_runs: number;
   fastest: { name: string; tokens_per_sec: number } | null;
@@ -34,6 +37,7 @@ export function reportSummary(entries: readonly ReportEntry[]): ReportSummary {
     e ? { name: displayName(e), tokens_per_sec: num(e, "tokens_per_sec_mean")! } : null;
   return {
     models: entries.length,
+    variants: new Set(entries.map((e) => e.row.model_key)).size,
     runs: entries.reduce((s, e) => s + (num(e, "runs_ok") ?? 0), 0),
     failed_runs: entries.reduce((s, e) => s + (num(e, "runs_failed") ?? 0), 0),
     fastest: pick(fast[0]),

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { ResultRow, ResultsStore, Row } from "../store/mod.ts";
+import { type ResultRow, type ResultsStore, type Row, workloadText } from "../store/mod.ts";
 import type { AppliedParams } from "../bench/mod.ts";
 import { shortModelName } from "../shared/model_name.ts";
 import { isPlainObject } from "../shared/json_object.ts";
@@ -148,9 +148,25 @@ export function displayName(entry: ReportEntry): string {
   const short = shortModelName(entry.row.model_name);
   const name = short.split("/").at(-1) ?? short;
   const variant = entry.row.quantization ? `${name} @${entry.row.quantization}` : name;
-  // A grid cell is its own identity (one row each): its lengths tell the rows apart.
+  const tag = workloadTag(entry);
+  return tag ? `${variant} · ${tag}` : variant;
+}
+
+/**
+ * What tells an entry's workload apart from the other entries of its variant: a grid cell's
+ * lengths (`pp64 tg16`), else the workload in words; null for the configured prompt.
+ */
+export function workloadTag(entry: ReportEntry): string | null {
   const cells = entry.workload?.cells;
-  return Array.isArray(cells) && cells.length === 1 ? `${variant} · ${cells[0]}` : variant;
+  if (Array.isArray(cells) && cells.length === 1) return String(cells[0]);
+  return workloadText(entry.row.params_json);
+}
+
+/** The model column of a results table: the short name and, beneath, the workload. */
+export function modelCellText(entry: ReportEntry): string {
+  const short = shortModelName(entry.row.model_name);
+  const tag = workloadTag(entry);
+  return tag ? `${short} · ${tag}` : short;
 }
 
 /** The successful sequential runs' values of a run column (the samples of the t-test). */

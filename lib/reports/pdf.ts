@@ -7,7 +7,6 @@
  *
  * @module
  */
-import { shortModelName } from "../shared/model_name.ts";
 import { chartSpecs } from "./chart_specs.ts";
 import { drawChart } from "./pdf_charts.ts";
 import {
@@ -21,7 +20,14 @@ import {
 } from "./format.ts";
 import { dateTime, fixed } from "../shared/format.ts";
 import { acrossModels, bestPerQuantization, recommendations, reportSummary } from "./insights.ts";
-import { displayName, num, type ReportData, type ReportEntry, sizeGb } from "./model.ts";
+import {
+  displayName,
+  modelCellText,
+  num,
+  type ReportData,
+  type ReportEntry,
+  sizeGb,
+} from "./model.ts";
 import { flattenParams, parameterSets } from "./parameters.ts";
 import { appliedRows, appliedText } from "./applied.ts";
 import { gridSection, latencySection, loadSection, parallelSection } from "./pdf_serving.ts";
@@ -58,7 +64,7 @@ function clampedNote(w: PdfWriter, entries: readonly E[], columns: string[]): vo
 function detailedColumns(data: ReportData, width: number): PdfColumn<E>[] {
   const cols: PdfColumn<E>[] = [
     { head: "#", width: 18, align: "right", value: () => "" },
-    { head: "Model", width: 0, value: (e) => shortModelName(e.row.model_name) },
+    { head: "Model", width: 0, value: modelCellText },
     { head: "Quant", width: 50, value: (e) => e.row.quantization ?? "–" },
     { head: "Arch", width: 50, value: (e) => String(e.row.architecture ?? "–") },
     { head: "Params", width: 42, value: (e) => String(e.row.params_size ?? "–") },
@@ -95,7 +101,7 @@ function summarySection(w: PdfWriter, data: ReportData): void {
   const s = reportSummary(data.entries);
   w.heading("Summary");
   w.keyValues([
-    ["Model variants", String(s.models)],
+    ["Results (model variants)", `${s.models} (${s.variants})`],
     ["Measured runs", `${s.runs} (${s.failed_runs} failed)`],
     [
       "Fastest",
@@ -235,7 +241,9 @@ function bestSection(w: PdfWriter, data: ReportData): void {
 function resultsSection(w: PdfWriter, data: ReportData, ranked: E[]): void {
   w.heading("Results");
   w.paragraph(
-    `${ranked.length} model variant(s), sorted by ${RANKINGS[data.rank_by].label} ` +
+    `${ranked.length} result(s), one per model variant and workload, sorted by ${
+      RANKINGS[data.rank_by].label
+    } ` +
       `(--rank-by ${data.rank_by}); tokens/s is the decode speed over the measured runs.`,
     true,
   );

@@ -59,6 +59,9 @@ for (const kind of ["sdk", "rest"] as const) {
     assert.deepEqual(runs.map((r) => r.prompt_tokens_target), [100, 100, 300, 300]);
     assert.deepEqual(runs.map((r) => r.tokens_in), [100, 100, 300, 300], "the server's counts");
     for (const r of rows) assert.equal(r.runs_ok, 2);
+    // The console's line of the model gives no mean over its cells.
+    const end = ofType(events, "model_end").at(-1)!;
+    assert.deepEqual([end.figures?.identities, end.figures?.tokens_per_sec_mean], [2, null]);
     const grid = rows.flatMap((r) => b.store.gridOf(r.id));
     const row = rows[1]!;
     assert.deepEqual(grid.map((c) => [c.prompt_tokens, c.gen_tokens, c.runs]), [
