@@ -2,7 +2,8 @@
  * Server-sent events from a subscription, on Hono's `streamSSE()`: each item becomes `data:
  * <json>` and `id:`; a comment line every 15 s keeps proxies and browsers from closing the stream.
  *
- * The send queue is bounded in bytes: once more than {@linkcode MAX_QUEUED_BYTES} wait for a
+ * The send queue is bounded: once more than {@linkcode MAX_QUEUED_BYTES} (characters: the bytes of
+ * ASCII text) wait for a
  * client, it is told it lagged (one last event `{"type": "lagged", "unsent_bytes": n}`, without
  * an id), unsubscribed, and its stream ends once that is read; a client that reads nothing within
  * {@linkcode LAG_GRACE_MS} more is dropped with what was queued for it. The browser reconnects
@@ -66,21 +67,17 @@ export function sseResponse(
   // connection ended (absent under `app.request()`).
   const delivered = (c.env as { completed?: Promise<void> } | undefined)?.completed;
   const maxQueued = options.maxQueuedBytes ?? MAX_QUEUED_BYTES;
-  const encoder = new TextEncoder();
   c.header("X-Accel-Buffering", "no");
   const res = streamSSE(c, async (stream) => {
-    let queued = 0;
     let lagged: (unsent: number) => void = () => {};
     const ended = new Promise<number | null>((resolve) => {
       stream.onAbort(() => resolve(null));
       lagged = resolve;
     });
+    const out = new SendQueue(stream);
     const queue = (text: string) => {
-      if (stream.aborted || stream.closed) return;
-      const bytes = encoder.encode(text);
-      if (queued > 0 && queued + bytes.length > maxQueued) return lagged(queued);
-      queued += bytes.length;
-      void stream.write(bytes).finally(() => queued -= bytes.length);
+      if (out.bytes > 0 && out.bytes + text.length > maxQueued) lagged(out.bytes);
+      else out.push(text);
     };
     queue("retry: 2000\n\n");
     const unsubscribe = subscribe(({ id, data }) =>
@@ -90,9 +87,16 @@ export function sseResponse(
     const unsent = await ended;
     clearInterval(beat);
     unsubscribe();
+    const drop = setTimeout(() => stream.abort(), options.lagGraceMs ?? LAG_GRACE_MS);
     try {
-      if (unsent !== null) await lag(stream, unsent, options.lagGraceMs ?? LAG_GRACE_MS);
+      if (unsent !== null) {
+        // Told after what was queued; the stream ends once read, or is dropped after the grace.
+        out.push(`data: ${JSON.stringify({ type: "lagged", unsent_bytes: unsent })}\n\n`);
+        await out.drained();
+        await stream.close();
+      }
     } finally {
+      clearTimeout(drop);
       // The slot is held until the connection is gone (what is queued in it included).
       if (delivered) delivered.then(release, release);
       else release();
@@ -102,22 +106,57 @@ export function sseResponse(
   return res;
 }
 
+/** The part of Hono's stream a {@linkcode SendQueue} writes to. */
+interface Writer {
+  aborted: boolean;
+  closed: boolean;
+  write(text: string): Promise<unknown>;
+}
+
+/**
+ * What waits for one client: texts joined into one write at a time, so a queue of many small
+ * events costs their characters, not a pending write (and its promise) each.
+ */
+class SendQueue {
+  #stream: Writer;
+  #texts: string[] = [];
+  #bytes = 0;
+  #pump: Promise<void> | null = null;
+
+  constructor(stream: Writer) {
+    this.#stream = stream;
+  }
+
+  /** Characters queued or being written (the write in progress included). */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  push(text: string): void {
+    if (this.#stream.aborted || this.#stream.closed) return;
+    this.#texts.push(text);
+    this.#bytes += text.length;
+    this.#pump ??= this.#run().finally(() => this.#pump = null);
+  }
+
+  /** Resolves once everything queued was written (or the stream was aborted). */
+  async drained(): Promise<void> {
+    while (this.#pump) await this.#pump;
+  }
+
+  async #run(): Promise<void> {
+    while (this.#texts.length > 0 && !this.#stream.aborted) {
+      const text = this.#texts.length === 1 ? this.#texts[0]! : this.#texts.join("");
+      this.#texts = [];
+      await this.#stream.write(text);
+      this.#bytes -= text.length;
+    }
+    this.#texts = [];
+    this.#bytes = 0;
+  }
+}
+
 /** An id as one line (a line break would end the field). */
 function oneLine(id: number | string): string {
   return String(id).replace(/[\r\n]/g, "");
-}
-
-/** Tells a client it lagged, then ends its stream once read, or drops it after `graceMs`. */
-async function lag(
-  stream: Parameters<Parameters<typeof streamSSE>[1]>[0],
-  unsent: number,
-  graceMs: number,
-): Promise<void> {
-  const drop = setTimeout(() => stream.abort(), graceMs);
-  try {
-    void stream.write(`data: ${JSON.stringify({ type: "lagged", unsent_bytes: unsent })}\n\n`);
-    await stream.close();
-  } finally {
-    clearTimeout(drop);
-  }
 }
