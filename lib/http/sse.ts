@@ -2,10 +2,9 @@
  * Server-sent events from a subscription, on Hono's `streamSSE()`: each item becomes `data:
  * <json>` and `id:`; a comment line every 15 s keeps proxies and browsers from closing the stream.
  *
- * The send queue is bounded: once more than {@linkcode MAX_QUEUED_BYTES} (characters: the bytes of
- * ASCII text) wait for a
- * client, it is told it lagged (one last event `{"type": "lagged", "unsent_bytes": n}`, without
- * an id), unsubscribed, and its stream ends once that is read; a client that reads nothing within
+ * The send queue is bounded: once more than {@linkcode MAX_QUEUED_BYTES} (counted in characters:
+ * the bytes of ASCII text) wait for a client, it is told it lagged (one last event
+ * `{"type": "lagged", "unsent_bytes": n}`, without an id), unsubscribed, and its stream ends once that is read; a client that reads nothing within
  * {@linkcode LAG_GRACE_MS} more is dropped with what was queued for it. The browser reconnects
  * with `Last-Event-ID` and the hub's backlog replays what it missed. With `slots`, streams are
  * capped per `key` (account or address) and overall: one more answers 429. A stream holds its
