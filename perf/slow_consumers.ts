@@ -16,9 +16,11 @@
  * - Clients: 20 push sockets (or event streams) that never read — raw loopback TCP clients that
  *   send the WebSocket upgrade (or the GET) and nothing more — and, as the peer in the same run,
  *   20 clients that read everything.
- * - Memory: the child's resident set (VmRSS, /proc) sampled every 100 ms; growth is the peak
- *   during the load minus the value at rest before it. The stalled sockets are then drained to
- *   see whether the server told them they lagged (close code 4408).
+ * - Memory: the child's resident set (VmRSS, /proc) sampled every 100 ms; printed are the peak
+ *   during the load minus the value at rest before it (after a full garbage collection), and
+ *   what is still held after the load, after a full garbage collection, with every client still
+ *   connected. The stalled sockets are then drained to see whether the server told them they
+ *   lagged (close code 4408; `{"type": "lagged"}` for an event stream still draining).
  * - Stall: while the tail follows `long.log`, a probe requests `GET /plugin/logmonitor/files`
  *   back to back; printed are its slowest and 99th-percentile latency while nothing is appended
  *   (the peer) and while one 200 MiB line is appended and read, and the RSS growth meanwhile.
@@ -80,6 +82,10 @@ async function serve(kind: string, root: string): Promise<void> {
   let publisher: ReturnType<typeof setInterval> | undefined;
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req, info) => {
     const url = new URL(req.url);
+    if (url.pathname === "/__gc") {
+      (globalThis as { gc?: () => void }).gc?.();
+      return new Response(String(Deno.memoryUsage().rss));
+    }
     if (url.pathname === "/__publish") {
       clearInterval(publisher);
       const n = Number(url.searchParams.get("n"));
@@ -98,13 +104,24 @@ interface Child {
   key: string;
   logDir: string;
   rss(): Promise<number>;
+  /** RSS after a full garbage collection. */
+  collected(): Promise<number>;
   stop(): Promise<void>;
 }
 
 async function spawn(kind: string, parent: string): Promise<Child> {
   const root = await Deno.makeTempDir({ dir: parent }); // a fresh data folder: a new admin key
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL(import.meta.url).pathname, "--serve", kind, "--root", root],
+    args: [
+      "run",
+      "-A",
+      "--v8-flags=--expose-gc",
+      new URL(import.meta.url).pathname,
+      "--serve",
+      kind,
+      "--root",
+      root,
+    ],
     stdout: "piped",
     stderr: "null",
   }).spawn();
@@ -124,6 +141,9 @@ async function spawn(kind: string, parent: string): Promise<Child> {
     async rss() {
       const status = await Deno.readTextFile(`/proc/${child.pid}/status`);
       return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) * 1024;
+    },
+    async collected() {
+      return Number(await (await fetch(`http://127.0.0.1:${port}/__gc`)).text());
     },
     async stop() {
       child.kill("SIGKILL");
@@ -153,22 +173,27 @@ async function slowRow(kind: string, channel: "push" | "sse", reading: boolean, 
   const clients = Number(values.clients);
   const closers: (() => void)[] = [];
   const stalled: Awaited<ReturnType<typeof stalledClient>>[] = [];
+  let received = 0;
   try {
     if (channel === "push") await startTail(c, "busy.log");
     await sleep(2000);
-    const before = await c.rss();
+    const before = await c.collected();
     for (let i = 0; i < clients; i++) {
       if (reading && channel === "push") {
         const ws = new WebSocket(`ws://127.0.0.1:${c.port}/push`, {
           headers: { "X-Api-Key": c.key },
         } as unknown as string[]);
-        ws.onmessage = () => {};
+        ws.onmessage = (e) => received += String(e.data).length;
         closers.push(() => ws.close());
       } else if (reading) {
         const res = await fetch(`${c.base}/api/benchmark/events`);
         const r = res.body!.getReader();
         void (async () => {
-          while (!(await r.read().catch(() => ({ done: true }))).done) { /* read */ }
+          while (true) {
+            const { done, value } = await r.read().catch(() => ({ done: true, value: undefined }));
+            if (done) break;
+            received += value?.length ?? 0;
+          }
         })();
         closers.push(() => void r.cancel().catch(() => {}));
       } else {
@@ -198,6 +223,8 @@ async function slowRow(kind: string, channel: "push" | "sse", reading: boolean, 
     }
     file?.close();
     if (channel === "sse") await fetch(`${c.base}/__publish?n=0`).then((r) => r.text());
+    await sleep(1000); // the tail catches up
+    const held = await c.collected(); // the stalled clients still connected
     let lagged = 0;
     for (const s of stalled) {
       const { bytes } = await s.drain(1000);
@@ -209,11 +236,13 @@ async function slowRow(kind: string, channel: "push" | "sse", reading: boolean, 
     const who = `${kind === "host" ? "plugin host" : "dashboard (webapp)"}, ${clients} ${
       channel === "push" ? "push sockets" : "event streams"
     } ${reading ? "reading (peer)" : "never reading"}`;
-    const load = channel === "push" ? `${mib(written)} appended` : "events published";
+    const load = `${channel === "push" ? `${mib(written)} appended` : "events published"}${
+      reading ? `, ${mib(received / clients)} read per client` : ""
+    }`;
     print(
-      `| ${who} | ${load} | ${mib(before)} | ${mib(peak)} | **${mib(peak - before)}** | ${
-        reading ? "–" : `${lagged}/${clients}`
-      } |`,
+      `| ${who} | ${load} | ${mib(before)} | ${mib(peak)} (+${mib(peak - before)}) | **+${
+        mib(held - before)
+      }** | ${reading ? "–" : `${lagged}/${clients}`} |`,
     );
   } finally {
     for (const close of closers) close();
@@ -278,7 +307,9 @@ if (values.serve) {
       `Busy tail: ${values.lines} lines of ~200 bytes every 50 ms for ${values.seconds} s; ` +
         `${values.clients} clients per row; each row on a fresh server process.\n`,
     );
-    print("| server, clients | load | RSS at rest | RSS peak | growth | told lagged |");
+    print(
+      "| server, clients | load | RSS at rest | RSS peak (growth) | growth held after a GC | told lagged |",
+    );
     print("|---|---|---|---|---|---|");
     const only = values.only;
     for (const kind of ["host", "webapp"]) {

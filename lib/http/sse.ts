@@ -25,7 +25,7 @@ export interface SseItem {
 }
 
 /** Bytes that may wait for one client before it is told it lagged and closed. */
-export const MAX_QUEUED_BYTES = 1024 * 1024;
+export const MAX_QUEUED_BYTES = 256 * 1024;
 
 /** Time a client that lagged has to read what was queued before it is dropped. */
 export const LAG_GRACE_MS = 5000;

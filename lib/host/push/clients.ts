@@ -18,7 +18,7 @@ import { hasPermission } from "../permissions.ts";
 import { LAGGED_CLOSE } from "../../shared/push.ts";
 
 /** Bytes that may wait unwritten for one client before it is closed as lagging. */
-export const MAX_PUSH_QUEUED_BYTES = 1024 * 1024;
+export const MAX_PUSH_QUEUED_BYTES = 256 * 1024;
 /**
  * The close codes: {@linkcode LAGGED_CLOSE} (4408) for a client that fell behind (its queue
  * passed {@linkcode MAX_PUSH_QUEUED_BYTES}), {@linkcode TOO_MANY_SOCKETS_CLOSE} (4429) for a
