@@ -70,23 +70,22 @@ export class ConnectionSlots {
     this.#add(key, 1);
     let current = key;
     let held = true;
-    const slots = this;
     return {
       get key() {
         return current;
       },
-      release() {
+      release: () => {
         if (!held) return;
         held = false;
-        slots.#total--;
-        slots.#add(current, -1);
+        this.#total--;
+        this.#add(current, -1);
       },
-      move(next) {
+      move: (next) => {
         if (!held) return false;
         if (next === current) return true;
-        if (slots.count(next) >= slots.limits.perKey) return false;
-        slots.#add(current, -1);
-        slots.#add(next, 1);
+        if (this.count(next) >= this.limits.perKey) return false;
+        this.#add(current, -1);
+        this.#add(next, 1);
         current = next;
         return true;
       },
