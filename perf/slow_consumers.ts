@@ -25,7 +25,8 @@
  *   back to back; printed are its slowest and 99th-percentile latency while nothing is appended
  *   (the peer) and while one 200 MiB line is appended and read, and the RSS growth meanwhile.
  *
- * Run: `deno run -A perf/slow_consumers.ts [--seconds 15] [--lines 500] [--clients 20]`
+ * Run: `deno run -A perf/slow_consumers.ts [--seconds 15] [--lines 500] [--events 500]
+ *   [--clients 20] [--only push|sse|stall]` (`--events`: event-stream events per 50 ms)
  *
  * @module
  */
