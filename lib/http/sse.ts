@@ -3,7 +3,8 @@
  * <json>` and `id:`; a comment line every 15 s keeps proxies and browsers from closing the stream.
  *
  * The send queue is bounded: once more than {@linkcode MAX_QUEUED_BYTES} (counted in characters:
- * the bytes of ASCII text) wait for a client, it is told it lagged (one last event
+ * the bytes of ASCII text; plus what was sent at once on subscribing, the hub's bounded replay of a
+ * reconnecting client) wait for a client, it is told it lagged (one last event
  * `{"type": "lagged", "unsent_bytes": n}`, without an id), unsubscribed, and its stream ends once that is read; a client that reads nothing within
  * {@linkcode LAG_GRACE_MS} more is dropped with what was queued for it. The browser reconnects
  * with `Last-Event-ID` and the hub's backlog replays what it missed. With `slots`, streams are
@@ -74,14 +75,17 @@ export function sseResponse(
       lagged = resolve;
     });
     const out = new SendQueue(stream);
+    // What `subscribe` sends at once (the hub's bounded replay) never counts as lagging.
+    let limit = Infinity;
     const queue = (text: string) => {
-      if (out.bytes > 0 && out.bytes + text.length > maxQueued) lagged(out.bytes);
+      if (out.bytes > 0 && out.bytes + text.length > limit) lagged(out.bytes);
       else out.push(text);
     };
     queue("retry: 2000\n\n");
     const unsubscribe = subscribe(({ id, data }) =>
       queue(`data: ${JSON.stringify(data)}${id === undefined ? "" : `\nid: ${oneLine(id)}`}\n\n`)
     );
+    limit = maxQueued + out.bytes;
     const beat = setInterval(() => queue(": ping\n\n"), options.heartbeatMs ?? 15_000);
     const unsent = await ended;
     clearInterval(beat);

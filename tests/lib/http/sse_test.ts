@@ -106,3 +106,28 @@ Deno.test("sseResponse() answers 429 beyond the streams of one key or of all", a
   for (const r of [a2, b1, again]) await r.body!.cancel();
   await waitFor(() => slots.size === 0);
 });
+
+Deno.test("sseResponse() never counts the replay sent on subscribing as lagging", async () => {
+  const replay = Array.from({ length: 50 }, (_, i) => ({ id: i, data: "r".repeat(1000) }));
+  let live = (_: SseItem) => {};
+  let unsubscribed = 0;
+  const app = new Hono().get("/events", (c) =>
+    sseResponse(c, (send) => {
+      for (const item of replay) send(item);
+      live = send;
+      return () => unsubscribed++;
+    }, { maxQueuedBytes: 8 * 1024 }));
+  const res = await app.request("/events");
+  live({ id: 50, data: "live" });
+  await Promise.resolve();
+  assert.equal(unsubscribed, 0, "a 50 KB replay over an 8 KiB bound is sent whole");
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  while (!text.includes('"live"')) {
+    const { value, done } = await reader.read();
+    assert.ok(!done, "the stream ended before the live event");
+    text += value;
+  }
+  assert.equal(text.match(/^id: /gm)?.length, 51);
+  await reader.cancel();
+});
