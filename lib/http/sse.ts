@@ -5,8 +5,9 @@
  * The send queue is bounded: once more than {@linkcode MAX_QUEUED_BYTES} (counted in characters:
  * the bytes of ASCII text; plus what was sent at once on subscribing, the hub's bounded replay of a
  * reconnecting client) wait for a client, it is told it lagged (one last event
- * `{"type": "lagged", "unsent_bytes": n}`, without an id), unsubscribed, and its stream ends once that is read; a client that reads nothing within
- * {@linkcode LAG_GRACE_MS} more is dropped with what was queued for it. The browser reconnects
+ * `{"type": "lagged", "unsent_bytes": n}`, without an id), unsubscribed, and its stream ends once
+ * that is read; a client that reads nothing within {@linkcode LAG_GRACE_MS} more is dropped with
+ * what was queued for it. The browser reconnects
  * with `Last-Event-ID` and the hub's backlog replays what it missed. With `slots`, streams are
  * capped per `key` (account or address) and overall: one more answers 429. A stream holds its
  * slot until its connection is gone, so a client that never reads keeps counting (with nothing
