@@ -21,7 +21,7 @@ export interface Slot {
   readonly key: string;
   /** Gives the slot back (again: nothing). */
   release(): void;
-  /** Counts the slot for another key instead (an account known later); false when that key is full. */
+  /** Counts the slot for another key (an account known later); false when that key is full. */
   move(key: string): boolean;
 }
 
