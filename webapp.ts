@@ -25,6 +25,7 @@ import { processEnv } from "./lib/config/mod.ts";
 import { exitCodeOf, messageOf, UsageError } from "./lib/error.ts";
 import { isFileSync } from "./lib/fs.ts";
 import { isHostCommand, runHostCommand } from "./lib/host/mod.ts";
+import { serveWithLimits } from "./lib/http/mod.ts";
 import { print, printError } from "./lib/log.ts";
 import { urlHost } from "./lib/net.ts";
 
@@ -76,8 +77,9 @@ async function main(rawArgs: string[]): Promise<number> {
     staticDir: STATIC_DIR,
   });
   const adminKey = web.host ? (await web.host.start()).adminKey : null;
-  const server = Deno.serve(
-    { hostname: args.hostname, port: args.port, onListen: () => {} },
+  // Header and body timeouts and a connection cap, which Deno.serve lacks (docs/decisions.md).
+  const server = serveWithLimits(
+    { hostname: args.hostname, port: args.port },
     (req, info) => web.fetch(req, info),
   );
   const url = `http://${urlHost(args.hostname)}:${server.addr.port}/`;

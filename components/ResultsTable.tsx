@@ -1,7 +1,8 @@
 /**
- * The results table: a sortable column per figure (the speed right after the model, so a phone
- * shows it), the parallel rounds' total speed, the model's short name linking to its history
- * (full id on hover), a "partial" mark on a result some of whose runs failed, a delete button per
+ * The results table: one row per identity (variant × backend × workload × load values), a sortable
+ * column per figure (the speed right after the model, so a phone shows it), the parallel rounds'
+ * total speed, the model's short name linking to its history (full id on hover) with its workload
+ * beneath when one was set, a "partial" mark on a result some of whose runs failed, a delete button per
  * row, what to do when the filters match nothing, and what the Δ and parallel columns mean.
  *
  * @module
@@ -34,6 +35,9 @@ function cell(row: ResultRow, key: string, digits?: number) {
         <a href={comparisonHref(String(v))} title={`${v}: its history`}>
           {shortModelName(String(v))}
         </a>
+        {typeof row.workload === "string" && (
+          <span class="workload" data-testid="workload">{row.workload}</span>
+        )}
         {failed > 0 && (
           <>
             {" "}
@@ -147,7 +151,7 @@ export function ResultsTable({ s }: { s: ResultsState }) {
           </thead>
           <tbody>
             {shown.map((r) => (
-              <tr key={String(r.model_key)}>
+              <tr key={String(r.result_id)}>
                 {COLUMNS.map(([key, , digits]) => (
                   <td key={key} class={key === "finished_at" ? "when" : undefined}>
                     {cell(r, key, digits)}
@@ -158,6 +162,7 @@ export function ResultsTable({ s }: { s: ResultsState }) {
                     type="button"
                     class="link"
                     aria-label={`Delete ${r.model_key}`}
+                    title="Deletes every stored result of this model variant"
                     onClick={() => s.remove(String(r.model_key))}
                   >
                     Delete

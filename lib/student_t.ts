@@ -1,7 +1,7 @@
 /**
  * Student's t distribution, computed (no table): the log-gamma function, the regularized
  * incomplete beta function, the two-sided p-value of a t statistic and the 97.5 % quantile of a
- * 95 % interval. The benchmark's confidence intervals (`lib/bench/stats.ts`) and the reports'
+ * 95 % interval. The benchmark's confidence intervals (`lib/stats.ts`) and the reports'
  * Welch tests (`lib/reports/welch.ts`) both use it.
  *
  * @module

@@ -5,7 +5,7 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
-import { quantile } from "../lib/bench/stats.ts";
+import { quantile } from "../lib/stats.ts";
 import { parseOptions } from "../lib/args.ts";
 
 /** The `q` quantile of the values (linear interpolation); NaN when there are none. */

@@ -11,6 +11,9 @@
  * - One unmeasured run of each case first; then `--repeats` (≥ 5) rounds, each running every
  *   case once, in turn (interleaved). Printed: median and min of time and peak RSS, and the
  *   ratios of the medians to `deno eval 0`. Goal: ≤ 0.5 s and ≤ 150 MB.
+ * - CPU: then `--repeats` more rounds of both cases under `/usr/bin/time -f "%U %S"`: the CPU
+ *   time (user + system) of each process, median and min. Goal: ≤ 0.5 s of CPU for the reports
+ *   (wall time grows with the load of other work; CPU time much less).
  *
  * Run: `deno run -A perf/reports.ts [--repeats 10]`
  *
@@ -20,9 +23,37 @@ import { join } from "node:path";
 import { print } from "../lib/log.ts";
 import { ResultsStore } from "../lib/store/mod.ts";
 import { seedStore } from "../tests/routes/_seed.ts";
-import { interleaved, processBenchSetup, type ProcessCase, processTable } from "./_measure.ts";
+import {
+  interleaved,
+  medianOf,
+  minOf,
+  processBenchSetup,
+  type ProcessCase,
+  processTable,
+} from "./_measure.ts";
 
 const { repeats: REPEATS, root: ROOT, deno: DENO } = processBenchSetup(Deno.args);
+
+/** CPU seconds (user + system) of one run of `cmd`, from GNU time. */
+async function cpuSeconds(
+  cmd: string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<number> {
+  const out = await new Deno.Command("/usr/bin/time", {
+    args: ["-f", "%U %S", ...cmd],
+    cwd,
+    env,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  const last = new TextDecoder().decode(out.stderr).trim().split("\n").at(-1) ?? "";
+  const [user, sys] = last.split(" ").map(Number);
+  if (out.code !== 0 || !Number.isFinite(user! + sys!)) {
+    throw new Error(`${cmd.join(" ")}: ${last}`);
+  }
+  return user! + sys!;
+}
 
 const root = await Deno.makeTempDir({ prefix: "localbench-reports-" });
 try {
@@ -58,8 +89,16 @@ try {
   if (written !== 4 * (REPEATS + 1)) {
     throw new Error(`expected ${4 * (REPEATS + 1)} report files, found ${written}`);
   }
+  const cpu = new Map<string, number[]>(cases.map(([name]) => [name, []]));
+  for (let r = 0; r < REPEATS; r++) {
+    for (const [name, cmd] of cases) cpu.get(name)!.push(await cpuSeconds(cmd, ROOT, env));
+  }
   print(`${REPEATS} interleaved rounds, ${DENO}\n`);
   print(processTable(runs));
+  print("\n| case | CPU (user + system) median (min) |\n|---|---|");
+  for (const [name, s] of cpu) {
+    print(`| \`${name}\` | ${medianOf(s).toFixed(2)} s (${minOf(s).toFixed(2)}) |`);
+  }
 } finally {
   await Deno.remove(root, { recursive: true });
 }

@@ -27,6 +27,9 @@ import LoadCurveCard from "../components/LoadCurveCard.tsx";
 /** Page metadata. */
 export const meta = { title: "Comparison" };
 
+/** Points per line on the charts: longer lines are downsampled (first, last, min, max per run). */
+const CHART_POINTS_PER_LINE = 400;
+
 interface ComparisonData {
   groups: PickerGroup[];
   selected: string | null;
@@ -56,7 +59,9 @@ export const handler = define.handlers({
     const data: ComparisonData = {
       groups,
       selected,
-      history: selected ? modelHistory(db, selected) : null,
+      history: selected
+        ? modelHistory(db, selected, { kind: "downsampled", perLine: CHART_POINTS_PER_LINE })
+        : null,
       curves: selected ? loadCurves(db, selected) : [],
     };
     return page(data);
@@ -85,6 +90,7 @@ const TREND: Record<string, string> = {
 function TrendCharts({ h }: { h: ModelHistory }) {
   const times = [...new Set(h.history.map((p) => p.timestamp))].sort();
   const backends = new Set(h.series.map((s) => s.backend)).size;
+  const bySeries = Map.groupBy(h.history, (p) => p.series);
   const chart = (id: string, title: string, key: string, unit: string) => (
     <div class="card">
       <h2>{title}</h2>
@@ -95,7 +101,8 @@ function TrendCharts({ h }: { h: ModelHistory }) {
           type: "line",
           labels: times.map(dateTime),
           series: h.series.map((s) => {
-            const at = new Map(s.history.map((p) => [p.timestamp, p[key] as number | null]));
+            const points = bySeries.get(s.id) ?? [];
+            const at = new Map(points.map((p) => [p.timestamp, p[key] as number | null]));
             return { label: seriesLabel(s, backends), data: times.map((t) => at.get(t) ?? null) };
           }),
           yTitle: unit,
@@ -103,21 +110,29 @@ function TrendCharts({ h }: { h: ModelHistory }) {
       />
     </div>
   );
+  const cut = h.series.some((s) => s.stats.total_runs > CHART_POINTS_PER_LINE);
   return (
-    <section class="grid2">
-      {chart("chart-speed", "Speed", "speed_tokens_sec", "tokens/s")}
-      {chart("chart-ttft", "Time to first token", "ttft", "ms")}
-      {chart("chart-gen", "Generation time", "gen_time", "ms")}
-    </section>
+    <>
+      <section class="grid2">
+        {chart("chart-speed", "Speed", "speed_tokens_sec", "tokens/s")}
+        {chart("chart-ttft", "Time to first token", "ttft", "ms")}
+        {chart("chart-gen", "Generation time", "gen_time", "ms")}
+      </section>
+      {cut && (
+        <p class="hint" id="cmp-downsampled">
+          The charts show at most {CHART_POINTS_PER_LINE}{" "}
+          results per line: a longer line is cut into equal runs of results, each drawn by its
+          first, last, slowest and fastest. The figures and trends below are over every result.
+        </p>
+      )}
+    </>
   );
 }
 
 /** A series' newest parallel round (`84.2 ×2`), or "–" when it has none. */
 function newestParallel(s: HistorySeries): string {
-  const p = s.history.findLast((p) =>
-    parallelSpeed(p.parallel_tokens_per_sec, p.n_parallel) !== "–"
-  );
-  return p ? parallelSpeed(p.parallel_tokens_per_sec, p.n_parallel) : "–";
+  const p = s.newest_parallel;
+  return p ? parallelSpeed(p.tokens_per_sec, p.n_parallel) : "–";
 }
 
 /** Each series' figures and trend (and its newest parallel round when any series has one). */

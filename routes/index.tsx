@@ -47,6 +47,11 @@ export default define.page<typeof handler>(function Home({ data: s }) {
         <KpiCard id="kpi-archs" label="Architectures" value={String(s.architecture_count)} />
         <KpiCard id="kpi-quants" label="Quantizations" value={String(s.quantization_count)} />
       </section>
+      {!none && (
+        <p class="hint" id="kpi-basis">
+          Speeds: the newest result of each model variant, backend and workload, each counted once.
+        </p>
+      )}
       {none
         ? (
           <p class="empty" id="home-empty">
@@ -62,7 +67,17 @@ export default define.page<typeof handler>(function Home({ data: s }) {
                 id="chart-top10"
                 label="Top 10 models by tokens per second"
                 items={top.map((m) => ({
-                  label: `${shortModelName(m.model_name)} ${m.quantization ?? ""}`.trim(),
+                  // The backend names a row only where the same variant and workload ran on two.
+                  label: [
+                    shortModelName(m.model_name),
+                    m.quantization,
+                    m.workload,
+                    top.some((o) =>
+                        o !== m && o.model_key === m.model_key && o.workload === m.workload
+                      )
+                      ? `(${m.backend})`
+                      : null,
+                  ].filter(Boolean).join(" "),
                   title: m.model_key,
                   value: m.speed,
                   href: comparisonHref(m.model_key),
@@ -108,8 +123,8 @@ export default define.page<typeof handler>(function Home({ data: s }) {
                 </tr>
               </thead>
               <tbody>
-                {s.efficiency_top.map((m) => (
-                  <tr key={m.model_key}>
+                {s.efficiency_top.map((m, i) => (
+                  <tr key={i}>
                     <td>
                       <a href={comparisonHref(m.model_key)} title={m.model_key}>
                         {shortModelName(m.model_name)}

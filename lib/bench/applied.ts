@@ -8,6 +8,7 @@
  * @module
  */
 import { type BackendKind, builtInDefaults, type Config } from "../config/mod.ts";
+import { canSet } from "../backend_caps.ts";
 import type { ServerConfig } from "../modelserver/mod.ts";
 
 /** How a requested value reached the server. */
@@ -34,35 +35,12 @@ export const NOT_APPLIED: ReadonlySet<AppliedStatus> = new Set([
 
 type LoadKey = keyof Config["load"];
 
-/** The load values each backend's API can set (the rest are the server's own). */
-const SETS: Record<BackendKind, ReadonlySet<string>> = {
-  sdk: new Set([
-    "context_length",
-    "n_gpu_layers",
-    "n_batch",
-    "n_threads",
-    "flash_attention",
-    "rope_freq_base",
-    "rope_freq_scale",
-    "use_mmap",
-    "use_mlock",
-    "kv_cache_quant",
-  ]),
-  rest: new Set(["context_length", "n_batch", "flash_attention"]),
-  openai: new Set(),
-};
-
 /** Why a backend cannot set a value, shown in reports. */
 const WHY: Record<BackendKind, string> = {
   sdk: "the LM Studio SDK has no setting for it",
   rest: "LM Studio's REST v1 load has no field for it (use the SDK backend)",
   openai: "an OpenAI-compatible server takes its load settings on its own command line",
 };
-
-/** Whether a backend can set a load value (`context_length` or a `load` key). */
-export function canSet(backend: BackendKind, key: string): boolean {
-  return SETS[backend].has(key);
-}
 
 function sameValue(a: unknown, b: unknown): boolean {
   if (typeof a === "number" && typeof b === "number") return Math.abs(a - b) < 1e-6;

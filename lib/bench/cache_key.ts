@@ -1,15 +1,15 @@
 /**
  * The cache key of a benchmark: a hash of every value that changes what is measured (prompt,
  * context, sampling, the load values the backend can set, backend, parallelism and the controlled
- * workload). A changed parameter is a cache miss; a value the backend cannot apply, or an option
- * that does nothing in this setting, is left out of the key (it would not change the measurement).
+ * workload: lengths and their spread, dataset and its content, seed, arrivals, duration, SLOs). A
+ * changed parameter is a cache miss; a value the backend cannot apply, or an option that does
+ * nothing in this setting, is left out of the key (it would not change the measurement).
  *
  * @module
  */
-import { createHash } from "node:crypto";
 import type { BackendKind, Config } from "../config/mod.ts";
-import { workloadOf, type WorkloadOptions } from "./options.ts";
-import { canSet } from "./applied.ts";
+import { cellParams, type IdentityParams, paramsHash as identityHash } from "../store/mod.ts";
+import { type FullWorkload, workloadOf, type WorkloadOptions } from "./options.ts";
 
 /** Everything a measurement depends on. */
 export interface MeasuredParams {
@@ -20,23 +20,50 @@ export interface MeasuredParams {
   backend: BackendKind;
   n_parallel: number;
   unified_kv_cache: boolean;
-  /** The controlled workload and load curve, only when one is asked for. */
-  workload?: Partial<WorkloadOptions>;
+  /**
+   * The controlled workload and load curve, only when one is asked for: lengths and their spread,
+   * the dataset (path, content hash, sample), seed, warm-up, arrivals, duration and SLOs.
+   */
+  workload?: Record<string, unknown>;
 }
 
-/** The workload values that change what is measured (none set: undefined). */
-function measuredWorkload(w: WorkloadOptions): Partial<WorkloadOptions> | undefined {
-  const out: Partial<WorkloadOptions> = {};
+/**
+ * The workload values that change what is measured (none set: undefined). A value at its default
+ * is left out, so a workload that does not use an option keeps the key it had before the option.
+ */
+function measuredWorkload(
+  w: FullWorkload,
+  datasetSha256: string | null,
+): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = {};
   if (w.prompt_tokens.length) out.prompt_tokens = w.prompt_tokens;
   if (w.gen_tokens.length) out.gen_tokens = w.gen_tokens;
+  if (w.prompt_tokens.length && w.prompt_tokens_stddev > 0) {
+    out.prompt_tokens_stddev = w.prompt_tokens_stddev;
+  }
+  if (w.gen_tokens.length && w.gen_tokens_stddev > 0) out.gen_tokens_stddev = w.gen_tokens_stddev;
+  if ((w.prompt_tokens.length || w.gen_tokens.length) && w.range_ratio > 0) {
+    out.range_ratio = w.range_ratio;
+  }
+  if (w.dataset !== null) {
+    out.dataset = { path: w.dataset, sha256: datasetSha256, sample: w.dataset_sample };
+  }
+  // The seed draws the lengths and the dataset's sample as well as the arrivals.
+  if (out.prompt_tokens_stddev || out.gen_tokens_stddev || out.range_ratio || out.dataset) {
+    out.seed = w.seed;
+  }
+  if (w.warmup_requests !== 1) out.warmup_requests = w.warmup_requests;
   if (w.concurrency.length || w.request_rate.length) {
     Object.assign(out, {
       concurrency: w.concurrency,
       request_rate: w.request_rate,
-      requests: w.requests,
+      requests: w.duration_s === null ? w.requests : undefined,
       seed: w.seed,
       slo_ttft_ms: w.slo_ttft_ms,
       slo_tpot_ms: w.slo_tpot_ms,
+      slo_e2el_ms: w.slo_e2el_ms ?? undefined,
+      burstiness: w.request_rate.length && w.burstiness !== 1 ? w.burstiness : undefined,
+      duration_s: w.duration_s ?? undefined,
     });
   }
   return Object.keys(out).length ? out : undefined;
@@ -46,7 +73,13 @@ function measuredWorkload(w: WorkloadOptions): Partial<WorkloadOptions> | undefi
 export function measuredParams(
   config: Config,
   backend: BackendKind,
-  run: { n_parallel: number; unified_kv_cache: boolean; workload?: WorkloadOptions },
+  run: {
+    n_parallel: number;
+    unified_kv_cache: boolean;
+    workload?: WorkloadOptions;
+    /** The content hash of the `--dataset` file, read by the job. */
+    dataset_sha256?: string | null;
+  },
 ): MeasuredParams {
   const params: MeasuredParams = {
     prompt: config.prompt,
@@ -59,38 +92,28 @@ export function measuredParams(
     // No backend API here can set a unified K/V cache: it never changes a measurement.
     unified_kv_cache: false,
   };
-  const workload = measuredWorkload(workloadOf(run));
+  const workload = measuredWorkload(workloadOf(run), run.dataset_sha256 ?? null);
   if (workload) params.workload = workload;
   return params;
 }
 
-/** The part of the parameters that is hashed: load values the backend cannot set are left out. */
-export function keyedParams(params: MeasuredParams): MeasuredParams {
-  if (params.backend === "sdk") return params;
-  const load = Object.fromEntries(
-    Object.entries(params.load).filter(([k]) => canSet(params.backend, k)),
-  ) as Config["load"];
-  const keyed: MeasuredParams & { offload_kv_cache_to_gpu?: boolean } = { ...params, load };
-  // REST v1 sends n_gpu_layers only as KV-cache offload on/off.
-  if (params.backend === "rest") keyed.offload_kv_cache_to_gpu = params.load.n_gpu_layers !== 0;
-  if (!canSet(params.backend, "context_length")) {
-    delete (keyed as Partial<MeasuredParams>).context_length;
-  }
-  return keyed;
-}
-
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (value && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
-
-/** SHA-256 over the canonical JSON of the parameters, first 16 hex digits. */
+/** SHA-256 over the canonical JSON of the keyed parameters, first 16 hex digits (store identity). */
 export function paramsHash(params: MeasuredParams): string {
-  return createHash("sha256").update(canonical(keyedParams(params))).digest("hex").slice(0, 16);
+  return identityHash(params as unknown as IdentityParams);
+}
+
+/**
+ * The identities a benchmark with these parameters stores for each variant: one, or one per cell
+ * of a grid of several prompt or output lengths (the first keeps the parallel rounds and the load
+ * curve), as the store splits it (lib/store/split.ts).
+ */
+export function identityHashes(params: MeasuredParams): string[] {
+  const list = (v: unknown): (number | null)[] =>
+    Array.isArray(v) && v.length ? v.filter((x) => typeof x === "number") : [null];
+  const prompts = list(params.workload?.prompt_tokens);
+  const gens = list(params.workload?.gen_tokens);
+  const cells = prompts.flatMap((p) => gens.map((g) => ({ prompt_tokens: p, gen_tokens: g })));
+  if (cells.length < 2) return [paramsHash(params)];
+  const id = params as unknown as IdentityParams;
+  return cells.map((c, i) => identityHash(cellParams(id, c, i === 0)));
 }

@@ -20,6 +20,7 @@ import type { Profiler } from "./profiler_types.ts";
 import { createProgress } from "./progress.ts";
 import { saveRequests } from "./save_requests.ts";
 import { gridTable, latencyTable, loadTable, parallelTable, resultsTable } from "./table.ts";
+import { latencyPercentileTable, loadPercentileTable } from "./table_percentiles.ts";
 
 /** A benchmark run ended as failed (its error was shown as it happened). */
 export class BenchmarkFailedError extends AppError {
@@ -95,20 +96,23 @@ export async function runBenchmarkCommand(
         server_version: serverVersion,
       },
     });
-    const rows = summary.tested.map((key) => store.findCached(key, summary.paramsHash)).filter((
-      r,
-    ) => r !== null);
+    const rows = store.finishedResults(summary.resultIds);
     // With --json the results document is standard output's only content.
     const say = options.json ? output.err : output.out;
-    if (rows.length > 0) say(`${resultsTable(rows)}\n\n${latencyTable(rows)}`);
+    const chosen = options.percentiles?.length ? options.percentiles : null;
+    const withRuns = rows.map((row) => ({ row, runs: chosen ? store.runsOf(row.id) : [] }));
+    const latency = chosen ? latencyPercentileTable(withRuns, chosen) : latencyTable(rows);
+    if (rows.length > 0) say(`${resultsTable(rows)}\n\n${latency}`);
     const parallel = parallelTable(rows);
     if (parallel !== null) say(`\n${parallel}`);
     const grids = rows.map((row) => ({ row, grid: store.gridOf(row.id) }))
       .filter((g) => g.grid.length > 0);
     if (grids.length > 0) say(`\n${gridTable(grids)}`);
-    const curves = rows.map((row) => ({ row, levels: store.loadLevelsOf(row.id) }))
+    const curves = withRuns.map((m) => ({ ...m, levels: store.loadLevelsOf(m.row.id) }))
       .filter((c) => c.levels.length > 0);
-    if (curves.length > 0) say(`\n${loadTable(curves)}`);
+    if (curves.length > 0) {
+      say(`\n${chosen ? loadPercentileTable(curves, chosen) : loadTable(curves)}`);
+    }
     const nothing = summary.outcome === "failed" && summary.tested.length === 0;
     const after = nothing ? null : await hooks.after?.(inv, summary);
     for (const line of after?.lines ?? []) say(line);

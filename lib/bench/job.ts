@@ -8,7 +8,7 @@ import type { Config } from "../config/mod.ts";
 import { AppError, messageOf, NotFoundError, UsageError } from "../error.ts";
 import { atLeast, type Backend, type LmsCli } from "../modelserver/mod.ts";
 import type { ResultsStore, Row } from "../store/mod.ts";
-import { measuredParams, paramsHash } from "./cache_key.ts";
+import { identityHashes, measuredParams, paramsHash } from "./cache_key.ts";
 import { isAbort, type JobControl } from "./job_control.ts";
 import { discoverTargets } from "./discovery.ts";
 import type { EventSink } from "./events.ts";
@@ -17,6 +17,7 @@ import { noteSensors, optionWarnings, type SensorState } from "./honesty.ts";
 import { randomNonce } from "./measure.ts";
 import { runModel } from "./model_run.ts";
 import { cellsOf } from "./workload.ts";
+import { loadDataset } from "./dataset.ts";
 import { type RunOptions, workloadOf } from "./options.ts";
 import type { Profiler } from "./profiler_types.ts";
 import type { Target } from "./target.ts";
@@ -89,7 +90,15 @@ export async function runJob(
   deps: JobDeps,
 ): Promise<JobSummary> {
   const { backend, store, emit } = deps;
-  const params = measuredParams(config, backend.kind, options);
+  const w = workloadOf(options);
+  // Read once per job: every model gets the same requests, and the key the file's content.
+  const dataset = w.dataset !== null
+    ? await loadDataset(w.dataset, w.dataset_sample, w.seed)
+    : null;
+  const params = measuredParams(config, backend.kind, {
+    ...options,
+    dataset_sha256: dataset?.sha256 ?? null,
+  });
   const hash = paramsHash(params);
   const summary: JobSummary = {
     outcome: "completed",
@@ -119,11 +128,12 @@ export async function runJob(
         reason: "an embedding model, not a language model: nothing to generate",
       }));
     requireMatches(all, options, backend.describe());
-    const runs = measuredRuns(config, options);
+    // Cached when every identity it would store (each cell of a grid) has its runs.
+    const identities = identityHashes(params);
     const selected = selectTargets(
       all,
       options,
-      (t) => store.cacheHit(t.key, hash, runs) !== null,
+      (t) => identities.every((h) => store.cacheHit(t.key, h, config.num_runs) !== null),
     );
     const run = selected.run;
     const skipped = [...selected.skipped, ...others];
@@ -134,14 +144,21 @@ export async function runJob(
       await requireParallel(backend, emit);
     }
     const workload = workloadOf(options);
-    if (
-      run.length > 0 && workload.gen_tokens.length && (await backend.outputControl?.()) !== "exact"
-    ) {
+    if (dataset && dataset.skipped > 0) {
+      emit({
+        type: "log",
+        level: "info",
+        message: `${dataset.path}: ${dataset.skipped} conversation(s) without a human turn and ` +
+          "a reply are left out",
+      });
+    }
+    const outputs = workload.gen_tokens.length > 0 || dataset !== null;
+    if (run.length > 0 && outputs && (await backend.outputControl?.()) !== "exact") {
       emit({
         type: "log",
         level: "warn",
-        message:
-          `${backend.describe()} cannot force the output length, so --gen-tokens is a maximum ` +
+        message: `${backend.describe()} cannot force the output length, so ` +
+          `${dataset ? "the dataset's output length" : "--gen-tokens"} is a maximum ` +
           "there: runs that stop earlier are reported with their real length (llama.cpp forces " +
           "it with ignore_eos)",
       });
@@ -151,7 +168,7 @@ export async function runJob(
       backend: backend.kind,
       server: backend.describe(),
       models: run.map((t) => t.key),
-      runs,
+      runs: measuredRuns(config, options),
       skipped: summary.skipped,
       parallel_rounds: backend.kind !== "sdk" && options.n_parallel > 1 ? config.num_runs : 0,
       load_levels: workload.concurrency.length + workload.request_rate.length,
@@ -182,6 +199,7 @@ export async function runJob(
         sensors,
         llamacpp,
         onResult: (id) => summary.resultIds.push(id),
+        dataset,
       }, { index: i + 1, total: run.length });
       if (status === "stopped") break;
       if (status === "partial") summary.partial.push(target.key);

@@ -1,24 +1,28 @@
 /**
- * Load curves (`--concurrency`, `--request-rate`): for each level a fixed number of requests,
- * either with N always in flight (a closed loop) or arriving at R per second as a seeded Poisson
- * process (an open loop); per level the aggregate output tokens/s, requests/s, goodput under the
- * latency targets (`--slo-ttft`, `--slo-tpot`) and the percentiles of request latency, TTFT, TPOT
- * and ITL; and the knee, the level after which more load no longer raises throughput.
+ * Load curves (`--concurrency`, `--request-rate`): for each level a number of requests (or as many
+ * as `--duration` allows), either with N always in flight (a closed loop) or arriving at R per
+ * second with seeded gamma gaps (`--burstiness`; 1 is a Poisson process: an open loop); per level
+ * the aggregate output tokens/s, requests/s, goodput under the latency targets (`--slo-ttft`,
+ * `--slo-tpot`, `--slo-e2el`) and the percentiles of request latency, TTFT, TPOT and ITL; and the
+ * knee, the level after which more load no longer raises throughput.
  *
  * @module
  */
 import { sleep } from "../clock.ts";
 import { createRandom } from "../engine/mod.ts";
+import { arrivalGaps } from "./distributions.ts";
 import type { Row } from "../store/mod.ts";
 import type { Measured } from "./measure.ts";
 import { gapsOf, type RunMetrics, runMetrics } from "./metrics.ts";
-import { quantile } from "./stats.ts";
+import { quantile } from "../stats.ts";
 
 /** The two ways of loading a server. */
 export type LoadMode = "concurrency" | "rate";
 
 /** The outcome of one request of a level. */
 export interface LoadRequest {
+  /** The order it was sent in (0-based). */
+  index: number;
   /** Client time the request was sent and its stream ended (ms, performance.now()). */
   start: number;
   end: number;
@@ -30,13 +34,22 @@ export interface LoadRequest {
 export interface Slo {
   ttft_ms: number | null;
   tpot_ms: number | null;
+  /** End-to-end request latency. */
+  e2el_ms?: number | null;
 }
 
 /** Whether a request meets every latency target given. */
 export function meetsSlo(m: RunMetrics, slo: Slo): boolean {
   if (slo.ttft_ms !== null && (m.ttft_ms === null || m.ttft_ms > slo.ttft_ms)) return false;
   if (slo.tpot_ms !== null && (m.tpot_ms === null || m.tpot_ms > slo.tpot_ms)) return false;
+  const e2el = slo.e2el_ms ?? null;
+  if (e2el !== null && !(m.total_ms <= e2el)) return false;
   return true;
+}
+
+/** Whether any latency target is given. */
+export function hasSlo(slo: Slo): boolean {
+  return slo.ttft_ms !== null || slo.tpot_ms !== null || (slo.e2el_ms ?? null) !== null;
 }
 
 /** Seconds between arrivals of a Poisson process of `rate` per second: `−ln(U) ÷ rate`. */
@@ -89,7 +102,7 @@ export function levelRow(mode: LoadMode, level: number, reqs: LoadRequest[], slo
   const ttft = sorted(ok.map((m) => m.ttft_ms));
   const tpot = sorted(ok.map((m) => m.tpot_ms));
   const itl = sorted(ok.flatMap((m) => gapsOf(m)));
-  const sloSet = slo.ttft_ms !== null || slo.tpot_ms !== null;
+  const sloSet = hasSlo(slo);
   const met = ok.filter((m) => meetsSlo(m, slo)).length;
   return {
     mode,
@@ -165,15 +178,20 @@ export function markKnee(rows: Row[]): Row[] {
   return rows;
 }
 
-/** Sends one request; the caller's measure function (nonce, prompt, reload retry). */
-export type SendRequest = () => Promise<Measured>;
+/** Sends request `index` of a level; the caller's measure function (nonce, prompt, reload retry). */
+export type SendRequest = (index: number) => Promise<Measured>;
 
-async function timed(send: SendRequest): Promise<LoadRequest> {
-  const start = performance.now();
+/**
+ * Sends one request and times it. Its start is when the request itself went out (the measure's
+ * `sent_at_ms`), so building its prompt first is not part of the load's timing.
+ */
+async function timed(send: SendRequest, index: number): Promise<LoadRequest> {
+  const called = performance.now();
   try {
-    const m = await send();
+    const m = await send(index);
     return {
-      start,
+      index,
+      start: Math.max(called, m.sent_at_ms - performance.timeOrigin),
       end: performance.now(),
       metrics: runMetrics(m.result, m.sent_at_ms),
       error: null,
@@ -181,7 +199,8 @@ async function timed(send: SendRequest): Promise<LoadRequest> {
   } catch (err) {
     if (err instanceof DOMException && err.name === "AbortError") throw err;
     return {
-      start,
+      index,
+      start: called,
       end: performance.now(),
       metrics: null,
       error: err instanceof Error ? err.message : String(err),
@@ -189,50 +208,74 @@ async function timed(send: SendRequest): Promise<LoadRequest> {
   }
 }
 
-/** `requests` requests with `concurrency` in flight at every moment (a closed loop). */
+/** How a level ends: after `requests` requests, or at `deadline` (performance.now() ms) first. */
+export interface LevelBound {
+  requests: number;
+  deadline?: number | null;
+}
+
+/** Whether a level may send another request. */
+function open(bound: LevelBound, sent: number): boolean {
+  const deadline = bound.deadline ?? null;
+  return sent < bound.requests && (deadline === null || performance.now() < deadline);
+}
+
+/**
+ * Requests with `concurrency` in flight at every moment (a closed loop) until the bound: no
+ * request is sent after the deadline, and those in flight are waited for.
+ */
 export async function runConcurrency(
   send: SendRequest,
   concurrency: number,
-  requests: number,
+  bound: number | LevelBound,
   signal: AbortSignal,
 ): Promise<LoadRequest[]> {
+  const b = typeof bound === "number" ? { requests: bound } : bound;
   const out: LoadRequest[] = [];
   let next = 0;
   const worker = async () => {
-    while (next < requests) {
+    while (open(b, next)) {
       signal.throwIfAborted();
-      next++;
-      out.push(await timed(send));
+      out.push(await timed(send, next++));
     }
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, requests) }, worker));
-  return out;
+  await Promise.all(Array.from({ length: Math.min(concurrency, b.requests) }, worker));
+  return out.sort((x, y) => x.index - y.index);
 }
 
 /** Most requests of an open loop in flight at once (a server that stops answering). */
 export const MAX_IN_FLIGHT = 512;
 
-/** `requests` requests arriving as a Poisson process of `rate` per second (an open loop). */
+/**
+ * Requests arriving at `rate` per second (an open loop) until the bound: gamma inter-arrival
+ * times of shape `burstiness` (1: a Poisson process), seeded. No arrival is sent at or after the
+ * deadline; those in flight are waited for.
+ */
 export async function runRate(
   send: SendRequest,
   rate: number,
-  requests: number,
+  bound: number | LevelBound,
   seed: number,
   signal: AbortSignal,
+  burstiness = 1,
 ): Promise<LoadRequest[]> {
-  const gaps = poissonGaps(rate, requests, seed);
+  const b = typeof bound === "number" ? { requests: bound } : bound;
+  const deadline = b.deadline ?? null;
+  const nextGap = arrivalGaps(rate, burstiness, seed);
   const t0 = performance.now();
   const pending: Promise<LoadRequest>[] = [];
   let at = 0;
   let inFlight = 0;
-  for (const gap of gaps) {
-    at += gap * 1000;
+  for (let i = 0; i < b.requests; i++) {
+    at += nextGap() * 1000;
+    if (deadline !== null && t0 + at >= deadline) break;
     const wait = t0 + at - performance.now();
     if (wait > 0) await sleep(wait, signal);
     while (inFlight >= MAX_IN_FLIGHT) await sleep(5, signal);
     signal.throwIfAborted();
+    if (deadline !== null && performance.now() >= deadline) break;
     inFlight++;
-    pending.push(timed(send).finally(() => inFlight--));
+    pending.push(timed(send, i).finally(() => inFlight--));
   }
   return await Promise.all(pending);
 }

@@ -5,8 +5,7 @@
  * @module
  */
 import type { ChatResult } from "../modelserver/mod.ts";
-import { AGGREGATED_METRICS, LATENCY_PERCENTILES, type Row } from "../store/mod.ts";
-import { POSITIVE, quantile, summarize, summaryColumns } from "./stats.ts";
+import { aggregateRuns, gapsOf, percentileColumns } from "../store/mod.ts";
 import { chooseDecode, type DecodeChoice } from "./burst.ts";
 
 /** The store columns of one measured run. */
@@ -78,17 +77,6 @@ export function interTokenGaps(times: readonly number[] | undefined): number[] {
   return gaps;
 }
 
-/** The inter-token gaps stored with a run, or none. */
-export function gapsOf(run: { itl_json?: unknown }): number[] {
-  if (typeof run.itl_json !== "string") return [];
-  try {
-    const v = JSON.parse(run.itl_json);
-    return Array.isArray(v) ? v.filter((x): x is number => typeof x === "number") : [];
-  } catch {
-    return [];
-  }
-}
-
 /** Computes the metrics of one inference sent at `sentAtMs` (Unix epoch ms, when known). */
 export function runMetrics(r: ChatResult, sentAtMs: number | null = null): RunMetrics {
   const tokensOut = r.stats.tokens_out > 0 ? r.stats.tokens_out : r.client.tokens_out;
@@ -119,44 +107,4 @@ export function runMetrics(r: ChatResult, sentAtMs: number | null = null): RunMe
   };
 }
 
-/** The run metrics aggregated per model: the store's aggregated columns (ITL pooled apart). */
-const AGGREGATED = AGGREGATED_METRICS.filter((m) => m !== "itl_ms") as readonly (
-  & keyof RunMetrics
-  & string
-)[];
-
-/** The latency percentile columns (`<metric>_p90`, `<metric>_p99`) of the given samples. */
-export function percentileColumns(metric: string, values: readonly (number | null)[]): Row {
-  const sorted = values.filter((v): v is number => typeof v === "number" && Number.isFinite(v))
-    .sort((a, b) => a - b);
-  const out: Row = {};
-  for (const [suffix, q] of LATENCY_PERCENTILES) out[`${metric}_${suffix}`] = quantile(sorted, q);
-  return out;
-}
-
-/** Aggregate store columns over the successful runs of a model. */
-export function aggregateRuns(
-  runs: RunMetrics[],
-  sizeGiB: number | null,
-  paramsB: number | null,
-): Row {
-  const out: Row = {};
-  for (const metric of AGGREGATED) {
-    Object.assign(
-      out,
-      summaryColumns(metric, summarize(runs.map((r) => r[metric] as number | null), POSITIVE)),
-    );
-  }
-  const gaps = runs.flatMap((r) => gapsOf(r));
-  Object.assign(out, summaryColumns("itl_ms", summarize(gaps, POSITIVE)));
-  Object.assign(out, percentileColumns("itl_ms", gaps));
-  for (const metric of ["ttft_ms", "tpot_ms", "total_ms"] as const) {
-    Object.assign(out, percentileColumns(metric, runs.map((r) => r[metric])));
-  }
-  const mean = out.tokens_per_sec_mean as number | null;
-  out.tokens_in = summarize(runs.map((r) => r.tokens_in)).mean;
-  out.tokens_out = summarize(runs.map((r) => r.tokens_out)).mean;
-  out.tokens_per_sec_per_gb = mean !== null && sizeGiB ? mean / sizeGiB : null;
-  out.tokens_per_sec_per_billion_params = mean !== null && paramsB ? mean / paramsB : null;
-  return out;
-}
+export { aggregateRuns, gapsOf, percentileColumns };

@@ -24,8 +24,8 @@ export { aggregateParallel, parallelRound } from "./parallel.ts";
 export { SERIES } from "./profiler_types.ts";
 export type { HardwareSummary, Profiler } from "./profiler_types.ts";
 export { bar, createProgress, formatDuration } from "./progress.ts";
-export { POSITIVE, quantile, summarize, summaryColumns } from "./stats.ts";
-export type { Summary } from "./stats.ts";
+export { POSITIVE, quantile, summarize, summaryColumns } from "../stats.ts";
+export type { Summary } from "../stats.ts";
 export {
   gridCells,
   gridTable,
@@ -44,7 +44,8 @@ export {
   runRate,
 } from "./load_curve.ts";
 export type { LoadMode, LoadRequest, Slo } from "./load_curve.ts";
-export { cellLabel, cellsOf, gridRows, WorkloadPlan } from "./workload.ts";
+export { cellLabel, cellsOf, gridRows, stoppedEarly } from "./workload.ts";
+export { WorkloadPlan } from "./workload_plan.ts";
 export type { Cell, CellRun } from "./workload.ts";
 export { fillerText, PromptBuilder } from "./prompt_builder.ts";
 export { paramsBillions, quantizationOfKey, sizeGiB, targetOf } from "./target.ts";
@@ -65,7 +66,11 @@ export type { GpuReading } from "./profiler_smi.ts";
 export {
   type Action,
   type FilterOptions,
+  type FullWorkload,
   type ResolvedRun,
   type RunOptions,
   workloadOf,
+  type WorkloadOptions,
 } from "./options.ts";
+export { loadDataset } from "./dataset.ts";
+export type { Dataset, DatasetEntry } from "./dataset.ts";

@@ -1,5 +1,6 @@
 /**
- * The per-model sequence: load, one warmup, N measured runs (then the parallel rounds), unload.
+ * The per-model sequence: load, the warm-up requests, N measured runs (then the parallel rounds and
+ * the load curve), unload.
  * Every run is stored as it completes; a failing model is recorded with its error and the job goes
  * on with the next one, unless the server itself stopped answering.
  *
@@ -39,11 +40,15 @@ export async function runModel(
     await control.checkpoint();
     const warmupMs = await s.warmup();
     await control.checkpoint();
+    const plan = await s.prepareWorkload();
+    // The warm-ups shaped as the workload need its plan; they end before the hardware sampling.
+    await s.moreWarmups();
     profiler?.start((sample) => emit({ type: "hardware", sample }));
     let throttleWait = 0;
-    const plan = await s.prepareWorkload();
     const workload = workloadOf(options);
-    const controlled = workload.prompt_tokens.length > 0 || workload.gen_tokens.length > 0;
+    const controlled = plan.controlled;
+    // A grid of lengths has cells; a dataset's requests are one set, kept by run.
+    const grid = workload.prompt_tokens.length > 0 || workload.gen_tokens.length > 0;
     const steps = plan.cells.flatMap((cell) =>
       Array.from({ length: config.num_runs }, () => controlled ? cell : undefined)
     );
@@ -79,7 +84,7 @@ export async function runModel(
         : "every measured run failed";
       return s.finish("failed", why, { warnings_json: warningsJson() });
     }
-    if (controlled) {
+    if (grid) {
       ctx.store.addGridCells(
         s.resultId,
         gridRows(plan.cells, s.cellRuns, plan.outputControl === "exact"),
@@ -91,7 +96,7 @@ export async function runModel(
     const noSpeed = figures.tokens_per_sec_mean === null;
     if (noSpeed) s.warnings.push("no run kept a decode speed: measure again");
     const partial = s.failedRuns > 0 || s.failedRequests > 0 || noSpeed;
-    return s.finish(partial ? "partial" : "ok", null, {
+    const status = s.finish(partial ? "partial" : "ok", null, {
       ...figures,
       ...(s.rounds.length ? aggregateParallel(s.rounds) : {}),
       ...hardware,
@@ -102,6 +107,11 @@ export async function runModel(
       warnings_json: warningsJson(),
       workload_json: controlled ? JSON.stringify(plan.summary()) : null,
     });
+    // One result per identity: each cell of a grid is stored as its own result.
+    if (controlled && plan.cells.length > 1) {
+      for (const id of ctx.store.splitGrid(s.resultId).slice(1)) ctx.onResult?.(id);
+    }
+    return status;
   } catch (err) {
     if (profiler) await profiler.stop();
     if (isAbort(err) || control.signal.aborted) return s.finish("stopped", "stopped by the user");

@@ -17,7 +17,9 @@ import {
   type RequestShape,
   samplingOf,
 } from "./measure.ts";
-import { type Cell, cellLabel, type CellRun, WorkloadPlan } from "./workload.ts";
+import { type Cell, cellLabel, type CellRun, stoppedEarly } from "./workload.ts";
+import { type PlannedRequest, WorkloadPlan } from "./workload_plan.ts";
+import type { Dataset } from "./dataset.ts";
 import { type RunOptions, workloadOf } from "./options.ts";
 import { type RunMetrics, runMetrics } from "./metrics.ts";
 import { type ParallelRound, parallelRound } from "./parallel.ts";
@@ -47,6 +49,8 @@ export interface ModelRunContext {
   llamacpp?: boolean;
   /** Told the id of the result this model's benchmark writes, once it exists. */
   onResult?: (id: number) => void;
+  /** The `--dataset` of the job, read and sampled once. */
+  dataset?: Dataset | null;
 }
 
 /**
@@ -189,19 +193,43 @@ export class ModelSession {
     });
   }
 
-  /** The warmup run (not stored); returns its duration in ms. */
-  async warmup(): Promise<number> {
-    const started = performance.now();
-    try {
-      this.instanceId = (await measureOnce(this.#measure, this.instanceId!)).instanceId;
-    } catch (err) {
-      if (isAbort(err)) throw err;
-      throw new Error(`warmup failed: ${messageOf(err)}`, { cause: err });
+  /**
+   * The first warm-up request (not stored), with the configured prompt; returns its duration in
+   * ms (null with `--warmup-requests 0`). The others follow the workload: {@linkcode moreWarmups}.
+   */
+  async warmup(): Promise<number | null> {
+    if (workloadOf(this.ctx.options).warmup_requests === 0) {
+      await this.#watch.baseline(this.instanceId!);
+      return null;
     }
+    const started = performance.now();
+    await this.#warmupRequest({});
     const ms = performance.now() - started;
     this.ctx.emit({ type: "warmup_done", key: this.key, ms });
     await this.#watch.baseline(this.instanceId!);
     return ms;
+  }
+
+  async #warmupRequest(shape: RequestShape): Promise<void> {
+    try {
+      this.instanceId = (await measureOnce(this.#measure, this.instanceId!, shape)).instanceId;
+    } catch (err) {
+      if (isAbort(err)) throw err;
+      throw new Error(`warmup failed: ${messageOf(err)}`, { cause: err });
+    }
+  }
+
+  /** The other `--warmup-requests` (not stored), shaped as the workload's requests. */
+  async moreWarmups(): Promise<void> {
+    const n = workloadOf(this.ctx.options).warmup_requests;
+    for (let i = 1; i < n; i++) {
+      await this.ctx.control.checkpoint();
+      const planned = this.plan?.controlled
+        ? (await this.plan.warmupRequest(i - 1, this.ctx.nonce())).shape
+        : {};
+      await this.#warmupRequest(planned);
+    }
+    if (n > 1) await this.#watch.baseline(this.instanceId!);
   }
 
   /** Prepares the controlled workload (the server's tokenizer, or calibration probes). */
@@ -212,6 +240,7 @@ export class ModelSession {
       this.instanceId!,
       workloadOf(options),
       { ...samplingOf(config), signal: this.ctx.control.signal },
+      this.ctx.dataset ?? null,
     );
     if (this.plan.method === "calibrated") {
       this.#log(
@@ -239,13 +268,19 @@ export class ModelSession {
       parallel: 1,
       ...(cell ? { cell: cellLabel(cell) } : {}),
     });
-    const target: Record<string, number | null> = cell
+    let target: Record<string, number | null> = cell
       ? { prompt_tokens_target: cell.prompt_tokens, gen_tokens_target: cell.gen_tokens }
       : {};
     try {
-      const request = cell && this.plan
+      const request: PlannedRequest = cell && this.plan
         ? await this.plan.request(cell, this.ctx.nonce())
-        : { shape: {}, prompt_exact: false };
+        : { shape: {}, prompt_exact: false, prompt_target: null, gen_target: null };
+      if (cell) {
+        target = {
+          prompt_tokens_target: request.prompt_target,
+          gen_tokens_target: request.gen_target,
+        };
+      }
       const m = await measureOnce(
         { ...this.#measure, onToken: (text) => emit({ type: "tokens", key: this.key, run, text }) },
         this.instanceId!,
@@ -261,7 +296,14 @@ export class ModelSession {
         }`;
       if (excluded === null) {
         this.runs.push(metrics);
-        if (cell) this.cellRuns.push({ cell, metrics, prompt_exact: request.prompt_exact });
+        if (cell) {
+          this.cellRuns.push({
+            cell,
+            metrics,
+            prompt_exact: request.prompt_exact,
+            gen_target: request.gen_target,
+          });
+        }
       } else {
         this.excludedRuns++;
         this.warnings.push(`run ${run} ${excluded}`);
@@ -270,7 +312,10 @@ export class ModelSession {
         run_index: index,
         ...metrics,
         ...target,
-        ...(cell?.prompt_tokens ? { prompt_exact: request.prompt_exact ? 1 : 0 } : {}),
+        ...(request.prompt_target !== null ? { prompt_exact: request.prompt_exact ? 1 : 0 } : {}),
+        ...(request.gen_target !== null
+          ? { stopped_early: stoppedEarly(request.gen_target, metrics) }
+          : {}),
         ...(excluded === null ? {} : { status: "excluded", error: excluded }),
         retried: m.retried ? 1 : 0,
       });
@@ -336,7 +381,19 @@ export class ModelSession {
         ...metrics,
       })
     );
-    for (const f of round.failures) this.warnings.push(`parallel request failed: ${f}`);
+    // A failed request is a run too: its error and times are kept (and in --save-requests).
+    round.failures.forEach((f, j) =>
+      this.ctx.store.addRun(this.resultId, {
+        run_index: 1000 + index * n + round.requests.length + j,
+        parallel: n,
+        status: "failed",
+        error: f.error,
+        total_ms: f.ended_at_ms - f.started_at_ms,
+        started_at_ms: f.started_at_ms,
+        ended_at_ms: f.ended_at_ms,
+      })
+    );
+    for (const f of round.failures) this.warnings.push(`parallel request failed: ${f.error}`);
     this.failedRequests += round.failures.length;
   }
 

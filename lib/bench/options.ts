@@ -49,7 +49,40 @@ export interface WorkloadOptions {
   /** Goodput targets in ms, null when not set. */
   slo_ttft_ms: number | null;
   slo_tpot_ms: number | null;
+  /** Goodput target on the end-to-end latency (ms), null when not set. */
+  slo_e2el_ms?: number | null;
+  /** `--dataset`: a ShareGPT JSON or JSON Lines file of requests; null: none. */
+  dataset?: string | null;
+  /** `--dataset-sample`: requests picked from the dataset (seeded by `seed`); null: all. */
+  dataset_sample?: number | null;
+  /** Standard deviations of the prompt and output lengths (normal, clipped at 1); 0: none. */
+  prompt_tokens_stddev?: number;
+  gen_tokens_stddev?: number;
+  /** Lengths uniform in [target·(1−R), target·(1+R)]; 0: none. */
+  range_ratio?: number;
+  /** Shape of the gamma inter-arrival times of a rate (1: Poisson). */
+  burstiness?: number;
+  /** `--duration`: seconds each load level lasts instead of `requests` requests; null: none. */
+  duration_s?: number | null;
+  /** Requests sent and discarded before measuring (the first with the configured prompt). */
+  warmup_requests?: number;
 }
+
+/** A workload with every option filled in. */
+export type FullWorkload = Required<WorkloadOptions>;
+
+/** The values of the options a workload may leave out. */
+const WORKLOAD_DEFAULTS = {
+  slo_e2el_ms: null,
+  dataset: null,
+  dataset_sample: null,
+  prompt_tokens_stddev: 0,
+  gen_tokens_stddev: 0,
+  range_ratio: 0,
+  burstiness: 1,
+  duration_s: null,
+  warmup_requests: 1,
+} as const;
 
 /** Every option of a run that is not configuration. */
 export interface RunOptions {
@@ -75,15 +108,20 @@ export interface RunOptions {
   json?: boolean;
   /** `--save-requests`: the JSON Lines file of every request of the benchmark. */
   save_requests?: string | null;
+  /** `--percentiles`: the percentiles (0–100) the console's latency tables show; null: theirs. */
+  percentiles?: number[] | null;
   /** Controlled workload and load curve. */
   workload?: WorkloadOptions;
   /** Flag keys given on the command line or by a preset (to warn only about what was asked). */
   given?: string[];
 }
 
-/** The workload of run options (all off when absent). */
-export function workloadOf(options: Pick<RunOptions, "workload">): WorkloadOptions {
-  return options.workload ?? {
+/** The workload of run options (all off when absent, defaults for what it leaves out). */
+export function workloadOf(options: Pick<RunOptions, "workload">): FullWorkload {
+  const given = Object.fromEntries(
+    Object.entries(options.workload ?? {}).filter(([, v]) => v !== undefined),
+  );
+  return {
     prompt_tokens: [],
     gen_tokens: [],
     concurrency: [],
@@ -92,7 +130,9 @@ export function workloadOf(options: Pick<RunOptions, "workload">): WorkloadOptio
     seed: 42,
     slo_ttft_ms: null,
     slo_tpot_ms: null,
-  };
+    ...WORKLOAD_DEFAULTS,
+    ...given,
+  } as FullWorkload;
 }
 
 /** A run resolved from a command line or the dashboard's form: what the benchmark runs. */

@@ -7,13 +7,20 @@
 import type { Row } from "../store/mod.ts";
 import { type MeasureContext, measureOnce } from "./measure.ts";
 import { type RunMetrics, runMetrics } from "./metrics.ts";
-import { summarize } from "./stats.ts";
+import { summarize } from "../stats.ts";
+
+/** A request of a round that failed: why, and when it was sent and ended (Unix epoch ms). */
+export interface FailedRequest {
+  error: string;
+  started_at_ms: number;
+  ended_at_ms: number;
+}
 
 /** One finished round. */
 export interface ParallelRound {
   wall_ms: number;
   requests: RunMetrics[];
-  failures: string[];
+  failures: FailedRequest[];
 }
 
 /** Runs `n` inferences at once and measures the round's wall time. */
@@ -23,15 +30,20 @@ export async function parallelRound(
   n: number,
 ): Promise<ParallelRound> {
   const started = performance.now();
+  const startedAt = Date.now();
+  const failures: FailedRequest[] = [];
   const settled = await Promise.allSettled(
-    Array.from({ length: n }, () => measureOnce(ctx, instanceId)),
+    Array.from({ length: n }, () =>
+      measureOnce(ctx, instanceId).catch((err) => {
+        const error = err instanceof Error ? err.message : String(err);
+        failures.push({ error, started_at_ms: startedAt, ended_at_ms: Date.now() });
+        throw err;
+      })),
   );
   const wall = performance.now() - started;
   const requests: RunMetrics[] = [];
-  const failures: string[] = [];
   for (const s of settled) {
     if (s.status === "fulfilled") requests.push(runMetrics(s.value.result, s.value.sent_at_ms));
-    else failures.push(s.reason instanceof Error ? s.reason.message : String(s.reason));
   }
   return { wall_ms: wall, requests, failures };
 }

@@ -6,7 +6,9 @@
  * `{"model_key", "backend", "result_id", "phase": "sequential"|"parallel"|"load", "load_mode",
  * "load_level", "run_index", "status", "error", "start_ms", "end_ms", "started_at", "ttft_ms",
  * "total_ms", "tokens_in", "tokens_out", "tokens_per_sec", "server_tokens_per_sec",
- * "itl_ms": [...]}` — times in Unix epoch milliseconds (`started_at` the same as ISO 8601).
+ * "prompt_tokens_target", "output_tokens_target", "stop_reason", "stopped_early", "itl_ms": [...]}`
+ * — times in Unix epoch milliseconds (`started_at` the same as ISO 8601); `stopped_early` is true
+ * when a request with an output target ended before it on its own, null without a target.
  *
  * @module
  */
@@ -44,6 +46,12 @@ export function requestRecord(result: Row, run: Row): Record<string, unknown> {
     tokens_out: num(run.tokens_out),
     tokens_per_sec: num(run.tokens_per_sec),
     server_tokens_per_sec: num(run.server_tokens_per_sec),
+    prompt_tokens_target: num(run.prompt_tokens_target),
+    output_tokens_target: num(run.gen_tokens_target),
+    stop_reason: run.stop_reason ?? null,
+    stopped_early: run.stopped_early === null || run.stopped_early === undefined
+      ? null
+      : run.stopped_early === 1,
     itl_ms: gapsOf(run),
   };
 }

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { ResultRow, Row } from "../store/mod.ts";
+import { type ResultRow, type Row, workloadText } from "../store/mod.ts";
 import { fixed } from "../shared/format.ts";
 import { shortModelName } from "../shared/model_name.ts";
 
@@ -13,7 +13,7 @@ const num = (v: unknown, digits: number) => fixed(v, digits, "-");
 const variant = (r: ResultRow) => shortModelName(String(r.model_key ?? r.model_name));
 
 /** An aligned table: the first `left` columns padded right, the others left. */
-function aligned(head: string[], body: string[][], left: number): string {
+export function aligned(head: string[], body: string[][], left: number): string {
   const all = [head, ...body];
   const widths = head.map((_, i) => Math.max(...all.map((row) => row[i]!.length)));
   const fmtRow = (row: string[]) =>
@@ -62,12 +62,17 @@ export function resultsTable(rows: ResultRow[]): string {
     "warmup s",
     "Runs",
   ];
-  const body = rows.map((r) => {
+  // One row per identity: a grid's cells are rows of their own, told apart by the workload.
+  const workloads = rows.map((r) => workloadText(r.params_json));
+  const withWorkload = workloads.some((w) => w !== null);
+  if (withWorkload) head.splice(2, 0, "Workload");
+  const body = rows.map((r, i) => {
     const mean = r.tokens_per_sec_mean as number | null;
     const hi = r.tokens_per_sec_ci_high as number | null;
     return [
       shortModelName(r.model_name),
       r.quantization ?? "-",
+      ...(withWorkload ? [workloads[i] ?? "configured prompt"] : []),
       num(mean, 2),
       mean !== null && hi !== null ? num(hi - mean, 2) : "-",
       num(r.ttft_ms_mean, 1),
@@ -79,7 +84,7 @@ export function resultsTable(rows: ResultRow[]): string {
       `${r.runs_ok ?? 0}${r.runs_failed ? `+${r.runs_failed} failed` : ""}`,
     ];
   });
-  return aligned(head, body, 2);
+  return aligned(head, body, withWorkload ? 3 : 2);
 }
 
 /**

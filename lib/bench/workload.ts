@@ -7,11 +7,12 @@
  */
 import type { WorkloadOptions } from "./options.ts";
 import type { Backend, ChatRequest } from "../modelserver/mod.ts";
-import type { Row } from "../store/mod.ts";
-import type { RequestShape } from "./measure.ts";
+import { cellLabel, type Row } from "../store/mod.ts";
 import type { RunMetrics } from "./metrics.ts";
-import { type CountMethod, PromptBuilder, type TokenCounter } from "./prompt_builder.ts";
-import { quantile, summarize } from "./stats.ts";
+import type { CountMethod, TokenCounter } from "./prompt_builder.ts";
+import { quantile, summarize } from "../stats.ts";
+
+export { cellLabel };
 
 /** One cell of the grid; null lengths mean "as configured" (the prompt, up to max_tokens). */
 export interface Cell {
@@ -24,15 +25,6 @@ export function cellsOf(w: WorkloadOptions): Cell[] {
   const prompts = w.prompt_tokens.length ? w.prompt_tokens : [null];
   const gens = w.gen_tokens.length ? w.gen_tokens : [null];
   return prompts.flatMap((p) => gens.map((g) => ({ prompt_tokens: p, gen_tokens: g })));
-}
-
-/** `pp128 tg32`, `pp128`, `tg32` or `default`. */
-export function cellLabel(c: Cell): string {
-  const parts = [
-    c.prompt_tokens !== null ? `pp${c.prompt_tokens}` : null,
-    c.gen_tokens !== null ? `tg${c.gen_tokens}` : null,
-  ].filter((x) => x !== null);
-  return parts.length ? parts.join(" ") : "default";
 }
 
 /**
@@ -57,27 +49,27 @@ export async function promptCounter(
   };
 }
 
-/** The builders of a model's prompt lengths (one per length). */
-export function promptBuilders(
-  cells: Cell[],
-  method: CountMethod,
-  count: TokenCounter,
-): Map<number, PromptBuilder> {
-  const out = new Map<number, PromptBuilder>();
-  for (const c of cells) {
-    if (c.prompt_tokens !== null && !out.has(c.prompt_tokens)) {
-      out.set(c.prompt_tokens, new PromptBuilder(c.prompt_tokens, method, count));
-    }
-  }
-  return out;
-}
-
 /** A measured run of a cell. */
 export interface CellRun {
   cell: Cell;
   metrics: RunMetrics;
   /** The prompt's length was confirmed by the server's tokenizer. */
   prompt_exact: boolean;
+  /** The output length asked for by this run (drawn around the cell's with a spread). */
+  gen_target?: number | null;
+}
+
+/**
+ * Whether a run with an output target stopped before it on its own (an end of sequence or a stop
+ * string, not the length limit); null without a target or a count.
+ */
+export function stoppedEarly(
+  target: number | null | undefined,
+  m: Pick<RunMetrics, "tokens_out" | "stop_reason">,
+): 0 | 1 | null {
+  if (target === null || target === undefined || m.tokens_out === null) return null;
+  const limit = m.stop_reason === "length" || m.stop_reason === "maxPredictedTokensReached";
+  return m.tokens_out < target && !limit ? 1 : 0;
 }
 
 const round = (v: number | null, digits = 3) =>
@@ -111,7 +103,7 @@ export function gridRows(cells: Cell[], runs: CellRun[], outputExact: boolean): 
       gen_tokens_mean: round(summarize(m.map((r) => r.tokens_out)).mean),
       prompt_exact: cell.prompt_tokens !== null && mine.every((r) => r.prompt_exact) ? 1 : 0,
       gen_exact: cell.gen_tokens !== null && outputExact &&
-          m.every((r) => r.tokens_out === cell.gen_tokens)
+          mine.every((r) => r.metrics.tokens_out === (r.gen_target ?? cell.gen_tokens))
         ? 1
         : 0,
       pp_tps_mean: pp.mean,
@@ -127,66 +119,4 @@ export function gridRows(cells: Cell[], runs: CellRun[], outputExact: boolean): 
     });
   }
   return rows;
-}
-
-/** A model's workload: its cells, how prompt lengths are counted and output lengths forced. */
-export class WorkloadPlan {
-  readonly cells: Cell[];
-  readonly method: CountMethod | null;
-  readonly outputControl: "exact" | "max";
-  readonly #builders: Map<number, PromptBuilder>;
-
-  private constructor(
-    cells: Cell[],
-    method: CountMethod | null,
-    outputControl: "exact" | "max",
-    builders: Map<number, PromptBuilder>,
-  ) {
-    this.cells = cells;
-    this.method = method;
-    this.outputControl = outputControl;
-    this.#builders = builders;
-  }
-
-  /** Prepares the workload of a loaded model (asks the server for its tokenizer). */
-  static async prepare(
-    backend: Backend,
-    instanceId: string,
-    workload: WorkloadOptions,
-    sampling: Omit<ChatRequest, "model" | "messages">,
-  ): Promise<WorkloadPlan> {
-    const cells = cellsOf(workload);
-    const control = workload.gen_tokens.length ? (await backend.outputControl?.()) ?? "max" : "max";
-    if (!workload.prompt_tokens.length) return new WorkloadPlan(cells, null, control, new Map());
-    const { method, count } = await promptCounter(backend, instanceId, sampling);
-    return new WorkloadPlan(cells, method, control, promptBuilders(cells, method, count));
-  }
-
-  /** The request of one run of `cell`, with a fresh nonce. */
-  async request(
-    cell: Cell,
-    nonce: string,
-  ): Promise<{ shape: RequestShape; prompt_exact: boolean }> {
-    const shape: RequestShape = {};
-    let exact = false;
-    if (cell.prompt_tokens !== null) {
-      const built = await this.#builders.get(cell.prompt_tokens)!.build(nonce);
-      shape.content = built.content;
-      exact = built.exact;
-    }
-    if (cell.gen_tokens !== null) {
-      shape.max_tokens = cell.gen_tokens;
-      shape.exact_output = this.outputControl === "exact";
-    }
-    return { shape, prompt_exact: exact };
-  }
-
-  /** What reports say about the workload (`results.workload_json`). */
-  summary(): Record<string, unknown> {
-    return {
-      cells: this.cells.map(cellLabel),
-      prompt_tokens_method: this.method,
-      output_length: this.outputControl === "exact" ? "forced (ignore_eos)" : "maximum",
-    };
-  }
 }

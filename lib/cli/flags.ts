@@ -86,9 +86,9 @@ function withSchemaBounds(spec: FlagSpec): FlagSpec {
 }
 
 /**
- * The flags that are actions or outputs of the command line (print or write something), not
- * benchmark settings: neither a preset nor the dashboard's form sets them (a file name from a
- * web form would be a path a page chooses).
+ * The flags that are actions or outputs of the command line (print, write or read something),
+ * not benchmark settings: neither a preset nor the dashboard's form sets them (a file name from a
+ * web form would be a path a page chooses: `--dataset` reads one).
  */
 export const ACTION_FLAGS: ReadonlySet<string> = new Set([
   "list_presets",
@@ -99,6 +99,8 @@ export const ACTION_FLAGS: ReadonlySet<string> = new Set([
   "list_models",
   "json",
   "save_requests",
+  "percentiles",
+  "dataset",
 ]);
 
 /** Every argument, in help order. */

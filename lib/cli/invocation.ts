@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { ResolvedRun } from "../bench/mod.ts";
+import type { ResolvedRun, WorkloadOptions } from "../bench/mod.ts";
 import {
   applyLayer,
   backendOf,
@@ -109,15 +109,71 @@ export async function resolveInvocation(
         "does not: add --use-rest-api (LM Studio) or --backend openai --base-url URL",
     );
   }
-  if (
-    w && (w.slo_ttft_ms !== null || w.slo_tpot_ms !== null) && !w.concurrency.length &&
-    !w.request_rate.length
-  ) {
-    throw badRequest(
-      "--slo-ttft and --slo-tpot set the goodput of a load curve: add --concurrency or --request-rate",
-    );
+  if (w) await checkWorkload(w);
+  const over = (runOptions.percentiles ?? []).find((p) => p >= 100);
+  if (over !== undefined) {
+    throw badRequest(`--percentiles takes values below 100 (given: ${over})`);
   }
   if (runOptions.dev_mode) config.num_runs = 1;
   const layers = [...base.layers, { source: "command line", found: true, unknownKeys: [] }];
   return { kind: "run", config, options: runOptions, layers, paths, presetArgs };
+}
+
+/** Refuses workload options that contradict each other or do nothing; reads the dataset. */
+async function checkWorkload(given: WorkloadOptions): Promise<void> {
+  const w = {
+    ...given,
+    slo_e2el_ms: given.slo_e2el_ms ?? null,
+    duration_s: given.duration_s ?? null,
+    burstiness: given.burstiness ?? 1,
+    prompt_tokens_stddev: given.prompt_tokens_stddev ?? 0,
+    gen_tokens_stddev: given.gen_tokens_stddev ?? 0,
+    range_ratio: given.range_ratio ?? 0,
+    dataset: given.dataset ?? null,
+    dataset_sample: given.dataset_sample ?? null,
+  };
+  const curve = w.concurrency.length > 0 || w.request_rate.length > 0;
+  if ((w.slo_ttft_ms !== null || w.slo_tpot_ms !== null || w.slo_e2el_ms !== null) && !curve) {
+    throw badRequest(
+      "--slo-ttft, --slo-tpot and --slo-e2el set the goodput of a load curve: add --concurrency or --request-rate",
+    );
+  }
+  if (w.duration_s !== null && !curve) {
+    throw badRequest(
+      "--duration sets how long each load level lasts: add --concurrency or --request-rate",
+    );
+  }
+  if (w.burstiness !== 1 && !w.request_rate.length) {
+    throw badRequest("--burstiness shapes the arrivals of --request-rate: add it");
+  }
+  if (w.prompt_tokens_stddev > 0 && !w.prompt_tokens.length) {
+    throw badRequest("--prompt-tokens-stddev spreads the lengths around --prompt-tokens: add it");
+  }
+  if (w.gen_tokens_stddev > 0 && !w.gen_tokens.length) {
+    throw badRequest("--gen-tokens-stddev spreads the lengths around --gen-tokens: add it");
+  }
+  if (w.range_ratio > 0 && !w.prompt_tokens.length && !w.gen_tokens.length) {
+    throw badRequest(
+      "--range-ratio spreads the lengths of --prompt-tokens and --gen-tokens: add one",
+    );
+  }
+  if (w.range_ratio > 0 && (w.prompt_tokens_stddev > 0 || w.gen_tokens_stddev > 0)) {
+    throw badRequest(
+      "--range-ratio and the --*-tokens-stddev options contradict each other: use one",
+    );
+  }
+  if (w.dataset_sample !== null && w.dataset === null) {
+    throw badRequest("--dataset-sample picks requests of a dataset: add --dataset PATH");
+  }
+  if (w.dataset !== null) {
+    if (w.prompt_tokens.length || w.gen_tokens.length) {
+      throw badRequest(
+        "--dataset sets the prompts and output lengths: leave out --prompt-tokens and --gen-tokens",
+      );
+    }
+    // Read now, so a file that cannot serve is said before any server is asked (the benchmark
+    // code is loaded only for this: the command line's start stays light).
+    const { loadDataset } = await import("../bench/mod.ts");
+    await loadDataset(w.dataset, w.dataset_sample, w.seed);
+  }
 }

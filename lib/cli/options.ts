@@ -97,6 +97,7 @@ export function flagsToRunOptions(flags: Flags): RunOptions {
     debug: pick(flags, "debug", false),
     json: pick(flags, "json", false),
     save_requests: pick(flags, "save_requests", null),
+    percentiles: pick(flags, "percentiles", null),
     workload: {
       prompt_tokens: pick(flags, "prompt_tokens", []),
       gen_tokens: pick(flags, "gen_tokens", []),
@@ -106,6 +107,15 @@ export function flagsToRunOptions(flags: Flags): RunOptions {
       seed: pick(flags, "seed", 42),
       slo_ttft_ms: pick(flags, "slo_ttft", null),
       slo_tpot_ms: pick(flags, "slo_tpot", null),
+      slo_e2el_ms: pick(flags, "slo_e2el", null),
+      dataset: pick(flags, "dataset", null),
+      dataset_sample: pick(flags, "dataset_sample", null),
+      prompt_tokens_stddev: pick(flags, "prompt_tokens_stddev", 0),
+      gen_tokens_stddev: pick(flags, "gen_tokens_stddev", 0),
+      range_ratio: pick(flags, "range_ratio", 0),
+      burstiness: pick(flags, "burstiness", 1),
+      duration_s: pick(flags, "duration", null),
+      warmup_requests: pick(flags, "warmup_requests", 1),
     },
     given: Object.keys(flags),
   };

@@ -73,4 +73,4 @@ export { isAlive } from "./processes.ts";
 export { writeLlama2cCheckpoint } from "./llama2c.ts";
 export { patchGgufU32 } from "./gguf_meta.ts";
 export { findOnPath } from "./which.ts";
-export { createRandom } from "./prng.ts";
+export { createRandom, type Random } from "./prng.ts";

@@ -1,5 +1,6 @@
 /**
- * Serves a {@linkcode Host} on a socket through the web app: start, listen, then the
+ * Serves a {@linkcode Host} on a socket through the web app (with header and body timeouts and
+ * a connection cap: `serveWithLimits()`): start, listen, then the
  * startup-complete hooks; and the scoped host process `deno task host` starts (`--scoped`),
  * which serves until it is stopped or needs a wider scope.
  *
@@ -7,7 +8,7 @@
  */
 import type { Hono } from "hono";
 import { messageOf } from "../error.ts";
-import { listenHostNames } from "../http/mod.ts";
+import { listenHostNames, type ServeLimits, serveWithLimits } from "../http/mod.ts";
 import { RemotePrinter } from "../printer/remote/mod.ts";
 import { print } from "../log.ts";
 import { join } from "node:path";
@@ -29,6 +30,8 @@ export interface ServeHostOptions {
   port?: number;
   /** The web app serving the host (its APIs, and its pages when it has them). */
   fetch: Deno.ServeHandler;
+  /** Header and body timeouts, connection cap. @default SERVE_LIMITS (10 s, 10 s, 256) */
+  limits?: ServeLimits;
 }
 
 /** A served host. */
@@ -46,8 +49,8 @@ export interface ServedHost {
 export async function serveHost(host: Host, options: ServeHostOptions): Promise<ServedHost> {
   const { adminKey } = await host.start();
   const hostname = options.hostname ?? "127.0.0.1";
-  const server = Deno.serve(
-    { hostname, port: options.port ?? 5000, onListen: () => {} },
+  const server = serveWithLimits(
+    { hostname, port: options.port ?? 5000, ...options.limits },
     options.fetch,
   );
   const port = server.addr.port;

@@ -10,6 +10,7 @@ import { bodyLimit } from "hono/body-limit";
 import { AppError, TooLargeError, UsageError } from "../error.ts";
 import { DEFAULT_JSON_DEPTH, JsonDepthError, parseJsonLimited } from "../json_limited.ts";
 import { isPlainObject } from "../shared/json_object.ts";
+import { assertJsonType } from "./security.ts";
 
 /** The default cap of a request body read by a route: 1 MiB. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -41,13 +42,17 @@ export async function readBodyText(c: Context, maxBytes = DEFAULT_BODY_LIMIT): P
 }
 
 /**
- * Reads a JSON body (empty is `undefined`).
+ * Reads a JSON body (empty is `undefined`). A request carrying a cookie (one a browser may
+ * have sent for the user) must declare the body `application/json`: a page elsewhere can post
+ * `text/plain` or a form without asking.
  *
- * @throws {TooLargeError} too large, {UsageError} not JSON or nested too deeply (`json_too_deep`).
+ * @throws {TooLargeError} too large, {UsageError} not JSON, nested too deeply (`json_too_deep`)
+ * or, with a cookie, not declared JSON (`json_required`).
  */
 export async function readJson(c: Context, options: BodyOptions = {}): Promise<unknown> {
   const text = await readBodyText(c, options.maxBytes ?? DEFAULT_BODY_LIMIT);
   if (text.trim() === "") return undefined;
+  if (c.req.header("Cookie") !== undefined) assertJsonType(c);
   try {
     return parseJsonLimited(text, options.maxDepth ?? DEFAULT_JSON_DEPTH);
   } catch (err) {

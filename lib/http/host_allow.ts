@@ -6,7 +6,7 @@
  * @module
  */
 import type { MiddlewareHandler } from "hono";
-import { ForbiddenError } from "../error.ts";
+import { ForbiddenError, UsageError } from "../error.ts";
 import { urlHost } from "../net.ts";
 
 /** Names every loopback listener answers to. */
@@ -23,6 +23,35 @@ export function hostNameOf(host: string): string {
   const h = host.trim().toLowerCase();
   const name = h.startsWith("[") ? h.slice(1, h.indexOf("]")) : h.replace(/:\d*$/, "");
   return name.replace(/\.$/, "");
+}
+
+/** A well-formed `Host`: a name or IPv4 address, or a bracketed IPv6 address; then an optional port. */
+const HOST_SYNTAX = /^(?:[a-z0-9](?:[a-z0-9._-]*[a-z0-9])?\.?|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+
+/**
+ * The host name of a `Host` header value when it is well formed — `name`, `name:port`, `[v6]`
+ * or `[v6]:port` (a port of 1 to 65535, no blanks, nothing after) — as {@linkcode hostNameOf}
+ * gives it; null otherwise (empty, `[::1]anything`, `name:80x`, a blank inside).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseHost } from "./host_allow.ts";
+ * assert.equal(parseHost("[::1]:8080"), "::1");
+ * assert.equal(parseHost("[::1]anything"), null);
+ * assert.equal(parseHost(""), null);
+ * ```
+ */
+export function parseHost(host: string): string | null {
+  if (!HOST_SYNTAX.test(host)) return null;
+  const port = /:(\d+)$/.exec(host.startsWith("[") ? host.slice(host.indexOf("]")) : host)?.[1];
+  if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) return null;
+  try {
+    new URL(`http://${host}/`);
+  } catch {
+    return null;
+  }
+  return hostNameOf(host);
 }
 
 /** What {@linkcode listenHostNames} asks of the machine (injected for tests). */
@@ -94,13 +123,19 @@ export function parseHostList(value: string | undefined): string[] {
 }
 
 /**
- * Refuses (403, code `host_not_allowed`) a request whose `Host` is not one of `names`. A
- * request without `Host` (HTTP/1.0 clients) is judged by its URL's host.
+ * Refuses a request whose `Host` is malformed (400, code `bad_host`: {@linkcode parseHost}) or
+ * not one of `names` (403, code `host_not_allowed`). A request without `Host` (HTTP/1.0
+ * clients) is judged by its URL's host; an empty `Host` is malformed.
  */
 export function allowHosts(names: ReadonlySet<string>): MiddlewareHandler {
   return async function hostAllowList(c, next) {
-    const host = c.req.header("Host") ?? new URL(c.req.url).host;
-    const name = hostNameOf(host);
+    const given = c.req.header("Host");
+    const name = parseHost(given ?? urlHostOf(c.req.url));
+    if (name === null) {
+      throw new UsageError("Cannot answer: the Host header is not a well-formed host", {
+        code: "bad_host",
+      });
+    }
     if (!names.has(name)) {
       throw new ForbiddenError(
         `Cannot answer for host '${name.slice(0, 100)}': not a name of this server ` +
@@ -110,4 +145,13 @@ export function allowHosts(names: ReadonlySet<string>): MiddlewareHandler {
     }
     await next();
   };
+}
+
+/** The host part of a request URL ("" when the URL does not parse). */
+function urlHostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return "";
+  }
 }

@@ -44,7 +44,10 @@ export { limitBody, MAX_REQUEST_BODY } from "./body.ts";
 export { type MultipartOptions, type MultipartUpload, readMultipart } from "./multipart.ts";
 export { securityHeaders } from "./headers.ts";
 export {
+  assertBrowserSameOrigin,
+  assertJsonType,
   assertUsableToken,
+  isJsonType,
   isSameOrigin,
   randomToken,
   requireToken,
@@ -58,5 +61,12 @@ export {
   sseResponse,
 } from "./sse.ts";
 export { ConnectionSlots, type Slot, type SlotLimits } from "./slots.ts";
+export {
+  type LimitedServer,
+  SERVE_LIMITS,
+  type ServeLimits,
+  serveWithLimits,
+  type ServeWithLimitsOptions,
+} from "./serve.ts";
 export { snapshotResponse } from "./snapshot.ts";
 export { safeLocalPath } from "./redirect.ts";

@@ -1,6 +1,7 @@
 /**
- * A sliding-window rate limiter keyed by client (e.g. the client address). An attempt is
- * recorded only when it is allowed, so rejected attempts do not extend a block.
+ * A sliding-window rate limiter keyed by client (the client address, the account, or both with
+ * {@linkcode SlidingWindowLimiter.attemptAll}). An attempt is recorded only when it is allowed,
+ * so rejected attempts do not extend a block.
  *
  * @module
  */
@@ -59,6 +60,32 @@ export class SlidingWindowLimiter {
     this.#hits.set(key, recent);
     if (this.#hits.size > 10_000) this.prune();
     return true;
+  }
+
+  /**
+   * Records one attempt under every key (e.g. the account and the address) when each of them
+   * is under the limit; returns false and records nothing when any is over it. So a client gets
+   * one budget per account however many addresses it comes from, and one per address however
+   * many accounts it uses.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { SlidingWindowLimiter } from "./rate_limit.ts";
+   * const limiter = new SlidingWindowLimiter({ max: 1, windowMs: 1000, now: () => 0 });
+   * assert.ok(limiter.attemptAll(["account:ann", "address:127.0.0.2"]));
+   * assert.ok(!limiter.attemptAll(["account:ann", "address:127.0.0.3"]), "same account");
+   * ```
+   */
+  attemptAll(keys: readonly string[]): boolean {
+    if (keys.some((key) => this.retryAfterMs(key) > 0)) return false;
+    for (const key of keys) this.attempt(key);
+    return true;
+  }
+
+  /** The longest {@linkcode retryAfterMs} of `keys`. */
+  retryAfterMsAll(keys: readonly string[]): number {
+    return Math.max(0, ...keys.map((key) => this.retryAfterMs(key)));
   }
 
   /**

@@ -32,21 +32,73 @@ export function isSameOrigin(c: Context): boolean {
   }
 }
 
+function crossOrigin(c: Context): ForbiddenError {
+  const origin = (c.req.header("Origin") ?? "").slice(0, 200);
+  return new ForbiddenError(`Cross-origin request refused: origin '${origin}'`, {
+    code: "cross_origin",
+  });
+}
+
 /**
- * Refuses state-changing requests whose `Origin` is not the server's own (403). Requests
- * without `Origin` (command-line clients, the tray) pass unless the browser marks them
+ * Requires proof that a request comes from the server's own pages, for a request a browser may
+ * send with the user's cookies or one that signs in: `Origin` is the server's origin
+ * ({@linkcode isSameOrigin}), or, without `Origin`, `Sec-Fetch-Site: same-origin`. Every browser
+ * sends one of them on a POST, PUT, PATCH or DELETE; a request with neither is refused too, so a
+ * browser that sends neither cannot be used against the server (a script sends `Origin`, or uses
+ * an API key).
+ *
+ * @throws {ForbiddenError} `cross_origin` (a foreign origin or fetch site), `origin_required`
+ * (neither header).
+ */
+export function assertBrowserSameOrigin(c: Context): void {
+  if (c.req.header("Origin") !== undefined) {
+    if (!isSameOrigin(c)) throw crossOrigin(c);
+    return;
+  }
+  const site = c.req.header("Sec-Fetch-Site");
+  if (site === "same-origin") return;
+  if (site !== undefined) throw crossOrigin(c);
+  throw new ForbiddenError(
+    "Cannot accept the request: send the page's Origin (or Sec-Fetch-Site: same-origin)",
+    { code: "origin_required" },
+  );
+}
+
+/** Whether a `Content-Type` value is JSON (`application/json` or a `+json` type). */
+export function isJsonType(contentType: string | undefined): boolean {
+  const type = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
+  return type === "application/json" || /^application\/[a-z0-9.+-]+\+json$/.test(type);
+}
+
+/**
+ * Requires a JSON `Content-Type`: a page elsewhere can post `text/plain` or a form to any
+ * server without asking, but JSON only to a server that allows it (which these do not).
+ *
+ * @throws {UsageError} `json_required`.
+ */
+export function assertJsonType(c: Context): void {
+  if (!isJsonType(c.req.header("Content-Type"))) {
+    throw new UsageError("Cannot read the request: send the body as application/json", {
+      code: "json_required",
+    });
+  }
+}
+
+/**
+ * Refuses state-changing requests from another origin (403). One carrying a cookie (a session
+ * or the dashboard's token cookie) must prove it comes from the server's own page
+ * ({@linkcode assertBrowserSameOrigin}); one without cookies (command-line clients, the tray,
+ * nothing a browser would authenticate) only must not name a foreign `Origin` or
  * `Sec-Fetch-Site: cross-site`.
  */
 export function sameOrigin(): MiddlewareHandler {
   return async function sameOriginCheck(c, next) {
     if (isStateChanging(c.req.method)) {
-      if (!isSameOrigin(c)) {
-        const origin = (c.req.header("Origin") ?? "").slice(0, 200);
-        throw new ForbiddenError(`Cross-origin request refused: origin '${origin}'`, {
-          code: "cross_origin",
-        });
-      }
-      if (c.req.header("Origin") === undefined && c.req.header("Sec-Fetch-Site") === "cross-site") {
+      if (c.req.header("Cookie") !== undefined) assertBrowserSameOrigin(c);
+      else if (!isSameOrigin(c)) throw crossOrigin(c);
+      else if (
+        c.req.header("Origin") === undefined && c.req.header("Sec-Fetch-Site") === "cross-site"
+      ) {
         throw new ForbiddenError("Cross-origin request refused", { code: "cross_origin" });
       }
     }

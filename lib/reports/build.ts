@@ -38,24 +38,18 @@ export function targetOfRow(row: ResultRow): Target {
   };
 }
 
-/** Entries of the variants a benchmark just measured (in the order they ran). */
-export function benchmarkEntries(
-  store: ResultsStore,
-  tested: readonly string[],
-  paramsHash: string,
-): ReportEntry[] {
-  return tested.map((key) => store.findCached(key, paramsHash))
-    .filter((r): r is ResultRow => r !== null)
-    .map((r) => entryOf(store, r));
+/** Entries of the results a benchmark just stored (one per identity, in the order they ran). */
+export function benchmarkEntries(store: ResultsStore, resultIds: readonly number[]): ReportEntry[] {
+  return store.finishedResults(resultIds).map((r) => entryOf(store, r));
 }
 
-/** Entries of `--export-only`: the newest result of every variant that passes the filters. */
+/** Entries of `--export-only`: the newest result of every identity whose variant passes the filters. */
 export function exportEntries(store: ResultsStore, filters: FilterOptions): ReportEntry[] {
-  const rows = store.latestPerModel();
+  const rows = store.latestPerIdentity();
   const { kept } = applyFilters(rows.map(targetOfRow), filters);
   const keep = new Set(kept.map((t) => t.key));
   return rows.filter((r) => keep.has(r.model_key))
-    .sort((a, b) => a.model_key.localeCompare(b.model_key))
+    .sort((a, b) => a.model_key.localeCompare(b.model_key) || a.id - b.id)
     .map((r) => entryOf(store, r));
 }
 

@@ -5,6 +5,7 @@
  * @module
  */
 import { displayName, num, type ReportData, type ReportEntry, sizeGb } from "./model.ts";
+import { trendKey } from "./compare.ts";
 
 /** A chart.js configuration without functions (so it can be embedded as JSON). */
 export interface ChartSpec {
@@ -105,7 +106,7 @@ function trendSpec(data: ReportData): ChartSpec | null {
   const keys = Object.keys(data.trend);
   if (keys.length === 0) return null;
   const labels = [...new Set(keys.flatMap((k) => data.trend[k]!.map((p) => p.report_id)))].sort();
-  const names = new Map(data.entries.map((e) => [e.row.model_key, displayName(e)]));
+  const names = new Map(data.entries.map((e) => [trendKey(e.row), displayName(e)]));
   const title = "Speed trend across reports";
   return {
     id: "trend",

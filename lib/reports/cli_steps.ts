@@ -115,7 +115,7 @@ export async function prepareReports(
       }
       const store = await openStore(inv.paths);
       try {
-        const entries = benchmarkEntries(store, summary.tested, summary.paramsHash);
+        const entries = benchmarkEntries(store, summary.resultIds);
         const written = await write(inv, entries, previous, "benchmark", options);
         return { ...written, lines: [...notes, ...written.lines] };
       } finally {

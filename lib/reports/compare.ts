@@ -17,6 +17,7 @@ import {
   type TrendPoint,
 } from "./model.ts";
 import { welchTest } from "./welch.ts";
+import { seriesId } from "../store/mod.ts";
 
 /** File names of JSON reports; group 1 is the report id. */
 export const REPORT_JSON = /^benchmark_results_([A-Za-z0-9_-]+)\.json$/;
@@ -229,16 +230,23 @@ export function applyComparison(entries: ReportEntry[], previous: PreviousReport
   return matched;
 }
 
+/** The trend line of a result: its identity (variant, backend, parameters hash), as Comparison's. */
+export function trendKey(
+  r: { model_key: string | null; backend: string | null; params_hash: string | null },
+): string {
+  return seriesId(r.model_key, r.backend, r.params_hash);
+}
+
 /**
- * Speed history per model key from the JSON reports of the folder (newest 100) plus the current
- * entries; only variants with two or more points are kept. Unreadable old reports are skipped.
+ * Speed history per identity from the JSON reports of the folder (newest 100) plus the current
+ * entries; only identities with two or more points are kept. Unreadable old reports are skipped.
  */
 export async function speedTrend(
   resultsDir: string,
   entries: readonly ReportEntry[],
   currentId: string,
 ): Promise<Record<string, TrendPoint[]>> {
-  const keys = new Set(entries.map((e) => e.row.model_key));
+  const keys = new Set(entries.map((e) => trendKey(e.row)));
   const trend: Record<string, TrendPoint[]> = {};
   for (const name of (await listReports(resultsDir)).slice(-100)) {
     let report: PreviousReport;
@@ -248,8 +256,11 @@ export async function speedTrend(
       continue; // an unreadable old report has no points; the comparison itself reports errors
     }
     for (const r of report.results) {
-      if (r.model_key && keys.has(r.model_key) && r.tokens_per_sec_mean !== null) {
-        (trend[r.model_key] ??= []).push({
+      // Like with like: an older result without its identity (no parameters hash) has no line.
+      if (!r.model_key || !r.params_hash || r.tokens_per_sec_mean === null) continue;
+      const key = trendKey(r);
+      if (keys.has(key)) {
+        (trend[key] ??= []).push({
           report_id: report.source.report_id,
           tokens_per_sec: r.tokens_per_sec_mean,
         });
@@ -259,7 +270,7 @@ export async function speedTrend(
   for (const e of entries) {
     const speed = num(e, "tokens_per_sec_mean");
     if (speed !== null) {
-      (trend[e.row.model_key] ??= []).push({ report_id: currentId, tokens_per_sec: speed });
+      (trend[trendKey(e.row)] ??= []).push({ report_id: currentId, tokens_per_sec: speed });
     }
   }
   return Object.fromEntries(Object.entries(trend).filter(([, points]) => points.length >= 2));

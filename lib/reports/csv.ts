@@ -66,10 +66,30 @@ export const CSV_COLUMNS: readonly string[] = [
   "warnings",
 ];
 
-/** Quotes one field as RFC 4180 says; null and undefined become an empty field. */
+/**
+ * Text a spreadsheet would run as a formula: starting with a tab or carriage return, or with `=`,
+ * `+`, `-` or `@` after any leading whitespace and line breaks (spreadsheets trim them first).
+ */
+const FORMULA = /^(?:[\t\r]|\s*[=+\-@])/;
+
+/**
+ * Quotes one field as RFC 4180 says; null and undefined become an empty field. Text that a
+ * spreadsheet would read as a formula ({@linkcode FORMULA}) gets a leading `'` so it stays text;
+ * numbers (a negative delta) are written as they are.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { csvField } from "./csv.ts";
+ * assert.equal(csvField(" =1+1"), "' =1+1");
+ * assert.equal(csvField("\n=1+1"), `"'\n=1+1"`);
+ * assert.equal(csvField(-3.5), "-3.5");
+ * ```
+ */
 export function csvField(value: unknown): string {
   if (value === null || value === undefined) return "";
-  const text = String(value);
+  const raw = String(value);
+  const text = typeof value === "string" && FORMULA.test(raw) ? `'${raw}` : raw;
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

@@ -9,7 +9,7 @@ import type { MetricDelta } from "./model.ts";
 
 /**
  * A 95% interval as `lo–hi`; a lower end put at 0 (the t-interval reached below zero, see
- * lib/bench/stats.ts) is marked `0†`; "–" when missing.
+ * lib/stats.ts) is marked `0†`; "–" when missing.
  */
 export function ciText(
   lo: number | null | undefined,

@@ -85,7 +85,7 @@ export interface ReportData {
   system: Record<string, unknown>;
   entries: ReportEntry[];
   compare: ComparisonSource | null;
-  /** Speed history per model key (only with `--compare-with`). */
+  /** Speed history per identity (see trendKey; only with `--compare-with`). */
   trend: Record<string, TrendPoint[]>;
 }
 
@@ -142,12 +142,15 @@ export function sizeGb(entry: ReportEntry): number | null {
 
 /**
  * A short display name: `model_name` without its publisher (a file path: the file name without
- * extension), plus the quantization.
+ * extension), plus the quantization and, for a grid cell, its lengths (`pp64 tg16`).
  */
 export function displayName(entry: ReportEntry): string {
   const short = shortModelName(entry.row.model_name);
   const name = short.split("/").at(-1) ?? short;
-  return entry.row.quantization ? `${name} @${entry.row.quantization}` : name;
+  const variant = entry.row.quantization ? `${name} @${entry.row.quantization}` : name;
+  // A grid cell is its own identity (one row each): its lengths tell the rows apart.
+  const cells = entry.workload?.cells;
+  return Array.isArray(cells) && cells.length === 1 ? `${variant} · ${cells[0]}` : variant;
 }
 
 /** The successful sequential runs' values of a run column (the samples of the t-test). */

@@ -6,7 +6,7 @@
  * @module
  */
 import PDFDocument from "pdfkit";
-import { findFonts } from "./assets.ts";
+import { pdfFonts } from "./pdf_fonts.ts";
 
 /** The part of pdfkit's document the report uses. */
 export interface PdfDoc {
@@ -17,7 +17,7 @@ export interface PdfDoc {
   };
   x: number;
   y: number;
-  registerFont(name: string, src: string): PdfDoc;
+  registerFont(name: string, src: string | Uint8Array): PdfDoc;
   font(name: string): PdfDoc;
   fontSize(size: number): PdfDoc;
   fillColor(color: string): PdfDoc;
@@ -62,7 +62,7 @@ export class PdfWriter {
   #done: Promise<Uint8Array>;
 
   constructor(info: { title: string }) {
-    const fonts = findFonts();
+    const fonts = pdfFonts();
     const Doc = PDFDocument as unknown as new (o: Record<string, unknown>) => PdfDoc;
     this.doc = new Doc({
       size: "A4",

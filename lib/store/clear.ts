@@ -1,23 +1,23 @@
 /**
  * Clearing the results store: every model variant and everything that hangs off it (results,
- * runs, grid cells, load levels, `model_latest`), in one transaction, in time that does not grow
+ * runs, grid cells, load levels, `identity_latest`), in one transaction, in time that does not grow
  * with the history.
  *
- * `DELETE FROM models` with its cascade visits every row: for each result the `model_latest`
+ * `DELETE FROM models` with its cascade visits every row: for each result the `identity_latest`
  * trigger looks the newest result up again, for each run the `totals` trigger updates a row, and
  * every deleted parent row is checked against its children (about 10 s for 1 M runs, 40 s on a
  * busy machine). SQLite empties a table page by page instead (the "truncate optimisation") when
  * the table has no triggers and no foreign-key processing is needed: so the triggers of the
  * cleared tables are dropped and created again from their own stored SQL inside the
  * transaction, foreign keys are off for it (every table of the foreign-key graph below `models`
- * is emptied, so nothing can dangle), and the derived `model_latest` and `totals` are computed
+ * is emptied, so nothing can dangle), and the derived `identity_latest` and `totals` are computed
  * again.
  *
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
 import { transaction } from "./db.ts";
-import { REFRESH_DERIVED_SQL } from "./schema.ts";
+import { REFRESH_DERIVED_SQL } from "./latest.ts";
 
 /** Double-quoted SQL identifier. */
 const ident = (name: string) => `"${name.replaceAll('"', '""')}"`;

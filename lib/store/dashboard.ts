@@ -7,16 +7,18 @@
 import { backup, type DatabaseSync, type SQLInputValue } from "node:sqlite";
 import { sampleSummary, welchSummary } from "../student_t.ts";
 import { clearResults } from "./clear.ts";
+import { workloadText } from "./identity.ts";
 import { plain, type Row } from "./rows.ts";
 
 /**
- * The newest finished result of each model variant, from `model_latest` (kept by triggers, see
- * schema.ts): read in time proportional to the variants, never derived from the history.
- * Materialised, and `model_latest` held as the outer loop (CROSS JOIN), whatever the planner.
+ * The newest finished result of each identity (model variant × parameters: backend, workload,
+ * load values), from `identity_latest` (kept by triggers, see latest.ts): read in time
+ * proportional to the identities, never derived from the history. Materialised, and
+ * `identity_latest` held as the outer loop (CROSS JOIN), whatever the planner.
  */
 const LATEST = `latest AS MATERIALIZED (
   SELECT lr.*, l.ok_results AS result_count
-  FROM model_latest l CROSS JOIN results lr ON lr.id = l.result_id)`;
+  FROM identity_latest l CROSS JOIN results lr ON lr.id = l.result_id)`;
 
 /**
  * The finished result before `r` of the same identity (variant, backend and parameters): one
@@ -31,17 +33,21 @@ const PREVIOUS_ID = `(SELECT p.id FROM results p INDEXED BY idx_results_model_ha
 const RESULT_COLUMNS = `m.model_key, m.model_name, m.quantization, m.architecture, m.params_size,
   m.size_bytes, m.max_context_length, m.has_vision, m.has_tools, r.id AS result_id, r.backend,
   r.params_hash, r.finished_at, r.context_length, r.num_runs, r.runs_ok, r.runs_failed,
+  COALESCE(r.tokens_per_sec_n, r.runs_ok) AS speed_n,
   r.n_parallel, r.tokens_per_sec_mean, r.tokens_per_sec_median, r.tokens_per_sec_p95,
   r.tokens_per_sec_min, r.tokens_per_sec_max, r.tokens_per_sec_std, r.tokens_per_sec_cv,
   r.ttft_ms_mean, r.ttft_ms_p95, r.e2e_tokens_per_sec_mean, r.prefill_tokens_per_sec_mean,
   r.total_ms_mean, r.vram_mb, r.tokens_per_sec_per_gb, r.parallel_tokens_per_sec, r.gpu_type,
-  r.temp_c_mean, r.power_w_mean, r.result_count`;
+  r.temp_c_mean, r.power_w_mean, r.result_count, r.params_json`;
 
 /** One row of `GET /api/results`. */
 export type ResultsTableRow = Row & {
   model_key: string;
   model_name: string;
   quantization: string | null;
+  backend: string;
+  /** The workload in words (`prompt 64 tokens · 128 out`), null for the configured prompt. */
+  workload: string | null;
   tokens_per_sec_mean: number | null;
   prev_tokens_per_sec: number | null;
   speed_delta_pct: number | null;
@@ -56,12 +62,22 @@ function all<T>(db: DatabaseSync, sql: string, ...args: SQLInputValue[]): T[] {
   return db.prepare(sql).all(...args).map((r) => plain<T>(r));
 }
 
-/** One row per model variant with its latest figures, metadata and change since the previous. */
+/**
+ * One row per identity (variant × backend × workload × load values) with its latest figures,
+ * metadata and change since the previous result of the same identity.
+ */
 export function resultsTable(db: DatabaseSync): ResultsTableRow[] {
-  const rows = all<ResultsTableRow & { prev_std: number | null; prev_runs: number | null }>(
+  const rows = all<
+    ResultsTableRow & {
+      prev_std: number | null;
+      prev_runs: number | null;
+      params_json: string;
+      speed_n: number | null;
+    }
+  >(
     db,
     `SELECT t.*, p.tokens_per_sec_mean AS prev_tokens_per_sec, p.tokens_per_sec_std AS prev_std,
-       p.runs_ok AS prev_runs,
+       COALESCE(p.tokens_per_sec_n, p.runs_ok) AS prev_runs,
        CASE WHEN p.tokens_per_sec_mean > 0 AND t.tokens_per_sec_mean IS NOT NULL
        THEN ROUND((t.tokens_per_sec_mean - p.tokens_per_sec_mean) * 100.0 / p.tokens_per_sec_mean,
          2) END AS speed_delta_pct
@@ -70,8 +86,9 @@ export function resultsTable(db: DatabaseSync): ResultsTableRow[] {
      LEFT JOIN results p ON p.id = t.prev_id
      ORDER BY t.tokens_per_sec_mean DESC NULLS LAST, t.model_key`,
   );
-  return rows.map(({ prev_std, prev_runs, prev_id: _, ...row }) => {
-    const now = sampleSummary(row.tokens_per_sec_mean, row.tokens_per_sec_std, row.runs_ok);
+  return rows.map(({ prev_std, prev_runs, prev_id: _, params_json, speed_n, ...row }) => {
+    row.workload = workloadText(params_json);
+    const now = sampleSummary(row.tokens_per_sec_mean, row.tokens_per_sec_std, speed_n);
     const before = sampleSummary(row.prev_tokens_per_sec, prev_std, prev_runs);
     const test = now && before ? welchSummary(now, before) : null;
     return { ...row, speed_delta_significant: test ? (test.p < 0.05 ? 1 : 0) : null };
@@ -85,6 +102,8 @@ export interface DashboardStats {
     model_key: string;
     model_name: string;
     quantization: string | null;
+    backend: string;
+    workload: string | null;
     speed: number;
     vram_mb: string;
     architecture: string | null;
@@ -118,10 +137,11 @@ function percentileSql(p: number): string {
   FROM k JOIN s lo ON lo.i = CAST(k.pos AS INTEGER) LEFT JOIN s hi ON hi.i = lo.i + 1`;
 }
 
+/** How many model variants with a result have each value of a `models` column. */
 function distribution(db: DatabaseSync, column: string): Record<string, number> {
   const rows = all<{ k: string; n: number }>(
     db,
-    `WITH ${LATEST} SELECT COALESCE(m.${column}, 'unknown') AS k, COUNT(*) AS n
+    `WITH ${LATEST} SELECT COALESCE(m.${column}, 'unknown') AS k, COUNT(DISTINCT m.id) AS n
      FROM latest r JOIN models m ON m.id = r.model_id GROUP BY k ORDER BY n DESC, k`,
   );
   return Object.fromEntries(rows.map((r) => [r.k, r.n]));
@@ -133,14 +153,14 @@ const vramText = (v: unknown): string => (typeof v === "number" ? String(Math.ro
 export function dashboardStats(db: DatabaseSync): DashboardStats {
   const summary = db.prepare(
     `WITH ${LATEST} SELECT MIN(tokens_per_sec_mean) AS min, MAX(tokens_per_sec_mean) AS max,
-       AVG(tokens_per_sec_mean) AS avg, COUNT(*) AS cached FROM latest`,
+       AVG(tokens_per_sec_mean) AS avg, COUNT(DISTINCT model_id) AS cached FROM latest`,
   ).get() as { min: number | null; max: number | null; avg: number | null; cached: number };
   const pct = (p: number) =>
     (db.prepare(percentileSql(p)).get() as { value: number } | undefined)?.value ?? 0;
   const top = all<Row>(
     db,
     `WITH ${LATEST} SELECT m.model_key, m.model_name, m.quantization, m.architecture,
-       r.tokens_per_sec_mean AS speed, r.vram_mb, r.tokens_per_sec_per_gb
+       r.backend, r.params_json, r.tokens_per_sec_mean AS speed, r.vram_mb, r.tokens_per_sec_per_gb
      FROM latest r JOIN models m ON m.id = r.model_id WHERE r.tokens_per_sec_mean IS NOT NULL
      ORDER BY r.tokens_per_sec_mean DESC, m.model_key LIMIT 10`,
   );
@@ -153,7 +173,7 @@ export function dashboardStats(db: DatabaseSync): DashboardStats {
   );
   const counts = db.prepare(
     `WITH ${LATEST} SELECT
-       (SELECT SUM(ok_results) FROM model_latest) AS total_results,
+       (SELECT SUM(ok_results) FROM identity_latest) AS total_results,
        (SELECT runs FROM totals) AS total_runs,
        (SELECT COUNT(DISTINCT m.architecture) FROM latest r JOIN models m ON m.id = r.model_id)
          AS architecture_count,
@@ -172,6 +192,8 @@ export function dashboardStats(db: DatabaseSync): DashboardStats {
       model_key: String(r.model_key),
       model_name: String(r.model_name),
       quantization: r.quantization as string | null,
+      backend: String(r.backend),
+      workload: workloadText(r.params_json),
       speed: round2(r.speed as number),
       vram_mb: vramText(r.vram_mb),
       architecture: r.architecture as string | null,
@@ -194,12 +216,13 @@ export function dashboardStats(db: DatabaseSync): DashboardStats {
   };
 }
 
-export { comparableModels, comparableVariants, modelHistory } from "./history.ts";
+export { comparableModels, comparableVariants, HISTORY_LIMITS, modelHistory } from "./history.ts";
 export type {
   ComparableVariant,
   HistoryPoint,
   HistorySeries,
   HistoryStats,
+  HistoryWindow,
   ModelHistory,
 } from "./history.ts";
 

@@ -73,7 +73,7 @@ export function mergeVariantIdentities(db: DatabaseSync): number {
 
 /**
  * Puts the stored lower ends of the intervals of `metrics` that are below zero at zero (the
- * domain of times, speeds and counts), as new results are stored (lib/bench/stats.ts).
+ * domain of times, speeds and counts), as new results are stored (lib/stats.ts).
  *
  * @returns the number of values changed
  */

@@ -7,17 +7,29 @@ import type { Row } from "./rows.ts";
 import type { ResultsStore } from "./store.ts";
 import { fixed } from "../shared/format.ts";
 import { shortModelName } from "../shared/model_name.ts";
+import { workloadText } from "./identity.ts";
 
-/** A text table of the newest result of every model variant, or a sentence when empty. */
+/** A text table of the newest result of every identity, or a sentence when empty. */
 export function cacheListing(store: ResultsStore): string {
-  const rows = store.latestPerModel();
+  const rows = store.latestPerIdentity();
   if (rows.length === 0) return "The cache is empty: no benchmark results are stored yet.";
-  const table = [["Model", "Quant", "Backend", "tok/s", "TTFT ms", "Runs", "Finished", "Params"]];
+  const table = [[
+    "Model",
+    "Quant",
+    "Backend",
+    "Workload",
+    "tok/s",
+    "TTFT ms",
+    "Runs",
+    "Finished",
+    "Params",
+  ]];
   for (const r of rows) {
     table.push([
       shortModelName(r.model_name),
       r.quantization ?? "-",
       r.backend,
+      workloadText(r.params_json) ?? "configured prompt",
       fixed(r.tokens_per_sec_mean, 2, "-"),
       fixed(r.ttft_ms_mean, 1, "-"),
       String(r.runs_ok ?? r.num_runs ?? "-"),
@@ -30,7 +42,9 @@ export function cacheListing(store: ResultsStore): string {
     row.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd()
   );
   lines.splice(1, 0, widths.map((w) => "-".repeat(w)).join("  "));
-  return `${lines.join("\n")}\n${rows.length} cached model variant(s)`;
+  return `${
+    lines.join("\n")
+  }\n${rows.length} cached result(s): the newest of each model variant and parameters`;
 }
 
 /** The fields of a cached result that `--list-cache --json` prints. */
@@ -47,13 +61,15 @@ const LISTED = [
   "num_runs",
   "finished_at",
   "params_hash",
+  "workload",
 ] as const;
 
-/** The cache as `--list-cache --json` prints it: `{count, results: [...]}`, newest per variant. */
+/** The cache as `--list-cache --json` prints it: `{count, results: [...]}`, newest per identity. */
 export function cacheListingJson(store: ResultsStore): { count: number; results: Row[] } {
-  const results = store.latestPerModel().map((r) =>
-    Object.fromEntries(LISTED.map((k) => [k, (r as Row)[k] ?? null]))
-  );
+  const results = store.latestPerIdentity().map((r) => {
+    const row: Row = { ...r, workload: workloadText(r.params_json) };
+    return Object.fromEntries(LISTED.map((k) => [k, row[k] ?? null]));
+  });
   return { count: results.length, results };
 }
 

@@ -6,172 +6,57 @@
  * tokens/s alternating with a q8_0 one at 29, or a 64-token prompt with the default one, is no
  * trend "down"). A trend is `up` or `down` only when Welch's t-test finds the newest result's
  * runs significantly faster or slower than the series' first (p < 0.05); else `stable`: no
- * significant change.
+ * significant change. The figures are computed over every finished result
+ * (`history_series.ts`); the points come in a bounded window, a page or every line downsampled
+ * (`history_points.ts`), each point once.
  *
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
-import { sampleSummary, welchSummary } from "../student_t.ts";
 import { plain, type Row } from "./rows.ts";
-import { FINISHED } from "./schema.ts";
+import {
+  HISTORY_LIMITS,
+  historyDownsampled,
+  historyPage,
+  type HistoryPoint,
+  type HistoryWindow,
+} from "./history_points.ts";
+import { type HistorySeries, historySeries, type HistoryStats } from "./history_series.ts";
 
-/** One finished result of the history. */
-export type HistoryPoint = Row & {
-  timestamp: string;
-  model_key: string;
-  quantization: string | null;
-  backend: string;
-  speed_tokens_sec: number | null;
-};
-
-/** Speed figures and the trend of some points. */
-export interface HistoryStats {
-  min_speed: number;
-  max_speed: number;
-  avg_speed: number;
-  /** Finished results. */
-  total_runs: number;
-  first_run: string | null;
-  last_run: string | null;
-  /**
-   * Least-squares slope of the speed over the result index, in tokens/s per result; null for
-   * the whole model when it has several series (their slopes are in `series`).
-   */
-  slope: number | null;
-  /** `mixed` when the series of the model do not share one trend. */
-  trend: "up" | "down" | "stable" | "mixed";
-}
-
-/** One identity: a variant measured through one backend with one set of parameters. */
-export interface HistorySeries {
-  /** `<model_key> · <backend> · <params_hash>`: unique within the answer. */
-  id: string;
-  model_key: string;
-  quantization: string | null;
-  backend: string;
-  params_hash: string;
-  /** The workload in words (`prompt 64,256 tokens · 128 out`), or null for the configured one. */
-  workload: string | null;
-  /** Its points, oldest first. */
-  history: HistoryPoint[];
-  stats: HistoryStats;
-}
+export { HISTORY_LIMITS };
+export type { HistoryPoint, HistorySeries, HistoryStats, HistoryWindow };
 
 /** `GET /api/comparison/{model_name}`. */
 export interface ModelHistory {
   model_name: string;
-  /** Every point, oldest first (each names its `model_key` and `backend`). */
+  /**
+   * The points of the window, oldest first, each once (each names its `series`): a page, or
+   * every line downsampled.
+   */
   history: HistoryPoint[];
-  /** Over every point; the trend only where the series agree. */
+  /** The `before` of the page of older points; null on the oldest page and when downsampled. */
+  next: number | null;
+  /** Over every finished result (not only the window's); the trend only where the lines agree. */
   stats: HistoryStats;
-  /** One per variant and backend, in the order of their first result. */
+  /** One per variant, backend and parameter set, in the order of their first result. */
   series: HistorySeries[];
 }
 
-const round2 = (v: number): number => Math.round(v * 100) / 100;
-
-/** The newest point against the first: up or down when Welch's test says so (p < 0.05). */
-function welchTrend(points: readonly HistoryPoint[]): "up" | "down" | "stable" {
-  const summary = (p: HistoryPoint | undefined) =>
-    p ? sampleSummary(p.speed_tokens_sec, p.tokens_per_sec_std, p.runs_ok) : null;
-  const measured = points.filter((p) => typeof p.speed_tokens_sec === "number");
-  const first = summary(measured[0]);
-  const last = summary(measured.at(-1));
-  if (measured.length < 2 || !first || !last) return "stable";
-  const test = welchSummary(last, first);
-  if (test === null || test.p >= 0.05) return "stable";
-  return last.mean > first.mean ? "up" : "down";
-}
-
-/** The workload of a result in words, from its parameters; null for the configured prompt. */
-function workloadText(paramsJson: unknown): string | null {
-  let w: Record<string, unknown> | undefined;
-  try {
-    w = JSON.parse(String(paramsJson ?? "{}"))?.workload;
-  } catch {
-    return null;
-  }
-  if (!w || typeof w !== "object") return null;
-  const list = (v: unknown) => Array.isArray(v) && v.length ? v.join(",") : null;
-  const parts = [
-    list(w.prompt_tokens) && `prompt ${list(w.prompt_tokens)} tokens`,
-    list(w.gen_tokens) && `${list(w.gen_tokens)} out`,
-    list(w.concurrency) && `concurrency ${list(w.concurrency)}`,
-    list(w.request_rate) && `${list(w.request_rate)} req/s`,
-  ].filter(Boolean);
-  return parts.length ? parts.join(" · ") : null;
-}
-
-/** Speed statistics and the least-squares trend of points in result order. */
-function statsOf(points: readonly HistoryPoint[]): HistoryStats {
-  const measured = points.filter((p) => typeof p.speed_tokens_sec === "number");
-  const ys = measured.map((p) => p.speed_tokens_sec as number);
-  const avg = ys.length ? ys.reduce((a, b) => a + b, 0) / ys.length : 0;
-  // x is the result's position among all the points (1-based), as the history is numbered.
-  const xs = measured.map((p) => points.indexOf(p) + 1);
-  const n = ys.length;
-  const sx = xs.reduce((a, b) => a + b, 0);
-  const sxx = xs.reduce((a, b) => a + b * b, 0);
-  const sxy = xs.reduce((a, x, i) => a + x * ys[i]!, 0);
-  const den = n * sxx - sx * sx;
-  const slope = n > 1 && den !== 0 ? (n * sxy - sx * ys.reduce((a, b) => a + b, 0)) / den : 0;
-  const threshold = Math.max(avg * 0.01, 1e-9);
-  const times = measured.map((p) => p.timestamp).sort();
-  return {
-    min_speed: ys.length ? round2(Math.min(...ys)) : 0,
-    max_speed: ys.length ? round2(Math.max(...ys)) : 0,
-    avg_speed: round2(avg),
-    total_runs: points.length,
-    first_run: times[0] ?? null,
-    last_run: times.at(-1) ?? null,
-    slope: Math.round(slope * 10_000) / 10_000,
-    // The slope is what the line does; up or down is said only where the runs show it.
-    trend: slope > threshold || slope < -threshold ? welchTrend(points) : "stable",
-  };
-}
-
 /**
- * The finished results of one model (`model_name` or a variant's `model_key`), oldest first,
- * with min/max/mean, and one series per variant and backend with its own trend. Null when the
- * model has no finished result.
+ * The history of one model (`model_name` or a variant's `model_key`): its lines and figures over
+ * every finished result, and the points of `window`. Null when the model has no finished result.
  */
-export function modelHistory(db: DatabaseSync, name: string): ModelHistory | null {
-  // The variants first (a few rows, CROSS JOIN keeps them the outer loop), then their results
-  // through the index: never a walk over the whole history.
-  const history = db.prepare(
-    `SELECT r.finished_at AS timestamp, m.model_key, m.quantization, r.backend, r.params_hash,
-       r.tokens_per_sec_mean AS speed_tokens_sec, r.tokens_per_sec_p95, r.ttft_ms_mean AS ttft,
-       r.total_ms_mean AS gen_time, r.vram_mb, r.tokens_per_sec_per_gb, r.context_length,
-       r.num_runs, r.runs_failed AS error_count, r.n_parallel, r.parallel_tokens_per_sec,
-       r.tokens_per_sec_std, r.runs_ok, r.params_json
-     FROM models m CROSS JOIN results r INDEXED BY idx_results_status_model
-       ON r.status IN ${FINISHED} AND r.model_id = m.id
-     WHERE m.model_name = :name OR m.model_key = :name ORDER BY r.id`,
-  ).all({ name }).map((r) => plain<HistoryPoint>(r));
-  if (history.length === 0) return null;
-  const groups = Map.groupBy(
-    history,
-    (p) => `${p.model_key} · ${p.backend} · ${p.params_hash}`,
-  );
-  const series = [...groups].map(([id, points]): HistorySeries => ({
-    id,
-    model_key: points[0]!.model_key,
-    quantization: points[0]!.quantization,
-    backend: points[0]!.backend,
-    params_hash: String(points[0]!.params_hash),
-    workload: workloadText(points[0]!.params_json),
-    history: points,
-    stats: statsOf(points),
-  }));
-  // The parameters stay in the series; the points keep their own figures only.
-  for (const p of history) delete p.params_json;
-  const stats = statsOf(history);
-  if (series.length > 1) {
-    const trends = new Set(series.map((s) => s.stats.trend));
-    stats.trend = trends.size === 1 ? series[0]!.stats.trend : "mixed";
-    stats.slope = null;
-  }
-  return { model_name: name, history, stats, series };
+export function modelHistory(
+  db: DatabaseSync,
+  name: string,
+  window: HistoryWindow = { kind: "page", limit: HISTORY_LIMITS.page, before: null },
+): ModelHistory | null {
+  const lines = historySeries(db, name);
+  if (!lines) return null;
+  const points = window.kind === "page"
+    ? historyPage(db, name, window.limit, window.before)
+    : { history: historyDownsampled(db, name, window.perLine), next: null };
+  return { model_name: name, ...points, ...lines };
 }
 
 /**
@@ -185,7 +70,7 @@ export function comparableModels(db: DatabaseSync): Row[] {
        MIN((SELECT f.finished_at FROM results f INDEXED BY idx_results_status_model
             WHERE f.status = 'ok' AND f.model_id = l.model_id ORDER BY f.id LIMIT 1))
          AS oldest_timestamp
-     FROM model_latest l CROSS JOIN results r ON r.id = l.result_id
+     FROM identity_latest l CROSS JOIN results r ON r.id = l.result_id
        JOIN models m ON m.id = l.model_id
      GROUP BY m.model_name ORDER BY m.model_name`,
   ).all().map((r) => plain<Row>(r));
@@ -201,7 +86,7 @@ export interface ComparableVariant {
 /** Every variant with a finished result, by model name then key. */
 export function comparableVariants(db: DatabaseSync): ComparableVariant[] {
   return db.prepare(
-    `SELECT m.model_name, m.model_key, m.quantization FROM model_latest l
+    `SELECT DISTINCT m.model_name, m.model_key, m.quantization FROM identity_latest l
        JOIN models m ON m.id = l.model_id ORDER BY m.model_name, m.model_key`,
   ).all().map((r) => plain<ComparableVariant>(r));
 }

@@ -6,7 +6,7 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import { plain, type Row } from "./rows.ts";
-import { FINISHED } from "./schema.ts";
+import { FINISHED } from "./status.ts";
 
 /** One variant's newest load curve. */
 export interface LoadCurve {

@@ -23,8 +23,14 @@ export {
   SCHEMA_VERSION,
   STAT_SUFFIXES,
 } from "./schema.ts";
+export { aggregateRuns, gapsOf, percentileColumns } from "./aggregate.ts";
+export type { RunFigures } from "./aggregate.ts";
+export { seriesId } from "./history_series.ts";
+export { cellLabel, cellParams, keyedParams, paramsHash, workloadText } from "./identity.ts";
+export type { GridCell, IdentityParams } from "./identity.ts";
 export { cacheListing, cacheListingJson, exportCache } from "./export.ts";
 export { loadCurves } from "./load_curves.ts";
+export { registerLineFunctions } from "./history_sums.ts";
 export type { LoadCurve } from "./load_curves.ts";
 export { openStore } from "./open.ts";
 export {
@@ -34,7 +40,9 @@ export {
   comparableVariants,
   dashboardStats,
   deleteModel,
+  HISTORY_LIMITS,
   type HistorySeries,
+  type HistoryWindow,
   type ModelHistory,
   modelHistory,
   resultsTable,

@@ -11,6 +11,23 @@
 import type { DatabaseSync } from "node:sqlite";
 import { clampIntervals, mergeVariantIdentities } from "./data_migrations.ts";
 import { rebuildTable } from "./rebuild.ts";
+import { FINISHED } from "./status.ts";
+import {
+  IDENTITY_LATEST_SQL,
+  MODEL_LATEST_REFRESH_SQL,
+  MODEL_LATEST_TABLES_SQL,
+  MODEL_LATEST_TRIGGERS,
+  MODEL_LATEST_TRIGGERS_SQL,
+} from "./latest.ts";
+import { splitGridResults } from "./split.ts";
+import {
+  AGGREGATED_METRICS,
+  LATENCY_METRICS,
+  LATENCY_PERCENTILES,
+  STAT_SUFFIXES,
+} from "./metric_columns.ts";
+
+export { AGGREGATED_METRICS, LATENCY_METRICS, LATENCY_PERCENTILES, STAT_SUFFIXES };
 
 /** One forward migration. */
 export interface Migration {
@@ -23,90 +40,7 @@ export interface Migration {
   foreignKeysOff?: boolean;
 }
 
-/**
- * The statuses of a finished result with figures: `ok`, and `partial` (some of its runs failed:
- * shown and reported as such, never a cache hit). `failed`, `stopped` and `running` have none.
- */
-export const FINISHED = "('ok', 'partial')";
-
-/**
- * What a finished result leaving a model does to `model_latest`: the count goes down, the
- * row goes when it was the last one, and the newest id is looked up again through the index.
- */
-const LEAVE_LATEST = `
-  DELETE FROM model_latest WHERE model_id = OLD.model_id AND ok_results <= 1;
-  UPDATE model_latest SET ok_results = ok_results - 1,
-    result_id = (SELECT MAX(id) FROM results WHERE status IN ${FINISHED} AND model_id = OLD.model_id)
-  WHERE model_id = OLD.model_id;`;
-
-/** What a finished result arriving at a model does to `model_latest`. */
-const ENTER_LATEST = `
-  INSERT INTO model_latest (model_id, result_id, ok_results) VALUES (NEW.model_id, NEW.id, 1)
-  ON CONFLICT (model_id) DO UPDATE
-    SET result_id = MAX(result_id, excluded.result_id), ok_results = ok_results + 1;`;
-
-/**
- * The newest finished result of every model variant and the stored totals, precomputed: the
- * dashboard reads them in time proportional to the number of variants, whatever the history and
- * whatever the SQLite version's planner does with a derived `latest` (3.53 flattens it and scans
- * it again per row). Triggers keep them current inside the transaction that writes a result or
- * a run, so every writer (store, seeds, a sqlite3 shell) keeps them right.
- *
- * A migration that rebuilds `results` or `runs` (create, copy, drop, rename) drops these
- * triggers: it must create them again (tests/lib/store/schema_test.ts checks they exist).
- */
-const RESULT_TRIGGERS_SQL = `
-  CREATE TRIGGER results_latest_insert AFTER INSERT ON results
-    WHEN NEW.status IN ${FINISHED} BEGIN ${ENTER_LATEST} END;
-  CREATE TRIGGER results_latest_enter AFTER UPDATE OF status, model_id ON results
-    WHEN NEW.status IN ${FINISHED}
-      AND (OLD.status NOT IN ${FINISHED} OR OLD.model_id <> NEW.model_id)
-    BEGIN ${ENTER_LATEST} END;
-  CREATE TRIGGER results_latest_leave AFTER UPDATE OF status, model_id ON results
-    WHEN OLD.status IN ${FINISHED}
-      AND (NEW.status NOT IN ${FINISHED} OR OLD.model_id <> NEW.model_id)
-    BEGIN ${LEAVE_LATEST} END;
-  CREATE TRIGGER results_latest_delete AFTER DELETE ON results
-    WHEN OLD.status IN ${FINISHED} BEGIN ${LEAVE_LATEST} END;
-`;
-
-export const LATEST_TABLES_SQL = `
-  CREATE TABLE model_latest (
-    model_id INTEGER PRIMARY KEY REFERENCES models(id) ON DELETE CASCADE,
-    result_id INTEGER NOT NULL,
-    ok_results INTEGER NOT NULL
-  );
-  INSERT INTO model_latest (model_id, result_id, ok_results)
-    SELECT model_id, MAX(id), COUNT(*) FROM results WHERE status IN ${FINISHED} GROUP BY model_id;
-  CREATE TABLE totals (id INTEGER PRIMARY KEY CHECK (id = 1), runs INTEGER NOT NULL);
-  INSERT INTO totals (id, runs) SELECT 1, COUNT(*) FROM runs;
-  ${RESULT_TRIGGERS_SQL}
-  CREATE TRIGGER runs_total_insert AFTER INSERT ON runs
-    BEGIN UPDATE totals SET runs = runs + 1 WHERE id = 1; END;
-  CREATE TRIGGER runs_total_delete AFTER DELETE ON runs
-    BEGIN UPDATE totals SET runs = runs - 1 WHERE id = 1; END;
-`;
-
-/** The triggers of {@linkcode LATEST_TABLES_SQL}. */
-export const LATEST_TRIGGERS = [
-  "results_latest_insert",
-  "results_latest_enter",
-  "results_latest_leave",
-  "results_latest_delete",
-  "runs_total_insert",
-  "runs_total_delete",
-];
-
-/**
- * Computes `model_latest` and `totals` again from the history: what the triggers keep current,
- * for a writer that had to bypass them (clearing the store drops them for its deletes).
- */
-export const REFRESH_DERIVED_SQL = `
-  DELETE FROM model_latest;
-  INSERT INTO model_latest (model_id, result_id, ok_results)
-    SELECT model_id, MAX(id), COUNT(*) FROM results WHERE status IN ${FINISHED} GROUP BY model_id;
-  INSERT OR REPLACE INTO totals (id, runs) SELECT 1, COUNT(*) FROM runs;
-`;
+export { FINISHED } from "./status.ts";
 
 /** Forward migrations, applied in order to a database whose `user_version` is lower. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -165,7 +99,7 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 4,
     description:
       "model_latest and totals tables, kept current by triggers in the writing transaction",
-    sql: LATEST_TABLES_SQL,
+    sql: MODEL_LATEST_TABLES_SQL,
   },
   {
     version: 5,
@@ -251,10 +185,10 @@ export const MIGRATIONS: readonly Migration[] = [
         );
       });
       // The rebuilt triggers and view still say 'ok' alone: made again, counting 'partial' too.
-      for (const t of LATEST_TRIGGERS.filter((n) => n.startsWith("results_"))) {
+      for (const t of MODEL_LATEST_TRIGGERS.filter((n) => n.startsWith("results_"))) {
         db.exec(`DROP TRIGGER ${t}`);
       }
-      db.exec(RESULT_TRIGGERS_SQL);
+      db.exec(MODEL_LATEST_TRIGGERS_SQL);
       db.exec(`
         DROP VIEW latest_results;
         CREATE VIEW latest_results AS
@@ -269,48 +203,20 @@ export const MIGRATIONS: readonly Migration[] = [
       if (columns.some((c) => c.name === "runs_failed")) {
         db.exec("UPDATE results SET status = 'partial' WHERE status = 'ok' AND runs_failed > 0");
       }
-      db.exec(REFRESH_DERIVED_SQL);
+      db.exec(MODEL_LATEST_REFRESH_SQL);
     },
+  },
+  {
+    version: 9,
+    description: "one row per identity: identity_latest (variant × parameters) replaces " +
+      "model_latest (variant), and each stored grid result is split into one result per cell",
+    sql: IDENTITY_LATEST_SQL,
+    apply: (db) => void splitGridResults(db),
   },
 ];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
-
-/** Statistics stored for each aggregated metric. */
-export const STAT_SUFFIXES = [
-  "mean",
-  "median",
-  "p95",
-  "min",
-  "max",
-  "std",
-  "ci_low",
-  "ci_high",
-  "cv",
-];
-
-/** Metrics aggregated per model (see DECISIONS.md "Metrics per run"). */
-export const AGGREGATED_METRICS = [
-  "tokens_per_sec", // decode tokens/s measured by the client
-  "ttft_ms",
-  "e2e_tokens_per_sec",
-  "prefill_tokens_per_sec",
-  "total_ms",
-  "server_tokens_per_sec",
-  "server_ttft_ms",
-  "tpot_ms", // time per output token, 1000 ÷ decode tokens/s
-  "itl_ms", // inter-token latency: every gap between token events, pooled over the runs
-];
-
-/** Percentiles stored beside the median for the latency metrics. */
-export const LATENCY_PERCENTILES: readonly (readonly [string, number])[] = [
-  ["p90", 0.9],
-  ["p99", 0.99],
-];
-
-/** Metrics whose p90 and p99 are stored (`<metric>_p90`, `<metric>_p99`). */
-export const LATENCY_METRICS = ["ttft_ms", "tpot_ms", "itl_ms", "total_ms"];
 
 const HARDWARE = ["temp_c", "power_w", "gpu_vram_gb", "gtt_gb", "cpu_percent", "ram_gb"];
 
@@ -349,6 +255,8 @@ export const OPTIONAL_COLUMNS: Readonly<Record<string, Readonly<Record<string, s
     applied_json: "TEXT",
     workload_json: "TEXT",
     runs_excluded: "INTEGER",
+    /** Runs whose decode speed is in the mean (the n of Welch's test; older results: runs_ok). */
+    tokens_per_sec_n: "INTEGER",
     gpu_type: "TEXT",
     server_version: "TEXT",
     app_version: "TEXT",
@@ -400,5 +308,7 @@ export const OPTIONAL_COLUMNS: Readonly<Record<string, Readonly<Record<string, s
     ended_at_ms: "REAL",
     client_tokens_per_sec: "REAL",
     decode_source: "TEXT",
+    /** A run with an output target that ended before it on its own (1), or reached it (0). */
+    stopped_early: "INTEGER",
   },
 };

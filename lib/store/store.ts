@@ -8,8 +8,9 @@
 import type { DatabaseSync } from "node:sqlite";
 import { openDatabase, transaction, withColumnRetry } from "./db.ts";
 import { currentOwner, ownerAlive } from "./owner.ts";
-import { FINISHED } from "./schema.ts";
+import { FINISHED } from "./status.ts";
 import { SnapshotCache } from "./snapshot.ts";
+import { splitGridResult } from "./split.ts";
 import {
   insertRow,
   type ModelRecord,
@@ -189,12 +190,27 @@ export class ResultsStore {
     return Number(row.runs_ok ?? row.num_runs ?? 0) >= runs ? row : null;
   }
 
-  /** The newest finished result of every model variant (any parameters), newest first. */
-  latestPerModel(): ResultRow[] {
+  /**
+   * Splits a finished grid result into one result per cell (split.ts), in one transaction;
+   * returns the ids of its results, its own first.
+   */
+  splitGrid(resultId: number): number[] {
+    return transaction(this.db, () => splitGridResult(this.db, resultId));
+  }
+
+  /** The finished results among `ids`, in that order. */
+  finishedResults(ids: readonly number[]): ResultRow[] {
+    const one = this.db.prepare(`${RESULT_SELECT} WHERE r.id = ? AND r.status IN ${FINISHED}`);
+    return ids.map((id) => one.get(id)).filter((r) => r !== undefined)
+      .map((r) => plain<ResultRow>(r));
+  }
+
+  /** The newest finished result of every identity (variant × parameters), newest first. */
+  latestPerIdentity(): ResultRow[] {
     return this.db.prepare(
-      // CROSS JOIN keeps model_latest the outer loop: a planner may otherwise walk every result
-      // in finished_at order to save the sort of a few rows.
-      `SELECT ${RESULT_COLUMNS} FROM model_latest l CROSS JOIN results r ON r.id = l.result_id
+      // CROSS JOIN keeps identity_latest the outer loop: a planner may otherwise walk every
+      // result in finished_at order to save the sort of a few rows.
+      `SELECT ${RESULT_COLUMNS} FROM identity_latest l CROSS JOIN results r ON r.id = l.result_id
        JOIN models m ON m.id = r.model_id ORDER BY r.finished_at DESC, r.id DESC`,
     ).all().map((r) => plain<ResultRow>(r));
   }

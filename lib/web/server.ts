@@ -2,8 +2,9 @@
  * The web app: one Hono app serving the plugin host's APIs (`host.api`, mounted with
  * `app.route()`), the route tree of the manifest (the dashboard's pages and API, the host's
  * pages, each hosted plugin's pages at `/plugins/<id>/`), the prebuilt island bundles and static
- * files. The guards run in one chain for all of it: the Host allow-list, the body cap (not on
- * the host's upload path, whose route caps its body itself), compression, the security headers,
+ * files. The guards run in one chain for all of it: the security headers (on every answer, a
+ * refusal included), the Host allow-list, the body cap (not on the host's upload path, whose
+ * route caps its body itself), compression,
  * then the host's authentication on its API paths, the dashboard's token, each folder's
  * `_middleware` (same-origin API calls, the host's sign-in); every failure ends in the one error
  * handler: `_404` / `_500` for a browser, `{"error", "code"}` for API paths and other clients.
@@ -110,6 +111,9 @@ export function createWebServer(options: WebServerOptions): Hono {
   });
   app.onError(errors.onError);
   app.notFound(errors.notFound);
+  // First, so that every answer carries them: a refused Host (400/403) and a body over the cap
+  // (413) as much as a page, a 404 or a 500.
+  app.use("*", securityHeaders());
   app.use("*", allowHosts(options.allowedHosts));
   // Every body is capped, but the host's uploads: their routes cap them (larger) themselves.
   const bodyCap = limitBody(MAX_REQUEST_BODY);
@@ -120,7 +124,6 @@ export function createWebServer(options: WebServerOptions): Hono {
   );
   // Text answers of both parts (pages, JSON, bundles) leave gzip-compressed; the event stream never.
   app.use("*", compress());
-  app.use("*", securityHeaders());
   // The host's APIs, each path behind its authentication (key or session) and permission.
   if (host) app.route("/", host.api);
   const state = pageState(options, pages);

@@ -67,12 +67,14 @@ export function logMonitorApp(rt: LogMonitorRuntime): Hono {
 
   app.get("/search", async (c) => {
     const client = clientAddress(c);
-    if (!rt.limiter.attempt(client)) {
+    // One budget per address and one per account: 127.0.0.x aliases share the account's.
+    const keys = [`address:${client}`, `account:${c.get("principal")?.user ?? ""}`];
+    if (!rt.limiter.attemptAll(keys)) {
       // INFO: the limit doing its job is no alert (a WARNING would raise the monitor's own counts).
       ctx.logger.info(`[SECURITY] rate_limit_exceeded: client=${client}`);
       throw new RateLimitedError("Too many requests. Please slow down.", {
         code: "rate_limited",
-        retryAfterSeconds: Math.max(1, rt.limiter.retryAfterMs(client) / 1000),
+        retryAfterSeconds: Math.max(1, rt.limiter.retryAfterMsAll(keys) / 1000),
       });
     }
     const s = rt.settings();

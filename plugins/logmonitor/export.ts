@@ -26,11 +26,12 @@ function field(item: Record<string, unknown>, key: string): string {
 }
 
 /**
- * One CSV cell. A cell that a spreadsheet would read as a formula (starting with `=`, `+`, `-`,
- * `@`, tab or carriage return) gets a leading `'` so it stays text.
+ * One CSV cell. A cell that a spreadsheet would read as a formula (starting with a tab or carriage
+ * return, or with `=`, `+`, `-` or `@` after any leading whitespace and line breaks, which
+ * spreadsheets trim) gets a leading `'` so it stays text.
  */
 export function csvCell(value: string): string {
-  const s = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  const s = /^(?:[\t\r]|\s*[=+\-@])/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
 }
 

@@ -149,6 +149,14 @@ Deno.test("failed requests of a parallel round make the result partial, and it i
   const row = b.store.allResults()[0]!;
   assert.deepEqual([row.status, row.runs_failed], ["partial", 0], "every measured run was good");
   assert.match(String(row.warnings_json), /parallel request failed/);
+  // Each failed request is stored with its error and times, as every request is.
+  const failed = b.store.runsOf(row.id).filter((r) => r.status === "failed");
+  assert.ok(failed.length > 0);
+  for (const r of failed) {
+    assert.equal(r.parallel, 2);
+    assert.ok(typeof r.error === "string" && r.error.length > 0);
+    assert.ok((r.ended_at_ms as number) >= (r.started_at_ms as number));
+  }
   b.double.faults.failChat.delete(QWEN);
   const again = await b.run("rest", opts);
   assert.deepEqual(again.summary.tested, [QWEN], "no cache hit");

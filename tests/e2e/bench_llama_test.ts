@@ -4,39 +4,14 @@
  * OpenAI-compatible backend. Ignored only when the engine is not built (CI builds it first).
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { findEngine, type LlamaServer, startLlamaServer } from "../../lib/engine/mod.ts";
-import { ResultsStore } from "../../lib/store/mod.ts";
-import { runDeno, type TempEnv, tempEnv } from "../_helpers.ts";
+import { findEngine, startLlamaServer } from "../../lib/engine/mod.ts";
+import { tempEnv } from "../_helpers.ts";
+import { engineCli, storedResults } from "./_engine_cli.ts";
 
 const engine = findEngine();
 
-function cli(args: string[], env: TempEnv, server: LlamaServer) {
-  return runDeno(
-    [
-      "run",
-      "-A",
-      "cli.ts",
-      "--backend",
-      "openai",
-      "--base-url",
-      server.url,
-      "--max-tokens",
-      "64",
-      ...args,
-    ],
-    { env: env.vars },
-  );
-}
-
-function results(env: TempEnv) {
-  const store = ResultsStore.open(join(env.dataDir, "results.db"));
-  try {
-    return store.allResults().map((r) => Object.assign(r, { runs: store.runsOf(r.id) }));
-  } finally {
-    store.close();
-  }
-}
+const cli = engineCli;
+const results = storedResults;
 
 Deno.test({
   name:
@@ -196,21 +171,27 @@ Deno.test({
       /^tiny-a\s+pp64 tg24\s+[\d.]+ ± [\d.]+\s+[\d.]+ ± [\d.]+\s+64\s+24\s+2$/m,
     );
     assert.match(r.stderr, /^tiny-a\s+pp300 tg24\s+.*\s+300\s+24\s+2$/m);
-    const entry = JSON.parse(r.stdout).results[0];
-    assert.equal(entry.workload.prompt_tokens_method, "tokenizer");
-    assert.equal(entry.workload.output_length, "forced (ignore_eos)");
-    for (const run of entry.runs.filter((x: { parallel: number }) => x.parallel === 1)) {
-      assert.equal(run.tokens_in, run.prompt_tokens_target, "the server processed exactly N");
-      assert.equal(run.tokens_out, 24, "and generated exactly 24");
-      assert.equal(run.prompt_exact, 1);
+    // One result per cell: each is its own identity with its own runs.
+    const entries = JSON.parse(r.stdout).results;
+    assert.equal(entries.length, 2);
+    assert.notEqual(entries[0].params_hash, entries[1].params_hash);
+    for (const entry of entries) {
+      assert.equal(entry.workload.prompt_tokens_method, "tokenizer");
+      assert.equal(entry.workload.output_length, "forced (ignore_eos)");
+      assert.equal(entry.runs.length, 2, "the runs of its own cell");
+      for (const run of entry.runs.filter((x: { parallel: number }) => x.parallel === 1)) {
+        assert.equal(run.tokens_in, run.prompt_tokens_target, "the server processed exactly N");
+        assert.equal(run.tokens_out, 24, "and generated exactly 24");
+        assert.equal(run.prompt_exact, 1);
+      }
+      assert.equal(entry.grid.length, 1);
     }
+    const grid = entries.flatMap((e: { grid: Record<string, number>[] }) => e.grid);
     assert.deepEqual(
-      entry.grid.map((
-        c: Record<string, unknown>,
-      ) => [c.prompt_tokens, c.prompt_exact, c.gen_exact]),
+      grid.map((c: Record<string, unknown>) => [c.prompt_tokens, c.prompt_exact, c.gen_exact]),
       [[64, 1, 1], [300, 1, 1]],
     );
-    for (const c of entry.grid) assert.ok(c.pp_tps_mean > 0 && c.tg_tps_std !== null);
+    for (const c of grid) assert.ok(c.pp_tps_mean > 0 && c.tg_tps_std !== null);
   },
 });
 

@@ -189,9 +189,16 @@ Deno.test("--prompt-tokens and --gen-tokens on LM Studio REST: calibrated, not f
       read(".csv"),
       /pp200 tg10: pp [\d.]+ ± [\d.]+, tg [\d.]+ ± [\d.]+ \(prompt ≈200\.0/,
     );
+    // One result per cell, each its own row of the reports.
     const json = JSON.parse(read(".json"));
-    assert.equal(json.results[0].grid.length, 2);
+    assert.equal(json.results.length, 2);
+    assert.deepEqual(
+      json.results.map((e: { grid: { gen_tokens: number }[] }) => e.grid.map((c) => c.gen_tokens)),
+      [[10], [20]],
+    );
     assert.equal(json.results[0].workload.prompt_tokens_method, "calibrated");
+    assert.match(read(".html"), /qwen3-4b @q4_k_m · pp200 tg10/);
+    assert.match(read(".html"), /qwen3-4b @q4_k_m · pp200 tg20/);
     const pdf = join(env.dataDir, "results", files.find((f) => f.endsWith(".pdf"))!);
     const text = await new Deno.Command("pdftotext", { args: [pdf, "-"], stdout: "piped" })
       .output();
@@ -267,5 +274,33 @@ Deno.test("load curves need concurrent requests: SDK mode and goodput targets al
   assert.match(sdk.stderr, /SDK mode\s+does not: add --use-rest-api/);
   const slo = await cli(["--use-rest-api", "--slo-ttft", "200"], env);
   assert.equal(slo.code, 2);
-  assert.match(slo.stderr, /--slo-ttft and --slo-tpot set the goodput of a load curve/);
+  assert.match(slo.stderr, /--slo-ttft, --slo-tpot and --slo-e2el set the goodput of a load curve/);
+  const e2el = await cli(["--use-rest-api", "--slo-e2el", "900"], env);
+  assert.equal(e2el.code, 2);
+  assert.match(e2el.stderr, /--slo-e2el set the goodput of a load curve/);
+});
+
+Deno.test("workload options that do nothing or contradict each other are refused with the fix", async () => {
+  await using env = await tempEnv();
+  const cases: [string[], RegExp][] = [
+    [["--duration", "5"], /--duration sets how long each load level lasts: add --concurrency/],
+    [
+      ["--concurrency", "2", "--burstiness", "0.5"],
+      /--burstiness shapes the arrivals of --request-rate/,
+    ],
+    [["--prompt-tokens-stddev", "8"], /spreads the lengths around --prompt-tokens: add it/],
+    [["--gen-tokens-stddev", "8"], /spreads the lengths around --gen-tokens: add it/],
+    [["--range-ratio", "0.3"], /--range-ratio spreads the lengths .*: add one/],
+    [
+      ["--gen-tokens", "8", "--range-ratio", "0.3", "--gen-tokens-stddev", "2"],
+      /contradict each other: use one/,
+    ],
+    [["--dataset-sample", "5"], /--dataset-sample picks requests of a dataset: add --dataset/],
+    [["--range-ratio", "1"], /range-ratio/],
+  ];
+  for (const [args, message] of cases) {
+    const r = await cli(["--use-rest-api", ...args], env);
+    assert.equal(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
+    assert.match(r.stderr, message);
+  }
 });

@@ -85,9 +85,14 @@ Deno.test("the SDK and REST backends store one variant under one identity", asyn
     .map((r) => r.model_key);
   assert.deepEqual(models, ["qwen/qwen3-4b@q4_k_m", "qwen/qwen3-4b@q8_0"]);
   assert.deepEqual(
-    b.store.latestPerModel().map((r) => r.backend).sort(),
-    ["rest", "rest"],
-    "the newest result of each variant",
+    b.store.latestPerIdentity().map((r) => `${r.model_key} ${r.backend}`).sort(),
+    [
+      "qwen/qwen3-4b@q4_k_m rest",
+      "qwen/qwen3-4b@q4_k_m sdk",
+      "qwen/qwen3-4b@q8_0 rest",
+      "qwen/qwen3-4b@q8_0 sdk",
+    ],
+    "the newest result of each identity: a variant under each backend it ran on",
   );
   assert.equal(b.store.allResults().length, 4);
 });

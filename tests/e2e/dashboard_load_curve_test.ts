@@ -21,7 +21,7 @@ const ARTIFACTS = join(REPO_ROOT, "test-artifacts");
 
 /** Adds a load curve to the newest result of each variant of `name`. */
 function seedCurves(store: ResultsStore, name: string): void {
-  const results = store.latestPerModel().filter((r) => r.model_name === name);
+  const results = store.latestPerIdentity().filter((r) => r.model_name === name);
   results.forEach((r, v) => {
     const level = (mode: string, level: number, tps: number, p99: number) => ({
       mode,

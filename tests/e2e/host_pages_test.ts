@@ -48,7 +48,7 @@ Deno.test("the log viewer page renders for a session with its CSRF token and fil
   try {
     await Deno.writeTextFile(`${t.host.paths.logDir}/app.log`, "x\n");
     const login = await t.request("/api/login", {
-      ...json("POST", { user: "status", pass: "STATUS-pass" }),
+      ...json("POST", { user: "status", pass: "STATUS-pass" }, { Origin: "http://localhost" }),
       key: null,
     });
     const { csrf_token } = await login.json();

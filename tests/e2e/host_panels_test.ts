@@ -300,7 +300,7 @@ Deno.test("the power and temperature pages need a session and render their islan
       assert.equal(res.headers.get("location"), `/plugins/login?next=${encodeURIComponent(path)}`);
     }
     const login = await t.request("/api/login", {
-      ...json("POST", { user: "status", pass: "STATUS-pass" }),
+      ...json("POST", { user: "status", pass: "STATUS-pass" }, { Origin: "http://localhost" }),
       key: null,
     });
     const { csrf_token } = await login.json();

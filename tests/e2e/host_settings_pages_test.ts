@@ -20,7 +20,10 @@ async function allPlugins(): Promise<TestHost> {
 
 /** Signs `user` in; returns the cookie and CSRF token. */
 async function signIn(t: TestHost, user: string, pass: string) {
-  const login = await t.request("/api/login", { ...json("POST", { user, pass }), key: null });
+  const login = await t.request("/api/login", {
+    ...json("POST", { user, pass }, { Origin: "http://localhost" }),
+    key: null,
+  });
   assert.equal(login.status, 200);
   const { csrf_token } = await login.json();
   return { cookie: login.headers.get("set-cookie")!.split(";")[0]!, csrf: csrf_token as string };
@@ -111,13 +114,13 @@ Deno.test("the top bar shows the signed-in user with a logout button, and loggin
     const forged = await t.request("/api/logout", {
       method: "POST",
       key: null,
-      headers: { Cookie: cookie },
+      headers: { Cookie: cookie, Origin: "http://localhost" },
     });
     assert.equal(forged.status, 403);
     const out = await t.request("/api/logout", {
       method: "POST",
       key: null,
-      headers: { Cookie: cookie, "X-CSRF-Token": csrf },
+      headers: { Cookie: cookie, "X-CSRF-Token": csrf, Origin: "http://localhost" },
     });
     assert.equal(out.status, 204);
     const after = await t.request("/plugins/branchplus/", {

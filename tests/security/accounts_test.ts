@@ -27,7 +27,7 @@ async function accountsHost() {
   const login = async (user = "ann", pass = "ann-pass", address = "10.0.0.1") => {
     const res = await request("/api/login", {
       method: "POST",
-      headers: { "Content-Type": "application/json" },
+      headers: { "Content-Type": "application/json", Origin: "http://localhost" },
       body: JSON.stringify({ user, pass }),
     }, address);
     const body = await res.json();
@@ -44,7 +44,12 @@ async function accountsHost() {
     async as(s: { cookie: string; body: { csrf_token?: string } }, method = "GET") {
       const res = await request("/api/settings", {
         method,
-        headers: { Cookie: s.cookie, "X-CSRF-Token": s.body.csrf_token ?? "" },
+        headers: {
+          Cookie: s.cookie,
+          "X-CSRF-Token": s.body.csrf_token ?? "",
+          Origin: "http://localhost",
+          "Content-Type": "application/json",
+        },
         ...(method === "POST" ? { body: "{}" } : {}),
       });
       await res.body?.cancel();
@@ -121,7 +126,7 @@ Deno.test("push sockets close when their key's user is deleted or their session'
     const byKey = await openWs(`ws://${base}/push`, { "X-Api-Key": key });
     const login = await fetch(`http://${base}/api/login`, {
       method: "POST",
-      headers: { "Content-Type": "application/json" },
+      headers: { "Content-Type": "application/json", Origin: `http://${base}` },
       body: JSON.stringify({ user: "bob", pass: "bob-pass" }),
     });
     await login.body?.cancel();
@@ -240,4 +245,102 @@ Deno.test("user list and user delete work through deno task host and deno task w
   r = await run("host", ["user", "delete", "ghost"]);
   assert.notEqual(r.code, 0);
   assert.match(r.stderr, /no such user/);
+});
+
+Deno.test("a page elsewhere cannot log in nor spend the failed-login budget: the user's own login still works", async () => {
+  const h = await accountsHost();
+  try {
+    const attempts: [HeadersInit, string, string][] = [
+      [
+        { "Content-Type": "application/json", Origin: "http://evil.example" },
+        "json",
+        "cross_origin",
+      ],
+      [{ "Content-Type": "application/json", Origin: "null" }, "json", "cross_origin"],
+      [
+        { "Content-Type": "application/json", "Sec-Fetch-Site": "cross-site" },
+        "json",
+        "cross_origin",
+      ],
+      [
+        { "Content-Type": "application/json", "Sec-Fetch-Site": "same-site" },
+        "json",
+        "cross_origin",
+      ],
+      [{ "Content-Type": "application/json" }, "json", "origin_required"],
+      [{ "Content-Type": "text/plain", Origin: "http://localhost" }, "json", "json_required"],
+      [
+        { "Content-Type": "application/x-www-form-urlencoded", Origin: "http://localhost" },
+        "form",
+        "json_required",
+      ],
+    ];
+    // 40 rounds of every forged attempt, from the user's own address, with the wrong password.
+    for (let round = 0; round < 40; round++) {
+      for (const [headers, kind, code] of attempts) {
+        const body = kind === "json"
+          ? JSON.stringify({ user: "ann", pass: `guess${round}` })
+          : `user=ann&pass=guess${round}`;
+        const res = await h.request("/api/login", { method: "POST", headers, body });
+        assert.equal((await res.json()).code, code, JSON.stringify(headers));
+        assert.ok(res.status === 403 || res.status === 400);
+        assert.equal(res.headers.get("set-cookie"), null);
+      }
+    }
+    const own = await h.login();
+    assert.equal(own.status, 200, "nothing was counted against the user or the address");
+    const bySite = await h.request("/api/login", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "Sec-Fetch-Site": "same-origin" },
+      body: JSON.stringify({ user: "ann", pass: "ann-pass" }),
+    });
+    assert.equal(bySite.status, 200, "without Origin, Sec-Fetch-Site: same-origin is the proof");
+    await bySite.body?.cancel();
+  } finally {
+    await h.close();
+  }
+});
+
+Deno.test("a session's state-changing request needs its own origin and a JSON body", async () => {
+  const h = await accountsHost();
+  try {
+    const s = await h.login();
+    const post = (headers: Record<string, string>, body = "{}") =>
+      h.request("/api/settings", {
+        method: "POST",
+        headers: { Cookie: s.cookie, "X-CSRF-Token": s.body.csrf_token, ...headers },
+        body,
+      });
+    const cases: [Record<string, string>, number, string][] = [
+      [{ Origin: "http://evil.example", "Content-Type": "application/json" }, 403, "cross_origin"],
+      [
+        { Origin: "http://localhost:8080", "Content-Type": "application/json" },
+        403,
+        "cross_origin",
+      ],
+      [{ "Sec-Fetch-Site": "cross-site", "Content-Type": "application/json" }, 403, "cross_origin"],
+      [{ "Content-Type": "application/json" }, 403, "origin_required"],
+      [{ Origin: "http://localhost", "Content-Type": "text/plain" }, 400, "json_required"],
+    ];
+    for (const [headers, status, code] of cases) {
+      const res = await post(headers);
+      assert.equal(res.status, status, JSON.stringify(headers));
+      assert.equal((await res.json()).code, code);
+    }
+    const ok = await post({ "Sec-Fetch-Site": "same-origin", "Content-Type": "application/json" });
+    assert.equal(ok.status, 200);
+    await ok.body?.cancel();
+    const logout = await h.request("/api/logout", {
+      method: "POST",
+      headers: {
+        Cookie: s.cookie,
+        "X-CSRF-Token": s.body.csrf_token,
+        Origin: "http://evil.example",
+      },
+    });
+    assert.equal(logout.status, 403, "not even a logout from elsewhere");
+    await logout.body?.cancel();
+  } finally {
+    await h.close();
+  }
 });

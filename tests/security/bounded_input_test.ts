@@ -44,6 +44,9 @@ function deep(levels: number): string {
   return `{"results": ${"[".repeat(levels)}${"]".repeat(levels)}, "format": "txt"}`;
 }
 
+/** The origin of the host's own pages (the test app answers as http://localhost): login needs it. */
+const SAME_ORIGIN = { Origin: "http://localhost" };
+
 async function hostWithPlugins() {
   const dataDir = await Deno.makeTempDir();
   const host = createHost({
@@ -63,7 +66,12 @@ async function hostWithPlugins() {
       Promise.resolve(web.request(path, {
         method: "POST",
         body,
-        headers: { "X-Api-Key": adminKey!, "Content-Type": "application/json", ...headers },
+        headers: {
+          "X-Api-Key": adminKey!,
+          "Content-Type": "application/json",
+          ...SAME_ORIGIN,
+          ...headers,
+        },
         duplex: "half",
       } as RequestInit)),
     async close() {

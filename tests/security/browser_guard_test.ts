@@ -115,6 +115,51 @@ Deno.test("the plugin host refuses a rebinding Host on a real socket, login and 
   }
 });
 
+/** Sends a browser's page request on a socket: the status line and whether the CSP came along. */
+async function rawPage(port: number, host: string, path: string) {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  await conn.write(
+    new TextEncoder().encode(
+      `GET ${path} HTTP/1.1\r\nHost: ${host}\r\nAccept: text/html\r\nConnection: close\r\n\r\n`,
+    ),
+  );
+  const text = new TextDecoder().decode(await new Response(conn.readable).arrayBuffer());
+  return {
+    status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0),
+    csp: /^content-security-policy: /im.test(text),
+  };
+}
+
+Deno.test("a malformed Host is a 400 with the security headers on real sockets, pages included", async () => {
+  await ensureIslandsBuilt();
+  const dataDir = await Deno.makeTempDir();
+  const served = await serveHostApp(createHost({ plugins: [], dataDir, logger: quiet }));
+  await using env = await tempEnv();
+  const web = await createWebApp({ env: env.env, plugins: null, logger: quiet });
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, web.fetch);
+  try {
+    const hosts = ["", "[::1]anything", "localhost:80x", "localhost junk", "[::1]:8080x"];
+    for (
+      const [port, paths] of [[served.port, ["/plugins/login", "/nothing", "/api/settings"]], [
+        server.addr.port,
+        ["/", "/results", "/nothing", "/api/status"],
+      ]] as const
+    ) {
+      for (const host of hosts) {
+        for (const path of paths) {
+          const res = await rawPage(port, host, path);
+          assert.deepEqual(res, { status: 400, csp: true }, `${JSON.stringify(host)} ${path}`);
+        }
+      }
+    }
+  } finally {
+    await served.shutdown();
+    await Deno.remove(dataDir, { recursive: true });
+    await web.close();
+    await server.shutdown();
+  }
+});
+
 Deno.test("the dashboard refuses a rebinding Host on a real socket", async () => {
   await ensureIslandsBuilt();
   await using env = await tempEnv();
@@ -232,6 +277,30 @@ Deno.test("beyond loopback every dashboard route needs the token; the ?token= li
     assert.equal(res.status, 200, path);
     await res.body?.cancel();
   }
+  // The cookie is sent by the browser on its own: a state-changing request with it must prove
+  // it comes from the dashboard's page (Origin, or Sec-Fetch-Site: same-origin).
+  const withCookie = (headers: Record<string, string>) =>
+    d.web.fetch(
+      new Request("http://localhost/api/presets", {
+        method: "POST",
+        headers: { Cookie: cookie.split(";")[0]!, "Content-Type": "application/json", ...headers },
+        body: JSON.stringify({ name: "p", args: [] }),
+      }),
+    );
+  for (
+    const [headers, code] of [
+      [{}, "origin_required"],
+      [{ "Sec-Fetch-Site": "same-site" }, "cross_origin"],
+      [{ Origin: "http://evil.example" }, "cross_origin"],
+    ] as const
+  ) {
+    const res = await withCookie(headers);
+    assert.equal(res.status, 403, JSON.stringify(headers));
+    assert.equal((await res.json()).code, code);
+  }
+  const own = await withCookie({ "Sec-Fetch-Site": "same-origin" });
+  assert.notEqual(own.status, 403, "the dashboard's own page passes");
+  await own.body?.cancel();
 });
 
 Deno.test("every page and file of both servers carries the CSP with frame-ancestors 'none'", async () => {

@@ -18,7 +18,7 @@ async function plantedHost() {
   await t.host.settings.updateMany({ logmonitor: { regex_search_enabled: true } });
   // The attacker needs no account: a failed login logs the chosen user name.
   const login = await t.request("/api/login", {
-    ...json("POST", { user: "a".repeat(40) + "!", pass: "x" }),
+    ...json("POST", { user: "a".repeat(40) + "!", pass: "x" }, { Origin: "http://localhost" }),
     key: null,
   });
   await login.body?.cancel();

@@ -1,5 +1,6 @@
 /**
- * `POST /api/login {user, pass}` (sets the HttpOnly session cookie, returns the CSRF token),
+ * `POST /api/login {user, pass}` (sets the HttpOnly session cookie, returns the CSRF token; only
+ * from the server's own page: a same-origin `Origin` or `Sec-Fetch-Site`, and a JSON body),
  * `POST /api/logout`, and `GET /api/currentuser`.
  *
  * @module
@@ -7,7 +8,12 @@
 import { Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { RateLimitedError, UnauthenticatedError, UsageError } from "../../error.ts";
-import { clientAddress, readJsonObject } from "../../http/mod.ts";
+import {
+  assertBrowserSameOrigin,
+  assertJsonType,
+  clientAddress,
+  readJsonObject,
+} from "../../http/mod.ts";
 import type { Logger } from "../../log.ts";
 import { SESSION_COOKIE, type SessionStore } from "./sessions.ts";
 import { LoginThrottle } from "./throttle.ts";
@@ -36,6 +42,10 @@ export function authRoutes(options: AuthRoutesOptions): Hono {
   const throttle = options.throttle ?? new LoginThrottle();
   const app = new Hono();
   app.post("/login", async (c) => {
+    // Before anything counts: a page elsewhere can neither sign the browser in to another
+    // account nor spend the user's failed-login budget.
+    assertBrowserSameOrigin(c);
+    assertJsonType(c);
     const body = await readJsonObject(c, { maxBytes: LOGIN_BODY_LIMIT, maxDepth: 2 });
     const user = body.user;
     const pass = body.pass;

@@ -1,13 +1,14 @@
 /**
- * Authentication and permission middleware: an `X-Api-Key` header or a session cookie (with
- * `X-CSRF-Token` on state-changing requests) sets the request's principal; nothing else passes.
+ * Authentication and permission middleware: an `X-Api-Key` header or a session cookie (with a
+ * same-origin `Origin` and `X-CSRF-Token` on state-changing requests) sets the request's
+ * principal; nothing else passes.
  *
  * @module
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import { ForbiddenError, UnauthenticatedError } from "../../error.ts";
-import { isStateChanging } from "../../http/mod.ts";
+import { assertBrowserSameOrigin, isStateChanging } from "../../http/mod.ts";
 import type { Permission } from "../plugin.ts";
 import { defaultPermissionFor, hasPermission } from "../permissions.ts";
 import { SESSION_COOKIE, type SessionStore } from "./sessions.ts";
@@ -31,7 +32,8 @@ export interface AuthenticateOptions {
  * Resolves the principal of a request from its key or session, without enforcing anything; the
  * permissions are the account's as stored now. Returns null when neither is present; throws
  * 401 for a wrong key or a dead session (expired, password changed, user deleted) and 403 for
- * a session request that changes state without its CSRF token.
+ * a session request that changes state from another origin (or without `Origin` and
+ * `Sec-Fetch-Site: same-origin`) or without its CSRF token.
  */
 export async function resolvePrincipal(
   c: Context,
@@ -55,11 +57,12 @@ export async function resolvePrincipal(
       code: "session_ended",
     });
   }
-  if (
-    isStateChanging(c.req.method) &&
-    !options.sessions.checkCsrf(session, c.req.header("X-CSRF-Token"))
-  ) {
-    throw new ForbiddenError("Missing or invalid CSRF token");
+  if (isStateChanging(c.req.method)) {
+    // A session is a cookie the browser sends on its own: the request must come from our page.
+    assertBrowserSameOrigin(c);
+    if (!options.sessions.checkCsrf(session, c.req.header("X-CSRF-Token"))) {
+      throw new ForbiddenError("Missing or invalid CSRF token");
+    }
   }
   return { user: session.user, permissions: account.permissions, via: "session" };
 }

@@ -62,7 +62,9 @@ export function errorPages(
     if (!Page || !wantsHtml(c, options.apiPaths)) {
       return errorResponse(c, info.status, info.error, info.code);
     }
-    const url = new URL(c.req.url);
+    // A request refused for its malformed Host has no URL to render a page for.
+    const url = URL.canParse(c.req.url) ? new URL(c.req.url) : null;
+    if (url === null) return errorResponse(c, info.status, info.error, info.code);
     const state = (c.var ?? {}) as Record<string, unknown>;
     try {
       const html = renderDocument({

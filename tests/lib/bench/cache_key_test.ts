@@ -111,3 +111,55 @@ Deno.test("a controlled workload and a load curve change the hash", () => {
   );
   assert.equal(new Set([base, a, b]).size, 3);
 });
+
+Deno.test("each new workload dimension changes the hash, and its default keeps the old one", () => {
+  const w = {
+    prompt_tokens: [128],
+    gen_tokens: [32],
+    concurrency: [],
+    request_rate: [2],
+    requests: 16,
+    seed: 42,
+    slo_ttft_ms: null,
+    slo_tpot_ms: null,
+  };
+  const hash = (workload: Record<string, unknown>, sha: string | null = null) =>
+    paramsHash(
+      measuredParams(builtInDefaults(), "openai", {
+        ...run,
+        workload: { ...w, ...workload },
+        dataset_sha256: sha,
+      }),
+    );
+  const base = hash({});
+  // The defaults of the new options are the workload as it was keyed before them.
+  assert.equal(
+    hash({
+      prompt_tokens_stddev: 0,
+      gen_tokens_stddev: 0,
+      range_ratio: 0,
+      burstiness: 1,
+      duration_s: null,
+      warmup_requests: 1,
+      slo_e2el_ms: null,
+      dataset: null,
+    }),
+    base,
+  );
+  const variants = [
+    hash({ prompt_tokens_stddev: 10 }),
+    hash({ gen_tokens_stddev: 4 }),
+    hash({ range_ratio: 0.5 }),
+    hash({ range_ratio: 0.5, seed: 7 }),
+    hash({ burstiness: 0.5 }),
+    hash({ duration_s: 30 }),
+    hash({ warmup_requests: 4 }),
+    hash({ slo_e2el_ms: 500 }),
+    hash({ prompt_tokens: [], gen_tokens: [], dataset: "d.json" }, "aaaa"),
+    hash({ prompt_tokens: [], gen_tokens: [], dataset: "d.json" }, "bbbb"),
+    hash({ prompt_tokens: [], gen_tokens: [], dataset: "e.json" }, "aaaa"),
+    hash({ prompt_tokens: [], gen_tokens: [], dataset: "d.json", dataset_sample: 10 }, "aaaa"),
+    hash({ prompt_tokens: [], gen_tokens: [], dataset: "d.json", seed: 1 }, "aaaa"),
+  ];
+  assert.equal(new Set([base, ...variants]).size, variants.length + 1);
+});

@@ -9,6 +9,7 @@ import {
   runRate,
 } from "../../../lib/bench/load_curve.ts";
 import type { Measured } from "../../../lib/bench/measure.ts";
+import { gammaGaps } from "../../../lib/bench/distributions.ts";
 import { levelNotes } from "../../../lib/bench/model_load.ts";
 import { runMetrics } from "../../../lib/bench/metrics.ts";
 import type { ChatResult } from "../../../lib/modelserver/backend.ts";
@@ -39,6 +40,7 @@ function chat(ttft: number, tokens: number, gap: number): ChatResult {
 }
 
 const req = (start: number, end: number, ttft: number, gap: number): LoadRequest => ({
+  index: 0,
   start,
   end,
   metrics: runMetrics(chat(ttft, 11, gap)),
@@ -59,7 +61,7 @@ Deno.test("a level's throughput, goodput and percentiles", () => {
     req(0, 500, 50, 10),
     req(0, 1000, 300, 10),
     req(500, 1000, 50, 40),
-    { start: 100, end: 200, metrics: null, error: "boom" },
+    { index: 9, start: 100, end: 200, metrics: null, error: "boom" },
   ];
   const row = levelRow("concurrency", 2, reqs, { ttft_ms: 100, tpot_ms: 20 });
   assert.equal(row.duration_ms, 1000);
@@ -74,6 +76,55 @@ Deno.test("a level's throughput, goodput and percentiles", () => {
   assert.equal(row.itl_ms_p50, 10);
   const noSlo = levelRow("rate", 5, reqs, { ttft_ms: null, tpot_ms: null });
   assert.equal(noSlo.goodput_rps, null, "no target, no goodput");
+});
+
+Deno.test("goodput with --slo-e2el counts the requests whose whole latency meets it, with every other target", () => {
+  // End-to-end latencies: 151, 401 and 451 ms (TTFT + 10 gaps + 1 ms).
+  const reqs = [req(0, 500, 50, 10), req(0, 1000, 300, 10), req(500, 1000, 50, 40)];
+  const e2el = (ms: number, ttft: number | null = null) =>
+    levelRow("concurrency", 2, reqs, { ttft_ms: ttft, tpot_ms: null, e2el_ms: ms }).slo_met;
+  assert.equal(e2el(160), 1);
+  assert.equal(e2el(420), 2);
+  assert.equal(e2el(420, 100), 1, "the 401 ms one misses the TTFT target");
+  assert.equal(e2el(150), 0);
+  const row = levelRow("concurrency", 2, reqs, { ttft_ms: null, tpot_ms: null, e2el_ms: 420 });
+  assert.equal(row.goodput_rps, 2, "2 requests in 1 s");
+});
+
+Deno.test("runRate() with a burstiness sends at the gamma times of that shape", async () => {
+  const f = fakeSend(5);
+  const t0 = performance.now();
+  const out = await runRate(f.send, 100, 8, 5, new AbortController().signal, 0.5);
+  assert.deepEqual(out.map((r) => r.index), [0, 1, 2, 3, 4, 5, 6, 7]);
+  const due = gammaGaps(100, 0.5, 8, 5).reduce<number[]>(
+    (acc, g) => [...acc, (acc.at(-1) ?? 0) + g * 1000],
+    [],
+  );
+  for (const r of out) {
+    assert.ok(r.start - t0 >= due[r.index]! - 1, `request ${r.index} not sent before it is due`);
+  }
+});
+
+Deno.test("a level bounded by a deadline sends nothing after it and waits for what is in flight", async () => {
+  const f = fakeSend(30);
+  const t0 = performance.now();
+  const deadline = t0 + 100;
+  const closed = await runConcurrency(
+    f.send,
+    2,
+    { requests: 1000, deadline },
+    new AbortController().signal,
+  );
+  assert.ok(closed.length >= 2 && closed.length < 1000);
+  assert.ok(closed.every((r) => r.start < deadline && r.metrics !== null));
+  const open = await runRate(
+    f.send,
+    50,
+    { requests: 1000, deadline: performance.now() + 100 },
+    1,
+    new AbortController().signal,
+  );
+  assert.ok(open.length < 1000 && open.every((r) => r.metrics !== null));
 });
 
 Deno.test("the knee is the first level whose next adds less than 10 %", () => {
@@ -130,11 +181,12 @@ function fakeSend(ms: number) {
   let active = 0;
   let most = 0;
   const send = async (): Promise<Measured> => {
+    const sentAt = performance.timeOrigin + performance.now();
     active++;
     most = Math.max(most, active);
     await new Promise((r) => setTimeout(r, ms));
     active--;
-    return { result: chat(1, 3, 1), retried: false, instanceId: "m", sent_at_ms: Date.now() };
+    return { result: chat(1, 3, 1), retried: false, instanceId: "m", sent_at_ms: sentAt };
   };
   return { send, most: () => most };
 }

@@ -79,6 +79,9 @@ Deno.test("aggregates summarise the runs and give speed per GiB and per billion 
   assert.equal(row.tokens_per_sec_per_billion_params, 75 / 8);
   assert.equal(row.server_tokens_per_sec_mean, 78);
   assert.equal(row.tokens_out, 100);
+  assert.equal(row.tokens_per_sec_n, 2, "both runs kept a decode speed");
+  const leftOut = aggregateRuns([...runs, { ...runs[0]!, tokens_per_sec: null }], 4, 8);
+  assert.equal(leftOut.tokens_per_sec_n, 2, "a run left out of the mean is not in its n");
   const unknown = aggregateRuns(runs, null, null);
   assert.equal(unknown.tokens_per_sec_per_gb, null);
   assert.equal(unknown.tokens_per_sec_per_billion_params, null);

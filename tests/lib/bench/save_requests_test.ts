@@ -45,3 +45,21 @@ Deno.test("saveRequests() names the file and the fix when the folder cannot be w
     store.close();
   }
 });
+
+Deno.test("a request keeps its targets and whether it stopped before its output target", () => {
+  const rec = (run: Record<string, unknown>) =>
+    requestRecord(RESULT, { run_index: 0, status: "ok", ...run });
+  const early = rec({
+    gen_tokens_target: 64,
+    tokens_out: 12,
+    stop_reason: "stop",
+    stopped_early: 1,
+  });
+  assert.deepEqual(
+    [early.output_tokens_target, early.stop_reason, early.stopped_early],
+    [64, "stop", true],
+  );
+  assert.equal(rec({ gen_tokens_target: 8, stopped_early: 0 }).stopped_early, false);
+  assert.equal(rec({}).stopped_early, null, "no target: nothing to stop before");
+  assert.equal(rec({ prompt_tokens_target: 300 }).prompt_tokens_target, 300);
+});

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { workloadOf } from "../../../lib/bench/options.ts";
-import { cellLabel, cellsOf } from "../../../lib/bench/workload.ts";
+import { cellLabel, cellsOf, stoppedEarly } from "../../../lib/bench/workload.ts";
 import { gridTable } from "../../../lib/bench/table.ts";
 import type { ResultRow } from "../../../lib/store/mod.ts";
 import { bench, ofType, testConfig, testOptions } from "./_harness.ts";
@@ -49,11 +49,18 @@ for (const kind of ["sdk", "rest"] as const) {
       "LM Studio cannot force the length: said once",
     );
     assert.equal(ofType(events, "job_start")[0]!.runs, 4, "2 cells × 2 runs");
-    const row = b.store.allResults().at(-1)!;
-    const runs = b.store.runsOf(row.id);
+    // One result per cell (its own identity), each with its runs and its grid row.
+    const all = b.store.finishedResults(summary.resultIds);
+    const rows = all.filter((r) => r.model_key === all.at(-1)!.model_key);
+    assert.equal(all.length, 2 * summary.tested.length);
+    assert.equal(rows.length, 2);
+    assert.equal(new Set(rows.map((r) => r.params_hash)).size, 2);
+    const runs = rows.flatMap((r) => b.store.runsOf(r.id));
     assert.deepEqual(runs.map((r) => r.prompt_tokens_target), [100, 100, 300, 300]);
     assert.deepEqual(runs.map((r) => r.tokens_in), [100, 100, 300, 300], "the server's counts");
-    const grid = b.store.gridOf(row.id);
+    for (const r of rows) assert.equal(r.runs_ok, 2);
+    const grid = rows.flatMap((r) => b.store.gridOf(r.id));
+    const row = rows[1]!;
     assert.deepEqual(grid.map((c) => [c.prompt_tokens, c.gen_tokens, c.runs]), [
       [100, 12, 2],
       [300, 12, 2],
@@ -67,3 +74,16 @@ for (const kind of ["sdk", "rest"] as const) {
     assert.equal(workloadJson.output_length, "maximum");
   });
 }
+
+Deno.test("a run stopped early is one that ended on its own before its output target", () => {
+  assert.equal(stoppedEarly(64, { tokens_out: 10, stop_reason: "stop" }), 1);
+  assert.equal(stoppedEarly(64, { tokens_out: 10, stop_reason: null }), 1);
+  assert.equal(stoppedEarly(64, { tokens_out: 64, stop_reason: "length" }), 0);
+  assert.equal(
+    stoppedEarly(64, { tokens_out: 63, stop_reason: "length" }),
+    0,
+    "the limit, miscounted",
+  );
+  assert.equal(stoppedEarly(null, { tokens_out: 10, stop_reason: "stop" }), null);
+  assert.equal(stoppedEarly(64, { tokens_out: null, stop_reason: "stop" }), null);
+});

@@ -37,4 +37,7 @@ Deno.test("bodyToArgs() takes the workload lists as numbers or digit strings", (
   assert.throws(() => bodyToArgs({ concurrency: [{}] }), /single value, not a list/);
   assert.throws(() => bodyToArgs({ list_models: true }), /command-line action/);
   assert.throws(() => bodyToArgs({ json: true }), /command-line action/);
+  // A page never names a file the server reads, nor sets what only the console prints.
+  assert.throws(() => bodyToArgs({ dataset: "/etc/passwd" }), /command-line action/);
+  assert.throws(() => bodyToArgs({ percentiles: [50, 99] }), /command-line action/);
 });

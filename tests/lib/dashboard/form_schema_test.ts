@@ -26,6 +26,8 @@ Deno.test("formSections() offers every benchmark setting once, as one control pe
     "list-models",
     "json",
     "save-requests",
+    "percentiles",
+    "dataset",
     "preset",
     "use-rest-api",
   ];

@@ -111,8 +111,14 @@ Deno.test("plugin routes use the per-method permission the plugin declares", asy
   }
 });
 
+/** What the host's own page sends (the test app answers as http://localhost). */
+const SAME_ORIGIN = { Origin: "http://localhost" };
+
 async function login(t: Awaited<ReturnType<typeof startTestHost>>, user: string, pass: string) {
-  const res = await t.request("/api/login", { ...json("POST", { user, pass }), key: null });
+  const res = await t.request("/api/login", {
+    ...json("POST", { user, pass }, SAME_ORIGIN),
+    key: null,
+  });
   return { res, cookie: res.headers.get("set-cookie")?.split(";")[0] ?? "" };
 }
 
@@ -141,19 +147,19 @@ Deno.test("a session request that changes state needs the X-CSRF-Token header", 
     const without = await t.request("/api/plugin/probe", {
       method: "POST",
       key: null,
-      headers: { Cookie: cookie },
+      headers: { Cookie: cookie, ...SAME_ORIGIN },
     });
     assert.equal(without.status, 403);
     const wrong = await t.request("/api/plugin/probe", {
       method: "POST",
       key: null,
-      headers: { Cookie: cookie, "X-CSRF-Token": "nope" },
+      headers: { Cookie: cookie, "X-CSRF-Token": "nope", ...SAME_ORIGIN },
     });
     assert.equal(wrong.status, 403);
     const right = await t.request("/api/plugin/probe", {
       method: "POST",
       key: null,
-      headers: { Cookie: cookie, "X-CSRF-Token": csrf_token },
+      headers: { Cookie: cookie, "X-CSRF-Token": csrf_token, ...SAME_ORIGIN },
     });
     assert.equal(right.status, 200);
   } finally {
@@ -176,7 +182,7 @@ Deno.test("a wrong password is refused and logout ends the session", async () =>
     const out = await t.request("/api/logout", {
       method: "POST",
       key: null,
-      headers: { Cookie: cookie, "X-CSRF-Token": csrf_token },
+      headers: { Cookie: cookie, "X-CSRF-Token": csrf_token, ...SAME_ORIGIN },
     });
     assert.equal(out.status, 204);
     const after = await t.request("/api/plugin/probe", { key: null, headers: { Cookie: cookie } });
@@ -189,7 +195,10 @@ Deno.test("a wrong password is refused and logout ends the session", async () =>
 Deno.test("login rejects a body without user and pass strings", async () => {
   const t = await startTestHost();
   try {
-    const res = await t.request("/api/login", { ...json("POST", { user: "a" }), key: null });
+    const res = await t.request("/api/login", {
+      ...json("POST", { user: "a" }, SAME_ORIGIN),
+      key: null,
+    });
     assert.equal(res.status, 400);
   } finally {
     await t.close();

@@ -8,6 +8,7 @@ import {
   renderJson,
   resolveCompareFile,
 } from "../../../lib/reports/mod.ts";
+import { trendKey } from "../../../lib/reports/compare.ts";
 import { AppError } from "../../../lib/error.ts";
 import { FIXTURE_MODELS } from "./fixtures.ts";
 import { fixtureReport } from "./report_data.ts";
@@ -104,7 +105,10 @@ Deno.test("applyComparison() adds speed and TTFT deltas per model variant from a
     assert.equal(qwen.ttft!.significant, false);
     assert.equal(byKey.get("meta/llama-3.2-1b@q6_k")!.comparison, null);
     assert.equal(current.compare!.file, "benchmark_results_20260301_090000.json");
-    assert.equal(current.trend["qwen/qwen3-4b@q4_k_m"]!.length, 2);
+    // The trend is a line per identity: variant, backend and parameters.
+    const qwenRow = byKey.get("qwen/qwen3-4b@q4_k_m")!.row;
+    assert.equal(current.trend[trendKey(qwenRow)]!.length, 2);
+    assert.equal(Object.keys(current.trend).length, 3, "one line per identity measured twice");
     assert.equal(applyComparison(current.entries, previous), 3);
   });
 });

@@ -12,6 +12,30 @@ Deno.test("csvField() quotes commas, quotes and line breaks as RFC 4180 says", (
   assert.equal(csvField(1.5), "1.5");
 });
 
+Deno.test("csvField() neutralises text a spreadsheet would run as a formula, after leading blanks and line breaks too", () => {
+  for (
+    const text of [
+      "=1+1",
+      "+1",
+      "-2",
+      "@SUM(A1)",
+      "\tx",
+      "\rx",
+      " =1+1",
+      "\n=1+1",
+      " \r\n @x",
+      "\u00a0-1",
+    ]
+  ) {
+    const field = csvField(text);
+    assert.ok(field === `'${text}` || field === `"'${text}"`, JSON.stringify(field));
+  }
+  assert.equal(csvField("\n=1+1"), `"'\n=1+1"`);
+  assert.equal(csvField("a=1"), "a=1");
+  assert.equal(csvField(" ok"), " ok");
+  assert.equal(csvField(-3.5), "-3.5", "a number is written as it is");
+});
+
 Deno.test("the CSV report round-trips through a CSV parser with the documented column order", async () => {
   const data = await fixtureReport();
   const text = renderCsv(data);

@@ -14,7 +14,7 @@ Deno.test("the JSON report holds every stored column, the runs, the parameters, 
   assert.equal(json.results.length, FIXTURE_MODELS.length);
   const store = fixtureStore();
   try {
-    for (const row of store.latestPerModel()) {
+    for (const row of store.latestPerIdentity()) {
       const out = json.results.find((r: { model_key: string }) => r.model_key === row.model_key);
       assert.ok(out, row.model_key);
       for (const [column, value] of Object.entries(row)) {

@@ -93,8 +93,16 @@ export function readEverything(store: ResultsStore): ReadStatement[] {
     ["comparableModels", () => comparableModels(db)],
     ["modelHistory", () => modelHistory(db, SEEDED_KEY)],
     ["modelHistory", () => modelHistory(db, SEEDED_KEY.split("@")[0]!)],
+    [
+      "modelHistory",
+      () => modelHistory(db, SEEDED_KEY, { kind: "downsampled", perLine: 8 }),
+    ],
+    [
+      "modelHistory",
+      () => modelHistory(db, SEEDED_KEY, { kind: "page", limit: 5, before: 1_000 }),
+    ],
     ["findCached", () => store.findCached(SEEDED_KEY, "h1")],
-    ["latestPerModel", () => store.latestPerModel()],
+    ["latestPerIdentity", () => store.latestPerIdentity()],
     ["runsOf", () => store.runsOf(1)],
     ["cacheListing", () => cacheListing(store)],
   ];

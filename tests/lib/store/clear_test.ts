@@ -52,7 +52,7 @@ Deno.test("tablesBelow() lists models and every table hanging off it, children f
     const order = tablesBelow(store.db);
     assert.deepEqual(
       [...order].sort(),
-      ["grid_cells", "load_levels", "model_latest", "models", "results", "runs"],
+      ["grid_cells", "identity_latest", "load_levels", "models", "results", "runs"],
     );
     assert.equal(order.at(-1), "models");
     assert.ok(order.indexOf("runs") < order.indexOf("results"));
@@ -82,11 +82,11 @@ Deno.test("clearResults() empties the history and leaves a consistent, usable st
     const db = store.db;
     const before = schemaOf(db);
     const results = count(db, "results");
-    assert.ok(count(db, "runs") > 500 && count(db, "model_latest") > 0);
+    assert.ok(count(db, "runs") > 500 && count(db, "identity_latest") > 0);
 
     assert.equal(clearResults(db), results);
 
-    for (const t of ["models", "results", "runs", "grid_cells", "load_levels", "model_latest"]) {
+    for (const t of ["models", "results", "runs", "grid_cells", "load_levels", "identity_latest"]) {
       assert.equal(count(db, t), 0, t);
     }
     assert.deepEqual({ ...db.prepare("SELECT id, runs FROM totals").get() }, { id: 1, runs: 0 });
@@ -104,7 +104,7 @@ Deno.test("clearResults() empties the history and leaves a consistent, usable st
       "ok",
     );
 
-    // Usable: the triggers keep model_latest and totals current again, the cascade works again.
+    // Usable: the triggers keep identity_latest and totals current again, the cascade works again.
     const id = store.beginResult({
       model: model(2),
       params_hash: "h",
@@ -116,10 +116,10 @@ Deno.test("clearResults() empties the history and leaves a consistent, usable st
     store.finishResult(id, { status: "ok" });
     assert.deepEqual({ ...db.prepare("SELECT runs FROM totals").get() }, { runs: 2 });
     assert.deepEqual(
-      { ...db.prepare("SELECT result_id, ok_results FROM model_latest").get() },
+      { ...db.prepare("SELECT result_id, ok_results FROM identity_latest").get() },
       { result_id: id, ok_results: 1 },
     );
-    assert.equal(store.latestPerModel().length, 1);
+    assert.equal(store.latestPerIdentity().length, 1);
     db.exec("DELETE FROM models");
     assert.equal(count(db, "runs"), 0);
     assert.deepEqual({ ...db.prepare("SELECT runs FROM totals").get() }, { runs: 0 });
@@ -140,7 +140,7 @@ Deno.test("clearResults() of an empty store deletes nothing and keeps it usable"
       params: {},
     });
     store.finishResult(id, { status: "ok" });
-    assert.equal(store.latestPerModel().length, 1);
+    assert.equal(store.latestPerIdentity().length, 1);
   } finally {
     store.close();
   }
@@ -194,7 +194,7 @@ Deno.test("clearCache() on a file store keeps a full backup and a store another 
     const backupFile = join(t.root, "backup.db");
     assert.equal(await clearCache(store.db, backupFile), results);
     assert.equal(count(other.db, "runs"), 0);
-    assert.equal(other.latestPerModel().length, 0);
+    assert.equal(other.latestPerIdentity().length, 0);
     const copy = ResultsStore.open(backupFile);
     try {
       assert.equal(count(copy.db, "runs"), runs);

@@ -3,7 +3,7 @@ import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { comparableModels, dashboardStats, resultsTable } from "../../../lib/store/dashboard.ts";
 import { ensureColumns, MIGRATIONS, ResultsStore, SCHEMA_VERSION } from "../../../lib/store/mod.ts";
-import { LATEST_TRIGGERS } from "../../../lib/store/schema.ts";
+import { LATEST_TRIGGERS } from "../../../lib/store/latest.ts";
 import { tempEnv } from "../../_helpers.ts";
 
 /** A database as schema 5 left it, with the rows the SDK, REST and OpenAI backends wrote. */
@@ -54,8 +54,8 @@ function result(
 
 function latestDerived(db: DatabaseSync): unknown[] {
   return db.prepare(
-    `SELECT model_id, MAX(id) AS result_id, COUNT(*) AS ok_results FROM results
-     WHERE status = 'ok' GROUP BY model_id ORDER BY model_id`,
+    `SELECT model_id, params_hash, MAX(id) AS result_id, COUNT(*) AS ok_results FROM results
+     WHERE status = 'ok' GROUP BY model_id, params_hash ORDER BY model_id, params_hash`,
   ).all().map((r) => ({ ...r }));
 }
 
@@ -82,7 +82,11 @@ Deno.test("opening a schema-5 store merges each variant's SDK and REST rows into
     results: (old.prepare("SELECT COUNT(*) AS n FROM results").get() as { n: number }).n,
     runs: (old.prepare("SELECT COUNT(*) AS n FROM runs").get() as { n: number }).n,
   };
-  assert.equal(dashboardStats(old).cached_models, 5, "five rows for four variants and tiny-a");
+  assert.equal(
+    (old.prepare("SELECT COUNT(*) AS n FROM model_latest").get() as { n: number }).n,
+    5,
+    "five rows for four variants and tiny-a",
+  );
   old.close();
 
   const store = ResultsStore.open(path);
@@ -112,24 +116,27 @@ Deno.test("opening a schema-5 store merges each variant's SDK and REST rows into
        WHERE m.model_key = 'qwen/qwen3-4b@q4_k_m' ORDER BY r.id`,
     ).all().map((r) => `${r.backend}:${r.status}`);
     assert.deepEqual(q4, ["sdk:ok", "rest:ok", "sdk:failed", "sdk:ok"]);
-    // model_latest and the triggers agree with the history.
+    // identity_latest and the triggers agree with the history.
     assert.deepEqual(
-      db.prepare("SELECT * FROM model_latest ORDER BY model_id").all().map((r) => ({ ...r })),
+      db.prepare("SELECT * FROM identity_latest ORDER BY model_id, params_hash").all().map((r) => ({
+        ...r,
+      })),
       latestDerived(db),
     );
     const triggers = (db.prepare(
       "SELECT name FROM sqlite_schema WHERE type = 'trigger' ORDER BY name",
     ).all() as { name: string }[]).map((r) => r.name);
     assert.deepEqual(triggers, [...LATEST_TRIGGERS].sort());
-    // What the dashboard shows: four variants, once each.
+    // What the dashboard shows: four variants; the q4_k_m one under each backend it ran on.
     const stats = dashboardStats(db);
     assert.equal(stats.cached_models, 4);
     assert.equal(stats.total_results, 6);
-    assert.deepEqual(resultsTable(db).map((r) => r.model_key).sort(), [
-      "google/gemma-4-26b-a4b@q4_k_m",
-      "qwen/qwen3-4b@q4_k_m",
-      "qwen/qwen3-4b@q8_0",
-      "tiny-a",
+    assert.deepEqual(resultsTable(db).map((r) => `${r.model_key} ${r.backend}`).sort(), [
+      "google/gemma-4-26b-a4b@q4_k_m rest",
+      "qwen/qwen3-4b@q4_k_m rest",
+      "qwen/qwen3-4b@q4_k_m sdk",
+      "qwen/qwen3-4b@q8_0 rest",
+      "tiny-a openai",
     ]);
     const picker = comparableModels(db).find((m) => m.model_name === "qwen/qwen3-4b")!;
     assert.equal(picker.entry_count, 4);
@@ -169,7 +176,7 @@ Deno.test("a model stored only under its model key is renamed to its identity, k
     const rows = store.db.prepare("SELECT id, model_key FROM models ORDER BY id").all()
       .map((r) => [r.id, r.model_key]);
     assert.deepEqual(rows, [[id, "mistralai/ministral-3-3b@q4_k_m"], [id + 1, "never/measured"]]);
-    assert.equal(store.latestPerModel()[0]!.model_key, "mistralai/ministral-3-3b@q4_k_m");
+    assert.equal(store.latestPerIdentity()[0]!.model_key, "mistralai/ministral-3-3b@q4_k_m");
   } finally {
     store.close();
   }

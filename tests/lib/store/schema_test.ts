@@ -4,17 +4,18 @@ import { join } from "node:path";
 import { createRandom } from "../../../lib/engine/prng.ts";
 import { clearCache, deleteModel } from "../../../lib/store/dashboard.ts";
 import { ensureColumns, MIGRATIONS, ResultsStore, SCHEMA_VERSION } from "../../../lib/store/mod.ts";
-import { FINISHED, LATEST_TRIGGERS } from "../../../lib/store/schema.ts";
+import { FINISHED } from "../../../lib/store/schema.ts";
+import { LATEST_TRIGGERS } from "../../../lib/store/latest.ts";
 import { tempEnv } from "../../_helpers.ts";
 import { seedHistory } from "./_history_seed.ts";
 
-/** model_latest and totals as derived from the history, and as stored. */
+/** identity_latest and totals as derived from the history, and as stored. */
 function compare(db: DatabaseSync): void {
   const derived = db.prepare(
-    `SELECT model_id, MAX(id) AS result_id, COUNT(*) AS ok_results FROM results
-     WHERE status IN ${FINISHED} GROUP BY model_id ORDER BY model_id`,
+    `SELECT model_id, params_hash, MAX(id) AS result_id, COUNT(*) AS ok_results FROM results
+     WHERE status IN ${FINISHED} GROUP BY model_id, params_hash ORDER BY model_id, params_hash`,
   ).all().map((r) => ({ ...r }));
-  const stored = db.prepare("SELECT * FROM model_latest ORDER BY model_id").all()
+  const stored = db.prepare("SELECT * FROM identity_latest ORDER BY model_id, params_hash").all()
     .map((r) => ({ ...r }));
   assert.deepEqual(stored, derived);
   const runs = db.prepare("SELECT COUNT(*) AS n FROM runs").get() as { n: number };
@@ -27,7 +28,7 @@ const model = (i: number) => ({
   quantization: "q4_k_m",
 });
 
-Deno.test("model_latest and the run total follow every kind of write to the history", () => {
+Deno.test("identity_latest and the run total follow every kind of write to the history", () => {
   const store = ResultsStore.open(":memory:");
   const random = createRandom(7);
   const pick = <T>(xs: T[]): T => xs[Math.floor(random.next() * xs.length)]!;
@@ -53,9 +54,12 @@ Deno.test("model_latest and the run total follow every kind of write to the hist
       } else if (op < 0.75) {
         store.db.prepare("UPDATE results SET status = ? WHERE id = ?")
           .run(pick(["ok", "failed", "stopped"]), pick(ids));
-      } else if (op < 0.85) {
+      } else if (op < 0.8) {
         store.db.prepare("UPDATE results SET model_id = ? WHERE id = ?")
           .run(store.upsertModel(model(Math.floor(random.next() * 6))), pick(ids));
+      } else if (op < 0.85) {
+        store.db.prepare("UPDATE results SET params_hash = ? WHERE id = ?")
+          .run(pick(["a", "b", "c"]), pick(ids));
       } else if (op < 0.95) {
         store.db.prepare("DELETE FROM results WHERE id = ?").run(pick(ids));
       } else {
@@ -64,14 +68,14 @@ Deno.test("model_latest and the run total follow every kind of write to the hist
       compare(store.db);
     }
     assert.ok(
-      (store.db.prepare("SELECT COUNT(*) AS n FROM model_latest").get() as { n: number }).n > 0,
+      (store.db.prepare("SELECT COUNT(*) AS n FROM identity_latest").get() as { n: number }).n > 0,
     );
   } finally {
     store.close();
   }
 });
 
-Deno.test("clearing the cache empties model_latest and the run total", async () => {
+Deno.test("clearing the cache empties identity_latest and the run total", async () => {
   await using t = await tempEnv();
   const store = ResultsStore.open(":memory:");
   try {
@@ -85,7 +89,7 @@ Deno.test("clearing the cache empties model_latest and the run total", async () 
   }
 });
 
-Deno.test("a database of schema 3 gets model_latest and the totals filled from its history", async () => {
+Deno.test("a database of schema 3 gets identity_latest and the totals filled from its history", async () => {
   await using t = await tempEnv();
   const path = join(t.root, "v3.db");
   const old = new DatabaseSync(path);
@@ -99,7 +103,7 @@ Deno.test("a database of schema 3 gets model_latest and the totals filled from i
   try {
     compare(store.db);
     assert.ok(
-      (store.db.prepare("SELECT COUNT(*) AS n FROM model_latest").get() as {
+      (store.db.prepare("SELECT COUNT(*) AS n FROM identity_latest").get() as {
         n: number;
       }).n > 0,
     );

@@ -62,7 +62,7 @@ Deno.test("ResultsStore keeps history: a retest adds a result and the latest vie
     store.finishResult(failed, { status: "failed", error: "boom" });
     assert.equal(store.findCached(MODEL.model_key, "h1")?.id, b);
     assert.equal(store.allResults().length, 3);
-    assert.deepEqual(store.latestPerModel().map((r) => r.id), [b]);
+    assert.deepEqual(store.latestPerIdentity().map((r) => r.id), [b]);
     assert.equal(store.allResults()[2]!.error, "boom");
   } finally {
     store.close();

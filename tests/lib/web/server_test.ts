@@ -107,6 +107,8 @@ async function served(options: Partial<WebServerOptions> = {}) {
     host,
     allowedHosts,
     logged,
+    adminKey: adminKey!,
+    fetch: (req: Request) => Promise.resolve(app.fetch(req)),
     request: (path: string, key: string | null = adminKey, headers: HeadersInit = {}) =>
       app.request(`http://localhost${path}`, {
         headers: { ...(key ? { "X-Api-Key": key } : {}), ...headers },
@@ -184,6 +186,88 @@ Deno.test("a host API error and a dashboard API error come from the one error ha
     assert.deepEqual(await res.json(), { error: "Not found", code: "not_found" }, path);
   }
   assert.equal(s.logged.length, 2, "no page was tried for a failure on an API path");
+});
+
+Deno.test("every answer carries the security headers: 400, 403, 404, 413, 429 and 500 included", async () => {
+  await using s = await served();
+  const at = (host: string, path: string, init: RequestInit = {}) => {
+    const headers = new Headers(init.headers);
+    headers.set("Host", host);
+    return s.fetch(new Request(`http://localhost${path}`, { ...init, headers }));
+  };
+  const login = (pass: string) =>
+    at("localhost", "/api/login", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: "http://localhost" },
+      body: JSON.stringify({ user: "nobody", pass }),
+    });
+  for (let i = 0; i < 4; i++) await (await login("wrong")).body?.cancel();
+  const answers: [number, Response][] = [
+    [400, await at("[::1]anything", "/")],
+    [403, await at("evil.example", "/api/plugin/probe")],
+    [404, await at("localhost", "/nothing/here")],
+    [
+      413,
+      await at("localhost", "/api/settings", {
+        method: "POST",
+        headers: { "Content-Length": String(64 * 1024 * 1024), "X-Api-Key": s.adminKey },
+        body: "{}",
+      }),
+    ],
+    [429, await login("wrong")],
+    [
+      500,
+      await at("localhost", "/api/plugin/probe/fail", { headers: { "X-Api-Key": s.adminKey } }),
+    ],
+  ];
+  for (const [status, res] of answers) {
+    assert.equal(res.status, status);
+    assert.equal(res.headers.get("Content-Security-Policy"), CONTENT_SECURITY_POLICY, `${status}`);
+    assert.equal(res.headers.get("X-Frame-Options"), "DENY", `${status}`);
+    assert.equal(res.headers.get("X-Content-Type-Options"), "nosniff", `${status}`);
+    await res.body?.cancel();
+  }
+});
+
+Deno.test("a malformed Host is a 400 before any route, never a 500", async () => {
+  await using s = await served();
+  for (
+    const host of [
+      "",
+      "[::1]anything",
+      "localhost:80x",
+      "localhost junk",
+      "localhost:",
+      "[::1",
+      "a/b",
+      "localhost:99999",
+    ]
+  ) {
+    for (const path of ["/", "/plugins/probe/", "/api/plugin/probe"]) {
+      const headers = new Headers({ Host: host, Accept: "text/html" });
+      const res = await s.fetch(new Request(`http://localhost${path}`, { headers }));
+      assert.equal(res.status, 400, `${JSON.stringify(host)} ${path}`);
+      await res.body?.cancel();
+    }
+  }
+  for (
+    const host of [
+      "localhost",
+      "localhost:8080",
+      "127.0.0.1:1",
+      "[::1]",
+      "[::1]:8080",
+      "LOCALHOST.",
+    ]
+  ) {
+    const res = await s.fetch(
+      new Request("http://localhost/api/plugin/probe", {
+        headers: { Host: host, "X-Api-Key": s.adminKey },
+      }),
+    );
+    assert.equal(res.status, 200, host);
+    await res.body?.cancel();
+  }
 });
 
 Deno.test("a hosted plugin's page is mounted at /plugins/<id>/ with its instance and the nav", async () => {

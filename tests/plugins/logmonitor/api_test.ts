@@ -153,13 +153,13 @@ Deno.test("GET /search answers 400, 404 and 413 for bad parameters, missing and 
   }
 });
 
-Deno.test("GET /search allows 10 requests per minute per client, then answers 429 and logs it at INFO", async () => {
+Deno.test("GET /search allows 10 requests per minute per address and per account, then answers 429 and logs it at INFO", async () => {
   const clock = new FakeClock();
   const t = await startLogHost({ "a.log": "x\n" }, { clock });
   try {
-    const search = (ip: string) =>
+    const search = (ip: string, key = t.keys.STATUS) =>
       hostWebApp(t.host).request(`${BASE}/search?file=a.log`, {
-        headers: { "X-Api-Key": t.keys.STATUS },
+        headers: { "X-Api-Key": key },
       }, {
         remoteAddr: { hostname: ip },
       });
@@ -175,7 +175,17 @@ Deno.test("GET /search allows 10 requests per minute per client, then answers 42
       "seconds until the oldest request leaves",
     );
     assert.equal((await limited.json()).error, "Too many requests. Please slow down.");
-    assert.equal((await search("10.0.0.2")).status, 200, "another client is not limited");
+    for (const ip of ["127.0.0.2", "127.0.0.3", "10.0.0.2"]) {
+      const alias = await search(ip);
+      assert.equal(alias.status, 429, `${ip}: the account's budget is shared by its addresses`);
+      await alias.body?.cancel();
+    }
+    const other = await search("10.0.0.2", t.keys.ADMIN);
+    assert.equal(other.status, 200, "another account at another address is not limited");
+    await other.body?.cancel();
+    const sameAddress = await search("10.0.0.1", t.keys.ADMIN);
+    assert.equal(sameAddress.status, 429, "nor does another account refill the address's budget");
+    await sameAddress.body?.cancel();
     clock.advance(60_000);
     assert.equal((await search("10.0.0.1")).status, 200, "the window slides");
     // The limit doing its job is logged at INFO: no WARNING raises the monitor's own alerts.

@@ -66,6 +66,23 @@ Deno.test("renderExport() neutralises cells a spreadsheet would run as formulas"
   );
 });
 
+Deno.test("renderExport() neutralises a formula after leading blanks and line breaks", () => {
+  const rows = [" =1+1", "\n=1+1", "  \n+cmd", "\u00a0@x", " ok"].map((message) => ({
+    timestamp: "t",
+    logger: "l",
+    level: "INFO",
+    message,
+  }));
+  const body = renderExport(rows, "csv").body.split("\r\n").slice(1, -1);
+  assert.deepEqual(body, [
+    "t,l,INFO,' =1+1",
+    `t,l,INFO,"'\n=1+1"`,
+    `t,l,INFO,"'  \n+cmd"`,
+    "t,l,INFO,'\u00a0@x",
+    "t,l,INFO, ok",
+  ]);
+});
+
 Deno.test("an ERROR export keeps the traceback of its entry", async () => {
   const t = await startLogHost({
     "app.log": logLine("INFO", "ok") + logLine("ERROR", "hook failed") +

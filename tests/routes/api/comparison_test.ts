@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import type { ResultsStore } from "../../../lib/store/mod.ts";
 import { testDashboard } from "../_dashboard.ts";
 import { seedStore } from "../_seed.ts";
+import { seedLongHistory } from "../../lib/store/_long_history.ts";
 
 /**
  * A finished result of a variant measured through `backend` at `speed` tokens/s (5 runs, with
@@ -40,12 +41,12 @@ Deno.test("the comparison gives one series per variant and backend, each with it
   }
   measured(store, "q4_k_m", "sdk", 45);
   const body = await (await d.request("/api/comparison/qwen/qwen3-4b")).json();
-  assert.equal(body.history.length, 7, "every point, as before");
+  assert.equal(body.history.length, 7, "every point fits one page");
   assert.deepEqual(
-    body.series.map((s: { id: string; backend: string; history: unknown[] }) => [
+    body.series.map((s: { id: string; backend: string; stats: { total_runs: number } }) => [
       s.id,
       s.backend,
-      s.history.length,
+      s.stats.total_runs,
     ]),
     [
       ["qwen/qwen3-4b@q4_k_m · rest · h-rest", "rest", 3],
@@ -144,4 +145,81 @@ Deno.test("GET /api/comparison/{model_name} is a 404 for a model without results
   const res = await d.request("/api/comparison/nobody/nothing");
   assert.equal(res.status, 404);
   assert.match((await res.json()).error, /nobody\/nothing/);
+});
+
+type Point = { id: number; series: string };
+
+Deno.test("at 13,739 points the answer is one bounded page with each point once, and next reaches every point exactly once", async () => {
+  await using d = await testDashboard();
+  const written = seedLongHistory(d.web.store, 13_739);
+  const res = await d.request("/api/comparison/qwen/qwen3-4b");
+  const text = await res.text();
+  const body = JSON.parse(text);
+  assert.equal(body.history.length, 500, "the default page");
+  assert.ok(text.length < 1_000_000, `${text.length} bytes`);
+  for (const s of body.series) assert.equal(s.history, undefined, "no second copy per line");
+  assert.equal(new Set(body.history.map((p: Point) => p.id)).size, 500, "each point once");
+  assert.equal(body.stats.total_runs, 13_739, "the figures are over every point");
+  assert.deepEqual(
+    body.series.map((s: { id: string; stats: { total_runs: number } }) => [
+      s.id,
+      s.stats.total_runs,
+    ]),
+    [...written].map(([id, speeds]) => [id, speeds.length]),
+  );
+
+  const seen = new Map<number, string>();
+  let next: number | null = null;
+  for (let pages = 0; pages < 20; pages++) {
+    const query: string = next === null ? "?limit=2000" : `?limit=2000&before=${next}`;
+    const page = await (await d.request(`/api/comparison/qwen/qwen3-4b${query}`)).json();
+    for (const p of page.history as Point[]) {
+      assert.ok(!seen.has(p.id), `point ${p.id} came twice`);
+      seen.set(p.id, p.series);
+    }
+    next = page.next;
+    if (next === null) break;
+  }
+  assert.equal(seen.size, 13_739, "every point");
+  for (const [id, speeds] of written) {
+    assert.equal([...seen.values()].filter((s) => s === id).length, speeds.length, id);
+  }
+
+  const downsampled = await (await d.request("/api/comparison/qwen/qwen3-4b?per_line=400")).json();
+  assert.equal(downsampled.next, null);
+  for (const s of downsampled.series) {
+    const n = downsampled.history.filter((p: Point) => p.series === s.id).length;
+    assert.ok(n <= 400 && n > 100, `${s.id}: ${n} points`);
+  }
+});
+
+Deno.test("a bad window is a 400 with {error, code}", async () => {
+  await using d = await testDashboard();
+  measured(d.web.store, "q4_k_m", "rest", 42);
+  for (
+    const query of [
+      "limit=0",
+      "limit=5001",
+      "limit=abc",
+      "limit=1.5",
+      "limit=",
+      "limit=-3",
+      "before=0",
+      "before=x",
+      "before=99999999999999999999",
+      "per_line=3",
+      "per_line=5001",
+      "per_line=10&limit=5",
+      "per_line=10&before=9",
+    ]
+  ) {
+    const res = await d.request(`/api/comparison/qwen/qwen3-4b?${query}`);
+    assert.equal(res.status, 400, query);
+    const body = await res.json();
+    assert.equal(body.code, "invalid_argument", query);
+    assert.match(body.error, /limit|before|per_line/, query);
+  }
+  const ok = await d.request("/api/comparison/qwen/qwen3-4b?limit=5000&before=1");
+  assert.equal(ok.status, 200);
+  assert.deepEqual((await ok.json()).history, [], "nothing older than the first result");
 });

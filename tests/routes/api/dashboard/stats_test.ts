@@ -23,11 +23,13 @@ Deno.test("GET /api/dashboard/stats returns exactly the seed's object plus the K
   assert.equal(s.top_models_extended.length, 8);
   assert.deepEqual(Object.keys(s.top_models_extended[0]).sort(), [
     "architecture",
+    "backend",
     "model_key",
     "model_name",
     "quantization",
     "speed",
     "vram_mb",
+    "workload",
   ]);
   assert.equal(s.top_models_extended[0].model_name, "tiny");
   assert.equal(typeof s.top_models_extended[0].vram_mb, "string");

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { POSITIVE, quantile, summarize, summaryColumns } from "../../../lib/bench/stats.ts";
+import { POSITIVE, quantile, summarize, summaryColumns } from "../../lib/stats.ts";
 
 const close = (a: number | null, b: number, eps = 1e-9) =>
   assert.ok(a !== null && Math.abs(a - b) < eps, `${a} ≈ ${b}`);

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { tCritical } from "../student_t.ts";
+import { tCritical } from "./student_t.ts";
 
 /** Summary of one metric over the measured runs. */
 export interface Summary {

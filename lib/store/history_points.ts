@@ -1,0 +1,84 @@
+/**
+ * The points of one model's history, bounded: a page of at most `limit` results before a cursor
+ * (newest page first, each point once, every point reachable by following `next`), or every line
+ * downsampled to at most `per_line` points for a chart of the whole range (each line cut into
+ * ⌊per_line / 4⌋ equal runs of results, each run giving its first, last, slowest and fastest).
+ *
+ * @module
+ */
+import type { DatabaseSync } from "node:sqlite";
+import { plain, type Row } from "./rows.ts";
+import { FINISHED } from "./status.ts";
+import { seriesId } from "./history_series.ts";
+import { pickedIds } from "./history_sums.ts";
+
+/** One finished result of the history. */
+export type HistoryPoint = Row & {
+  /** The result's id (the paging cursor counts by it). */
+  id: number;
+  /** The id of its line in `series`. */
+  series: string;
+  timestamp: string;
+  model_key: string;
+  quantization: string | null;
+  backend: string;
+  speed_tokens_sec: number | null;
+};
+
+/** Which points an answer carries. */
+export type HistoryWindow =
+  | { kind: "page"; limit: number; before: number | null }
+  | { kind: "downsampled"; perLine: number };
+
+/** Points of a page by default, and the most a page or a line may hold. */
+export const HISTORY_LIMITS = { page: 500, maxPage: 5000, maxPerLine: 5000 } as const;
+
+const POINT_COLUMNS = `r.id, r.finished_at AS timestamp, m.model_key, m.quantization, r.backend,
+  r.params_hash, r.tokens_per_sec_mean AS speed_tokens_sec, r.tokens_per_sec_p95,
+  r.ttft_ms_mean AS ttft, r.total_ms_mean AS gen_time, r.vram_mb, r.tokens_per_sec_per_gb,
+  r.context_length, r.num_runs, r.runs_failed AS error_count, r.n_parallel,
+  r.parallel_tokens_per_sec, r.tokens_per_sec_std, r.runs_ok`;
+
+// The variants first (a few rows, CROSS JOIN keeps them the outer loop), then their results
+// through the index: never a walk over the whole history.
+const MODEL_RESULTS = `models m CROSS JOIN results r INDEXED BY idx_results_status_model
+  ON r.status IN ${FINISHED} AND r.model_id = m.id
+  WHERE (m.model_name = :name OR m.model_key = :name)`;
+
+function point(row: unknown): HistoryPoint {
+  const p = plain<HistoryPoint>(row);
+  p.series = seriesId(p.model_key, p.backend, p.params_hash);
+  return p;
+}
+
+/**
+ * The newest `limit` points older than the result `before` (all when null), oldest first, and
+ * the cursor of the page before them (null on the oldest page).
+ */
+export function historyPage(
+  db: DatabaseSync,
+  name: string,
+  limit: number,
+  before: number | null,
+): { history: HistoryPoint[]; next: number | null } {
+  const rows = db.prepare(
+    `SELECT ${POINT_COLUMNS} FROM ${MODEL_RESULTS} AND r.id < :before
+     ORDER BY r.id DESC LIMIT :take`,
+  ).all({ name, before: before ?? Number.MAX_SAFE_INTEGER, take: limit + 1 });
+  const more = rows.length > limit;
+  const history = rows.slice(0, limit).reverse().map(point);
+  return { history, next: more ? history[0]!.id : null };
+}
+
+/** Every line's points, each line downsampled to at most `perLine` points; oldest first. */
+export function historyDownsampled(
+  db: DatabaseSync,
+  name: string,
+  perLine: number,
+): HistoryPoint[] {
+  const ids = pickedIds(db, name, perLine);
+  return db.prepare(
+    `SELECT ${POINT_COLUMNS} FROM json_each(:ids) j CROSS JOIN results r ON r.id = j.value
+       CROSS JOIN models m ON m.id = r.model_id ORDER BY r.id`,
+  ).all({ ids: JSON.stringify(ids) }).map(point);
+}

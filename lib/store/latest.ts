@@ -1,0 +1,170 @@
+/**
+ * The derived tables the dashboard reads: the newest finished result of every identity (model
+ * variant × parameters hash: backend, workload and load parameters, see identity.ts) and the
+ * stored run total, kept current by triggers inside the transaction that writes a result or a
+ * run, so every writer (store, seeds, a sqlite3 shell) keeps them right. Read in time
+ * proportional to the identities, whatever the history and whatever the SQLite version's planner
+ * does with a derived `latest` (3.53 flattens it and scans it again per row).
+ *
+ * Schemas 4 to 8 kept `model_latest`, one row per variant: it merged a variant's workloads
+ * (a default-prompt run and a grid run were one line). Schema 9 replaces it with
+ * `identity_latest`; the historic SQL stays here for the migrations that made it.
+ *
+ * A migration that rebuilds `results` or `runs` (create, copy, drop, rename) drops these
+ * triggers: it must create them again (tests/lib/store/schema_test.ts checks they exist).
+ *
+ * @module
+ */
+import { FINISHED } from "./status.ts";
+
+/**
+ * What a finished result leaving a model does to `model_latest`: the count goes down, the
+ * row goes when it was the last one, and the newest id is looked up again through the index.
+ */
+const LEAVE_MODEL_LATEST = `
+  DELETE FROM model_latest WHERE model_id = OLD.model_id AND ok_results <= 1;
+  UPDATE model_latest SET ok_results = ok_results - 1,
+    result_id = (SELECT MAX(id) FROM results WHERE status IN ${FINISHED} AND model_id = OLD.model_id)
+  WHERE model_id = OLD.model_id;`;
+
+/** What a finished result arriving at a model does to `model_latest`. */
+const ENTER_MODEL_LATEST = `
+  INSERT INTO model_latest (model_id, result_id, ok_results) VALUES (NEW.model_id, NEW.id, 1)
+  ON CONFLICT (model_id) DO UPDATE
+    SET result_id = MAX(result_id, excluded.result_id), ok_results = ok_results + 1;`;
+
+/**
+ * The newest finished result of every model variant and the stored totals, precomputed: the
+ * dashboard reads them in time proportional to the number of variants, whatever the history and
+ * whatever the SQLite version's planner does with a derived `latest` (3.53 flattens it and scans
+ * it again per row). Triggers keep them current inside the transaction that writes a result or
+ * a run, so every writer (store, seeds, a sqlite3 shell) keeps them right.
+ *
+ * A migration that rebuilds `results` or `runs` (create, copy, drop, rename) drops these
+ * triggers: it must create them again (tests/lib/store/schema_test.ts checks they exist).
+ */
+export const MODEL_LATEST_TRIGGERS_SQL = `
+  CREATE TRIGGER results_latest_insert AFTER INSERT ON results
+    WHEN NEW.status IN ${FINISHED} BEGIN ${ENTER_MODEL_LATEST} END;
+  CREATE TRIGGER results_latest_enter AFTER UPDATE OF status, model_id ON results
+    WHEN NEW.status IN ${FINISHED}
+      AND (OLD.status NOT IN ${FINISHED} OR OLD.model_id <> NEW.model_id)
+    BEGIN ${ENTER_MODEL_LATEST} END;
+  CREATE TRIGGER results_latest_leave AFTER UPDATE OF status, model_id ON results
+    WHEN OLD.status IN ${FINISHED}
+      AND (NEW.status NOT IN ${FINISHED} OR OLD.model_id <> NEW.model_id)
+    BEGIN ${LEAVE_MODEL_LATEST} END;
+  CREATE TRIGGER results_latest_delete AFTER DELETE ON results
+    WHEN OLD.status IN ${FINISHED} BEGIN ${LEAVE_MODEL_LATEST} END;
+`;
+
+export const MODEL_LATEST_TABLES_SQL = `
+  CREATE TABLE model_latest (
+    model_id INTEGER PRIMARY KEY REFERENCES models(id) ON DELETE CASCADE,
+    result_id INTEGER NOT NULL,
+    ok_results INTEGER NOT NULL
+  );
+  INSERT INTO model_latest (model_id, result_id, ok_results)
+    SELECT model_id, MAX(id), COUNT(*) FROM results WHERE status IN ${FINISHED} GROUP BY model_id;
+  CREATE TABLE totals (id INTEGER PRIMARY KEY CHECK (id = 1), runs INTEGER NOT NULL);
+  INSERT INTO totals (id, runs) SELECT 1, COUNT(*) FROM runs;
+  ${MODEL_LATEST_TRIGGERS_SQL}
+  CREATE TRIGGER runs_total_insert AFTER INSERT ON runs
+    BEGIN UPDATE totals SET runs = runs + 1 WHERE id = 1; END;
+  CREATE TRIGGER runs_total_delete AFTER DELETE ON runs
+    BEGIN UPDATE totals SET runs = runs - 1 WHERE id = 1; END;
+`;
+
+/** The triggers of {@linkcode MODEL_LATEST_TABLES_SQL}. */
+export const MODEL_LATEST_TRIGGERS = [
+  "results_latest_insert",
+  "results_latest_enter",
+  "results_latest_leave",
+  "results_latest_delete",
+  "runs_total_insert",
+  "runs_total_delete",
+];
+
+/** Schema 8's refresh of `model_latest` and `totals` (historic: the rebuild of migration 8). */
+export const MODEL_LATEST_REFRESH_SQL = `
+  DELETE FROM model_latest;
+  INSERT INTO model_latest (model_id, result_id, ok_results)
+    SELECT model_id, MAX(id), COUNT(*) FROM results WHERE status IN ${FINISHED} GROUP BY model_id;
+  INSERT OR REPLACE INTO totals (id, runs) SELECT 1, COUNT(*) FROM runs;
+`;
+
+/** What a finished result leaving its identity does: the count goes down, the row goes with the last. */
+const LEAVE_IDENTITY = `
+  DELETE FROM identity_latest
+    WHERE model_id = OLD.model_id AND params_hash = OLD.params_hash AND ok_results <= 1;
+  UPDATE identity_latest SET ok_results = ok_results - 1,
+    result_id = (SELECT MAX(id) FROM results WHERE status IN ${FINISHED}
+                 AND model_id = OLD.model_id AND params_hash = OLD.params_hash)
+  WHERE model_id = OLD.model_id AND params_hash = OLD.params_hash;`;
+
+/** What a finished result arriving at its identity does. */
+const ENTER_IDENTITY = `
+  INSERT INTO identity_latest (model_id, params_hash, result_id, ok_results)
+    VALUES (NEW.model_id, NEW.params_hash, NEW.id, 1)
+  ON CONFLICT (model_id, params_hash) DO UPDATE
+    SET result_id = MAX(result_id, excluded.result_id), ok_results = ok_results + 1;`;
+
+const MOVED = "(OLD.model_id <> NEW.model_id OR OLD.params_hash <> NEW.params_hash)";
+
+/** The triggers that keep `identity_latest` current. */
+export const IDENTITY_TRIGGERS_SQL = `
+  CREATE TRIGGER results_latest_insert AFTER INSERT ON results
+    WHEN NEW.status IN ${FINISHED} BEGIN ${ENTER_IDENTITY} END;
+  CREATE TRIGGER results_latest_enter AFTER UPDATE OF status, model_id, params_hash ON results
+    WHEN NEW.status IN ${FINISHED} AND (OLD.status NOT IN ${FINISHED} OR ${MOVED})
+    BEGIN ${ENTER_IDENTITY} END;
+  CREATE TRIGGER results_latest_leave AFTER UPDATE OF status, model_id, params_hash ON results
+    WHEN OLD.status IN ${FINISHED} AND (NEW.status NOT IN ${FINISHED} OR ${MOVED})
+    BEGIN ${LEAVE_IDENTITY} END;
+  CREATE TRIGGER results_latest_delete AFTER DELETE ON results
+    WHEN OLD.status IN ${FINISHED} BEGIN ${LEAVE_IDENTITY} END;
+`;
+
+/** The rows of `identity_latest`, from the history. */
+const FILL_IDENTITY = `
+  INSERT INTO identity_latest (model_id, params_hash, result_id, ok_results)
+    SELECT model_id, params_hash, MAX(id), COUNT(*) FROM results WHERE status IN ${FINISHED}
+    GROUP BY model_id, params_hash;`;
+
+/** Schema 9: `model_latest` and its triggers replaced by `identity_latest` and its own. */
+export const IDENTITY_LATEST_SQL = `
+  DROP TRIGGER IF EXISTS results_latest_insert;
+  DROP TRIGGER IF EXISTS results_latest_enter;
+  DROP TRIGGER IF EXISTS results_latest_leave;
+  DROP TRIGGER IF EXISTS results_latest_delete;
+  DROP TABLE IF EXISTS model_latest;
+  CREATE TABLE identity_latest (
+    model_id INTEGER NOT NULL REFERENCES models(id) ON DELETE CASCADE,
+    params_hash TEXT NOT NULL,
+    result_id INTEGER NOT NULL,
+    ok_results INTEGER NOT NULL,
+    PRIMARY KEY (model_id, params_hash)
+  ) WITHOUT ROWID;
+  ${FILL_IDENTITY}
+  ${IDENTITY_TRIGGERS_SQL}
+`;
+
+/** The triggers of the current schema (`identity_latest` and the run total). */
+export const LATEST_TRIGGERS = [
+  "results_latest_insert",
+  "results_latest_enter",
+  "results_latest_leave",
+  "results_latest_delete",
+  "runs_total_insert",
+  "runs_total_delete",
+];
+
+/**
+ * Computes `identity_latest` and `totals` again from the history: what the triggers keep current,
+ * for a writer that had to bypass them (clearing the store drops them for its deletes).
+ */
+export const REFRESH_DERIVED_SQL = `
+  DELETE FROM identity_latest;
+  ${FILL_IDENTITY}
+  INSERT OR REPLACE INTO totals (id, runs) SELECT 1, COUNT(*) FROM runs;
+`;
