@@ -1,10 +1,18 @@
 /**
  * Event fan-out for server-sent events: every event gets a sequence number, the last events
  * are kept in a bounded backlog (replayed to a client that connects or reconnects with
- * `Last-Event-ID`), and one failing subscriber never affects the others.
+ * `Last-Event-ID`), and one failing subscriber never affects the others. The hub also holds the
+ * caps on its event streams ({@linkcode EventHub.slots}: per client address and overall), which
+ * `sseResponse()` takes a slot of for each stream.
  *
  * @module
  */
+import { ConnectionSlots, type SlotLimits } from "../http/mod.ts";
+
+/** Event streams one client address may hold at once. */
+export const STREAMS_PER_CLIENT = 32;
+/** Event streams held at once over all clients. */
+export const STREAMS_TOTAL = 128;
 
 /** An event with its sequence number. */
 export interface Numbered<T> {
@@ -16,6 +24,8 @@ export interface Numbered<T> {
 export interface EventHubOptions {
   /** Events kept for replay. @default 1000 */
   backlog?: number;
+  /** Caps on the event streams. @default {perKey: STREAMS_PER_CLIENT, total: STREAMS_TOTAL} */
+  streams?: SlotLimits;
 }
 
 /** A fan-out of events to subscribers with a bounded replay backlog. */
@@ -24,8 +34,13 @@ export class EventHub<T> {
   #backlog: Numbered<T>[] = [];
   #max: number;
   #subscribers = new Set<(item: Numbered<T>) => void>();
+  /** The caps on the streams following this hub (a stream takes a slot while it lasts). */
+  readonly slots: ConnectionSlots;
 
   constructor(options: EventHubOptions = {}) {
+    this.slots = new ConnectionSlots(
+      options.streams ?? { perKey: STREAMS_PER_CLIENT, total: STREAMS_TOTAL },
+    );
     this.#max = options.backlog ?? 1000;
     if (!Number.isInteger(this.#max) || this.#max < 0) {
       throw new RangeError("Cannot create hub: 'backlog' must be a non-negative integer");

@@ -53,7 +53,14 @@ export {
   requireToken,
   sameOrigin,
 } from "./security.ts";
-export { sseResponse } from "./sse.ts";
+export {
+  LAG_GRACE_MS,
+  MAX_QUEUED_BYTES,
+  type SseItem,
+  type SseOptions,
+  sseResponse,
+} from "./sse.ts";
+export { ConnectionSlots, type Slot, type SlotLimits } from "./slots.ts";
 export {
   type LimitedServer,
   SERVE_LIMITS,

@@ -2,7 +2,10 @@
  * The page's push socket (the plugin host's `/push`), shared by every island of the page: one
  * WebSocket however many islands follow it, opened by the first follower, closed after the last,
  * reopened 3 s after a loss. `pushConnected` is a signal, so any island shows the connection and
- * reloads its state when it comes back (browser code: no Deno APIs).
+ * reloads its state when it comes back (browser code: no Deno APIs). A socket the host closed as
+ * lagging ({@linkcode LAGGED_CLOSE}) is reopened the same way (the reload catches up); one refused
+ * over its account's cap ({@linkcode TOO_MANY_SOCKETS_CLOSE}) only after
+ * {@linkcode CAPPED_RECONNECT_MS}.
  *
  * @module
  */
@@ -24,6 +27,15 @@ export const pushConnected: Signal<boolean> = signal(false);
 
 /** Time before reconnecting after a loss. */
 export const RECONNECT_MS = 3000;
+
+/** Time before reconnecting after the host refused the socket over its account's cap. */
+export const CAPPED_RECONNECT_MS = 30_000;
+
+/** Close code of a socket the host closed because it fell behind (its send queue was full). */
+export const LAGGED_CLOSE = 4408;
+
+/** Close code of a socket over its account's cap, known once its first-message key was read. */
+export const TOO_MANY_SOCKETS_CLOSE = 4429;
 
 type Listener = (data: Record<string, unknown>) => void;
 
@@ -55,7 +67,7 @@ function connect(): void {
     if (!target) return;
     for (const fn of [...(followers.get(target.plugin) ?? [])]) fn(target.data);
   };
-  ws.onclose = () => {
+  ws.onclose = (ev?: { code?: number }) => {
     if (socket !== ws) return;
     socket = null;
     pushConnected.value = false;
@@ -63,7 +75,7 @@ function connect(): void {
     retry = setTimeout(() => {
       retry = undefined;
       connect();
-    }, RECONNECT_MS);
+    }, ev?.code === TOO_MANY_SOCKETS_CLOSE ? CAPPED_RECONNECT_MS : RECONNECT_MS);
   };
 }
 

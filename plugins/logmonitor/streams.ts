@@ -3,7 +3,10 @@
  * {@linkcode MAX_TAILED} files, across all requests) feed a shared buffer of entries that is
  * pushed as one `log_lines` message {@linkcode BATCH_MS} after new entries arrive. Lines are
  * grouped into entries (a traceback travels with its entry). The entries of an ADMIN-only log
- * (`./access.ts`) go in a message of their own to ADMIN clients only.
+ * (`./access.ts`) go in a message of their own to ADMIN clients only. A message holds the newest
+ * entries, at most `max_stream_lines` and about {@linkcode MAX_PUSH_CHARS} characters; `skipped`
+ * counts the older entries of a burst left out, so a push socket's queue is measured in messages
+ * of bounded size.
  *
  * @module
  */
@@ -26,6 +29,8 @@ export const MAX_TAILED = 20;
 export const INITIAL_LINES = 100;
 /** Delay between new entries and their push (batches bursts). */
 export const BATCH_MS = 50;
+/** Most characters of entry text (message and raw) in one `log_lines` message. */
+export const MAX_PUSH_CHARS = 1024 * 1024;
 
 /** What the stream manager needs from its plugin. */
 export interface StreamDeps {
@@ -60,6 +65,8 @@ export class StreamManager {
   /** Entries of ADMIN-only logs: pushed to ADMIN clients only. */
   #adminBuffer: StreamEntry[] = [];
   #singleName: string | null = null;
+  /** Entries dropped from each buffer since its last push. */
+  #dropped = { all: 0, admin: 0 };
   #cancelFlush: (() => void) | null = null;
 
   constructor(deps: StreamDeps) {
@@ -179,17 +186,32 @@ export class StreamManager {
   flush(): void {
     this.#cancelFlush?.();
     this.#cancelFlush = null;
-    const max = this.#deps.maxLines();
-    if (this.#buffer.length > 0) {
-      this.#deps.push({ type: "log_lines", data: this.#buffer.slice(-max) });
-    }
+    if (this.#buffer.length > 0) this.#deps.push(this.#message(this.#buffer, this.#dropped.all));
     if (this.#adminBuffer.length > 0) {
-      this.#deps.push({ type: "log_lines", data: this.#adminBuffer.slice(-max) }, {
+      this.#deps.push(this.#message(this.#adminBuffer, this.#dropped.admin), {
         permission: "ADMIN",
       });
     }
     this.#buffer = [];
     this.#adminBuffer = [];
+    this.#dropped = { all: 0, admin: 0 };
+  }
+
+  /** The newest entries of `buffer` within the message limits, and how many were left out. */
+  #message(buffer: StreamEntry[], dropped: number): Record<string, unknown> {
+    let first = Math.max(0, buffer.length - this.#deps.maxLines());
+    let chars = 0;
+    for (let i = buffer.length - 1; i >= first; i--) {
+      const e = buffer[i]!;
+      chars += e.message.length + e.raw.length + 100;
+      if (chars > MAX_PUSH_CHARS && i < buffer.length - 1) {
+        first = i + 1;
+        break;
+      }
+    }
+    const skipped = dropped + first;
+    const data = buffer.slice(first);
+    return skipped > 0 ? { type: "log_lines", data, skipped } : { type: "log_lines", data };
   }
 
   /** Stops every stream. */
@@ -227,7 +249,10 @@ export class StreamManager {
       const buffer = admin ? this.#adminBuffer : this.#buffer;
       for (const e of list) buffer.push(this.#prepare(e, source));
       const cap = this.#deps.maxLines() * 4;
-      if (buffer.length > cap) buffer.splice(0, buffer.length - cap);
+      if (buffer.length > cap) {
+        this.#dropped[admin ? "admin" : "all"] += buffer.length - cap;
+        buffer.splice(0, buffer.length - cap);
+      }
       this.#cancelFlush ??= this.#deps.clock.setTimeout(() => this.flush(), BATCH_MS);
     });
     const tailer = new Tailer({

@@ -8,13 +8,24 @@
  * {@linkcode ChangeFeed} (a file watch), with a slow safety poll, or by polling alone when the
  * folder cannot be watched.
  *
+ * Memory and time stay bounded whatever is appended: new bytes are read in chunks of
+ * {@linkcode TAIL_CHUNK_BYTES} until the tail has caught up with the size seen when the check
+ * began (each read yields to other requests), and a line longer than
+ * {@linkcode MAX_TAIL_LINE_BYTES} is cut as search cuts it (`./tail_lines.ts`).
+ *
  * @module
  */
 import { dirname } from "node:path";
 import type { Clock } from "../../lib/clock.ts";
 import { AppError, NotFoundError } from "../../lib/error.ts";
 import { isSameFile } from "../../lib/named_file.ts";
+import { LineSplitter, type SplitLines } from "./tail_lines.ts";
 import type { ChangeFeed } from "./watch.ts";
+
+export { MAX_TAIL_LINE_BYTES } from "./tail_lines.ts";
+
+/** Most bytes read at once. */
+export const TAIL_CHUNK_BYTES = 1024 * 1024;
 
 /** An opened, checked file. */
 export interface OpenedTailFile {
@@ -39,12 +50,17 @@ export interface TailerOptions {
   feed?: ChangeFeed | null;
   /** Poll interval without a feed. @default FALLBACK_POLL_MS */
   fallbackPollMs?: number;
-  /** Receives new complete lines (without line ends) and their sizes in bytes. */
+  /**
+   * Receives new complete lines (without line ends; a line longer than `maxLineBytes` cut with
+   * the marker) and their sizes in bytes.
+   */
   onLines(lines: string[], sizes: number[]): void;
   /** Receives read failures and refused reopens (the tailer keeps trying). */
   onError?(err: unknown): void;
-  /** Most bytes read per poll. @default 4 MiB */
-  maxReadBytes?: number;
+  /** Most bytes read at once. @default TAIL_CHUNK_BYTES */
+  chunkBytes?: number;
+  /** Most bytes of one line kept. @default MAX_TAIL_LINE_BYTES */
+  maxLineBytes?: number;
 }
 
 /** Tails one file. */
@@ -52,7 +68,7 @@ export class Tailer {
   #opts: TailerOptions;
   #current: OpenedTailFile | null = null;
   #offset = 0;
-  #partial: Uint8Array = new Uint8Array(0);
+  #splitter: LineSplitter;
   #cancel: (() => void) | null = null;
   #unwatch: (() => void) | null = null;
   #busy: Promise<void> | null = null;
@@ -60,10 +76,10 @@ export class Tailer {
   /** After a refused reopen: no new try before this time (backs off 1 s, 2 s ... 60 s). */
   #retryAt = 0;
   #backoffMs = 0;
-  #decoder = new TextDecoder("utf-8", { fatal: false });
 
   constructor(options: TailerOptions) {
     this.#opts = options;
+    this.#splitter = new LineSplitter(options.maxLineBytes);
   }
 
   /** The checked path being read (null while waiting for the file). */
@@ -156,6 +172,7 @@ export class Tailer {
     }
   }
 
+  /** Reads from the offset up to the size the file has now, chunk by chunk. */
   async #readNew(file: Deno.FsFile): Promise<void> {
     const size = (await file.stat()).size;
     if (size < this.#offset) {
@@ -163,46 +180,25 @@ export class Tailer {
       this.#offset = 0;
     }
     if (size <= this.#offset) return;
-    const want = Math.min(size - this.#offset, this.#opts.maxReadBytes ?? 4 * 1024 * 1024);
     await file.seek(this.#offset, Deno.SeekMode.Start);
-    const out = new Uint8Array(want);
-    let got = 0;
-    while (got < want) {
-      const n = await file.read(out.subarray(got));
+    const chunk = new Uint8Array(
+      Math.min(size - this.#offset, this.#opts.chunkBytes ?? TAIL_CHUNK_BYTES),
+    );
+    while (this.#offset < size) {
+      const n = await file.read(chunk.subarray(0, Math.min(chunk.length, size - this.#offset)));
       if (n === null) break;
-      got += n;
+      this.#offset += n;
+      this.#deliver(this.#splitter.push(chunk.subarray(0, n)));
+      if (this.#cancel === null) break; // stopped meanwhile
     }
-    this.#offset += got;
-    this.#deliver(out.subarray(0, got));
   }
 
-  #deliver(bytes: Uint8Array): void {
-    const data = new Uint8Array(this.#partial.length + bytes.length);
-    data.set(this.#partial);
-    data.set(bytes, this.#partial.length);
-    const lines: string[] = [];
-    const sizes: number[] = [];
-    let start = 0;
-    for (let i = data.indexOf(0x0a); i >= 0; i = data.indexOf(0x0a, start)) {
-      lines.push(this.#decode(data.subarray(start, i)));
-      sizes.push(i + 1 - start);
-      start = i + 1;
-    }
-    this.#partial = data.slice(start);
-    if (lines.length > 0) this.#opts.onLines(lines, sizes);
+  #deliver(found: SplitLines): void {
+    if (found.lines.length > 0) this.#opts.onLines(found.lines, found.sizes);
   }
 
   #flushPartial(): void {
-    if (this.#partial.length === 0) return;
-    const line = this.#decode(this.#partial);
-    const size = this.#partial.length;
-    this.#partial = new Uint8Array(0);
-    this.#opts.onLines([line], [size]);
-  }
-
-  #decode(bytes: Uint8Array): string {
-    const s = this.#decoder.decode(bytes);
-    return s.endsWith("\r") ? s.slice(0, -1) : s;
+    this.#deliver(this.#splitter.flush());
   }
 }
 

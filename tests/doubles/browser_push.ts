@@ -11,14 +11,15 @@ export class FakeSocket {
   static all: FakeSocket[] = [];
   onopen: (() => void) | null = null;
   onmessage: ((ev: { data: string }) => void) | null = null;
-  onclose: (() => void) | null = null;
+  onclose: ((ev: { code: number }) => void) | null = null;
   closed = false;
   constructor(readonly url: string) {
     FakeSocket.all.push(this);
   }
-  close() {
+  /** Closes it (as the page or, with a code, as the host would). */
+  close(code = 1005) {
     this.closed = true;
-    this.onclose?.();
+    this.onclose?.({ code });
   }
   /** Delivers a plugin message as the host sends it. */
   push(plugin: string, data: Record<string, unknown>) {

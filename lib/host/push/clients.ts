@@ -3,11 +3,32 @@
  * `{"plugin": {"plugin": <id>, "data": {...}}}` filtered by permission. A failing client is
  * dropped and never stops delivery to the others.
  *
+ * Each client's send queue is bounded: when more than {@linkcode MAX_PUSH_QUEUED_BYTES} sent to it
+ * are still unwritten (a client that reads slowly or not at all), it gets nothing more and is
+ * closed with {@linkcode LAGGED_CLOSE} ("lagged", the code telling it to reload its state when
+ * it reconnects). The hub also holds the caps on sockets ({@linkcode PushHub.slots}: per account
+ * and overall), which the socket route takes a slot of for each connection.
+ *
  * @module
  */
+import { ConnectionSlots, type SlotLimits } from "../../http/mod.ts";
 import type { Logger } from "../../log.ts";
 import type { Permission } from "../plugin.ts";
 import { hasPermission } from "../permissions.ts";
+import { LAGGED_CLOSE } from "../../shared/push.ts";
+
+/** Bytes that may wait unwritten for one client before it is closed as lagging. */
+export const MAX_PUSH_QUEUED_BYTES = 256 * 1024;
+/**
+ * The close codes: {@linkcode LAGGED_CLOSE} (4408) for a client that fell behind (its queue
+ * passed {@linkcode MAX_PUSH_QUEUED_BYTES}), {@linkcode TOO_MANY_SOCKETS_CLOSE} (4429) for a
+ * socket over its account's cap (known once it authenticated); shared with the page's client.
+ */
+export { LAGGED_CLOSE, TOO_MANY_SOCKETS_CLOSE } from "../../shared/push.ts";
+/** Push sockets one account may hold at once (sockets waiting to authenticate: per address). */
+export const SOCKETS_PER_ACCOUNT = 32;
+/** Push sockets held at once over all accounts. */
+export const SOCKETS_TOTAL = 256;
 
 /** One connected client. */
 export interface PushClient {
@@ -15,8 +36,18 @@ export interface PushClient {
   send(text: string): void;
   /** The client's permissions (null until it authenticated). */
   permissions: Permission[] | null;
-  /** Closes the connection (on host shutdown). */
-  close?(): void;
+  /** Closes the connection (on host shutdown: 1001; lagging: {@linkcode LAGGED_CLOSE}). */
+  close?(code?: number, reason?: string): void;
+  /** Bytes sent to it and not yet written to its connection (a WebSocket's `bufferedAmount`). */
+  queued?(): number;
+}
+
+/** Options of {@linkcode PushHub}. */
+export interface PushHubOptions {
+  /** @default MAX_PUSH_QUEUED_BYTES */
+  maxQueuedBytes?: number;
+  /** @default {perKey: SOCKETS_PER_ACCOUNT, total: SOCKETS_TOTAL} */
+  sockets?: SlotLimits;
 }
 
 /** A message as it travels on the socket. */
@@ -43,9 +74,16 @@ export class PushHub {
   #closed = false;
   #logger: Logger | undefined;
   #listeners = new Set<(pluginId: string, data: Record<string, unknown>) => void>();
+  #maxQueued: number;
+  /** The caps on sockets (a socket takes a slot when accepted, gives it back when closed). */
+  readonly slots: ConnectionSlots;
 
-  constructor(logger?: Logger) {
+  constructor(logger?: Logger, options: PushHubOptions = {}) {
     this.#logger = logger;
+    this.#maxQueued = options.maxQueuedBytes ?? MAX_PUSH_QUEUED_BYTES;
+    this.slots = new ConnectionSlots(
+      options.sockets ?? { perKey: SOCKETS_PER_ACCOUNT, total: SOCKETS_TOTAL },
+    );
   }
 
   /** Whether {@linkcode PushHub.closeAll} ran: the host is stopping and takes no new client. */
@@ -82,12 +120,7 @@ export class PushHub {
     const text = JSON.stringify({ plugin: { plugin: pluginId, data } } satisfies PluginMessage);
     for (const client of this.#clients) {
       if (client.permissions === null || !hasPermission(client.permissions, permission)) continue;
-      try {
-        client.send(text);
-      } catch (err) {
-        this.#clients.delete(client);
-        this.#logger?.debug(`Dropped push client: ${err}`);
-      }
+      this.#deliver(client, text);
     }
     for (const listener of this.#listeners) {
       try {
@@ -115,12 +148,21 @@ export class PushHub {
   broadcast(message: Record<string, unknown>): void {
     const text = JSON.stringify(message);
     for (const client of this.#clients) {
-      if (client.permissions === null) continue;
-      try {
-        client.send(text);
-      } catch {
-        this.#clients.delete(client);
-      }
+      if (client.permissions !== null) this.#deliver(client, text);
+    }
+  }
+
+  /** Sends to one client, or closes it when it lags; a client that throws is dropped. */
+  #deliver(client: PushClient, text: string): void {
+    try {
+      const queued = client.queued?.() ?? 0;
+      if (queued <= this.#maxQueued) return client.send(text);
+      this.#clients.delete(client);
+      this.#logger?.info(`Closed a push client that lagged (${queued} bytes unsent)`);
+      client.close?.(LAGGED_CLOSE, `Lagged: ${queued} bytes unsent`);
+    } catch (err) {
+      this.#clients.delete(client);
+      this.#logger?.debug(`Dropped push client: ${err}`);
     }
   }
 }

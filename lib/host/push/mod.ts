@@ -3,5 +3,15 @@
  *
  * @module
  */
-export { type PluginMessage, type PushClient, PushHub } from "./clients.ts";
+export {
+  LAGGED_CLOSE,
+  MAX_PUSH_QUEUED_BYTES,
+  type PluginMessage,
+  type PushClient,
+  PushHub,
+  type PushHubOptions,
+  SOCKETS_PER_ACCOUNT,
+  SOCKETS_TOTAL,
+  TOO_MANY_SOCKETS_CLOSE,
+} from "./clients.ts";
 export { pushSocketHandler, type PushSocketOptions } from "./socket.ts";

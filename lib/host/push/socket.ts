@@ -3,11 +3,16 @@
  * upgrade time by `X-Api-Key` or the session cookie (same-origin only), or by a first message
  * `{"auth": "<api key>"}` within a few seconds (for clients that cannot set headers).
  *
+ * Sockets are capped per account and overall (the hub's slots): an upgrade beyond the caps
+ * answers 429; a socket that authenticates by its first message into a full account is closed
+ * with {@linkcode TOO_MANY_SOCKETS_CLOSE}. Until it authenticates a socket counts for its
+ * address. A socket holds its slot until its connection is gone.
+ *
  * @module
  */
 import type { Context } from "hono";
-import { ForbiddenError, UnavailableError, UsageError } from "../../error.ts";
-import { isSameOrigin } from "../../http/mod.ts";
+import { ForbiddenError, RateLimitedError, UnavailableError, UsageError } from "../../error.ts";
+import { clientAddress, isSameOrigin } from "../../http/mod.ts";
 import type { Logger } from "../../log.ts";
 import type { Clock } from "../../clock.ts";
 import { getCookie } from "hono/cookie";
@@ -19,7 +24,10 @@ import {
 } from "../auth/mod.ts";
 import type { Permission } from "../plugin.ts";
 import { hasPermission } from "../permissions.ts";
-import type { PushClient, PushHub } from "./clients.ts";
+import { type PushClient, type PushHub, TOO_MANY_SOCKETS_CLOSE } from "./clients.ts";
+
+/** The slot key of an account. */
+const accountKey = (user: string) => `account:${user}`;
 
 /** Options of {@linkcode pushSocketHandler}. */
 export interface PushSocketOptions {
@@ -76,11 +84,27 @@ export function pushSocketHandler(options: PushSocketOptions): (c: Context) => P
       : header !== undefined
       ? { key: header.trim() }
       : { sid: sid! };
-    const { socket, response } = Deno.upgradeWebSocket(c.req.raw);
+    const slot = options.hub.slots.take(
+      principal ? accountKey(principal.user) : `address:${clientAddress(c)}`,
+    );
+    if (slot === null) {
+      throw new RateLimitedError("Too many push sockets open; close one and retry", {
+        retryAfterSeconds: 10,
+      });
+    }
+    let upgraded: ReturnType<typeof Deno.upgradeWebSocket>;
+    try {
+      upgraded = Deno.upgradeWebSocket(c.req.raw);
+    } catch (err) {
+      slot.release();
+      throw err;
+    }
+    const { socket, response } = upgraded;
     const client: PushClient = {
       send: (text) => socket.send(text),
       permissions: null,
-      close: () => socket.close(1001, "Host shutting down"),
+      close: (code = 1001, reason = "Host shutting down") => socket.close(code, reason),
+      queued: () => socket.bufferedAmount,
     };
     let remove = () => {};
     let cancelTimer = () => {};
@@ -124,6 +148,10 @@ export function pushSocketHandler(options: PushSocketOptions): (c: Context) => P
         socket.close(4401, "Authentication failed");
         return;
       }
+      if (!slot.move(accountKey(p.user))) {
+        socket.close(TOO_MANY_SOCKETS_CLOSE, "Too many push sockets for this account");
+        return;
+      }
       credential = { key: key as string };
       admit(p.permissions);
     };
@@ -131,6 +159,7 @@ export function pushSocketHandler(options: PushSocketOptions): (c: Context) => P
       cancelTimer();
       cancelRecheck();
       remove();
+      slot.release();
     };
     socket.onerror = () => options.logger.debug("Push socket error");
     return response;

@@ -2,9 +2,11 @@
  * `GET /api/benchmark/events`: server-sent events of typed JSON (`status`, `job_start`,
  * `model_start`, `run_end`, `tokens`, `hardware`, `log`, `job_end`...). A new client first gets
  * the current status, then the current run's recent events (or those after `Last-Event-ID`).
+ * Streams are capped per client address and overall (429), and a client that falls behind is
+ * told it lagged and closed (`lib/http/sse.ts`).
  */
 import { define } from "../../../lib/dashboard/services.ts";
-import { sseResponse } from "../../../lib/http/mod.ts";
+import { clientAddress, sseResponse } from "../../../lib/http/mod.ts";
 
 /** Route handlers. */
 export const handler = define.handlers({
@@ -17,6 +19,6 @@ export const handler = define.handlers({
         (item) => send({ id: item.id, data: item.event }),
         Number.isFinite(last) && last > 0 ? last : 0,
       );
-    });
+    }, { slots: controller.events.slots, key: clientAddress(c) });
   },
 });

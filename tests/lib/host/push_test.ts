@@ -1,7 +1,15 @@
 import assert from "node:assert/strict";
-import { createHost, PushHub } from "../../../lib/host/mod.ts";
+import {
+  createHost,
+  LAGGED_CLOSE,
+  PushHub,
+  SOCKETS_PER_ACCOUNT,
+  SOCKETS_TOTAL,
+  TOO_MANY_SOCKETS_CLOSE,
+} from "../../../lib/host/mod.ts";
 import type { PluginContext, PluginDescriptor } from "../../../lib/host/plugin.ts";
-import { openWs, waitFor } from "./_helpers.ts";
+import { openWs, waitFor, type WsClient } from "./_helpers.ts";
+import { serverFrames, stalledClient, upgradeHead } from "../../_stalled_client.ts";
 import * as v from "valibot";
 import { serveHostApp } from "../../_web.ts";
 
@@ -156,4 +164,95 @@ Deno.test("PushHub closes a client added after closeAll at once", () => {
   assert.equal(closed, 1);
   assert.equal(hub.size, 0);
   assert.equal(hub.closed, true);
+});
+
+Deno.test("a push socket that never reads is closed as lagged while the others keep receiving", async () => {
+  const s = await served();
+  const port = Number(new URL(s.http).port);
+  const stalled = await stalledClient(port, upgradeHead(port, "/push", { "X-Api-Key": s.status }));
+  try {
+    const reader = await openWs(`${s.url}/push`, { "X-Api-Key": s.status });
+    await waitFor(() => s.host.push.size === 2 && reader.messages.length >= 1);
+    const chunk = "z".repeat(16 * 1024);
+    let sent = 0;
+    // Loopback socket buffers take megabytes before the server's queue grows: bounded loop.
+    for (; sent < 4000 && s.host.push.size === 2; sent++) {
+      captured!.push({ type: "burst", n: sent, chunk });
+      if (sent % 8 === 0) await new Promise((r) => setTimeout(r, 1));
+    }
+    assert.equal(s.host.push.size, 1, `the stalled socket is still served after ${sent} messages`);
+    captured!.push({ type: "after" });
+    await waitFor(() => reader.messages.some((m) => JSON.stringify(m).includes('"after"')));
+    assert.equal(reader.messages.length, sent + 2, "the reading socket missed nothing");
+    const { bytes } = await stalled.drain(2000);
+    const frames = serverFrames(bytes);
+    assert.equal(frames.close, LAGGED_CLOSE, "the stalled socket is told it lagged");
+    assert.ok(
+      !frames.texts.some((t) => t.includes('"after"')),
+      "nothing more is queued for a lagging socket",
+    );
+    await reader.close();
+    await waitFor(() => s.host.push.slots.size === 0, "the slots given back");
+  } finally {
+    stalled.close();
+    await s.close();
+  }
+});
+
+Deno.test("push sockets beyond an account's cap answer 429, or close 4429 after a first-message key", async () => {
+  const s = await served();
+  const open: WsClient[] = [];
+  try {
+    for (let i = 0; i < SOCKETS_PER_ACCOUNT; i++) {
+      open.push(await openWs(`${s.url}/push`, { "X-Api-Key": s.status }));
+    }
+    const refused = await fetch(`${s.http}/push`, {
+      headers: {
+        Upgrade: "websocket",
+        Connection: "Upgrade",
+        "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+        "Sec-WebSocket-Version": "13",
+        "X-Api-Key": s.status,
+      },
+    });
+    assert.equal(refused.status, 429);
+    assert.equal((await refused.json()).code, "too_many_requests");
+    assert.ok(refused.headers.get("Retry-After"));
+    // Another account still connects; a key given as the first message into the full account is closed.
+    open.push(await openWs(`${s.url}/push`, { "X-Api-Key": s.admin }));
+    const late = await openWs(`${s.url}/push`);
+    late.send({ auth: s.status });
+    assert.equal((await late.closed).code, TOO_MANY_SOCKETS_CLOSE);
+    await open.shift()!.close();
+    const again = await openWs(`${s.url}/push`, { "X-Api-Key": s.status });
+    open.push(again);
+    await waitFor(() => again.messages.length >= 1, "a freed slot taken again");
+  } finally {
+    for (const ws of open) await ws.close();
+    await s.close();
+  }
+});
+
+Deno.test("PushHub caps sockets overall and closes a client whose queue passed its bound", () => {
+  const hub = new PushHub(undefined, { maxQueuedBytes: 100, sockets: { perKey: 1, total: 2 } });
+  assert.ok(hub.slots.take("account:a"));
+  assert.ok(hub.slots.take("account:b"));
+  assert.equal(hub.slots.take("account:c"), null);
+  let queued = 0;
+  const got: string[] = [];
+  const closed: number[] = [];
+  hub.add({
+    send: (t) => {
+      got.push(t);
+      queued += t.length;
+    },
+    queued: () => queued,
+    permissions: ["STATUS"],
+    close: (code) => closed.push(code ?? 0),
+  });
+  for (let i = 0; i < 10; i++) hub.send("p", { pad: "x".repeat(30) });
+  assert.equal(got.length, 2, "sent until more than 100 bytes waited");
+  assert.deepEqual(closed, [LAGGED_CLOSE]);
+  assert.equal(hub.size, 0);
+  assert.equal(new PushHub().slots.limits.total, SOCKETS_TOTAL);
 });

@@ -30,7 +30,14 @@ function fakeTimers() {
 }
 
 installPushGlobals("127.0.0.1:8080");
-const { followPush, pushConnected, RECONNECT_MS } = await import("../../../lib/shared/push.ts");
+const {
+  CAPPED_RECONNECT_MS,
+  followPush,
+  LAGGED_CLOSE,
+  pushConnected,
+  RECONNECT_MS,
+  TOO_MANY_SOCKETS_CLOSE,
+} = await import("../../../lib/shared/push.ts");
 
 Deno.test("followPush() shares one socket among followers and closes it after the last", () => {
   FakeSocket.all = [];
@@ -71,4 +78,20 @@ Deno.test("followPush() reconnects after a loss while someone follows", () => {
   assert.equal(FakeSocket.all[1]!.closed, true);
   time.tick(RECONNECT_MS * 2);
   assert.equal(FakeSocket.all.length, 2, "no reconnection once nobody follows");
+});
+
+Deno.test("followPush() reopens a lagged socket soon, and one refused over the cap only after a while", () => {
+  using time = fakeTimers();
+  FakeSocket.all = [];
+  const stop = followPush("logmonitor", () => {});
+  FakeSocket.all[0]!.onopen?.();
+  FakeSocket.all[0]!.close(LAGGED_CLOSE);
+  time.tick(RECONNECT_MS);
+  assert.equal(FakeSocket.all.length, 2, "a lagged socket is reopened after the usual delay");
+  FakeSocket.all[1]!.close(TOO_MANY_SOCKETS_CLOSE);
+  time.tick(RECONNECT_MS);
+  assert.equal(FakeSocket.all.length, 2, "not at once when over the account's cap");
+  time.tick(CAPPED_RECONNECT_MS - RECONNECT_MS);
+  assert.equal(FakeSocket.all.length, 3);
+  stop();
 });

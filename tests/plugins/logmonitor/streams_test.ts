@@ -3,6 +3,8 @@ import { createHost } from "../../../lib/host/mod.ts";
 import { createLogMonitorPlugin } from "../../../plugins/logmonitor/mod.ts";
 import { json, openWs, waitFor, type WsClient } from "../../lib/host/_helpers.ts";
 import { logLine } from "./_host.ts";
+import { CUT_MARK, MAX_ENTRY_CHARS } from "../../../plugins/logmonitor/entries.ts";
+import { MAX_PUSH_CHARS } from "../../../plugins/logmonitor/streams.ts";
 import { hostWebApp, serveHostApp } from "../../_web.ts";
 
 type Msg = {
@@ -285,6 +287,50 @@ Deno.test("a refused reopen is logged once, not on every change in the folder", 
     const log = await Deno.readTextFile(`${t.logDir}/host.log`);
     const warnings = log.split("\n").filter((l) => l.includes("[SECURITY]")).length;
     assert.ok(warnings >= 1 && warnings <= 2, `${warnings} security warnings`);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a long line appended to a streamed file arrives cut with the search's marker", async () => {
+  const t = await live();
+  try {
+    await t.post("/stream/start", { file: "app.log" });
+    const long = logLine("ERROR", "y".repeat(5 * 1024 * 1024));
+    await t.append("app.log", long + logLine("INFO", "short after"));
+    const got = await waitFor(() => t.lines().length >= 2 && t.lines());
+    const head = logLine("ERROR", "");
+    assert.equal(got[0]!.message, "y".repeat(MAX_ENTRY_CHARS - head.length + 1) + CUT_MARK);
+    assert.equal(got[1]!.message, "short after");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a burst of long entries is pushed newest first within the message limit, counting the rest", async () => {
+  const t = await live();
+  try {
+    await t.post("/stream/start", { file: "app.log" });
+    const n = 120;
+    const burst = Array.from(
+      { length: n },
+      (_, i) => logLine("INFO", `${i} ${"w".repeat(15_000)}`),
+    );
+    await t.append("app.log", burst.join(""));
+    const messages = () =>
+      (t.ws.messages as Msg[]).filter((m) => m.plugin?.data.type === "log_lines").map((m) =>
+        m.plugin!.data
+      );
+    const counted = () =>
+      messages().reduce((sum, m) => sum + m.data!.length + Number(m.skipped ?? 0), 0);
+    await waitFor(() => counted() >= n, "every entry pushed or counted");
+    assert.equal(counted(), n);
+    for (const m of messages()) {
+      const chars = m.data!.reduce((sum, e) => sum + 2 * e.message.length, 0);
+      assert.ok(chars <= MAX_PUSH_CHARS, `a message of ${chars} characters`);
+    }
+    assert.ok(messages().some((m) => Number(m.skipped) > 0), "the older entries were counted");
+    assert.match(t.lines().at(-1)!.message, /^119 /, "the newest entry is always sent");
   } finally {
     await t.close();
   }

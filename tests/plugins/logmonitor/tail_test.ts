@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { ManualClock } from "../../_fake_clock.ts";
 import { openLogFile } from "../../../plugins/logmonitor/files.ts";
 import { lastLines, Tailer } from "../../../plugins/logmonitor/tail.ts";
+import { CUT_MARK, MAX_ENTRY_CHARS } from "../../../plugins/logmonitor/entries.ts";
 
 async function tailed(initial: string) {
   const dir = await Deno.makeTempDir();
@@ -16,6 +17,7 @@ async function tailed(initial: string) {
     clock,
     pollMs: 60_000,
     fallbackPollMs: 60_000,
+    chunkBytes: 64 * 1024,
     onLines: (l) => lines.push(...l),
     onError: (e) => errors.push(e),
   });
@@ -159,5 +161,34 @@ Deno.test("Tailer re-verifies identity on every rotation while a swap races the 
   } finally {
     await t.close();
     await Deno.remove(outside);
+  }
+});
+
+Deno.test("Tailer cuts a long appended line as search does and reads past it in bounded chunks", async () => {
+  const t = await tailed("");
+  try {
+    // 3 MiB in one line, read 64 KiB at a time: the whole append is read in one check.
+    await t.append("a".repeat(3 * 1024 * 1024) + "\nafter\n");
+    await t.tailer.poll();
+    assert.equal(t.lines.length, 2);
+    assert.equal(t.lines[0], "a".repeat(MAX_ENTRY_CHARS) + CUT_MARK);
+    assert.equal(t.lines[1], "after");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("Tailer ends a cut line that was still being written when the file rotates", async () => {
+  const t = await tailed("");
+  try {
+    await t.append("b".repeat(200_000));
+    await t.tailer.poll();
+    assert.deepEqual(t.lines, []);
+    await Deno.rename(t.path, `${t.path}.1`);
+    await Deno.writeTextFile(t.path, "fresh\n");
+    await t.tailer.poll();
+    assert.deepEqual(t.lines, ["b".repeat(MAX_ENTRY_CHARS) + CUT_MARK, "fresh"]);
+  } finally {
+    await t.close();
   }
 });

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { waitFor } from "../../_helpers.ts";
+import { STREAMS_PER_CLIENT } from "../../../lib/dashboard/events.ts";
 import { startLmStudioDouble } from "../../doubles/lmstudio_server.ts";
 import { post, type TestDashboard, testDashboard } from "../_dashboard.ts";
 
@@ -291,5 +292,29 @@ Deno.test("a new run's status carries no outcome of the run before, its error in
     await post(d, "/api/benchmark/stop");
   } finally {
     await double.close();
+  }
+});
+
+Deno.test("GET /api/benchmark/events answers 429 beyond the streams one client may hold", async () => {
+  await using d = await testDashboard();
+  const open: Response[] = [];
+  try {
+    for (let i = 0; i < STREAMS_PER_CLIENT; i++) {
+      const res = await d.request("/api/benchmark/events");
+      open.push(res);
+      assert.equal(res.status, 200, `stream ${i + 1}`);
+    }
+    const refused = await d.request("/api/benchmark/events");
+    assert.equal(refused.status, 429);
+    assert.equal((await refused.json()).code, "too_many_requests");
+    await open.pop()!.body!.cancel();
+    await waitFor(async () => {
+      const res = await d.request("/api/benchmark/events");
+      if (res.status === 200) open.push(res);
+      else await res.body?.cancel();
+      return res.status === 200;
+    }, "a slot given back");
+  } finally {
+    for (const res of open) await res.body!.cancel();
   }
 });
