@@ -42,6 +42,7 @@ export function parseHostArgs(argv: string[]) {
       printer: { type: "boolean", default: false },
       "printer-socket": { type: "string" },
       "service-started": { type: "string" },
+      "inner-ports": { type: "string", default: "0" },
       help: { type: "boolean", short: "h", default: false },
     },
     strict: true,
@@ -56,6 +57,12 @@ export function parseHostArgs(argv: string[]) {
       `Invalid --printer-speed '${values["printer-speed"]}': must be in (0, 1000]`,
     );
   }
+  const innerPorts = values["inner-ports"].split(",").map(Number);
+  if (!innerPorts.every((p) => Number.isInteger(p) && p >= 0 && p <= 65535)) {
+    throw new UsageError(
+      `Invalid --inner-ports '${values["inner-ports"]}': ports 0..65535, comma-separated`,
+    );
+  }
   const started = values["service-started"];
   const serviceStartedAt = started === undefined ? null : Number(started);
   if (
@@ -66,6 +73,8 @@ export function parseHostArgs(argv: string[]) {
   return {
     port,
     hostname: values.host,
+    /** Internal: the loopback ports behind the connection limits (the launcher grants them). */
+    innerPorts,
     printerSpeed,
     /** Host names answered besides the listen address's. */
     allowedHosts: values["allowed-hosts"].flatMap(parseHostList),

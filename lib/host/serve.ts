@@ -32,6 +32,8 @@ export interface ServeHostOptions {
   fetch: Deno.ServeHandler;
   /** Header and body timeouts, connection cap. @default SERVE_LIMITS (10 s, 10 s, 256) */
   limits?: ServeLimits;
+  /** The loopback ports the server behind the limits' relay may use. @default [0] (any free) */
+  innerPorts?: readonly number[];
 }
 
 /** A served host. */
@@ -50,7 +52,7 @@ export async function serveHost(host: Host, options: ServeHostOptions): Promise<
   const { adminKey } = await host.start();
   const hostname = options.hostname ?? "127.0.0.1";
   const server = serveWithLimits(
-    { hostname, port: options.port ?? 5000, ...options.limits },
+    { hostname, port: options.port ?? 5000, innerPorts: options.innerPorts, ...options.limits },
     options.fetch,
   );
   const port = server.addr.port;
@@ -133,6 +135,7 @@ export async function runScopedHost(
   const served = await serveHost(host, {
     hostname: args.hostname,
     port: args.port,
+    innerPorts: args.innerPorts,
     fetch: (req, info) => web.fetch(req, info),
   });
   if (link) link.listening(served.hostname, served.port, served.adminKey);

@@ -29,6 +29,12 @@ export interface ServeWithLimitsOptions extends ServeLimits {
   hostname: string;
   /** 0 lets the OS choose. */
   port: number;
+  /**
+   * The loopback ports `Deno.serve` may listen on behind the relay, tried in order (one in use:
+   * the next). @default [0] (any free port). A process whose network permission names its ports
+   * (the scoped host) is given a few it may use: the relay connects to the one bound.
+   */
+  innerPorts?: readonly number[];
 }
 
 /** A server started by {@linkcode serveWithLimits}. */
@@ -108,8 +114,8 @@ export function serveWithLimits(
     r.timer = setTimeout(() => close(r), limits.headerTimeoutMs);
   };
 
-  const inner = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+  const inner = serveOnFirstFree(
+    options.innerPorts?.length ? options.innerPorts : [0],
     async (req, info) => {
       const r = byServerPort.get(info.remoteAddr.port);
       if (!r) return await handler(req, info);
@@ -243,4 +249,19 @@ async function copy(from: Deno.Conn, to: Deno.Conn): Promise<void> {
 
 function stripUndefined(o: ServeLimits): ServeLimits {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+}
+
+/** `Deno.serve` on loopback at the first of `ports` not in use. */
+function serveOnFirstFree(
+  ports: readonly number[],
+  handler: Deno.ServeHandler<Deno.NetAddr>,
+): Deno.HttpServer<Deno.NetAddr> {
+  for (const [i, port] of ports.entries()) {
+    try {
+      return Deno.serve({ hostname: "127.0.0.1", port, onListen: () => {} }, handler);
+    } catch (err) {
+      if (!(err instanceof Deno.errors.AddrInUse) || i === ports.length - 1) throw err;
+    }
+  }
+  throw new Error("no port to serve on");
 }

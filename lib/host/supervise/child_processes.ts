@@ -76,11 +76,19 @@ export async function hostStart(
   const scope = await pluginScope(paths.configFile, plugins);
   const files = await resolveReadFiles(scope.readFiles);
   const listenPort = port ?? serve.port;
+  // The server behind the connection limits' relay (lib/http/serve.ts) listens on one of a few
+  // loopback ports drawn here, so the scope names them (and no other port of this machine). The
+  // launcher may not open sockets to look for a free one: the host takes the first not in use.
+  const innerPorts = innerPortCandidates();
   const flags = scopedPermissionFlags({
     paths,
     listen: { hostname: serve.hostname, port: listenPort },
     // The printer process's socket: the host's folder holds it, the net flag names it.
-    netHosts: [...scope.netHosts, `unix:${paths.printerSocket}`],
+    netHosts: [
+      ...scope.netHosts,
+      `unix:${paths.printerSocket}`,
+      ...innerPorts.map((p) => `127.0.0.1:${p}`),
+    ],
     readFiles: files.granted,
     envVars: pluginEnvVars(plugins),
     systemInfo: pluginSystemInfo(plugins),
@@ -96,6 +104,8 @@ export async function hostStart(
     serve.hostname,
     "--port",
     String(listenPort),
+    "--inner-ports",
+    innerPorts.join(","),
     "--printer-speed",
     String(serve.printerSpeed),
     "--scope-files",
@@ -249,4 +259,15 @@ export async function runNetProcess(
     throw new Error(`the process printed no result${error ? `: ${error.slice(0, 300)}` : ""}`);
   }
   return result;
+}
+
+/** Four distinct random ports of the dynamic range (49152–65535), for the host's inner server. */
+export function innerPortCandidates(): number[] {
+  const ports = new Set<number>();
+  const draw = new Uint16Array(1);
+  while (ports.size < 4) {
+    crypto.getRandomValues(draw);
+    ports.add(49152 + (draw[0]! % 16384));
+  }
+  return [...ports];
 }

@@ -181,3 +181,25 @@ Deno.test("a slow answer and an upgraded WebSocket outlive the header timeout", 
     await server.shutdown();
   }
 });
+
+Deno.test("the server behind the relay takes the first of its given ports that is free", async () => {
+  const busy = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const taken = (busy.addr as Deno.NetAddr).port;
+  const spare = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const free = (spare.addr as Deno.NetAddr).port;
+  spare.close();
+  const server = serveWithLimits(
+    { hostname: "127.0.0.1", port: 0, innerPorts: [taken, free] },
+    () => new Response("ok"),
+  );
+  try {
+    const res = await fetch(`http://127.0.0.1:${server.addr.port}/`);
+    assert.equal(await res.text(), "ok");
+    // The inner server is the one on the free port: nothing else listens there.
+    const direct = await fetch(`http://127.0.0.1:${free}/`);
+    assert.equal(await direct.text(), "ok");
+  } finally {
+    await server.shutdown();
+    busy.close();
+  }
+});
