@@ -20,6 +20,9 @@ export const MAX_REGEX_SEARCHES = 2;
 /** Default time budget of one regex search. */
 export const REGEX_BUDGET_MS = 60_000;
 
+/** Longest wait for a worker to load RE2 and compile the pattern. */
+const START_MS = 30_000;
+
 let running = 0;
 
 /** A worker's answer (see `re2_worker.ts`). */
@@ -62,7 +65,7 @@ export class RegexRunner {
   private constructor(worker: Worker, budgetMs: number) {
     this.#worker = worker;
     this.#budgetMs = budgetMs;
-    this.#deadline = performance.now() + budgetMs;
+    this.#deadline = performance.now() + Math.max(budgetMs, START_MS);
   }
 
   /**
@@ -105,6 +108,7 @@ export class RegexRunner {
           { code: "regex_unsupported" },
         );
       }
+      runner.#deadline = performance.now() + budgetMs; // the budget is for matching
       return runner;
     } catch (err) {
       runner.close();
