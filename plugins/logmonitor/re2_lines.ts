@@ -7,6 +7,9 @@
  * {@linkcode MAX_WINDOW} while nothing is found, so bytes copied into RE2 stay proportional to
  * the block even when most lines match.
  *
+ * {@linkcode matchingLines} is self-contained (no imports, no module constants): the regex
+ * worker runs its source text from a blob URL.
+ *
  * @module
  */
 
@@ -17,45 +20,11 @@ export interface Re2Program {
 
 /** Largest window of bytes given to RE2 at once. */
 export const MAX_WINDOW = 256 * 1024;
-/** Window after a hit. */
-const MIN_WINDOW = 4096;
-const NL = 0x0a;
-const CR = 0x0d;
-
-/** Bytes of the UTF-8 sequence a byte leads, as re2-wasm counts code points (1 for any other byte). */
-function seqLength(b: number): number {
-  return ((0xE5000000 >>> ((b >> 3) & 0x1e)) & 3) + 1;
-}
-
-/** Byte offset in `bytes` of the code point re2-wasm numbers `index`. */
-function byteOffset(bytes: Uint8Array, index: number): number {
-  let at = 0;
-  for (let n = 0; n < index && at < bytes.length; n++) at += seqLength(bytes[at]!);
-  return Math.min(at, bytes.length);
-}
-
-/**
- * `bytes` as RE2 scans them: a CR before a LF (or at the end) becomes a LF, so that `$` matches
- * at the end of a CRLF line as it does when the line is tested alone.
- */
-function scanView(bytes: Uint8Array): Uint8Array {
-  if (bytes.indexOf(CR) < 0) return bytes;
-  const copy = bytes.slice();
-  for (let p = copy.indexOf(CR); p >= 0; p = copy.indexOf(CR, p + 1)) {
-    if (p + 1 === copy.length || copy[p + 1] === NL) copy[p] = NL;
-  }
-  return copy;
-}
-
-/** End of the line holding `p` (the index of its LF, or `end`). */
-function lineEnd(bytes: Uint8Array, p: number, end: number): number {
-  const nl = bytes.indexOf(NL, p);
-  return nl < 0 || nl >= end ? end : nl;
-}
 
 /**
  * Indices of the lines of `bytes` (lines end with LF; the last may not) that `program` matches,
- * each line seen without its CR and cut to `lineCap` bytes.
+ * each line seen without its CR and cut to `lineCap` bytes; RE2 scans at most `maxWindow`
+ * bytes at once ({@linkcode MAX_WINDOW}).
  *
  * @example
  * ```ts
@@ -64,13 +33,42 @@ function lineEnd(bytes: Uint8Array, p: number, end: number): number {
  * const program = { // a stand-in that finds "b" like RE2 would
  *   match: (b: Uint8Array) => ({ index: b.indexOf(0x62) }),
  * };
- * const lines = matchingLines(new TextEncoder().encode("a\nb\nc\nab"), program, 100);
+ * const lines = matchingLines(new TextEncoder().encode("a\nb\nc\nab"), program, 100, 4096);
  * assert.deepEqual(lines, [1, 3]);
  * ```
  */
-export function matchingLines(bytes: Uint8Array, program: Re2Program, lineCap: number): number[] {
+export function matchingLines(
+  bytes: Uint8Array,
+  program: Re2Program,
+  lineCap: number,
+  maxWindow: number,
+): number[] {
+  const NL = 0x0a;
+  const CR = 0x0d;
+  const MIN_WINDOW = 4096; // the window after a hit
+  /** Bytes of the UTF-8 sequence a byte leads, as re2-wasm counts code points (else 1). */
+  const seqLength = (b: number) => ((0xE5000000 >>> ((b >> 3) & 0x1e)) & 3) + 1;
+  /** Byte offset in `b` of the code point re2-wasm numbers `index`. */
+  const byteOffset = (b: Uint8Array, index: number) => {
+    let at = 0;
+    for (let n = 0; n < index && at < b.length; n++) at += seqLength(b[at]!);
+    return Math.min(at, b.length);
+  };
+  /** End of the line holding `p` (the index of its LF, or `end`). */
+  const lineEnd = (p: number, end: number) => {
+    const nl = bytes.indexOf(NL, p);
+    return nl < 0 || nl >= end ? end : nl;
+  };
+  // What RE2 scans: a CR before a LF (or at the end) becomes a LF, so that `$` matches at the
+  // end of a CRLF line as it does when the line is tested alone.
+  let scan = bytes;
+  if (bytes.indexOf(CR) >= 0) {
+    scan = bytes.slice();
+    for (let p = scan.indexOf(CR); p >= 0; p = scan.indexOf(CR, p + 1)) {
+      if (p + 1 === scan.length || scan[p + 1] === NL) scan[p] = NL;
+    }
+  }
   const out: number[] = [];
-  const scan = scanView(bytes);
   let window = MIN_WINDOW;
   let at = 0; // start of line `index`
   let index = 0;
@@ -78,7 +76,7 @@ export function matchingLines(bytes: Uint8Array, program: Re2Program, lineCap: n
     let stop = Math.min(bytes.length, at + window);
     if (stop < bytes.length) {
       const nl = bytes.lastIndexOf(NL, stop - 1);
-      stop = nl >= at ? nl + 1 : lineEnd(bytes, stop, bytes.length) + 1;
+      stop = nl >= at ? nl + 1 : lineEnd(stop, bytes.length) + 1;
     }
     const slice = scan.subarray(at, Math.min(stop, bytes.length));
     const hit = program.match(slice, 0, false).index;
@@ -87,15 +85,15 @@ export function matchingLines(bytes: Uint8Array, program: Re2Program, lineCap: n
         index++;
       }
       at = stop;
-      window = Math.min(window * 2, MAX_WINDOW);
+      window = Math.min(window * 2, maxWindow);
       continue;
     }
-    const pos = at + byteOffset(slice, hit); // the count of code points is the same in `bytes`
+    const pos = at + byteOffset(slice, hit); // the same count of code points in `bytes`
     for (let p = bytes.indexOf(NL, at); p >= 0 && p < pos; p = bytes.indexOf(NL, p + 1)) {
       index++;
       at = p + 1;
     }
-    const end = lineEnd(bytes, at, bytes.length);
+    const end = lineEnd(at, bytes.length);
     let lineStop = Math.min(end, at + lineCap);
     if (lineStop === end && lineStop > at && bytes[lineStop - 1] === CR) lineStop--;
     if (program.match(bytes.subarray(at, lineStop), 0, false).index >= 0) out.push(index);

@@ -1,7 +1,7 @@
 /**
  * Regular expressions from clients run on RE2 (npm `re2-wasm`), a linear-time engine: no pattern
  * can backtrack, so a search's time grows with the file, never with the pattern's nesting. Each
- * search runs in its own worker (`re2_worker.ts`), never on the host's event loop; the worker is
+ * search runs in its own worker (`re2_worker.ts`, from a blob URL), never on the host's event loop; the worker is
  * terminated when the search ends, so RE2's fixed 16 MiB of WebAssembly memory is given back, and
  * a pattern whose program would not fit in it fails alone. A time budget still bounds a search
  * whose automaton is too large for RE2's fast path (its slower NFA takes over), and at most
@@ -12,6 +12,8 @@
  * @module
  */
 import { UnavailableError, UnprocessableError } from "../../lib/error.ts";
+import { matchingLines, MAX_WINDOW } from "./re2_lines.ts";
+import { RE2_MODULE_URL, re2WorkerMain } from "./re2_worker.ts";
 
 /** Bytes of a line a regular expression sees. */
 export const MAX_REGEX_LINE = 8 * 1024;
@@ -24,10 +26,11 @@ export const REGEX_BUDGET_MS = 60_000;
 const START_MS = 30_000;
 
 let running = 0;
+let workerUrl: string | null = null;
 
 /** A worker's answer (see `re2_worker.ts`). */
 interface Reply {
-  type?: "ready" | "refused";
+  type?: "ready" | "refused" | "unavailable";
   message?: string;
   lines?: number[];
   failed?: string;
@@ -86,9 +89,14 @@ export class RegexRunner {
       );
     }
     running++;
-    const worker = new Worker(new URL("./re2_worker.ts", import.meta.url).href, {
-      type: "module",
-    });
+    workerUrl ??= URL.createObjectURL(
+      new Blob([
+        `${matchingLines.toString()}\n(${re2WorkerMain.toString()})(${
+          JSON.stringify(RE2_MODULE_URL)
+        }, matchingLines);`,
+      ], { type: "text/javascript" }),
+    );
+    const worker = new Worker(workerUrl, { type: "module" });
     const runner = new RegexRunner(worker, budgetMs);
     try {
       const reply = await runner.#ask({
@@ -96,7 +104,16 @@ export class RegexRunner {
         pattern,
         ignoreCase,
         lineCap: MAX_REGEX_LINE,
+        maxWindow: MAX_WINDOW,
       });
+      if (reply.type === "unavailable") {
+        throw new UnavailableError(
+          `The regex engine (re2-wasm) could not be loaded: ${reply.message}`,
+          {
+            code: "regex_unavailable",
+          },
+        );
+      }
       if (reply.type === "refused") {
         const message = String(reply.message).replace(
           /^Invalid regular expression: \/.*\/[a-z]*: /s,

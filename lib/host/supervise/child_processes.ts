@@ -11,6 +11,7 @@ import { SCOPED_ENV_VAR } from "../env_scope.ts";
 import {
   LIBRARY_ENV_VARS,
   pluginEnvVars,
+  pluginReadPaths,
   pluginScope,
   pluginSystemInfo,
   resolveReadFiles,
@@ -84,7 +85,7 @@ export async function hostStart(
     readFiles: files.granted,
     envVars: pluginEnvVars(plugins),
     systemInfo: pluginSystemInfo(plugins),
-    readOnly: options.readOnly,
+    readOnly: [...options.readOnly, ...pluginReadPaths(plugins)],
   });
   const args = [
     "run",

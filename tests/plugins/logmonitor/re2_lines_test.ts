@@ -28,7 +28,7 @@ Deno.test("matchingLines() finds the lines RE2 matches across windows, CRLF and 
     ], ["e\\s+l", /e\s+l/u]] as const
   ) {
     assert.deepEqual(
-      matchingLines(enc(text), program(pattern), 8192),
+      matchingLines(enc(text), program(pattern), 8192, MAX_WINDOW),
       reference(text, re),
       pattern,
     );
@@ -37,16 +37,16 @@ Deno.test("matchingLines() finds the lines RE2 matches across windows, CRLF and 
 
 Deno.test("matchingLines() tests a match that crosses a line break against the line alone", () => {
   const text = "ab\ncd\nab cd\n";
-  assert.deepEqual(matchingLines(enc(text), program("b\\s+c"), 100), [2]);
-  assert.deepEqual(matchingLines(enc(text), program("[^x]{4}"), 100), [2]);
+  assert.deepEqual(matchingLines(enc(text), program("b\\s+c"), 100, MAX_WINDOW), [2]);
+  assert.deepEqual(matchingLines(enc(text), program("[^x]{4}"), 100, MAX_WINDOW), [2]);
 });
 
 Deno.test("matchingLines() cuts each line to the cap before testing it", () => {
   const text = "a".repeat(100) + "b\nab\n";
-  assert.deepEqual(matchingLines(enc(text), program("ab"), 50), [1]);
+  assert.deepEqual(matchingLines(enc(text), program("ab"), 50, MAX_WINDOW), [1]);
 });
 
 Deno.test("matchingLines() is linear for a catastrophic pattern on a backtracking trap", () => {
   const text = ("a".repeat(5000) + "!\n").repeat(50);
-  assert.deepEqual(matchingLines(enc(text), program("(a+)+$"), 8192), []);
+  assert.deepEqual(matchingLines(enc(text), program("(a+)+$"), 8192, MAX_WINDOW), []);
 });
