@@ -14,7 +14,7 @@
  * matches) with `grep -i -m 51`, which also stops there. One untimed warm-up of every case,
  * then ≥ 5 interleaved repeats (ours and the peer alternate order each round); the median and
  * the minimum of each side are printed with the ratio of the medians. The host's resident
- * memory (VmRSS of its process, sampled every 5 ms) is reported at rest and at its peak
+ * memory (VmRSS of its process, sampled every 5 ms) is reported fresh, at its peak per case and
  * during the searches, and 3 s after the last one (against its fresh size). The page cache is warm (the file was just written or read).
  *
  * Usage: `deno run -A perf/log_search.ts [--size-mb 1000] [--repeats 5] [--file PATH] [--keep]`
@@ -179,11 +179,14 @@ async function main(): Promise<void> {
     const base = `http://127.0.0.1:${port}/plugin/logmonitor/search?file=bench.log&`;
 
     let peak = 0;
+    const casePeak = new Map<Case, number>();
     const ours = async (c: Case) => {
       let sampling = true;
       const sampler = (async () => {
         while (sampling) {
-          peak = Math.max(peak, rssMb(child.pid));
+          const mb = rssMb(child.pid);
+          peak = Math.max(peak, mb);
+          casePeak.set(c, Math.max(casePeak.get(c) ?? 0, mb));
           await new Promise((r) => setTimeout(r, 5));
         }
       })();
@@ -221,6 +224,7 @@ async function main(): Promise<void> {
       times[i]!.counts = `${a.count} / ${b.count}`;
     }
     peak = 0;
+    casePeak.clear();
     for (let r = 0; r < repeats; r++) {
       for (const [i, c] of CASES.entries()) {
         const order = r % 2 === 0 ? [ours, peer] : [peer, ours];
@@ -243,6 +247,7 @@ async function main(): Promise<void> {
       "ratio",
       "goal",
       "matches ours / peer",
+      "host peak RSS",
     ]];
     for (const [i, c] of CASES.entries()) {
       const t = times[i]!;
@@ -255,6 +260,7 @@ async function main(): Promise<void> {
         `${ratio.toFixed(2)}×${ratio <= c.goal ? "" : " (over goal)"}`,
         `≤ ${c.goal}×`,
         t.counts,
+        `${(casePeak.get(c) ?? 0).toFixed(0)} MB`,
       ]);
     }
     const widths = rows[0]!.map((_, k) => Math.max(...rows.map((r) => r[k]!.length)));

@@ -90,7 +90,7 @@ export function caseVariantPlan(query: string): CaseVariantPlan {
       count *= forms[j]!.length;
       if (count > MAX_FORMS) break;
       bytes += encoder.encode(chars[j]!).length;
-      const score = Math.min(bytes, 16) - 1.5 * Math.log2(count);
+      const score = Math.min(bytes, 16) - 3 * Math.log2(count);
       if (score > best.score) best = { score, from: i, to: j + 1 };
     }
   }

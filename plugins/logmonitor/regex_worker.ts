@@ -13,7 +13,7 @@
  */
 import { UnavailableError, UnprocessableError } from "../../lib/error.ts";
 import { matchingLines, MAX_WINDOW } from "./re2_lines.ts";
-import { RE2_MODULE_URL, re2WorkerMain } from "./re2_worker.ts";
+import { re2Assets, re2WorkerMain } from "./re2_worker.ts";
 
 /** Bytes of a line a regular expression sees. */
 export const MAX_REGEX_LINE = 8 * 1024;
@@ -33,6 +33,8 @@ interface Reply {
   type?: "ready" | "refused" | "unavailable";
   message?: string;
   lines?: number[];
+  /** The block's buffer, handed back. */
+  bytes?: Uint8Array;
   failed?: string;
 }
 
@@ -64,6 +66,8 @@ export class RegexRunner {
   #budgetMs: number;
   #seq = 0;
   #closed = false;
+  /** The buffer the last block went to the worker in, handed back with its answer. */
+  #spare: ArrayBuffer | null = null;
 
   private constructor(worker: Worker, budgetMs: number) {
     this.#worker = worker;
@@ -88,12 +92,21 @@ export class RegexRunner {
         { code: "regex_busy", retryAfterSeconds: 1 },
       );
     }
+    let assets;
+    try {
+      assets = re2Assets();
+    } catch (err) {
+      throw new UnavailableError(
+        `The regex engine (re2-wasm) could not be loaded: ${
+          err instanceof Error ? err.message : err
+        }`,
+        { code: "regex_unavailable" },
+      );
+    }
     running++;
     workerUrl ??= URL.createObjectURL(
       new Blob([
-        `${matchingLines.toString()}\n(${re2WorkerMain.toString()})(${
-          JSON.stringify(RE2_MODULE_URL)
-        }, matchingLines);`,
+        `${matchingLines.toString()}\n(${re2WorkerMain.toString()})(matchingLines);`,
       ], { type: "text/javascript" }),
     );
     const worker = new Worker(workerUrl, { type: "module" });
@@ -101,6 +114,7 @@ export class RegexRunner {
     try {
       const reply = await runner.#ask({
         type: "init",
+        assets,
         pattern,
         ignoreCase,
         lineCap: MAX_REGEX_LINE,
@@ -164,14 +178,22 @@ export class RegexRunner {
 
   /**
    * Indices of the lines of `bytes` (UTF-8, lines ending with LF) that match. The bytes are
-   * handed over to the worker (the caller must not use them afterwards).
+   * copied into a buffer that goes to the worker and comes back with the answer, so a search
+   * holds one block's copy however many blocks it scans.
    *
    * @throws {UnprocessableError} `regex_timeout` when the search's budget is spent (the worker is
    * terminated), `regex_too_large` when RE2 runs out of its memory.
    */
   async matchLines(bytes: Uint8Array): Promise<number[]> {
     const id = ++this.#seq;
-    const reply = await this.#ask({ id, bytes }, [bytes.buffer]);
+    const spare = this.#spare !== null && this.#spare.byteLength >= bytes.length
+      ? this.#spare
+      : new ArrayBuffer(bytes.length);
+    this.#spare = null;
+    const copy = new Uint8Array(spare, 0, bytes.length);
+    copy.set(bytes);
+    const reply = await this.#ask({ id, bytes: copy }, [spare]);
+    if (reply.bytes) this.#spare = reply.bytes.buffer as ArrayBuffer;
     if (reply.failed !== undefined) {
       this.close();
       throw new UnprocessableError(

@@ -28,7 +28,7 @@ export type Candidates =
   }
   | {
     kind: "lines";
-    /** Indices of the matching lines of a block of whole lines (a copy the matcher may keep). */
+    /** Indices of the matching lines of a block of whole lines (a view valid until it resolves). */
     match: (bytes: Uint8Array) => Promise<number[]>;
   };
 
@@ -178,7 +178,7 @@ async function scanWith(
     }
     if (candidates.kind === "lines") {
       if (from >= end) return end;
-      const matches = await candidates.match(hay.slice(from, textEnd(end)));
+      const matches = await candidates.match(hay.subarray(from, textEnd(end)));
       let q = from;
       let index = 0;
       for (const k of matches) {
