@@ -160,7 +160,15 @@ async function main(): Promise<void> {
   const path = join(logDir, "bench.log");
   const bytes = Number(values["size-mb"]) * 1024 * 1024;
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL(import.meta.url).pathname, "--serve", dataDir],
+    // As the scoped host runs (lib/host/supervise/child_processes.ts): with `gc()` exposed.
+    args: [
+      "run",
+      "-A",
+      "--v8-flags=--expose-gc",
+      new URL(import.meta.url).pathname,
+      "--serve",
+      dataDir,
+    ],
     stdout: "piped",
     stderr: "inherit",
   }).spawn();

@@ -9,9 +9,8 @@
  * matching lines (`re2_lines.ts`).
  *
  * Messages in: `{type: "init", assets, pattern, ignoreCase, lineCap, maxWindow}`, then
- * `{id, bytes}`. Messages out (the block's buffer goes back with its answer, to be reused):
- * `{type: "ready"}`, `{type: "refused", message}` (RE2 refused the pattern) or
- * `{type: "unavailable", message}` (re2-wasm could not be started), then `{id, lines, bytes}` or
+ * `{id, shared, length}` (a block in a `SharedArrayBuffer`). Messages out: `{type: "ready"}`, `{type: "refused", message}` (RE2 refused the pattern) or
+ * `{type: "unavailable", message}` (re2-wasm could not be started), then `{id, lines}` or
  * `{id, failed: message}` (RE2's WebAssembly memory ran out: the search cannot go on).
  *
  * @module
@@ -68,7 +67,7 @@ type MatchingLines = (
 export function re2WorkerMain(matchingLines: MatchingLines): void {
   const scope = globalThis as unknown as {
     onmessage: ((e: MessageEvent) => void) | null;
-    postMessage(value: unknown, transfer?: Transferable[]): void;
+    postMessage(value: unknown): void;
   };
   let program: Re2Program | null = null;
   let lineCap = 8192;
@@ -115,8 +114,8 @@ export function re2WorkerMain(matchingLines: MatchingLines): void {
       return;
     }
     try {
-      const lines = matchingLines(m.bytes, program!, lineCap, maxWindow);
-      scope.postMessage({ id: m.id, lines, bytes: m.bytes }, [m.bytes.buffer]);
+      const bytes = new Uint8Array(m.shared, 0, m.length);
+      scope.postMessage({ id: m.id, lines: matchingLines(bytes, program!, lineCap, maxWindow) });
     } catch (err) {
       scope.postMessage({ id: m.id, failed: text(err) });
     }

@@ -89,6 +89,9 @@ export async function hostStart(
   });
   const args = [
     "run",
+    // The log monitor collects a finished regex search's worker at once (`gc()`), instead of
+    // holding its memory until the collector's next run.
+    "--v8-flags=--expose-gc",
     ...flags,
     options.script,
     "--scoped",
