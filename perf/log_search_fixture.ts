@@ -15,6 +15,13 @@ export const ONE_PERCENT_TERM = "checksum mismatch";
 export const NEVER_TERM = "Zq-never-Occurs-qZ";
 /** A regex with fewer matches than one page (the regex case scans the whole file). */
 export const RARE_REGEX = "timeout after [0-9]+ retries";
+/**
+ * A regex without fixed text (no piece of 3 characters every match holds), so it runs on RE2
+ * over every line; it matches the rare "timeout after N retries" lines only.
+ */
+export const LITERAL_FREE_REGEX = "t[a-z]+ [a-z]+ [0-9] r";
+/** Case-insensitive texts with letters beyond ASCII (none occurs: the whole file is scanned). */
+export const NON_ASCII_TERMS = ["über", "привет", "ωμέγα"];
 /** How many CRITICAL entries and rare-regex lines the file holds. */
 export const RARE_COUNT = 20;
 

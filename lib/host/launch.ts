@@ -179,6 +179,11 @@ export function pluginEnvVars(plugins: PluginDescriptor[]): string[] {
   return plugins.flatMap((p) => p.envVars ?? []);
 }
 
+/** Every folder or file outside the host's own that the plugins declare they read. */
+export function pluginReadPaths(plugins: PluginDescriptor[]): string[] {
+  return plugins.flatMap((p) => p.readPaths ?? []);
+}
+
 /** Every kind of system information the plugins declare. */
 export function pluginSystemInfo(plugins: PluginDescriptor[]): string[] {
   return plugins.flatMap((p) => p.systemInfo ?? []);

@@ -60,6 +60,7 @@ export {
 export {
   LIBRARY_ENV_VARS,
   pluginEnvVars,
+  pluginReadPaths,
   type PluginScope,
   pluginScope,
   pluginSystemInfo,

@@ -207,6 +207,11 @@ export interface PluginDescriptor<
   /** System information the plugin reads (Deno's `--allow-sys` kinds, e.g. `osUptime`). */
   systemInfo?: string[];
   /**
+   * Folders or files outside the host's own that the plugin only reads (e.g. the files of an npm
+   * package loaded at run time). The permission-scoped host grants read access to these only.
+   */
+  readPaths?: string[];
+  /**
    * Network destinations (`host` or `host:port`) the plugin connects to with these settings
    * (e.g. the hub, the MQTT broker). The permission-scoped host allows only these and its own
    * listen address; when a saved change needs a destination the running host may not reach,

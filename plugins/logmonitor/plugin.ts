@@ -9,6 +9,7 @@ import { PLUGIN_ID } from "./id.ts";
 import { logMonitorApp, logMonitorPermission } from "./api.ts";
 import { createRuntime, type LogMonitorOptions, type LogMonitorRuntime } from "./runtime.ts";
 import { LOGMONITOR_SCHEMA, type LogMonitorSettings } from "./settings.ts";
+import { re2PackageDir } from "./re2_worker.ts";
 
 export { type Level, LEVELS, type ParsedLine, parseLine } from "./parse.ts";
 export { isValidLogName, MAX_FILE_BYTES, resolveLogFile } from "./files.ts";
@@ -34,6 +35,8 @@ export function createLogMonitorPlugin(
     settingsVersion: 1,
     settingsSchema: LOGMONITOR_SCHEMA,
     ui: { nav: "Logs", formerPaths: ["/plugins/logs"] },
+    // Regex search loads RE2 (its code and re2.wasm) from the package's folder at run time.
+    readPaths: [re2PackageDir()].filter((d): d is string => d !== null),
     create(ctx) {
       const rt = createRuntime(ctx, options);
       let unsubscribe = () => {};

@@ -5,16 +5,10 @@
  *
  * @module
  */
+import { hasCaseVariants } from "./case_variants.ts";
 
 /** Characters after `\` that stand for themselves. */
 const ESCAPED_SELF = new Set([..."\\/^$.*+?()[]{}|-=!:,<>#&~'\"`@%; "]);
-
-/** Whether a character has other case forms (so byte matching with ASCII folding is not exact). */
-export function hasCaseVariants(ch: string): boolean {
-  const code = ch.codePointAt(0)!;
-  if (code < 0x80) return false;
-  return ch.toUpperCase() !== ch || ch.toLowerCase() !== ch;
-}
 
 /** Index just after the group or class starting at `i` (`(`…`)` or `[`…`]`), or -1. */
 function skipBracket(p: string, i: number): number {

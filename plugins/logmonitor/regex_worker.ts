@@ -1,90 +1,57 @@
 /**
- * Regular expressions from clients run in a worker with a deadline, never on the host's event
- * loop: a backtracking pattern that runs away is terminated when its search's time budget is
- * spent, and other requests are served meanwhile. Lines are cut to {@linkcode MAX_REGEX_LINE}
- * characters before they are tested. The worker runs from a blob URL (self-contained code), so
- * it needs no read permission on the source tree; at most {@linkcode MAX_REGEX_SEARCHES} run at
- * once.
+ * Regular expressions from clients run on RE2 (npm `re2-wasm`), a linear-time engine: no pattern
+ * can backtrack, so a search's time grows with the file, never with the pattern's nesting. Each
+ * search runs in its own worker (`re2_worker.ts`, from a blob URL), never on the host's event loop; the worker is
+ * terminated when the search ends, so RE2's fixed 16 MiB of WebAssembly memory is given back, and
+ * a pattern whose program would not fit in it fails alone. A time budget still bounds a search
+ * whose automaton is too large for RE2's fast path (its slower NFA takes over), and at most
+ * {@linkcode MAX_REGEX_SEARCHES} run at once. Lines are cut to {@linkcode MAX_REGEX_LINE} bytes
+ * before they are tested. Patterns RE2 refuses (backreferences, lookaround) are answered 422
+ * `regex_unsupported` with the reason.
  *
  * @module
  */
-import { UnavailableError, UnprocessableError, UsageError } from "../../lib/error.ts";
+import { UnavailableError, UnprocessableError } from "../../lib/error.ts";
+import { matchingLines, MAX_WINDOW } from "./re2_lines.ts";
+import { re2Assets, re2WorkerMain } from "./re2_worker.ts";
 
-/** Characters of a line a regular expression sees. */
+/** Bytes of a line a regular expression sees. */
 export const MAX_REGEX_LINE = 8 * 1024;
 /** Regex searches running at once (each holds a worker). */
 export const MAX_REGEX_SEARCHES = 2;
 /** Default time budget of one regex search. */
-export const REGEX_BUDGET_MS = 20_000;
+export const REGEX_BUDGET_MS = 60_000;
 
-/** The worker's code (runs alone: only globals, no imports). */
-function regexWorkerMain(): void {
-  const scope = globalThis as unknown as {
-    onmessage: ((e: MessageEvent) => void) | null;
-    postMessage(value: unknown): void;
-  };
-  let re: RegExp | null = null;
-  let all: RegExp | null = null;
-  scope.onmessage = (e) => {
-    const m = e.data;
-    if (m.type === "init") {
-      re = new RegExp(m.pattern, m.flags);
-      // Without lookaround a match inside one line is also a match of the whole text, so the
-      // text is scanned at once and only the lines where a match starts are tested alone.
-      all = /\(\?<?[=!]/.test(m.pattern) ? null : new RegExp(m.pattern, m.flags + "gm");
-      return;
-    }
-    const text: string = m.text;
-    const cap: number = m.cap;
-    const lines: number[] = [];
-    const test = (start: number, end: number) => {
-      let line = text.slice(start, Math.min(end, start + cap));
-      if (line.endsWith("\r")) line = line.slice(0, -1);
-      return re!.test(line);
-    };
-    const lineEnd = (start: number) => {
-      const end = text.indexOf("\n", start);
-      return end < 0 ? text.length : end;
-    };
-    if (all) {
-      let index = 0;
-      let start = 0; // start of line `index`
-      all.lastIndex = 0;
-      for (let hit = all.exec(text); hit; hit = all.exec(text)) {
-        for (
-          let nl = text.indexOf("\n", start);
-          nl >= 0 && nl < hit.index;
-          nl = text.indexOf("\n", start)
-        ) {
-          start = nl + 1;
-          index++;
-        }
-        const end = lineEnd(start);
-        if (test(start, end)) lines.push(index);
-        if (end >= text.length) break;
-        start = end + 1;
-        index++;
-        all.lastIndex = start;
-      }
-    } else {
-      let start = 0;
-      for (let index = 0;; index++) {
-        const end = lineEnd(start);
-        if (test(start, end)) lines.push(index);
-        if (end >= text.length) break;
-        start = end + 1;
-      }
-    }
-    scope.postMessage({ id: m.id, lines });
-  };
-}
+/** Longest wait for a worker to load RE2 and compile the pattern. */
+const START_MS = 30_000;
 
-let workerUrl: string | null = null;
 let running = 0;
+let workerUrl: string | null = null;
+
+/** A worker's answer (see `re2_worker.ts`). */
+interface Reply {
+  type?: "ready" | "refused" | "unavailable";
+  message?: string;
+  lines?: number[];
+  failed?: string;
+}
 
 /** Whether another regex search may start now. */
 export function regexSlotFree(): boolean {
   return running < MAX_REGEX_SEARCHES;
+}
+
+/** Why RE2 refused a pattern, in the user's terms (RE2's own message follows it). */
+export function refusalReason(re2Message: string): string {
+  if (/invalid escape sequence: \\([1-9]|k)/.test(re2Message)) {
+    return "backreferences (\\1, \\k<name>) cannot be matched in linear time";
+  }
+  if (/invalid perl operator: \(\?[<=!]/.test(re2Message)) {
+    return "lookahead and lookbehind ((?=, (?!, (?<=, (?<!) cannot be matched in linear time";
+  }
+  if (/invalid repetition size/.test(re2Message)) return "a repeat count is above 1000";
+  if (/pattern too large/.test(re2Message)) return "the pattern compiles to too large a program";
+  return "RE2 does not accept this syntax";
 }
 
 /**
@@ -97,43 +64,90 @@ export class RegexRunner {
   #budgetMs: number;
   #seq = 0;
   #closed = false;
+  /** The memory blocks go to the worker in, shared with it: no copy, no garbage per block. */
+  #shared: SharedArrayBuffer | null = null;
 
-  private constructor(pattern: string, flags: string, budgetMs: number) {
-    workerUrl ??= URL.createObjectURL(
-      new Blob([`(${regexWorkerMain.toString()})();`], { type: "text/javascript" }),
-    );
-    this.#worker = new Worker(workerUrl, { type: "module" });
-    this.#worker.postMessage({ type: "init", pattern, flags });
+  private constructor(worker: Worker, budgetMs: number) {
+    this.#worker = worker;
     this.#budgetMs = budgetMs;
-    this.#deadline = performance.now() + budgetMs;
-    running++;
+    this.#deadline = performance.now() + Math.max(budgetMs, START_MS);
   }
 
   /**
-   * Starts a worker for `pattern`.
+   * Starts a worker for `pattern` (JavaScript syntax, translated to RE2's).
    *
    * @throws {UnavailableError} `regex_busy` when {@linkcode MAX_REGEX_SEARCHES} already run.
+   * @throws {UnprocessableError} `regex_unsupported` when RE2 refuses the pattern.
    */
-  static open(pattern: string, flags: string, budgetMs = REGEX_BUDGET_MS): RegexRunner {
+  static async open(
+    pattern: string,
+    ignoreCase: boolean,
+    budgetMs = REGEX_BUDGET_MS,
+  ): Promise<RegexRunner> {
     if (!regexSlotFree()) {
       throw new UnavailableError(
         "Too many regular-expression searches are running; retry shortly",
         { code: "regex_busy", retryAfterSeconds: 1 },
       );
     }
-    return new RegexRunner(pattern, flags, budgetMs);
+    let assets;
+    try {
+      assets = re2Assets();
+    } catch (err) {
+      throw new UnavailableError(
+        `The regex engine (re2-wasm) could not be loaded: ${
+          err instanceof Error ? err.message : err
+        }`,
+        { code: "regex_unavailable" },
+      );
+    }
+    running++;
+    workerUrl ??= URL.createObjectURL(
+      new Blob([
+        `${matchingLines.toString()}\n(${re2WorkerMain.toString()})(matchingLines);`,
+      ], { type: "text/javascript" }),
+    );
+    const worker = new Worker(workerUrl, { type: "module" });
+    const runner = new RegexRunner(worker, budgetMs);
+    try {
+      const reply = await runner.#ask({
+        type: "init",
+        assets,
+        pattern,
+        ignoreCase,
+        lineCap: MAX_REGEX_LINE,
+        maxWindow: MAX_WINDOW,
+      });
+      if (reply.type === "unavailable") {
+        throw new UnavailableError(
+          `The regex engine (re2-wasm) could not be loaded: ${reply.message}`,
+          {
+            code: "regex_unavailable",
+          },
+        );
+      }
+      if (reply.type === "refused") {
+        const message = String(reply.message).replace(
+          /^Invalid regular expression: \/.*\/[a-z]*: /s,
+          "",
+        );
+        throw new UnprocessableError(
+          `Search pattern is not supported: ${refusalReason(message)} (RE2: ${message}). ` +
+            "Regular expressions run on RE2, which guarantees linear time.",
+          { code: "regex_unsupported" },
+        );
+      }
+      runner.#deadline = performance.now() + budgetMs; // the budget is for matching
+      return runner;
+    } catch (err) {
+      runner.close();
+      throw err;
+    }
   }
 
-  /**
-   * Indices of the lines of `text` (joined with `\n`) that match.
-   *
-   * @throws {UnprocessableError} `regex_timeout` when the search's budget is spent (the worker is
-   * terminated).
-   */
-  matchLines(text: string): Promise<number[]> {
-    const id = ++this.#seq;
+  /** Sends `message` and waits for the worker's answer within the search's budget. */
+  #ask(message: Record<string, unknown>): Promise<Reply> {
     return new Promise((resolve, reject) => {
-      const left = this.#deadline - performance.now();
       const timer = setTimeout(() => {
         this.close();
         reject(
@@ -144,27 +158,59 @@ export class RegexRunner {
             { code: "regex_timeout" },
           ),
         );
-      }, Math.max(0, left));
+      }, Math.max(0, this.#deadline - performance.now()));
       this.#worker.onmessage = (e) => {
-        if (e.data.id !== id) return;
+        if (message.id !== undefined && e.data.id !== message.id) return;
         clearTimeout(timer);
-        resolve(e.data.lines);
+        resolve(e.data);
       };
       this.#worker.onerror = (e) => {
         e.preventDefault();
         clearTimeout(timer);
         this.close();
-        reject(new UsageError(`Invalid search pattern: ${e.message}`));
+        reject(new Error(`Regex worker failed: ${e.message}`));
       };
-      this.#worker.postMessage({ id, text, cap: MAX_REGEX_LINE });
+      this.#worker.postMessage(message);
     });
   }
 
-  /** Terminates the worker (idempotent). */
+  /**
+   * Indices of the lines of `bytes` (UTF-8, lines ending with LF) that match. The bytes are
+   * copied into memory shared with the worker (one buffer per search, however many blocks: a
+   * transferred buffer is garbage the host's collector sees too late, about 30 MB a search).
+   *
+   * @throws {UnprocessableError} `regex_timeout` when the search's budget is spent (the worker is
+   * terminated), `regex_too_large` when RE2 runs out of its memory.
+   */
+  async matchLines(bytes: Uint8Array): Promise<number[]> {
+    const id = ++this.#seq;
+    if (this.#shared === null || this.#shared.byteLength < bytes.length) {
+      this.#shared = new SharedArrayBuffer(bytes.length);
+    }
+    new Uint8Array(this.#shared, 0, bytes.length).set(bytes);
+    const reply = await this.#ask({ id, shared: this.#shared, length: bytes.length });
+    if (reply.failed !== undefined) {
+      this.close();
+      throw new UnprocessableError(
+        `Search pattern needs more memory than the regex engine has: ${reply.failed}. ` +
+          "Simplify the regular expression.",
+        { code: "regex_too_large" },
+      );
+    }
+    return reply.lines ?? [];
+  }
+
+  /**
+   * Terminates the worker (idempotent). A terminated worker's memory (its heap, RE2's 16 MiB)
+   * goes back only when the host's collector runs; where the host exposes `gc()` (the scoped
+   * host does), it is run shortly after, so the host returns to its size before the search.
+   */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
     this.#worker.terminate();
     running--;
+    const gc = (globalThis as { gc?: () => void }).gc;
+    if (gc) Deno.unrefTimer(setTimeout(() => gc(), 200));
   }
 }

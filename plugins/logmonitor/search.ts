@@ -2,15 +2,17 @@
  * Search of a log file as a stream (never read whole): entries (see `entries.ts`) with a line
  * matching the query (plain text or regular expression, optionally case-sensitive) and a level
  * allowed by the filter. Scanning stops once the requested page plus one more match is
- * complete, so `total` means "at least". Plain text is searched as bytes (linear time);
- * regular expressions run in a worker with a time budget (`regex_worker.ts`).
+ * complete, so `total` means "at least". Plain text is searched as bytes (linear time; letters
+ * beyond ASCII through their case forms, `case_variants.ts`); regular expressions run on RE2,
+ * also in linear time, in a worker with a time budget (`regex_worker.ts`).
  *
  * @module
  */
 import { UsageError } from "../../lib/error.ts";
 import { type Level, LEVELS, type ParsedLine } from "./parse.ts";
-import { hasCaseVariants, requiredLiterals } from "./regex_literal.ts";
-import { MAX_REGEX_LINE, REGEX_BUDGET_MS, RegexRunner } from "./regex_worker.ts";
+import { caseVariantPlan, hasCaseVariants } from "./case_variants.ts";
+import { requiredLiterals } from "./regex_literal.ts";
+import { REGEX_BUDGET_MS, RegexRunner } from "./regex_worker.ts";
 import { type Candidates, scanFile, type ScanOptions } from "./search_scan.ts";
 
 /** Hard cap of `limit`. */
@@ -87,27 +89,10 @@ export function parseSearchParams(raw: RawSearchQuery, pageSize: number): Search
   };
 }
 
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
 /** Levels whose entries always hold the level's word (ASCII, any case) in their first line. */
 const WORD_LEVELS: ReadonlySet<Level> = new Set(["DEBUG", "WARNING", "ERROR", "CRITICAL"]);
 
 const encoder = new TextEncoder();
-
-/** Indices of the lines of `text` that `re` matches (lines cut to the regex line cap). */
-function linesMatching(text: string, re: RegExp): number[] {
-  const out: number[] = [];
-  let start = 0;
-  for (let index = 0;; index++) {
-    let end = text.indexOf("\n", start);
-    if (end < 0) end = text.length;
-    if (re.test(text.slice(start, Math.min(end, start + MAX_REGEX_LINE)))) out.push(index);
-    if (end >= text.length) return out;
-    start = end + 1;
-  }
-}
 
 /**
  * Compiles a client's pattern (the flags a search uses).
@@ -132,8 +117,9 @@ export interface SearchFileOptions extends ScanOptions {
  * Searches a file (a path, or a handle opened and checked by the caller). An entry matches
  * when one of its lines holds the query and its level is allowed.
  *
- * @throws {UsageError} for a bad pattern, {UnprocessableError} when a regex runs out of time, {UnavailableError} when too
- * many regex searches run.
+ * @throws {UsageError} for a bad pattern, {UnprocessableError} when RE2 refuses a regex
+ * (`regex_unsupported`) or it runs out of time, {UnavailableError} when too many regex searches
+ * run.
  *
  * @example
  * ```ts
@@ -163,28 +149,39 @@ export async function searchFile(
   } else if (!params.useRegex) {
     if (/[\r\n]/.test(query)) return empty;
     if (!caseSensitive && [...query].some(hasCaseVariants)) {
-      const re = new RegExp(escapeRegExp(query), "i");
-      candidates = { kind: "text", match: (text) => Promise.resolve(linesMatching(text, re)) };
+      const plan = caseVariantPlan(query);
+      candidates = {
+        kind: "needles",
+        needles: plan.needles,
+        fold: true,
+        verify: (lines) => Promise.resolve(lines.flatMap((l, k) => plan.test(l) ? [k] : [])),
+      };
     } else {
       candidates = { kind: "needles", needles: [encoder.encode(query)], fold: !caseSensitive };
     }
   } else {
     compilePattern(query, caseSensitive);
     const literals = requiredLiterals(query, !caseSensitive);
-    const open = RegexRunner.open(
+    const open = await RegexRunner.open(
       query,
-      caseSensitive ? "" : "i",
+      !caseSensitive,
       options.regexBudgetMs ?? REGEX_BUDGET_MS,
     );
     runner = open;
-    candidates = literals === null ? { kind: "text", match: (text) => open.matchLines(text) } : {
+    candidates = literals === null ? { kind: "lines", match: (bytes) => open.matchLines(bytes) } : {
       kind: "needles",
       needles: literals.map((l) => encoder.encode(l)),
       fold: !caseSensitive,
-      verify: (lines) => open.matchLines(lines.join("\n")),
+      verify: (lines) => open.matchLines(encoder.encode(lines.join("\n"))),
     };
   }
-  const file = typeof source === "string" ? await Deno.open(source, { read: true }) : source;
+  let file: Deno.FsFile;
+  try {
+    file = typeof source === "string" ? await Deno.open(source, { read: true }) : source;
+  } catch (err) {
+    runner?.close();
+    throw err;
+  }
   try {
     const r = await scanFile(file, {
       candidates,

@@ -2,7 +2,8 @@
  * The byte-level scan behind log search. The file is read in growing blocks (64 KiB up to
  * 4 MiB) into WebAssembly memory and searched there as raw bytes; only the lines that can match
  * are decoded. Candidate lines come from a needle search (the query, a regex's required
- * literal, or the level words), from a text matcher (regular expressions), or are every line.
+ * literal, or the level words), from a matcher of raw lines (regular expressions), or are every
+ * line.
  * Each candidate line is mapped to its entry (see `entries.ts`), the entry's level is checked,
  * entries are counted once, and the scan stops at `offset + limit + 1` matches. Memory stays
  * bounded: one block plus the context of the entry that may continue into the next block.
@@ -26,9 +27,9 @@ export type Candidates =
     verify?: (lines: string[]) => Promise<number[]>;
   }
   | {
-    kind: "text";
-    /** Indices of the matching lines of a block of lines joined with `\n`. */
-    match: (text: string) => Promise<number[]>;
+    kind: "lines";
+    /** Indices of the matching lines of a block of whole lines (a view valid until it resolves). */
+    match: (bytes: Uint8Array) => Promise<number[]>;
   };
 
 /** What to scan for. */
@@ -175,9 +176,9 @@ async function scanWith(
       }
       return end;
     }
-    if (candidates.kind === "text") {
+    if (candidates.kind === "lines") {
       if (from >= end) return end;
-      const matches = await candidates.match(decoder.decode(hay.subarray(from, textEnd(end))));
+      const matches = await candidates.match(hay.subarray(from, textEnd(end)));
       let q = from;
       let index = 0;
       for (const k of matches) {

@@ -11,6 +11,7 @@ import { SCOPED_ENV_VAR } from "../env_scope.ts";
 import {
   LIBRARY_ENV_VARS,
   pluginEnvVars,
+  pluginReadPaths,
   pluginScope,
   pluginSystemInfo,
   resolveReadFiles,
@@ -92,10 +93,13 @@ export async function hostStart(
     readFiles: files.granted,
     envVars: pluginEnvVars(plugins),
     systemInfo: pluginSystemInfo(plugins),
-    readOnly: options.readOnly,
+    readOnly: [...options.readOnly, ...pluginReadPaths(plugins)],
   });
   const args = [
     "run",
+    // The log monitor collects a finished regex search's worker at once (`gc()`), instead of
+    // holding its memory until the collector's next run.
+    "--v8-flags=--expose-gc",
     ...flags,
     options.script,
     "--scoped",

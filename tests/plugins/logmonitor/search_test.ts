@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { prng } from "../../doubles/_lmstudio_gen.ts";
 import { parseSearchParams, searchFile } from "../../../plugins/logmonitor/mod.ts";
 
 const LINE = (i: number, level = "INFO", msg = `message ${i}`) =>
@@ -109,4 +110,102 @@ Deno.test("searchFile() rejects an invalid regular expression with 400", async (
       message: /^Invalid search pattern: /,
     });
   });
+});
+
+/** grep's count of matching lines in a UTF-8 locale, or null without grep. */
+async function grepCount(args: string[], path: string): Promise<number | null> {
+  try {
+    const out = await new Deno.Command("grep", {
+      args: [...args, path],
+      env: { LC_ALL: "C.UTF-8" },
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    return Number(new TextDecoder().decode(out.stdout).trim());
+  } catch {
+    return null;
+  }
+}
+
+const WORDS = [
+  "über",
+  "ÜBER",
+  "Über",
+  "uber",
+  "Привет",
+  "пРИВЕТ",
+  "привет",
+  "ΣΟΦΊΑ",
+  "σοφία",
+  "Ωμέγα",
+  "98765432109876543210987654",
+  "ωΜΈΓΑ",
+  "κόσμος",
+  "ΚΌΣΜΟΣ",
+  "Straße",
+  "id=1234567",
+  "12345",
+  "x",
+];
+
+/** A log of timestamped lines with the words above and numbers, some CRLF. */
+function generatedLog(lines: number, crlf = 0.1): string {
+  const r = prng(2811);
+  const out: string[] = [];
+  for (let i = 0; i < lines; i++) {
+    const words = Array.from(
+      { length: 1 + Math.floor(r() * 5) },
+      () => r() < 0.5 ? WORDS[Math.floor(r() * WORDS.length)]! : String(Math.floor(r() * 1e9)),
+    );
+    out.push(`2024-01-01 12:00:00,000 - app - INFO - ${words.join(" ")}${r() < crlf ? "\r" : ""}`);
+  }
+  return out.join("\n") + "\n";
+}
+
+async function total(path: string, q: Record<string, string>) {
+  const params = parseSearchParams({ ...q, levels: [], limit: "1000" }, 50);
+  const r = await searchFile(path, params, { regexBudgetMs: 5000 });
+  return r.total;
+}
+
+Deno.test("a regex without fixed text counts the lines grep -cE counts", async () => {
+  const path = await Deno.makeTempFile({ suffix: ".log" });
+  try {
+    // grep counts a CR as part of the line, the search does not: no CRLF lines here.
+    await Deno.writeTextFile(path, generatedLog(800, 0));
+    for (
+      const pattern of [
+        "[0-9]{9}",
+        "^2024.*[0-9]{7}$",
+        "[0-9]{7}\\s",
+        "(1|2)[0-9]{8} [a-z]",
+        "([0-9]+)+[a-z]", // nested quantifiers: exponential for a backtracking engine
+      ]
+    ) {
+      const want = await grepCount(["-cE", pattern], path);
+      if (want === null) return; // no grep on this machine
+      assert.ok(want < 1000, "fewer matches than one page");
+      const got = await total(path, { query: pattern, use_regex: "true", case_sensitive: "true" });
+      assert.equal(got, Math.min(want, 1001), pattern);
+    }
+  } finally {
+    await Deno.remove(path);
+  }
+});
+
+Deno.test("case-insensitive text with letters beyond ASCII counts the lines grep -ci counts", async () => {
+  const path = await Deno.makeTempFile({ suffix: ".log" });
+  try {
+    // A line longer than the 8 KiB a regex sees: plain text is searched in all of it.
+    const long = `2024-01-01 12:00:00,000 - app - INFO - ${"x ".repeat(5000)}ÜBER ПРИВЕТ ΣΟΦΊΑ\n`;
+    await Deno.writeTextFile(path, generatedLog(1500) + long);
+    for (const query of ["über", "ÜBER", "привет", "ПРИВЕТ", "σοφία", "ωμέγα", "ΚΌΣΜΟΣ", "ße"]) {
+      const want = await grepCount(["-ci", "-F", query], path);
+      if (want === null) return;
+      assert.ok(want > 0 && want < 1000, `${query}: ${want}`);
+      assert.equal(await total(path, { query }), want, query);
+    }
+  } finally {
+    await Deno.remove(path);
+  }
 });

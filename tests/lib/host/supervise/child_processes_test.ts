@@ -25,6 +25,12 @@ Deno.test("the scoped host receives and may read only its own variables and thos
       assert.ok(!list.includes("LOCALBENCH_TEST_OTHER") && !list.includes("PATH"));
     }
     assert.ok(start.args.includes("--allow-sys=osUptime"), "declared by the uptime plugin");
+    const read = start.args.find((a) => a.startsWith("--allow-read="))!.split("=")[1]!.split(",");
+    assert.ok(
+      read.some((p) => p.endsWith("/re2-wasm/")),
+      `the log monitor's regex engine (declared readPaths): ${read.join(",")}`,
+    );
+    assert.ok(!read.some((p) => p.endsWith("/plugins") || p.endsWith("node_modules")));
   } finally {
     for (const [name, v] of before) v === undefined ? Deno.env.delete(name) : Deno.env.set(name, v);
     await Deno.remove(dir, { recursive: true });

@@ -1,0 +1,123 @@
+/**
+ * RE2 for the regex worker: re2-wasm's files, read and compiled once per process, and the code
+ * of the worker of one regex search (started by `regex_worker.ts` from a blob URL, so that the
+ * permission-scoped host needs no read access to the source tree, only to re2-wasm's package
+ * folder, {@linkcode re2PackageDir}). The worker receives the compiled WebAssembly module and
+ * re2-wasm's two scripts (its Emscripten loader and its `RE2` class), runs them with the module
+ * handed to the loader (no file access, none of Node's compatibility layer in the worker),
+ * compiles the client's pattern and answers each block of bytes with the indices of its
+ * matching lines (`re2_lines.ts`).
+ *
+ * Messages in: `{type: "init", assets, pattern, ignoreCase, lineCap, maxWindow}`, then
+ * `{id, shared, length}` (a block in a `SharedArrayBuffer`). Messages out: `{type: "ready"}`, `{type: "refused", message}` (RE2 refused the pattern) or
+ * `{type: "unavailable", message}` (re2-wasm could not be started), then `{id, lines}` or
+ * `{id, failed: message}` (RE2's WebAssembly memory ran out: the search cannot go on).
+ *
+ * @module
+ */
+import { fileURLToPath } from "node:url";
+import type { Re2Program } from "./re2_lines.ts";
+
+/** The URL of re2-wasm's entry module (resolved through the import map). */
+const RE2_MODULE_URL: string = import.meta.resolve("re2-wasm");
+
+/** The folder of the re2-wasm package (its scripts and `re2.wasm`), or null if not on disk. */
+export function re2PackageDir(): string | null {
+  if (!RE2_MODULE_URL.startsWith("file:")) return null;
+  return fileURLToPath(new URL("../..", RE2_MODULE_URL)); // build/src/re2.js → package root
+}
+
+/** What a worker needs to run RE2. */
+export interface Re2Assets {
+  /** `build/wasm/re2.wasm`, compiled. */
+  wasm: WebAssembly.Module;
+  /** `build/wasm/re2.js`: the Emscripten loader and bindings. */
+  loader: string;
+  /** `build/src/re2.js`: the `RE2` class (JavaScript syntax translated to RE2's). */
+  api: string;
+}
+
+let assets: Re2Assets | null = null;
+
+/**
+ * re2-wasm's files, read and the module compiled on first use (then kept for the process).
+ *
+ * @throws {Error} when the package cannot be read (e.g. a scope without its folder).
+ */
+export function re2Assets(): Re2Assets {
+  if (assets) return assets;
+  const dir = re2PackageDir();
+  if (dir === null) throw new Error(`re2-wasm is not on disk (${RE2_MODULE_URL})`);
+  assets = {
+    wasm: new WebAssembly.Module(Deno.readFileSync(`${dir}build/wasm/re2.wasm`)),
+    loader: Deno.readTextFileSync(`${dir}build/wasm/re2.js`),
+    api: Deno.readTextFileSync(`${dir}build/src/re2.js`),
+  };
+  return assets;
+}
+
+type MatchingLines = (
+  bytes: Uint8Array,
+  program: Re2Program,
+  lineCap: number,
+  maxWindow: number,
+) => number[];
+
+/** The worker's main function (runs alone from its source text: only globals and arguments). */
+export function re2WorkerMain(matchingLines: MatchingLines): void {
+  const scope = globalThis as unknown as {
+    onmessage: ((e: MessageEvent) => void) | null;
+    postMessage(value: unknown): void;
+  };
+  let program: Re2Program | null = null;
+  let lineCap = 8192;
+  let maxWindow = 256 * 1024;
+  const text = (err: unknown) => err instanceof Error ? err.message : `${err}`;
+  /** Runs re2-wasm's scripts with its compiled module; returns its `RE2` class. */
+  const startRe2 = (a: { wasm: WebAssembly.Module; loader: string; api: string }) => {
+    const module: Record<string, unknown> = {
+      // Emscripten's hook: instantiate the module handed over instead of reading re2.wasm.
+      instantiateWasm(imports: WebAssembly.Imports, receive: (i: WebAssembly.Instance) => void) {
+        const instance = new WebAssembly.Instance(a.wasm, imports);
+        receive(instance);
+        return instance.exports;
+      },
+    };
+    // `process`, `require` and `window` undefined: the loader takes its plain-shell path.
+    const names = ["Module", "process", "require", "window", "importScripts", "print", "read"];
+    new Function(...names, a.loader)(module);
+    const exports: { RE2?: new (pattern: string, flags: string) => unknown } = {};
+    new Function("exports", "require", a.api)(exports, () => module);
+    return exports.RE2!;
+  };
+  scope.onmessage = (e) => {
+    const m = e.data;
+    if (m.type === "init") {
+      let RE2;
+      try {
+        RE2 = startRe2(m.assets);
+      } catch (err) {
+        scope.postMessage({ type: "unavailable", message: text(err) });
+        return;
+      }
+      try {
+        // "u": RE2 reads UTF-8; "m": `^` and `$` match at line breaks inside a block.
+        const re = new RE2(m.pattern, `u${m.ignoreCase ? "i" : ""}m`);
+        // The compiled program behind the RegExp-like class: it takes bytes as well as strings.
+        program = (re as unknown as { wrapper: Re2Program }).wrapper;
+        lineCap = m.lineCap;
+        maxWindow = m.maxWindow;
+        scope.postMessage({ type: "ready" });
+      } catch (err) {
+        scope.postMessage({ type: "refused", message: text(err) });
+      }
+      return;
+    }
+    try {
+      const bytes = new Uint8Array(m.shared, 0, m.length);
+      scope.postMessage({ id: m.id, lines: matchingLines(bytes, program!, lineCap, maxWindow) });
+    } catch (err) {
+      scope.postMessage({ id: m.id, failed: text(err) });
+    }
+  };
+}

@@ -1,0 +1,59 @@
+import assert from "node:assert/strict";
+import { fileURLToPath as fromFileUrl } from "node:url";
+import { refusalReason, RegexRunner } from "../../../plugins/logmonitor/regex_worker.ts";
+import { re2PackageDir } from "../../../plugins/logmonitor/re2_worker.ts";
+import { UnprocessableError } from "../../../lib/error.ts";
+
+const enc = (s: string) => new TextEncoder().encode(s);
+
+Deno.test("RegexRunner matches lines with RE2 and refuses what RE2 cannot run in linear time", async () => {
+  const runner = await RegexRunner.open("^err(or)?\\s+\\d{3}$", true);
+  try {
+    assert.deepEqual(await runner.matchLines(enc("ok\nERROR 500\r\nerr 12\nerr 404")), [1, 3]);
+  } finally {
+    runner.close();
+  }
+  for (const pattern of ["(a)\\1", "a(?!b)"]) {
+    await assert.rejects(
+      RegexRunner.open(pattern, false),
+      (e) => e instanceof UnprocessableError && e.code === "regex_unsupported",
+    );
+  }
+});
+
+Deno.test("refusalReason() names backreferences, lookaround and repeat counts", () => {
+  assert.match(refusalReason("invalid escape sequence: \\1"), /backreferences/);
+  assert.match(refusalReason("invalid escape sequence: \\k"), /backreferences/);
+  assert.match(refusalReason("invalid perl operator: (?<"), /lookbehind/);
+  assert.match(refusalReason("invalid repetition size: {2000}"), /1000/);
+});
+
+Deno.test("regex search works in the permission-scoped host, which reads only re2-wasm's folder", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/x.log`, "2024-01-01 12:00:00,000 - a - INFO - id 1234567\n");
+    const search = fromFileUrl(new URL("../../../plugins/logmonitor/search.ts", import.meta.url));
+    const script = `
+      import { parseSearchParams, searchFile } from ${JSON.stringify(search)};
+      const p = parseSearchParams({ query: "[0-9]{7}", use_regex: "true", levels: [] }, 50);
+      console.log((await searchFile(${JSON.stringify(`${dir}/x.log`)}, p)).total);`;
+    await Deno.writeTextFile(`${dir}/main.ts`, script);
+    const root = fromFileUrl(new URL("../../../", import.meta.url));
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--no-prompt",
+        `--config=${root}deno.json`,
+        `--allow-read=${dir},${re2PackageDir()}`,
+        `${dir}/main.ts`,
+      ],
+      cwd: root,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const err = new TextDecoder().decode(out.stderr);
+    assert.equal(new TextDecoder().decode(out.stdout).trim(), "1", err);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
