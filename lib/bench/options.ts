@@ -29,6 +29,7 @@ export type Action =
   | "print-config"
   | "list-cache"
   | "export-cache"
+  | "import"
   | "export-only"
   | "list-models";
 
@@ -93,6 +94,8 @@ export interface RunOptions {
   filters: FilterOptions;
   retest: boolean;
   export_cache: string | null;
+  /** `--import`: the file of another tool's results to store. */
+  import_file?: string | null;
   enable_profiling: boolean;
   max_temp: number | null;
   max_power: number | null;

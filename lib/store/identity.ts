@@ -39,7 +39,8 @@ export function keyedParams<P extends IdentityParams>(params: P): P {
   return keyed;
 }
 
-function canonical(value: unknown): string {
+/** JSON with object keys sorted (undefined values left out): equal content, equal text. */
+export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (value && typeof value === "object") {
     const entries = Object.entries(value as Record<string, unknown>)
@@ -128,10 +129,14 @@ export function workloadText(paramsJson: unknown): string | null {
     `prompt ${list(w.prompt_tokens)}${spread(w.prompt_tokens_stddev)} tokens`,
     list(w.gen_tokens) && `${list(w.gen_tokens)}${spread(w.gen_tokens_stddev)} out`,
     typeof w.range_ratio === "number" && w.range_ratio > 0 && `range ratio ${w.range_ratio}`,
+    list(w.kv_depth) && `depth ${list(w.kv_depth)}`,
     list(w.concurrency) && `concurrency ${list(w.concurrency)}`,
     list(w.request_rate) && `${list(w.request_rate)} req/s`,
     typeof w.burstiness === "number" && `burstiness ${w.burstiness}`,
     typeof w.duration_s === "number" && `${w.duration_s} s`,
+    // Requests alone: an imported run at an unbounded rate (vllm bench serve's default).
+    typeof w.requests === "number" && !list(w.concurrency) && !list(w.request_rate) &&
+    `${w.requests} requests`,
   ].filter(Boolean);
   return parts.length ? parts.join(" · ") : null;
 }

@@ -259,6 +259,8 @@ export const OPTIONAL_COLUMNS: Readonly<Record<string, Readonly<Record<string, s
     server_version: "TEXT",
     app_version: "TEXT",
     system_json: "TEXT",
+    /** A result imported from another tool's output: the content hash of its record. */
+    import_hash: "TEXT",
     ...Object.fromEntries(
       AGGREGATED_METRICS.flatMap((m) => STAT_SUFFIXES.map((s) => [`${m}_${s}`, "REAL"])),
     ),
