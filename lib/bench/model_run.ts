@@ -48,7 +48,8 @@ export async function runModel(
     const workload = workloadOf(options);
     const controlled = plan.controlled;
     // A grid of lengths has cells; a dataset's requests are one set, kept by run.
-    const grid = workload.prompt_tokens.length > 0 || workload.gen_tokens.length > 0;
+    const grid = workload.prompt_tokens.length > 0 || workload.gen_tokens.length > 0 ||
+      plan.cells.some((c) => !!c.kv_depth);
     const steps = plan.cells.flatMap((cell) =>
       Array.from({ length: config.num_runs }, () => controlled ? cell : undefined)
     );

@@ -268,8 +268,9 @@ export class ModelSession {
       parallel: 1,
       ...(cell ? { cell: cellLabel(cell) } : {}),
     });
+    const depth: Record<string, number> = cell?.kv_depth ? { kv_depth: cell.kv_depth } : {};
     let target: Record<string, number | null> = cell
-      ? { prompt_tokens_target: cell.prompt_tokens, gen_tokens_target: cell.gen_tokens }
+      ? { prompt_tokens_target: cell.prompt_tokens, gen_tokens_target: cell.gen_tokens, ...depth }
       : {};
     try {
       const request: PlannedRequest = cell && this.plan
@@ -279,6 +280,7 @@ export class ModelSession {
         target = {
           prompt_tokens_target: request.prompt_target,
           gen_tokens_target: request.gen_target,
+          ...depth,
         };
       }
       const m = await measureOnce(

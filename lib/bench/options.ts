@@ -67,6 +67,11 @@ export interface WorkloadOptions {
   duration_s?: number | null;
   /** Requests sent and discarded before measuring (the first with the configured prompt). */
   warmup_requests?: number;
+  /**
+   * `--kv-depth`: context tokens filled before each request's own prompt (llama-bench `-d`): a
+   * dimension of the grid; 0 is no filled context. Empty: none.
+   */
+  kv_depth?: number[];
 }
 
 /** A workload with every option filled in. */
@@ -83,6 +88,7 @@ const WORKLOAD_DEFAULTS = {
   burstiness: 1,
   duration_s: null,
   warmup_requests: 1,
+  kv_depth: [] as number[],
 } as const;
 
 /** Every option of a run that is not configuration. */

@@ -90,7 +90,8 @@ export class WorkloadPlan {
     const outputs = workload.gen_tokens.length > 0 ||
       (dataset?.entries.some((e) => e.output_tokens !== null) ?? false);
     const control = outputs ? (await backend.outputControl?.()) ?? "max" : "max";
-    const counter = workload.prompt_tokens.length && dataset === null
+    const depth = workload.kv_depth.some((d) => d > 0);
+    const counter = (workload.prompt_tokens.length || depth) && dataset === null
       ? await promptCounter(backend, instanceId, sampling)
       : null;
     const counted = dataset ? await countReplies(backend, instanceId, dataset) : null;
@@ -100,7 +101,7 @@ export class WorkloadPlan {
   /** Whether requests follow the plan (a grid of lengths or a dataset), not the configured prompt. */
   get controlled(): boolean {
     return this.dataset !== null ||
-      this.cells.some((c) => c.prompt_tokens !== null || c.gen_tokens !== null);
+      this.cells.some((c) => c.prompt_tokens !== null || c.gen_tokens !== null || !!c.kv_depth);
   }
 
   #builder(length: number): PromptBuilder {
@@ -109,15 +110,21 @@ export class WorkloadPlan {
     return b;
   }
 
+  /**
+   * A request of `prompt` tokens after `depth` context tokens (one prompt of their sum: the
+   * server prefills both, then decodes after them), and `gen` output tokens.
+   */
   async #shaped(
     prompt: number | null,
     gen: number | null,
     nonce: string,
+    depth: number | null = null,
   ): Promise<PlannedRequest> {
     const shape: RequestShape = {};
     let exact = false;
-    if (prompt !== null) {
-      const built = await this.#builder(prompt).build(nonce);
+    const length = depth ? depth + (prompt ?? 0) : prompt;
+    if (length !== null) {
+      const built = await this.#builder(length).build(nonce);
       shape.content = built.content;
       exact = built.exact;
     }
@@ -152,6 +159,7 @@ export class WorkloadPlan {
       draw(cell.prompt_tokens, this.#prompt),
       draw(cell.gen_tokens, this.#gen),
       nonce,
+      cell.kv_depth ?? null,
     );
   }
 
@@ -162,7 +170,7 @@ export class WorkloadPlan {
   async warmupRequest(i: number, nonce: string): Promise<PlannedRequest> {
     if (this.dataset) return this.#fromDataset(i, nonce);
     const cell = this.cells[0]!;
-    return await this.#shaped(cell.prompt_tokens, cell.gen_tokens, nonce);
+    return await this.#shaped(cell.prompt_tokens, cell.gen_tokens, nonce, cell.kv_depth ?? null);
   }
 
   /** What reports say about the workload (`results.workload_json`). */

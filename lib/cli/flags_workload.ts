@@ -32,6 +32,17 @@ export const WORKLOAD_FLAGS: readonly FlagSpec[] = [
       "generate exactly n tokens where the server can force it (llama.cpp ignore_eos), else at most n; several values make a grid",
   }),
   f({
+    long: "kv-depth",
+    key: "kv_depth",
+    kind: "ints",
+    min: 0,
+    max: 1_048_576,
+    category: "Workload",
+    arg: "n[,n…]",
+    description:
+      "fill n context tokens before each request's prompt, then measure prefill and decode after them (llama-bench -d); several values make a grid, 0 = none",
+  }),
+  f({
     long: "dataset",
     key: "dataset",
     kind: "string",

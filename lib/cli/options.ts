@@ -119,6 +119,7 @@ export function flagsToRunOptions(flags: Flags): RunOptions {
       burstiness: pick(flags, "burstiness", 1),
       duration_s: pick(flags, "duration", null),
       warmup_requests: pick(flags, "warmup_requests", 1),
+      kv_depth: pick(flags, "kv_depth", []),
     },
     given: Object.keys(flags),
   };

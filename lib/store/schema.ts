@@ -271,6 +271,10 @@ export const OPTIONAL_COLUMNS: Readonly<Record<string, Readonly<Record<string, s
       HARDWARE.flatMap((h) => ["min", "max", "mean"].map((s) => [`${h}_${s}`, "REAL"])),
     ),
   },
+  grid_cells: {
+    /** Context tokens filled before the cell's prompt (`--kv-depth`); null: none. */
+    kv_depth: "INTEGER",
+  },
   load_levels: {
     /** The most requests in flight at once (a concurrency never reached shows here). */
     max_in_flight: "INTEGER",
@@ -310,5 +314,7 @@ export const OPTIONAL_COLUMNS: Readonly<Record<string, Readonly<Record<string, s
     decode_source: "TEXT",
     /** A run with an output target that ended before it on its own (1), or reached it (0). */
     stopped_early: "INTEGER",
+    /** Context tokens filled before the run's prompt (`--kv-depth`); null: none. */
+    kv_depth: "INTEGER",
   },
 };

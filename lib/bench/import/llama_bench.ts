@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { isPlainObject } from "../../shared/json_object.ts";
 import { paramsText, quantizationOfFtype } from "../../modelserver/mod.ts";
 import {
   aggregateRuns,
@@ -23,8 +24,7 @@ export const LLAMA_BENCH = "llama-bench";
 
 /** Whether a JSON object looks like a llama-bench test. */
 export function isLlamaBenchRecord(v: unknown): boolean {
-  return !!v && typeof v === "object" && !Array.isArray(v) &&
-    "model_filename" in v && "n_prompt" in v && "n_gen" in v;
+  return isPlainObject(v) && "model_filename" in v && "n_prompt" in v && "n_gen" in v;
 }
 
 /** The settings of a test besides its lengths: part of its identity. */

@@ -14,6 +14,7 @@ import {
   type Row,
   type RunRecord,
 } from "../../store/mod.ts";
+import { isPlainObject } from "../../shared/json_object.ts";
 import { recordHash, RecordReader } from "./record.ts";
 
 /** The backend of results imported from `vllm bench serve`. */
@@ -21,8 +22,8 @@ export const VLLM_BENCH = "vllm-bench";
 
 /** Whether a JSON object looks like a `vllm bench serve` result. */
 export function isVllmRecord(v: unknown): boolean {
-  return !!v && typeof v === "object" && !Array.isArray(v) &&
-    "model_id" in v && "completed" in v && ("mean_ttft_ms" in v || "ttfts" in v);
+  return isPlainObject(v) && "model_id" in v && "completed" in v &&
+    ("mean_ttft_ms" in v || "ttfts" in v);
 }
 
 /** `20250424-115850` (vLLM's `date`) → ISO 8601; null when unreadable. */
