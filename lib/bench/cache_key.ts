@@ -40,6 +40,7 @@ function measuredWorkload(
   if (w.gen_tokens.length) out.gen_tokens = w.gen_tokens;
   // Depths other than 0 only: `--kv-depth 0` measures what a run without it does.
   if (w.kv_depth.some((d) => d > 0)) out.kv_depth = w.kv_depth;
+  if (w.shared_prefix_tokens > 0) out.shared_prefix_tokens = w.shared_prefix_tokens;
   if (w.prompt_tokens.length && w.prompt_tokens_stddev > 0) {
     out.prompt_tokens_stddev = w.prompt_tokens_stddev;
   }

@@ -72,6 +72,8 @@ export interface WorkloadOptions {
    * dimension of the grid; 0 is no filled context. Empty: none.
    */
   kv_depth?: number[];
+  /** `--shared-prefix-tokens`: the same first N tokens in every request (prompt cache); 0: none. */
+  shared_prefix_tokens?: number;
 }
 
 /** A workload with every option filled in. */
@@ -89,6 +91,7 @@ const WORKLOAD_DEFAULTS = {
   duration_s: null,
   warmup_requests: 1,
   kv_depth: [] as number[],
+  shared_prefix_tokens: 0,
 } as const;
 
 /** Every option of a run that is not configuration. */

@@ -55,7 +55,14 @@ export async function promptCounter(
   return {
     method: "calibrated",
     count: async (c) => {
-      const r = await backend.chat({ ...sampling, model, messages: messages(c), max_tokens: 1 });
+      // A probe leaves nothing in the prompt cache (a shared prefix's first request is cold).
+      const r = await backend.chat({
+        ...sampling,
+        model,
+        messages: messages(c),
+        max_tokens: 1,
+        noCache: true,
+      });
       return r.stats.tokens_in > 0 ? r.stats.tokens_in : null;
     },
   };

@@ -14,6 +14,7 @@ import { promptWithNonce, type RequestShape } from "./measure.ts";
 import type { FullWorkload } from "./options.ts";
 import { type CountMethod, PromptBuilder, type TokenCounter } from "./prompt_builder.ts";
 import { type Cell, cellLabel, cellsOf, promptCounter } from "./workload.ts";
+import { buildSharedPrefix, type SharedPrefix } from "./shared_prefix.ts";
 
 /** One request of a plan and the lengths it asks for. */
 export interface PlannedRequest {
@@ -56,6 +57,8 @@ export class WorkloadPlan {
   readonly method: CountMethod | null;
   readonly outputControl: "exact" | "max";
   readonly dataset: CountedDataset | null;
+  /** The prefix of every measured request (`--shared-prefix-tokens`), or null. */
+  readonly prefix: (SharedPrefix & { target: number }) | null;
   readonly #count: TokenCounter | null;
   readonly #builders = new Map<number, PromptBuilder>();
   readonly #prompt: LengthSpread;
@@ -68,8 +71,10 @@ export class WorkloadPlan {
     dataset: CountedDataset | null,
     outputControl: "exact" | "max",
     counter: { method: CountMethod; count: TokenCounter } | null,
+    prefix: SharedPrefix | null = null,
   ) {
     this.cells = cellsOf(workload);
+    this.prefix = prefix ? { ...prefix, target: workload.shared_prefix_tokens } : null;
     this.dataset = dataset;
     this.method = counter?.method ?? null;
     this.#count = counter?.count ?? null;
@@ -95,12 +100,19 @@ export class WorkloadPlan {
       ? await promptCounter(backend, instanceId, sampling)
       : null;
     const counted = dataset ? await countReplies(backend, instanceId, dataset) : null;
-    return new WorkloadPlan(workload, counted, control, counter);
+    let prefix: SharedPrefix | null = null;
+    if (workload.shared_prefix_tokens > 0) {
+      // The prefix alone is counted as a dataset's reply: less the chat template's share.
+      const count = counter?.count ??
+        (await promptCounter(backend, instanceId, sampling)).count;
+      prefix = await buildSharedPrefix(workload.shared_prefix_tokens, count);
+    }
+    return new WorkloadPlan(workload, counted, control, counter, prefix);
   }
 
   /** Whether requests follow the plan (a grid of lengths or a dataset), not the configured prompt. */
   get controlled(): boolean {
-    return this.dataset !== null ||
+    return this.dataset !== null || this.prefix !== null ||
       this.cells.some((c) => c.prompt_tokens !== null || c.gen_tokens !== null || !!c.kv_depth);
   }
 
@@ -135,6 +147,11 @@ export class WorkloadPlan {
     return { shape, prompt_exact: exact, prompt_target: prompt, gen_target: gen };
   }
 
+  /** A planned request with the shared prefix in front (when there is one). */
+  #prefixed(p: PlannedRequest): PlannedRequest {
+    return this.prefix ? { ...p, shape: { ...p.shape, prefix: this.prefix.text } } : p;
+  }
+
   /** The request of dataset entry `i` (modulo its size). */
   #fromDataset(i: number, nonce: string): PlannedRequest {
     const entries = this.dataset!.entries;
@@ -152,20 +169,23 @@ export class WorkloadPlan {
    * (drawn around them when a spread is set).
    */
   async request(cell: Cell, nonce: string): Promise<PlannedRequest> {
-    if (this.dataset) return this.#fromDataset(this.#taken++, nonce);
+    if (this.dataset) return this.#prefixed(this.#fromDataset(this.#taken++, nonce));
     const draw = (target: number | null, spread: LengthSpread) =>
       target === null ? null : drawLength(target, spread, this.#random);
-    return await this.#shaped(
-      draw(cell.prompt_tokens, this.#prompt),
-      draw(cell.gen_tokens, this.#gen),
-      nonce,
-      cell.kv_depth ?? null,
+    return this.#prefixed(
+      await this.#shaped(
+        draw(cell.prompt_tokens, this.#prompt),
+        draw(cell.gen_tokens, this.#gen),
+        nonce,
+        cell.kv_depth ?? null,
+      ),
     );
   }
 
   /**
    * Warm-up request `i`: the first cell's lengths (no draw), or dataset entry `i`; neither moves
-   * the measured requests' sequence.
+   * the measured requests' sequence. Without the shared prefix: the first measured request is
+   * the one that finds it cold.
    */
   async warmupRequest(i: number, nonce: string): Promise<PlannedRequest> {
     if (this.dataset) return this.#fromDataset(i, nonce);
@@ -182,6 +202,10 @@ export class WorkloadPlan {
     };
     if (spreads(this.#prompt)) out.prompt_tokens_spread = { ...this.#prompt };
     if (spreads(this.#gen)) out.gen_tokens_spread = { ...this.#gen };
+    if (this.prefix) {
+      const { target, tokens, exact } = this.prefix;
+      out.shared_prefix = { tokens: target, tokens_counted: tokens, exact };
+    }
     if (this.dataset) {
       const { path, format, sha256, entries, skipped, output_tokens_method } = this.dataset;
       out.dataset = { path, format, sha256, requests: entries.length, skipped };

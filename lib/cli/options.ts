@@ -120,6 +120,7 @@ export function flagsToRunOptions(flags: Flags): RunOptions {
       duration_s: pick(flags, "duration", null),
       warmup_requests: pick(flags, "warmup_requests", 1),
       kv_depth: pick(flags, "kv_depth", []),
+      shared_prefix_tokens: pick(flags, "shared_prefix_tokens", 0),
     },
     given: Object.keys(flags),
   };

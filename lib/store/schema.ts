@@ -316,5 +316,9 @@ export const OPTIONAL_COLUMNS: Readonly<Record<string, Readonly<Record<string, s
     stopped_early: "INTEGER",
     /** Context tokens filled before the run's prompt (`--kv-depth`); null: none. */
     kv_depth: "INTEGER",
+    /** With `--shared-prefix-tokens`: 1 for the request that found the prefix cold, else 0. */
+    prefix_cold: "INTEGER",
+    /** Prompt tokens the server took from its prompt cache (llama.cpp `cache_n`), where said. */
+    server_cached_tokens: "INTEGER",
   },
 };

@@ -190,3 +190,27 @@ Deno.test("--kv-depth makes one identity per depth, and depth 0 is the identity 
   assert.equal(cells[1], paramsHash(params([4096])), "a cell is the hash of that depth alone");
   assert.equal(new Set(cells).size, 3);
 });
+
+Deno.test("--shared-prefix-tokens is part of the identity, 0 the identity without it", () => {
+  const hash = (shared_prefix_tokens?: number) =>
+    paramsHash(
+      measuredParams(builtInDefaults(), "openai", {
+        ...run,
+        workload: {
+          prompt_tokens: [],
+          gen_tokens: [],
+          concurrency: [],
+          request_rate: [],
+          requests: 16,
+          seed: 42,
+          slo_ttft_ms: null,
+          slo_tpot_ms: null,
+          shared_prefix_tokens,
+        },
+      }),
+    );
+  assert.equal(hash(0), hash());
+  assert.equal(hash(0), paramsHash(measuredParams(builtInDefaults(), "openai", run)));
+  assert.notEqual(hash(512), hash());
+  assert.notEqual(hash(512), hash(1024));
+});
