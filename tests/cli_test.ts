@@ -367,3 +367,32 @@ Deno.test("cli.ts reads the user's defaults.json from LOCALBENCH_CONFIG_DIR", as
   assert.equal(r.code, 0, r.stderr);
   assert.equal(JSON.parse(r.stdout).num_runs, 6);
 });
+
+Deno.test("cli.ts --import stores another tool's results once; a malformed file is one line, exit 2, nothing stored", async () => {
+  await using t = await tempEnv();
+  const fixtures = join(REPO_ROOT, "tests/lib/bench/_fixtures/import");
+  const broken = join(t.root, "broken.jsonl");
+  await Deno.writeTextFile(broken, '{"model_filename": "m.gguf", "n_prompt": 0, "n_gen": 16}\n');
+  let r = await cli(["--import", broken], t.vars);
+  assert.equal(r.code, 2, r.stderr);
+  assertOneSentence(r.stderr, /Cannot import .*broken\.jsonl: line 1: 'avg_ts' is missing/);
+  r = await cli(["--list-cache"], t.vars);
+  assert.match(r.stdout, /The cache is empty/);
+
+  const file = join(fixtures, "llama_bench.jsonl");
+  r = await cli(["--import", file], t.vars);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout.trim(), `Imported 3 llama-bench result(s) from ${file}`);
+  r = await cli(["--import", file, "--json"], t.vars);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout), {
+    file,
+    tool: "llama-bench",
+    records: 3,
+    added: 0,
+    skipped: 3,
+  });
+  r = await cli(["--list-cache"], t.vars);
+  assert.match(r.stdout, /tiny-a-Q8_0\s+q8_0\s+llama-bench\s+16 out · depth 512\s+250\.08/);
+  assert.match(r.stdout, /3 cached result\(s\)/);
+});

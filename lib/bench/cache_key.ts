@@ -38,6 +38,9 @@ function measuredWorkload(
   const out: Record<string, unknown> = {};
   if (w.prompt_tokens.length) out.prompt_tokens = w.prompt_tokens;
   if (w.gen_tokens.length) out.gen_tokens = w.gen_tokens;
+  // Depths other than 0 only: `--kv-depth 0` measures what a run without it does.
+  if (w.kv_depth.some((d) => d > 0)) out.kv_depth = w.kv_depth;
+  if (w.shared_prefix_tokens > 0) out.shared_prefix_tokens = w.shared_prefix_tokens;
   if (w.prompt_tokens.length && w.prompt_tokens_stddev > 0) {
     out.prompt_tokens_stddev = w.prompt_tokens_stddev;
   }
@@ -112,7 +115,10 @@ export function identityHashes(params: MeasuredParams): string[] {
     Array.isArray(v) && v.length ? v.filter((x) => typeof x === "number") : [null];
   const prompts = list(params.workload?.prompt_tokens);
   const gens = list(params.workload?.gen_tokens);
-  const cells = prompts.flatMap((p) => gens.map((g) => ({ prompt_tokens: p, gen_tokens: g })));
+  const depths = list(params.workload?.kv_depth);
+  const cells = depths.flatMap((d) =>
+    prompts.flatMap((p) => gens.map((g) => ({ prompt_tokens: p, gen_tokens: g, kv_depth: d })))
+  );
   if (cells.length < 2) return [paramsHash(params)];
   const id = params as unknown as IdentityParams;
   return cells.map((c, i) => identityHash(cellParams(id, c, i === 0)));

@@ -19,6 +19,7 @@ import { createProfiler } from "./profiler.ts";
 import type { Profiler } from "./profiler_types.ts";
 import { createProgress } from "./progress.ts";
 import { saveRequests } from "./save_requests.ts";
+import { prefixTable } from "./shared_prefix.ts";
 import { gridTable, latencyTable, loadTable, parallelTable, resultsTable } from "./table.ts";
 import { latencyPercentileTable, loadPercentileTable } from "./table_percentiles.ts";
 
@@ -108,6 +109,8 @@ export async function runBenchmarkCommand(
     const grids = rows.map((row) => ({ row, grid: store.gridOf(row.id) }))
       .filter((g) => g.grid.length > 0);
     if (grids.length > 0) say(`\n${gridTable(grids)}`);
+    const prefix = prefixTable(rows);
+    if (prefix !== null) say(`\n${prefix}`);
     const curves = withRuns.map((m) => ({ ...m, levels: store.loadLevelsOf(m.row.id) }))
       .filter((c) => c.levels.length > 0);
     if (curves.length > 0) {

@@ -64,6 +64,11 @@ export interface Measured {
 export interface RequestShape {
   /** The whole user message (nonce included), instead of the configured prompt. */
   content?: string;
+  /**
+   * Text before the message and its nonce, the same in every request (`--shared-prefix-tokens`):
+   * the server's prompt cache is then left on, so it may serve this prefix (never what follows).
+   */
+  prefix?: string;
   /** Output tokens asked for, instead of `max_tokens`. */
   max_tokens?: number;
   /** Generate exactly `max_tokens` where the server can. */
@@ -79,7 +84,8 @@ export async function measureOnce(
   instanceId: string,
   shape: RequestShape = {},
 ): Promise<Measured> {
-  const content = shape.content ?? promptWithNonce(ctx.config.prompt, ctx.nonce());
+  const content = (shape.prefix ?? "") +
+    (shape.content ?? promptWithNonce(ctx.config.prompt, ctx.nonce()));
   const sampling = samplingOf(ctx.config);
   const attempt = (id: string) =>
     ctx.backend.chat({
@@ -89,7 +95,7 @@ export async function measureOnce(
       ...(shape.max_tokens !== undefined ? { max_tokens: shape.max_tokens } : {}),
       ...(shape.exact_output ? { exact_output: true } : {}),
       signal: ctx.signal,
-      noCache: true,
+      noCache: shape.prefix === undefined,
       onToken: ctx.onToken ? (delta) => ctx.onToken!(delta) : undefined,
     });
   const now = () => performance.timeOrigin + performance.now();

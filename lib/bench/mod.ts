@@ -5,6 +5,7 @@
  * @module
  */
 export { measuredParams, paramsHash } from "./cache_key.ts";
+export { importFile, type ImportSummary, LLAMA_BENCH, VLLM_BENCH } from "./import/mod.ts";
 export type { MeasuredParams } from "./cache_key.ts";
 export { isAbort, JobController } from "./job_control.ts";
 export type { JobControl } from "./job_control.ts";

@@ -16,6 +16,7 @@ import { burstNote } from "./burst.ts";
 import { type ModelRunContext, ModelSession, type ModelStatus } from "./model_session.ts";
 import { aggregateParallel } from "./parallel.ts";
 import { gridRows } from "./workload.ts";
+import { prefixEffect, prefixEffectText } from "./shared_prefix.ts";
 import { runLoadCurve } from "./model_load.ts";
 import { workloadOf } from "./options.ts";
 import { paramsBillions, sizeGiB, type Target } from "./target.ts";
@@ -48,7 +49,8 @@ export async function runModel(
     const workload = workloadOf(options);
     const controlled = plan.controlled;
     // A grid of lengths has cells; a dataset's requests are one set, kept by run.
-    const grid = workload.prompt_tokens.length > 0 || workload.gen_tokens.length > 0;
+    const grid = workload.prompt_tokens.length > 0 || workload.gen_tokens.length > 0 ||
+      plan.cells.some((c) => !!c.kv_depth);
     const steps = plan.cells.flatMap((cell) =>
       Array.from({ length: config.num_runs }, () => controlled ? cell : undefined)
     );
@@ -91,6 +93,16 @@ export async function runModel(
       );
     }
     const figures = aggregateRuns(s.runs, sizeGiB(s.target), paramsBillions(s.target));
+    const workloadSummary = plan.summary();
+    if (plan.prefix) {
+      const effect = prefixEffect(
+        { tokens: plan.prefix.target, counted: plan.prefix.tokens },
+        s.sequentialTtfts,
+        s.sequentialCached,
+      );
+      workloadSummary.shared_prefix = { ...workloadSummary.shared_prefix as object, ...effect };
+      emit({ type: "log", level: "info", message: prefixEffectText(s.key, effect) });
+    }
     // Partial: a run or a request failed, or no run kept a decode speed (every stream a burst
     // without a server figure): figures, but not a result to keep as measured.
     const noSpeed = figures.tokens_per_sec_mean === null;
@@ -105,7 +117,7 @@ export async function runModel(
       warmup_ms: warmupMs,
       throttle_wait_s: throttleWait,
       warnings_json: warningsJson(),
-      workload_json: controlled ? JSON.stringify(plan.summary()) : null,
+      workload_json: controlled ? JSON.stringify(workloadSummary) : null,
     }, controlled ? plan.cells.length : 1);
     // One result per identity: each cell of a grid is stored as its own result.
     if (controlled && plan.cells.length > 1) {

@@ -83,6 +83,10 @@ export class ModelSession {
   readonly runs: RunMetrics[] = [];
   /** The measured runs with their grid cell (controlled workloads). */
   readonly cellRuns: CellRun[] = [];
+  /** The TTFT of every sequential measured run in order (null: failed): the prefix's effect. */
+  readonly sequentialTtfts: (number | null)[] = [];
+  /** The prompt tokens the server took from its cache, per sequential run (null: not said). */
+  readonly sequentialCached: (number | null)[] = [];
   /** The controlled workload, prepared after the warmup. */
   plan: WorkloadPlan | null = null;
   readonly rounds: ParallelRound[] = [];
@@ -268,8 +272,11 @@ export class ModelSession {
       parallel: 1,
       ...(cell ? { cell: cellLabel(cell) } : {}),
     });
+    const depth: Record<string, number> = cell?.kv_depth ? { kv_depth: cell.kv_depth } : {};
+    // The first measured request of a model finds the shared prefix cold (warm-ups carry none).
+    if (this.plan?.prefix) depth.prefix_cold = index === 0 ? 1 : 0;
     let target: Record<string, number | null> = cell
-      ? { prompt_tokens_target: cell.prompt_tokens, gen_tokens_target: cell.gen_tokens }
+      ? { prompt_tokens_target: cell.prompt_tokens, gen_tokens_target: cell.gen_tokens, ...depth }
       : {};
     try {
       const request: PlannedRequest = cell && this.plan
@@ -279,6 +286,7 @@ export class ModelSession {
         target = {
           prompt_tokens_target: request.prompt_target,
           gen_tokens_target: request.gen_target,
+          ...depth,
         };
       }
       const m = await measureOnce(
@@ -288,6 +296,9 @@ export class ModelSession {
       );
       this.instanceId = m.instanceId;
       const metrics = runMetrics(m.result, m.sent_at_ms);
+      this.sequentialTtfts.push(metrics.ttft_ms);
+      const cached = m.result.stats.cached_tokens ?? null;
+      this.sequentialCached.push(cached);
       const reload = await this.#watch.check(this.instanceId!, m.result);
       const excluded = reload === null
         ? null
@@ -312,6 +323,7 @@ export class ModelSession {
         run_index: index,
         ...metrics,
         ...target,
+        ...(this.plan?.prefix ? { server_cached_tokens: cached } : {}),
         ...(request.prompt_target !== null ? { prompt_exact: request.prompt_exact ? 1 : 0 } : {}),
         ...(request.gen_target !== null
           ? { stopped_early: stoppedEarly(request.gen_target, metrics) }
@@ -334,6 +346,8 @@ export class ModelSession {
     } catch (err) {
       if (isAbort(err)) throw err;
       this.failedRuns++;
+      this.sequentialTtfts.push(null);
+      this.sequentialCached.push(null);
       const error = messageOf(err);
       store.addRun(this.resultId, {
         run_index: index,

@@ -29,6 +29,7 @@ export type Action =
   | "print-config"
   | "list-cache"
   | "export-cache"
+  | "import"
   | "export-only"
   | "list-models";
 
@@ -66,6 +67,13 @@ export interface WorkloadOptions {
   duration_s?: number | null;
   /** Requests sent and discarded before measuring (the first with the configured prompt). */
   warmup_requests?: number;
+  /**
+   * `--kv-depth`: context tokens filled before each request's own prompt (llama-bench `-d`): a
+   * dimension of the grid; 0 is no filled context. Empty: none.
+   */
+  kv_depth?: number[];
+  /** `--shared-prefix-tokens`: the same first N tokens in every request (prompt cache); 0: none. */
+  shared_prefix_tokens?: number;
 }
 
 /** A workload with every option filled in. */
@@ -82,6 +90,8 @@ const WORKLOAD_DEFAULTS = {
   burstiness: 1,
   duration_s: null,
   warmup_requests: 1,
+  kv_depth: [] as number[],
+  shared_prefix_tokens: 0,
 } as const;
 
 /** Every option of a run that is not configuration. */
@@ -93,6 +103,8 @@ export interface RunOptions {
   filters: FilterOptions;
   retest: boolean;
   export_cache: string | null;
+  /** `--import`: the file of another tool's results to store. */
+  import_file?: string | null;
   enable_profiling: boolean;
   max_temp: number | null;
   max_power: number | null;

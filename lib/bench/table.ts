@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { type ResultRow, type Row, workloadText } from "../store/mod.ts";
+import { cellLabel, type ResultRow, type Row, workloadText } from "../store/mod.ts";
 import { fixed } from "../shared/format.ts";
 import { shortModelName } from "../shared/model_name.ts";
 
@@ -148,10 +148,11 @@ export function gridCells(c: Row, missing = "-"): string[] {
       ? missing
       : `${fixed(mean, digits, missing)} ± ${fixed(std, digits, missing)}`;
   return [
-    [
-      c.prompt_tokens !== null ? `pp${c.prompt_tokens}` : null,
-      c.gen_tokens !== null ? `tg${c.gen_tokens}` : null,
-    ].filter(Boolean).join(" "),
+    cellLabel({
+      prompt_tokens: typeof c.prompt_tokens === "number" ? c.prompt_tokens : null,
+      gen_tokens: typeof c.gen_tokens === "number" ? c.gen_tokens : null,
+      kv_depth: typeof c.kv_depth === "number" ? c.kv_depth : null,
+    }).replace(/^default$/, ""),
     pm(c.pp_tps_mean, c.pp_tps_std, 1),
     pm(c.tg_tps_mean, c.tg_tps_std, 2),
     lengthText(c.prompt_tokens, c.prompt_tokens_mean, c.prompt_exact, "≈"),

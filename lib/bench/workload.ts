@@ -14,17 +14,29 @@ import { quantile, summarize } from "../stats.ts";
 
 export { cellLabel };
 
-/** One cell of the grid; null lengths mean "as configured" (the prompt, up to max_tokens). */
+/**
+ * One cell of the grid; null lengths mean "as configured" (the prompt, up to max_tokens);
+ * `kv_depth` context tokens come before the prompt (null: none).
+ */
 export interface Cell {
   prompt_tokens: number | null;
   gen_tokens: number | null;
+  kv_depth?: number | null;
 }
 
-/** The cells of a workload, prompt lengths outer; one default cell without a workload. */
+/**
+ * The cells of a workload: depths outer (as llama-bench prints them), then prompt lengths, then
+ * output lengths; one default cell without a workload. Depth 0 is a cell without depth.
+ */
 export function cellsOf(w: WorkloadOptions): Cell[] {
   const prompts = w.prompt_tokens.length ? w.prompt_tokens : [null];
   const gens = w.gen_tokens.length ? w.gen_tokens : [null];
-  return prompts.flatMap((p) => gens.map((g) => ({ prompt_tokens: p, gen_tokens: g })));
+  const depths = w.kv_depth?.some((d) => d > 0) ? w.kv_depth.map((d) => d || null) : [null];
+  return depths.flatMap((d) =>
+    prompts.flatMap((p) =>
+      gens.map((g) => ({ prompt_tokens: p, gen_tokens: g, ...(d ? { kv_depth: d } : {}) }))
+    )
+  );
 }
 
 /**
@@ -43,7 +55,14 @@ export async function promptCounter(
   return {
     method: "calibrated",
     count: async (c) => {
-      const r = await backend.chat({ ...sampling, model, messages: messages(c), max_tokens: 1 });
+      // A probe leaves nothing in the prompt cache (a shared prefix's first request is cold).
+      const r = await backend.chat({
+        ...sampling,
+        model,
+        messages: messages(c),
+        max_tokens: 1,
+        noCache: true,
+      });
       return r.stats.tokens_in > 0 ? r.stats.tokens_in : null;
     },
   };
@@ -98,6 +117,7 @@ export function gridRows(cells: Cell[], runs: CellRun[], outputExact: boolean): 
     rows.push({
       prompt_tokens: cell.prompt_tokens,
       gen_tokens: cell.gen_tokens,
+      ...(cell.kv_depth ? { kv_depth: cell.kv_depth } : {}),
       runs: mine.length,
       prompt_tokens_mean: round(summarize(m.map((r) => r.tokens_in)).mean),
       gen_tokens_mean: round(summarize(m.map((r) => r.tokens_out)).mean),

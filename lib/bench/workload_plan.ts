@@ -14,6 +14,7 @@ import { promptWithNonce, type RequestShape } from "./measure.ts";
 import type { FullWorkload } from "./options.ts";
 import { type CountMethod, PromptBuilder, type TokenCounter } from "./prompt_builder.ts";
 import { type Cell, cellLabel, cellsOf, promptCounter } from "./workload.ts";
+import { buildSharedPrefix, type SharedPrefix } from "./shared_prefix.ts";
 
 /** One request of a plan and the lengths it asks for. */
 export interface PlannedRequest {
@@ -56,6 +57,8 @@ export class WorkloadPlan {
   readonly method: CountMethod | null;
   readonly outputControl: "exact" | "max";
   readonly dataset: CountedDataset | null;
+  /** The prefix of every measured request (`--shared-prefix-tokens`), or null. */
+  readonly prefix: (SharedPrefix & { target: number }) | null;
   readonly #count: TokenCounter | null;
   readonly #builders = new Map<number, PromptBuilder>();
   readonly #prompt: LengthSpread;
@@ -68,8 +71,10 @@ export class WorkloadPlan {
     dataset: CountedDataset | null,
     outputControl: "exact" | "max",
     counter: { method: CountMethod; count: TokenCounter } | null,
+    prefix: SharedPrefix | null = null,
   ) {
     this.cells = cellsOf(workload);
+    this.prefix = prefix ? { ...prefix, target: workload.shared_prefix_tokens } : null;
     this.dataset = dataset;
     this.method = counter?.method ?? null;
     this.#count = counter?.count ?? null;
@@ -90,17 +95,25 @@ export class WorkloadPlan {
     const outputs = workload.gen_tokens.length > 0 ||
       (dataset?.entries.some((e) => e.output_tokens !== null) ?? false);
     const control = outputs ? (await backend.outputControl?.()) ?? "max" : "max";
-    const counter = workload.prompt_tokens.length && dataset === null
+    const depth = workload.kv_depth.some((d) => d > 0);
+    const counter = (workload.prompt_tokens.length || depth) && dataset === null
       ? await promptCounter(backend, instanceId, sampling)
       : null;
     const counted = dataset ? await countReplies(backend, instanceId, dataset) : null;
-    return new WorkloadPlan(workload, counted, control, counter);
+    let prefix: SharedPrefix | null = null;
+    if (workload.shared_prefix_tokens > 0) {
+      // The prefix alone is counted as a dataset's reply: less the chat template's share.
+      const count = counter?.count ??
+        (await promptCounter(backend, instanceId, sampling)).count;
+      prefix = await buildSharedPrefix(workload.shared_prefix_tokens, count);
+    }
+    return new WorkloadPlan(workload, counted, control, counter, prefix);
   }
 
   /** Whether requests follow the plan (a grid of lengths or a dataset), not the configured prompt. */
   get controlled(): boolean {
-    return this.dataset !== null ||
-      this.cells.some((c) => c.prompt_tokens !== null || c.gen_tokens !== null);
+    return this.dataset !== null || this.prefix !== null ||
+      this.cells.some((c) => c.prompt_tokens !== null || c.gen_tokens !== null || !!c.kv_depth);
   }
 
   #builder(length: number): PromptBuilder {
@@ -109,15 +122,21 @@ export class WorkloadPlan {
     return b;
   }
 
+  /**
+   * A request of `prompt` tokens after `depth` context tokens (one prompt of their sum: the
+   * server prefills both, then decodes after them), and `gen` output tokens.
+   */
   async #shaped(
     prompt: number | null,
     gen: number | null,
     nonce: string,
+    depth: number | null = null,
   ): Promise<PlannedRequest> {
     const shape: RequestShape = {};
     let exact = false;
-    if (prompt !== null) {
-      const built = await this.#builder(prompt).build(nonce);
+    const length = depth ? depth + (prompt ?? 0) : prompt;
+    if (length !== null) {
+      const built = await this.#builder(length).build(nonce);
       shape.content = built.content;
       exact = built.exact;
     }
@@ -126,6 +145,11 @@ export class WorkloadPlan {
       shape.exact_output = this.outputControl === "exact";
     }
     return { shape, prompt_exact: exact, prompt_target: prompt, gen_target: gen };
+  }
+
+  /** A planned request with the shared prefix in front (when there is one). */
+  #prefixed(p: PlannedRequest): PlannedRequest {
+    return this.prefix ? { ...p, shape: { ...p.shape, prefix: this.prefix.text } } : p;
   }
 
   /** The request of dataset entry `i` (modulo its size). */
@@ -145,24 +169,28 @@ export class WorkloadPlan {
    * (drawn around them when a spread is set).
    */
   async request(cell: Cell, nonce: string): Promise<PlannedRequest> {
-    if (this.dataset) return this.#fromDataset(this.#taken++, nonce);
+    if (this.dataset) return this.#prefixed(this.#fromDataset(this.#taken++, nonce));
     const draw = (target: number | null, spread: LengthSpread) =>
       target === null ? null : drawLength(target, spread, this.#random);
-    return await this.#shaped(
-      draw(cell.prompt_tokens, this.#prompt),
-      draw(cell.gen_tokens, this.#gen),
-      nonce,
+    return this.#prefixed(
+      await this.#shaped(
+        draw(cell.prompt_tokens, this.#prompt),
+        draw(cell.gen_tokens, this.#gen),
+        nonce,
+        cell.kv_depth ?? null,
+      ),
     );
   }
 
   /**
    * Warm-up request `i`: the first cell's lengths (no draw), or dataset entry `i`; neither moves
-   * the measured requests' sequence.
+   * the measured requests' sequence. Without the shared prefix: the first measured request is
+   * the one that finds it cold.
    */
   async warmupRequest(i: number, nonce: string): Promise<PlannedRequest> {
     if (this.dataset) return this.#fromDataset(i, nonce);
     const cell = this.cells[0]!;
-    return await this.#shaped(cell.prompt_tokens, cell.gen_tokens, nonce);
+    return await this.#shaped(cell.prompt_tokens, cell.gen_tokens, nonce, cell.kv_depth ?? null);
   }
 
   /** What reports say about the workload (`results.workload_json`). */
@@ -174,6 +202,10 @@ export class WorkloadPlan {
     };
     if (spreads(this.#prompt)) out.prompt_tokens_spread = { ...this.#prompt };
     if (spreads(this.#gen)) out.gen_tokens_spread = { ...this.#gen };
+    if (this.prefix) {
+      const { target, tokens, exact } = this.prefix;
+      out.shared_prefix = { tokens: target, tokens_counted: tokens, exact };
+    }
     if (this.dataset) {
       const { path, format, sha256, entries, skipped, output_tokens_method } = this.dataset;
       out.dataset = { path, format, sha256, requests: entries.length, skipped };

@@ -95,6 +95,7 @@ export const ACTION_FLAGS: ReadonlySet<string> = new Set([
   "list_cache",
   "export_cache",
   "export_only",
+  "import",
   "print_config",
   "list_models",
   "json",
@@ -117,6 +118,7 @@ export const ADDED_FLAGS: readonly string[] = [
   "base-url",
   "request-timeout",
   "print-config",
+  "import",
   ...WORKLOAD_FLAGS.map((f) => f.long),
   ...OUTPUT_FLAGS.map((f) => f.long),
 ];

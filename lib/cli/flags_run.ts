@@ -179,6 +179,15 @@ export const RUN_FLAGS: readonly FlagSpec[] = [
     category: "Cache",
     description: "write reports from the cache without benchmarking (filters apply)",
   }),
+  f({
+    long: "import",
+    key: "import",
+    kind: "string",
+    category: "Cache",
+    arg: "file",
+    description:
+      "store the results of a llama-bench -o json/-o jsonl or vllm bench serve --save-result file beside localbench's own, then exit (a record stored before is skipped)",
+  }),
   // Profiling
   f({
     long: "enable-profiling",

@@ -32,6 +32,28 @@ export const WORKLOAD_FLAGS: readonly FlagSpec[] = [
       "generate exactly n tokens where the server can force it (llama.cpp ignore_eos), else at most n; several values make a grid",
   }),
   f({
+    long: "kv-depth",
+    key: "kv_depth",
+    kind: "ints",
+    min: 0,
+    max: 1_048_576,
+    category: "Workload",
+    arg: "n[,n…]",
+    description:
+      "fill n context tokens before each request's prompt, then measure prefill and decode after them (llama-bench -d); several values make a grid, 0 = none",
+  }),
+  f({
+    long: "shared-prefix-tokens",
+    key: "shared_prefix_tokens",
+    kind: "int",
+    min: 0,
+    max: 1_048_576,
+    category: "Workload",
+    arg: "n",
+    description:
+      "give every request the same first n tokens (the server's prompt cache may serve them) and report TTFT cold (first request) and warm (the rest); 0 = none",
+  }),
+  f({
     long: "dataset",
     key: "dataset",
     kind: "string",

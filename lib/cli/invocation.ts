@@ -171,6 +171,9 @@ async function checkWorkload(given: WorkloadOptions): Promise<void> {
         "--dataset sets the prompts and output lengths: leave out --prompt-tokens and --gen-tokens",
       );
     }
+    if ((w.kv_depth ?? []).some((d) => d > 0)) {
+      throw badRequest("--dataset sets the prompts: leave out --kv-depth");
+    }
     // Read now, so a file that cannot serve is said before any server is asked (the benchmark
     // code is loaded only for this: the command line's start stays light).
     const { loadDataset } = await import("../bench/mod.ts");

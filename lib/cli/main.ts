@@ -76,6 +76,13 @@ export async function runCli(argv: string[], options: CliOptions = {}): Promise<
         );
         return 0;
       }
+      case "import": {
+        const file = inv.options.import_file!;
+        const { importResults, importText } = await import("./import_action.ts");
+        const summary = await importResults(inv.paths, file);
+        output.out(json ? JSON.stringify({ file, ...summary }) : importText(file, summary));
+        return 0;
+      }
       default: {
         if (!options.benchmark) throw new TypeError("No benchmark runner is configured");
         return await options.benchmark(inv, output);

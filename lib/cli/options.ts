@@ -62,6 +62,8 @@ export function flagsToRunOptions(flags: Flags): RunOptions {
     ? "list-cache"
     : flags.export_cache
     ? "export-cache"
+    : flags.import
+    ? "import"
     : flags.export_only
     ? "export-only"
     : flags.list_models
@@ -85,6 +87,7 @@ export function flagsToRunOptions(flags: Flags): RunOptions {
     },
     retest: pick(flags, "retest", false),
     export_cache: pick(flags, "export_cache", null),
+    import_file: pick(flags, "import", null),
     enable_profiling: pick(flags, "enable_profiling", false),
     max_temp: pick(flags, "max_temp", null),
     max_power: pick(flags, "max_power", null),
@@ -116,6 +119,8 @@ export function flagsToRunOptions(flags: Flags): RunOptions {
       burstiness: pick(flags, "burstiness", 1),
       duration_s: pick(flags, "duration", null),
       warmup_requests: pick(flags, "warmup_requests", 1),
+      kv_depth: pick(flags, "kv_depth", []),
+      shared_prefix_tokens: pick(flags, "shared_prefix_tokens", 0),
     },
     given: Object.keys(flags),
   };

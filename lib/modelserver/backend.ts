@@ -106,6 +106,8 @@ export interface ChatStats {
   prompt_ms?: number | null;
   /** Generation time (llama.cpp `timings.predicted_ms`). */
   predicted_ms?: number | null;
+  /** Prompt tokens the server took from its prompt cache (llama.cpp `timings.cache_n`). */
+  cached_tokens?: number | null;
 }
 
 /** Figures measured by the client with `performance.now()`. */

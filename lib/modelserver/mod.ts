@@ -29,6 +29,7 @@ export type {
   ModelCapabilities,
   ModelInfo,
 } from "./backend.ts";
+export { paramsText, quantizationOfFtype } from "./openai_models.ts";
 export { isToolCapable, isVisionCapable, type ServerConfig } from "./backend.ts";
 export { type BackendOptions, createBackend } from "./factory.ts";
 export {

@@ -49,6 +49,7 @@ export function statsFromOpenAi(
     stop_reason: finish,
     prompt_ms: promptMs,
     predicted_ms: predictedMs,
+    ...(typeof timings?.cache_n === "number" ? { cached_tokens: timings.cache_n } : {}),
   };
 }
 

@@ -39,7 +39,8 @@ export function keyedParams<P extends IdentityParams>(params: P): P {
   return keyed;
 }
 
-function canonical(value: unknown): string {
+/** JSON with object keys sorted (undefined values left out): equal content, equal text. */
+export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (value && typeof value === "object") {
     const entries = Object.entries(value as Record<string, unknown>)
@@ -55,19 +56,25 @@ export function paramsHash(params: IdentityParams): string {
   return createHash("sha256").update(canonical(keyedParams(params))).digest("hex").slice(0, 16);
 }
 
-/** One cell of a grid: a prompt length and an output length target (null: as configured). */
+/**
+ * One cell of a grid: a prompt length and an output length target (null: as configured), and the
+ * context tokens filled before the prompt (`--kv-depth`; null or 0: none).
+ */
 export interface GridCell {
   prompt_tokens: number | null;
   gen_tokens: number | null;
+  kv_depth?: number | null;
 }
 
-/** `pp128 tg32`, `pp128`, `tg32` or `default`. */
+/** `pp128 tg32`, `pp128`, `tg32` or `default`, with ` @ d4096` at a filled context. */
 export function cellLabel(c: GridCell): string {
   const parts = [
     c.prompt_tokens !== null ? `pp${c.prompt_tokens}` : null,
     c.gen_tokens !== null ? `tg${c.gen_tokens}` : null,
   ].filter((x) => x !== null);
-  return parts.length ? parts.join(" ") : "default";
+  const depth = c.kv_depth ? `d${c.kv_depth}` : null;
+  if (!parts.length) return depth ?? "default";
+  return depth ? `${parts.join(" ")} @ ${depth}` : parts.join(" ");
 }
 
 /** The load-curve and SLO values of a workload (what a grid's first cell keeps). */
@@ -95,8 +102,11 @@ export function cellParams<P extends IdentityParams>(
   const workload: Record<string, unknown> = { ...params.workload };
   delete workload.prompt_tokens;
   delete workload.gen_tokens;
+  delete workload.kv_depth;
   if (cell.prompt_tokens !== null) workload.prompt_tokens = [cell.prompt_tokens];
   if (cell.gen_tokens !== null) workload.gen_tokens = [cell.gen_tokens];
+  // Depth 0 is no filled context: the same identity as a run without --kv-depth.
+  if (cell.kv_depth) workload.kv_depth = [cell.kv_depth];
   const out: P = { ...params };
   if (!withRest) {
     for (const k of LOAD_KEYS) delete workload[k];
@@ -128,10 +138,14 @@ export function workloadText(paramsJson: unknown): string | null {
     `prompt ${list(w.prompt_tokens)}${spread(w.prompt_tokens_stddev)} tokens`,
     list(w.gen_tokens) && `${list(w.gen_tokens)}${spread(w.gen_tokens_stddev)} out`,
     typeof w.range_ratio === "number" && w.range_ratio > 0 && `range ratio ${w.range_ratio}`,
+    list(w.kv_depth) && `depth ${list(w.kv_depth)}`,
     list(w.concurrency) && `concurrency ${list(w.concurrency)}`,
     list(w.request_rate) && `${list(w.request_rate)} req/s`,
     typeof w.burstiness === "number" && `burstiness ${w.burstiness}`,
     typeof w.duration_s === "number" && `${w.duration_s} s`,
+    // Requests alone: an imported run at an unbounded rate (vllm bench serve's default).
+    typeof w.requests === "number" && !list(w.concurrency) && !list(w.request_rate) &&
+    `${w.requests} requests`,
   ].filter(Boolean);
   return parts.length ? parts.join(" · ") : null;
 }

@@ -26,9 +26,17 @@ export {
 export { aggregateRuns, gapsOf, percentileColumns } from "./aggregate.ts";
 export type { RunFigures } from "./aggregate.ts";
 export { seriesId } from "./history_series.ts";
-export { cellLabel, cellParams, keyedParams, paramsHash, workloadText } from "./identity.ts";
+export {
+  canonical,
+  cellLabel,
+  cellParams,
+  keyedParams,
+  paramsHash,
+  workloadText,
+} from "./identity.ts";
 export type { GridCell, IdentityParams } from "./identity.ts";
 export { cacheListing, cacheListingJson, exportCache } from "./export.ts";
+export { type ImportedResult, type ImportOutcome, storeImported } from "./imported.ts";
 export { loadCurves } from "./load_curves.ts";
 export { registerLineFunctions } from "./history_sums.ts";
 export type { LoadCurve } from "./load_curves.ts";

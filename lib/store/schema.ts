@@ -261,6 +261,8 @@ export const OPTIONAL_COLUMNS: Readonly<Record<string, Readonly<Record<string, s
     server_version: "TEXT",
     app_version: "TEXT",
     system_json: "TEXT",
+    /** A result imported from another tool's output: the content hash of its record. */
+    import_hash: "TEXT",
     ...Object.fromEntries(
       AGGREGATED_METRICS.flatMap((m) => STAT_SUFFIXES.map((s) => [`${m}_${s}`, "REAL"])),
     ),
@@ -270,6 +272,10 @@ export const OPTIONAL_COLUMNS: Readonly<Record<string, Readonly<Record<string, s
     ...Object.fromEntries(
       HARDWARE.flatMap((h) => ["min", "max", "mean"].map((s) => [`${h}_${s}`, "REAL"])),
     ),
+  },
+  grid_cells: {
+    /** Context tokens filled before the cell's prompt (`--kv-depth`); null: none. */
+    kv_depth: "INTEGER",
   },
   load_levels: {
     /** The most requests in flight at once (a concurrency never reached shows here). */
@@ -310,5 +316,11 @@ export const OPTIONAL_COLUMNS: Readonly<Record<string, Readonly<Record<string, s
     decode_source: "TEXT",
     /** A run with an output target that ended before it on its own (1), or reached it (0). */
     stopped_early: "INTEGER",
+    /** Context tokens filled before the run's prompt (`--kv-depth`); null: none. */
+    kv_depth: "INTEGER",
+    /** With `--shared-prefix-tokens`: 1 for the request that found the prefix cold, else 0. */
+    prefix_cold: "INTEGER",
+    /** Prompt tokens the server took from its prompt cache (llama.cpp `cache_n`), where said. */
+    server_cached_tokens: "INTEGER",
   },
 };

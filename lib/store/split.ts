@@ -35,11 +35,14 @@ function divisor(row: Row, per: string): number | null {
   return mean !== null && ratio !== null && ratio > 0 ? mean / ratio : null;
 }
 
-/** The sequential runs of a cell, as stored (not the parallel rounds' or the load curve's). */
-function cellRunsSql(): string {
-  return `SELECT * FROM runs WHERE result_id = ? AND prompt_tokens_target IS ?
-    AND gen_tokens_target IS ? AND COALESCE(parallel, 1) = 1 AND load_mode IS NULL
-    ORDER BY run_index, id`;
+/**
+ * Which runs are a cell's sequential runs (not the parallel rounds' or the load curve's): its
+ * targets, and its depth where the store has the column (a store older than `--kv-depth` is
+ * split by schema 9 before the column is added, and has no depths).
+ */
+function cellRunsWhere(withDepth: boolean): string {
+  return `result_id = ? AND prompt_tokens_target IS ? AND gen_tokens_target IS ?
+    ${withDepth ? "AND kv_depth IS ?" : ""} AND COALESCE(parallel, 1) = 1 AND load_mode IS NULL`;
 }
 
 /**
@@ -73,6 +76,8 @@ export function splitGridResult(db: DatabaseSync, resultId: number): number[] {
     (db.prepare("PRAGMA table_info(results)").all() as { name: string }[]).map((c) => c.name),
   );
   const known = (r: Row): Row => Object.fromEntries(Object.entries(r).filter(([k]) => have.has(k)));
+  const withDepth = (db.prepare("PRAGMA table_info(runs)").all() as { name: string }[])
+    .some((c) => c.name === "kv_depth");
   const ids: number[] = [];
   let anyFailed = false;
   const figures: { id: number; failed: number }[] = [];
@@ -80,11 +85,20 @@ export function splitGridResult(db: DatabaseSync, resultId: number): number[] {
     const cell: GridCell = {
       prompt_tokens: num(grid.prompt_tokens),
       gen_tokens: num(grid.gen_tokens),
+      kv_depth: num(grid.kv_depth) || null,
     };
     const first = i === 0;
     const cellP = cellParams(params, cell, first);
-    const runs = db.prepare(cellRunsSql()).all(resultId, cell.prompt_tokens, cell.gen_tokens)
-      .map((r) => plain<Row>(r));
+    const keys = [
+      resultId,
+      cell.prompt_tokens,
+      cell.gen_tokens,
+      ...(withDepth ? [cell.kv_depth ?? null] : []),
+    ];
+    const runs = db.prepare(
+      `SELECT * FROM runs WHERE ${cellRunsWhere(withDepth)} ORDER BY run_index, id`,
+    )
+      .all(...keys).map((r) => plain<Row>(r));
     const ok = runs.filter((r) => (r.status ?? "ok") === "ok");
     const failed = runs.filter((r) => r.status === "failed").length;
     const excluded = runs.filter((r) => r.status === "excluded").length;
@@ -110,10 +124,10 @@ export function splitGridResult(db: DatabaseSync, resultId: number): number[] {
         copy[k] = REST_ONLY.test(k) ? (k === "n_parallel" ? 1 : null) : v;
       }
       id = insertRow(db, "results", { ...copy, ...values });
-      db.prepare(
-        `UPDATE runs SET result_id = ? WHERE result_id = ? AND prompt_tokens_target IS ?
-           AND gen_tokens_target IS ? AND COALESCE(parallel, 1) = 1 AND load_mode IS NULL`,
-      ).run(id, resultId, cell.prompt_tokens, cell.gen_tokens);
+      db.prepare(`UPDATE runs SET result_id = ? WHERE ${cellRunsWhere(withDepth)}`).run(
+        id,
+        ...keys,
+      );
       db.prepare("UPDATE grid_cells SET result_id = ? WHERE id = ?").run(id, Number(grid.id));
     }
     ids.push(id);

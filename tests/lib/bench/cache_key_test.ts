@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { measuredParams, paramsHash } from "../../../lib/bench/cache_key.ts";
+import { identityHashes, measuredParams, paramsHash } from "../../../lib/bench/cache_key.ts";
 import { builtInDefaults } from "../../../lib/config/mod.ts";
 
 const run = { n_parallel: 4, unified_kv_cache: false };
@@ -162,4 +162,55 @@ Deno.test("each new workload dimension changes the hash, and its default keeps t
     hash({ prompt_tokens: [], gen_tokens: [], dataset: "d.json", seed: 1 }, "aaaa"),
   ];
   assert.equal(new Set([base, ...variants]).size, variants.length + 1);
+});
+
+Deno.test("--kv-depth makes one identity per depth, and depth 0 is the identity without it", () => {
+  const w = {
+    prompt_tokens: [64],
+    gen_tokens: [16],
+    concurrency: [],
+    request_rate: [],
+    requests: 16,
+    seed: 42,
+    slo_ttft_ms: null,
+    slo_tpot_ms: null,
+  };
+  const params = (kv_depth?: number[]) =>
+    measuredParams(builtInDefaults(), "openai", {
+      ...run,
+      n_parallel: 1, // the grid's other cells have no parallel rounds
+      workload: { ...w, kv_depth },
+    });
+  const plain = paramsHash(params());
+  assert.equal(paramsHash(params([0])), plain, "--kv-depth 0 measures what a run without it does");
+  assert.notEqual(paramsHash(params([4096])), plain);
+  const cells = identityHashes(params([0, 4096, 16384]));
+  assert.equal(cells.length, 3, "one identity per depth");
+  assert.equal(cells[0], plain, "the depth-0 cell is the run without --kv-depth");
+  assert.equal(cells[1], paramsHash(params([4096])), "a cell is the hash of that depth alone");
+  assert.equal(new Set(cells).size, 3);
+});
+
+Deno.test("--shared-prefix-tokens is part of the identity, 0 the identity without it", () => {
+  const hash = (shared_prefix_tokens?: number) =>
+    paramsHash(
+      measuredParams(builtInDefaults(), "openai", {
+        ...run,
+        workload: {
+          prompt_tokens: [],
+          gen_tokens: [],
+          concurrency: [],
+          request_rate: [],
+          requests: 16,
+          seed: 42,
+          slo_ttft_ms: null,
+          slo_tpot_ms: null,
+          shared_prefix_tokens,
+        },
+      }),
+    );
+  assert.equal(hash(0), hash());
+  assert.equal(hash(0), paramsHash(measuredParams(builtInDefaults(), "openai", run)));
+  assert.notEqual(hash(512), hash());
+  assert.notEqual(hash(512), hash(1024));
 });

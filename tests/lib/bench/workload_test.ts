@@ -90,3 +90,20 @@ Deno.test("a run stopped early is one that ended on its own before its output ta
   assert.equal(stoppedEarly(null, { tokens_out: 10, stop_reason: "stop" }), null);
   assert.equal(stoppedEarly(64, { tokens_out: null, stop_reason: "stop" }), null);
 });
+
+Deno.test("--kv-depth adds a dimension to the grid, depths outer, depth 0 a cell without one", () => {
+  const w = { ...workloadOf({}), prompt_tokens: [64], gen_tokens: [16, 32], kv_depth: [0, 4096] };
+  assert.deepEqual(cellsOf(w).map(cellLabel), [
+    "pp64 tg16",
+    "pp64 tg32",
+    "pp64 tg16 @ d4096",
+    "pp64 tg32 @ d4096",
+  ]);
+  assert.deepEqual(cellsOf({ ...workloadOf({}), kv_depth: [512] }).map(cellLabel), ["d512"]);
+  assert.deepEqual(cellsOf({ ...workloadOf({}), kv_depth: [0] }).map(cellLabel), ["default"]);
+  const table = gridTable([{
+    row: { model_name: "org/m", id: 1 } as unknown as ResultRow,
+    grid: [{ prompt_tokens: null, gen_tokens: 16, kv_depth: 4096, runs: 2, tg_tps_mean: 40 }],
+  }]);
+  assert.match(table, /^org\/m\s+tg16 @ d4096\s+-\s+40\.00 ± -/m);
+});

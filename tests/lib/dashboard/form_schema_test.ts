@@ -22,6 +22,7 @@ Deno.test("formSections() offers every benchmark setting once, as one control pe
     "list-cache",
     "export-cache",
     "export-only",
+    "import",
     "print-config",
     "list-models",
     "json",
