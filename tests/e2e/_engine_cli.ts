@@ -1,7 +1,7 @@
 /**
  * The command line against a real llama-server, for the engine's scenario tests: `cli.ts` with the
  * OpenAI-compatible backend at the server's address (64 output tokens at most), and the results
- * it stored, each with its runs.
+ * a command stored, each with its runs and grid rows (any backend).
  *
  * @module
  */
@@ -24,11 +24,13 @@ export function engineCli(args: string[], env: TempEnv, server: LlamaServer) {
   );
 }
 
-/** Every stored result of `env`'s store, oldest first, with its runs. */
-export function storedResults(env: TempEnv): (ResultRow & { runs: Row[] })[] {
+/** Every stored result of `env`'s store, oldest first, with its runs and grid rows. */
+export function storedResults(env: TempEnv): (ResultRow & { runs: Row[]; grid: Row[] })[] {
   const store = ResultsStore.open(join(env.dataDir, "results.db"));
   try {
-    return store.allResults().map((r) => Object.assign(r, { runs: store.runsOf(r.id) }));
+    return store.allResults().map((r) =>
+      Object.assign(r, { runs: store.runsOf(r.id), grid: store.gridOf(r.id) })
+    );
   } finally {
     store.close();
   }

@@ -6,26 +6,15 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { findEngine, startLlamaServer } from "../../lib/engine/mod.ts";
-import { ResultsStore } from "../../lib/store/mod.ts";
 import { programPermissions, runDeno, type TempEnv, tempEnv } from "../_helpers.ts";
 import { startLmStudioDouble } from "../doubles/lmstudio_server.ts";
+import { storedResults } from "./_engine_cli.ts";
 
 const BENCH = ["run", ...programPermissions("bench"), "cli.ts"];
 const engine = findEngine();
 
-function stored(env: TempEnv) {
-  const store = ResultsStore.open(join(env.dataDir, "results.db"));
-  try {
-    return store.allResults().map((r) => ({
-      ...r,
-      params: JSON.parse(String(r.params_json)),
-      runs: store.runsOf(r.id),
-      grid: store.gridOf(r.id),
-    }));
-  } finally {
-    store.close();
-  }
-}
+const stored = (env: TempEnv) =>
+  storedResults(env).map((r) => ({ ...r, params: JSON.parse(String(r.params_json)) }));
 
 Deno.test("--kv-depth on the double: one result per depth, its runs' prompts that much longer", async () => {
   await using env = await tempEnv();

@@ -5,27 +5,20 @@
  * the real llama-server (ignored when the engine is not built).
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { findEngine, startLlamaServer } from "../../lib/engine/mod.ts";
-import { ResultsStore } from "../../lib/store/mod.ts";
 import { programPermissions, runDeno, type TempEnv, tempEnv } from "../_helpers.ts";
 import { startLmStudioDouble } from "../doubles/lmstudio_server.ts";
+import { storedResults } from "./_engine_cli.ts";
 
 const BENCH = ["run", ...programPermissions("bench"), "cli.ts"];
 const engine = findEngine();
 
-function stored(env: TempEnv) {
-  const store = ResultsStore.open(join(env.dataDir, "results.db"));
-  try {
-    return store.allResults().map((r) => ({
-      params: JSON.parse(String(r.params_json)),
-      workload: JSON.parse(String(r.workload_json ?? "null")),
-      runs: store.runsOf(r.id),
-    }));
-  } finally {
-    store.close();
-  }
-}
+const stored = (env: TempEnv) =>
+  storedResults(env).map((r) => ({
+    params: JSON.parse(String(r.params_json)),
+    workload: JSON.parse(String(r.workload_json ?? "null")),
+    runs: r.runs,
+  }));
 
 Deno.test("--shared-prefix-tokens sends the same prefix first in every measured request, cache on", async () => {
   await using env = await tempEnv();
