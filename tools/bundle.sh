@@ -68,6 +68,16 @@ for name in "${targets[@]}"; do
       continue
     fi
   fi
+  if [ "$name" = "webapp" ]; then
+    # The log monitor's regex engine (plugins/logmonitor/re2_worker.ts reads it beside the bundle).
+    rm -rf "${dist:?}/assets/re2-wasm" && mkdir -p "$dist/assets/re2-wasm"
+    if ! cp -rL node_modules/re2-wasm/package.json node_modules/re2-wasm/LICENSE \
+      node_modules/re2-wasm/build "$dist/assets/re2-wasm/"; then
+      echo "bundle: error: cannot copy re2-wasm (run 'npm ci' first)" >&2
+      failed=1
+      continue
+    fi
+  fi
   if ! deno bundle --quiet --platform deno "${ext_args[@]}" -o "$out" "$src"; then
     echo "bundle: error: deno bundle failed for $src" >&2
     failed=1

@@ -18,13 +18,37 @@
 import { fileURLToPath } from "node:url";
 import type { Re2Program } from "./re2_lines.ts";
 
-/** The URL of re2-wasm's entry module (resolved through the import map). */
-const RE2_MODULE_URL: string = import.meta.resolve("re2-wasm");
+/** The files of re2-wasm a bundle carries beside it (`deno task bundle`: `dist/assets/re2-wasm/`). */
+const BUNDLED_DIR = "./assets/re2-wasm/";
 
-/** The folder of the re2-wasm package (its scripts and `re2.wasm`), or null if not on disk. */
+/** re2-wasm's package folder through the import map, or null (a bundle has no import map). */
+function importMapDir(): string | null {
+  let url: string;
+  try {
+    url = import.meta.resolve("re2-wasm");
+  } catch {
+    return null;
+  }
+  if (!url.startsWith("file:")) return null;
+  return fileURLToPath(new URL("../..", url)); // build/src/re2.js → package root
+}
+
+/** The copy beside a bundle, when this module runs inside one and the copy is there. */
+function bundledDir(): string | null {
+  try {
+    const dir = fileURLToPath(new URL(BUNDLED_DIR, import.meta.url));
+    return Deno.statSync(`${dir}build/wasm/re2.wasm`).isFile ? dir : null;
+  } catch {
+    return null; // not a file: URL, or no copy
+  }
+}
+
+/**
+ * The folder of the re2-wasm package (its scripts and `re2.wasm`): the import map's, else the
+ * copy beside a bundle; null when neither is on disk (regex search then answers 503).
+ */
 export function re2PackageDir(): string | null {
-  if (!RE2_MODULE_URL.startsWith("file:")) return null;
-  return fileURLToPath(new URL("../..", RE2_MODULE_URL)); // build/src/re2.js → package root
+  return importMapDir() ?? bundledDir();
 }
 
 /** What a worker needs to run RE2. */
@@ -47,7 +71,9 @@ let assets: Re2Assets | null = null;
 export function re2Assets(): Re2Assets {
   if (assets) return assets;
   const dir = re2PackageDir();
-  if (dir === null) throw new Error(`re2-wasm is not on disk (${RE2_MODULE_URL})`);
+  if (dir === null) {
+    throw new Error("re2-wasm is not on disk (neither installed nor beside a bundle)");
+  }
   assets = {
     wasm: new WebAssembly.Module(Deno.readFileSync(`${dir}build/wasm/re2.wasm`)),
     loader: Deno.readTextFileSync(`${dir}build/wasm/re2.js`),

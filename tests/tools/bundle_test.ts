@@ -118,6 +118,10 @@ Deno.test({
       const stat = await Deno.stat(join(dist, "static", "_islands", file));
       assert.ok(stat.isFile, file);
     }
+    // The log monitor's regex engine travels beside the bundle (no import map there).
+    for (const file of ["build/wasm/re2.wasm", "build/wasm/re2.js", "build/src/re2.js"]) {
+      assert.ok((await Deno.stat(join(dist, "assets", "re2-wasm", file))).isFile, file);
+    }
     const child = new Deno.Command(Deno.execPath(), {
       args: ["run", "--no-config", "-A", join(dist, "webapp.js"), "--port", "0"],
       cwd: empty,
