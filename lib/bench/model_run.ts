@@ -18,6 +18,7 @@ import { aggregateParallel } from "./parallel.ts";
 import { gridRows } from "./workload.ts";
 import { prefixEffect, prefixEffectText } from "./shared_prefix.ts";
 import { runLoadCurve } from "./model_load.ts";
+import { runParallelRound } from "./model_parallel.ts";
 import { workloadOf } from "./options.ts";
 import { paramsBillions, sizeGiB, type Target } from "./target.ts";
 
@@ -70,7 +71,7 @@ export async function runModel(
     }
     for (let i = 0; s.parallel && i < config.num_runs; i++) {
       await control.checkpoint();
-      await s.parallelRound(i);
+      await runParallelRound(s, i);
     }
     if (workload.concurrency.length || workload.request_rate.length) await runLoadCurve(s);
     const hardware = profiler ? await profiler.stop() : {};

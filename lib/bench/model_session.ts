@@ -4,12 +4,11 @@
  *
  * @module
  */
-import type { Config } from "../config/mod.ts";
 import { messageOf } from "../error.ts";
-import type { Backend, LoadOptions, ServerConfig } from "../modelserver/mod.ts";
-import type { ResultsStore, Row } from "../store/mod.ts";
-import { isAbort, type JobControl } from "./job_control.ts";
-import type { EventSink, ModelFigures } from "./events.ts";
+import type { LoadOptions, ServerConfig } from "../modelserver/mod.ts";
+import type { Row } from "../store/mod.ts";
+import { isAbort } from "./job_control.ts";
+import type { ModelFigures } from "./events.ts";
 import {
   type MeasureContext,
   type Measured,
@@ -19,56 +18,16 @@ import {
 } from "./measure.ts";
 import { type Cell, cellLabel, type CellRun, stoppedEarly } from "./workload.ts";
 import { type PlannedRequest, WorkloadPlan } from "./workload_plan.ts";
-import type { Dataset } from "./dataset.ts";
-import { type RunOptions, workloadOf } from "./options.ts";
+import { workloadOf } from "./options.ts";
 import { type RunMetrics, runMetrics } from "./metrics.ts";
-import { type ParallelRound, parallelRound } from "./parallel.ts";
-import type { Profiler } from "./profiler_types.ts";
+import type { ParallelRound } from "./parallel.ts";
 import { type AppliedParams, appliedParams } from "./applied.ts";
-import type { SensorState } from "./honesty.ts";
 import { ReloadWatch, ttftContext } from "./reload.ts";
 import { modelRecordOf, refreshTarget, type Target } from "./target.ts";
+import { loadOptionsOf, type ModelRunContext, type ModelStatus } from "./model_context.ts";
 
-/** What the sequence needs from the job. */
-export interface ModelRunContext {
-  backend: Backend;
-  store: ResultsStore;
-  emit: EventSink;
-  control: JobControl;
-  profiler: Profiler | null;
-  nonce: () => string;
-  config: Config;
-  options: RunOptions;
-  paramsHash: string;
-  params: Record<string, unknown>;
-  /** Extra columns stored with the result (versions, system information). */
-  resultMeta: Row;
-  /** Whether `--max-temp` / `--max-power` can act (profiling on and a sensor present). */
-  sensors?: SensorState;
-  /** The server is llama.cpp's (it applies every sampling value of a request). */
-  llamacpp?: boolean;
-  /** Told the id of the result this model's benchmark writes, once it exists. */
-  onResult?: (id: number) => void;
-  /** The `--dataset` of the job, read and sampled once. */
-  dataset?: Dataset | null;
-}
-
-/**
- * How a model's benchmark ended: `partial` when it has figures but some of its runs failed (shown
- * and reported as such, never a cache hit).
- */
-export type ModelStatus = "ok" | "partial" | "failed" | "stopped";
-
-/** The load options of a configuration. */
-export function loadOptionsOf(config: Config, options: RunOptions, parallel: boolean): LoadOptions {
-  return {
-    context_length: config.context_length,
-    ...config.load,
-    ...(parallel
-      ? { n_parallel: options.n_parallel, unified_kv_cache: options.unified_kv_cache }
-      : {}),
-  };
-}
+export { loadOptionsOf };
+export type { ModelRunContext, ModelStatus };
 
 /** One model's benchmark in progress. */
 export class ModelSession {
@@ -369,46 +328,9 @@ export class ModelSession {
     }
   }
 
-  /** Parallel round `index`: `n_parallel` concurrent requests, each stored as a run. */
-  async parallelRound(index: number): Promise<void> {
-    const n = this.ctx.options.n_parallel;
-    const runs = this.ctx.config.num_runs;
-    this.ctx.emit({ type: "run_start", key: this.key, run: index + 1, runs, parallel: n });
-    const round = await parallelRound(this.#measure, this.instanceId!, n);
-    this.rounds.push(round);
-    const tokens = round.requests.reduce((a, m) => a + (m.tokens_out ?? 0), 0);
-    this.ctx.emit({
-      type: "round_end",
-      key: this.key,
-      round: index + 1,
-      rounds: runs,
-      parallel: n,
-      ok: round.requests.length,
-      failed: round.failures.length,
-      tokens_per_sec: round.wall_ms > 0 && tokens > 0 ? tokens / (round.wall_ms / 1000) : null,
-      wall_ms: round.wall_ms,
-    });
-    round.requests.forEach((metrics, j) =>
-      this.ctx.store.addRun(this.resultId, {
-        run_index: 1000 + index * n + j,
-        parallel: n,
-        ...metrics,
-      })
-    );
-    // A failed request is a run too: its error and times are kept (and in --save-requests).
-    round.failures.forEach((f, j) =>
-      this.ctx.store.addRun(this.resultId, {
-        run_index: 1000 + index * n + round.requests.length + j,
-        parallel: n,
-        status: "failed",
-        error: f.error,
-        total_ms: f.ended_at_ms - f.started_at_ms,
-        started_at_ms: f.started_at_ms,
-        ended_at_ms: f.ended_at_ms,
-      })
-    );
-    for (const f of round.failures) this.warnings.push(`parallel request failed: ${f.error}`);
-    this.failedRequests += round.failures.length;
+  /** How this model's requests are sent (the reload retry included). */
+  get measure(): MeasureContext {
+    return this.#measure;
   }
 
   /** One request of this model with the given shape (the reload retry included). */
