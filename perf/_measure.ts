@@ -136,3 +136,46 @@ export function processBenchSetup(args: string[]): { repeats: number; root: stri
     deno: Deno.execPath(),
   };
 }
+
+/** A benchmark's own server process (see {@linkcode startServeChild}). */
+export interface ServeChild {
+  child: Deno.ChildProcess;
+  /** What matched the ready pattern in its standard output. */
+  ready: RegExpExecArray;
+  /** Kills the process and waits for it. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the benchmark script `script` (its `import.meta.url`) again as a server, `--serve ARGS`,
+ * with `gc()` exposed, and reads its standard output until `ready` matches.
+ */
+export async function startServeChild(
+  script: string,
+  args: string[],
+  ready: RegExp,
+  stderr: "inherit" | "null" = "inherit",
+): Promise<ServeChild> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--v8-flags=--expose-gc", fileURLToPath(script), "--serve", ...args],
+    stdout: "piped",
+    stderr,
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  let match: RegExpExecArray | null;
+  while ((match = ready.exec(text)) === null) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`${args[0]}: the server ended before listening`);
+    text += value;
+  }
+  return {
+    child,
+    ready: match,
+    async stop() {
+      child.kill("SIGKILL");
+      await child.status;
+      await reader.cancel().catch(() => {});
+    },
+  };
+}

@@ -26,6 +26,7 @@ import { ensureIslandsBuilt } from "../tests/_helpers.ts";
 import { seedHistory } from "../tests/lib/store/_history_seed.ts";
 import { createWebApp } from "../app/mod.ts";
 import { parseOptions } from "../lib/args.ts";
+import { startServeChild } from "./_measure.ts";
 
 const { values } = parseOptions({
   args: Deno.args,
@@ -102,28 +103,8 @@ async function load(base: string, clients: number, requests: number): Promise<vo
 }
 
 async function measure(kind: string, root: string): Promise<Memory[]> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      "--v8-flags=--expose-gc",
-      new URL(import.meta.url).pathname,
-      "--serve",
-      kind,
-      "--root",
-      root,
-    ],
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!/port \d+/.test(text)) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`${kind}: the server ended before listening`);
-    text += value;
-  }
-  const base = `http://127.0.0.1:${/port (\d+)/.exec(text)![1]}`;
+  const server = await startServeChild(import.meta.url, [kind, "--root", root], /port (\d+)/);
+  const base = `http://127.0.0.1:${server.ready[1]}`;
   const json = async (path: string) => (await (await fetch(`${base}${path}`)).json()) as Memory;
   try {
     await load(base, 2, 5);
@@ -135,9 +116,7 @@ async function measure(kind: string, root: string): Promise<Memory[]> {
     const after = await json("/__gc");
     return [baseline, peak, after];
   } finally {
-    child.kill("SIGKILL");
-    await child.status;
-    await reader.cancel().catch(() => {});
+    await server.stop();
   }
 }
 

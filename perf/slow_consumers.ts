@@ -39,7 +39,7 @@ import { createHostApp, createWebApp } from "../app/mod.ts";
 import { plugins } from "../plugins/registry.ts";
 import { ensureIslandsBuilt } from "../tests/_helpers.ts";
 import { serverFrames, stalledClient, upgradeHead } from "../tests/_stalled_client.ts";
-import { fmtMs, quantileOf } from "./_measure.ts";
+import { fmtMs, quantileOf, startServeChild } from "./_measure.ts";
 
 const { values } = parseOptions({
   args: Deno.args,
@@ -112,45 +112,26 @@ interface Child {
 
 async function spawn(kind: string, parent: string): Promise<Child> {
   const root = await Deno.makeTempDir({ dir: parent }); // a fresh data folder: a new admin key
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      "--v8-flags=--expose-gc",
-      new URL(import.meta.url).pathname,
-      "--serve",
-      kind,
-      "--root",
-      root,
-    ],
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!/ready \d+ \S+ \S+\n/.test(text)) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`${kind}: the server ended before listening`);
-    text += value;
-  }
-  const [, port, key, logDir] = /ready (\d+) (\S+) (\S+)\n/.exec(text)!;
+  const server = await startServeChild(
+    import.meta.url,
+    [kind, "--root", root],
+    /ready (\d+) (\S+) (\S+)\n/,
+    "null",
+  );
+  const [, port, key, logDir] = server.ready;
   return {
     base: `http://127.0.0.1:${port}`,
     port: Number(port),
     key: key!,
     logDir: logDir!,
     async rss() {
-      const status = await Deno.readTextFile(`/proc/${child.pid}/status`);
+      const status = await Deno.readTextFile(`/proc/${server.child.pid}/status`);
       return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) * 1024;
     },
     async collected() {
       return Number(await (await fetch(`http://127.0.0.1:${port}/__gc`)).text());
     },
-    async stop() {
-      child.kill("SIGKILL");
-      await child.status;
-      await reader.cancel().catch(() => {});
-    },
+    stop: server.stop,
   };
 }
 
