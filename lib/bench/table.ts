@@ -171,15 +171,33 @@ export function gridTable(models: { row: ResultRow; grid: Row[] }[]): string {
   return aligned(head, body, 2);
 }
 
+/** The first columns of a load-curve table: the model, the level and what it achieved. */
+export const LOAD_LEAD_HEAD = ["Load curve", "level", "ok", "out tok/s", "req/s", "goodput/s"];
+
+/** The cells of {@linkcode LOAD_LEAD_HEAD} for one level of a model. */
+export function loadLeadCells(row: ResultRow, l: Row): string[] {
+  return [
+    variant(row),
+    l.mode === "concurrency" ? `c=${l.level}` : `${l.level}/s`,
+    `${l.ok}/${l.requests}`,
+    num(l.output_tokens_per_sec, 1),
+    num(l.requests_per_sec, 2),
+    num(l.goodput_rps, 2),
+  ];
+}
+
+/** The knee mark of a level's row. */
+export const kneeCell = (l: Row): string => l.knee === 1 ? "◀ knee" : "";
+
+/** A load-curve table, its trailing blanks trimmed (the knee column is mostly empty). */
+export function loadTableText(head: string[], body: string[][]): string {
+  return aligned(head, body, 2).split("\n").map((l) => l.trimEnd()).join("\n");
+}
+
 /** The load curves: per model and level, throughput, goodput, latency percentiles and the knee. */
 export function loadTable(models: { row: ResultRow; levels: Row[] }[]): string {
   const head = [
-    "Load curve",
-    "level",
-    "ok",
-    "out tok/s",
-    "req/s",
-    "goodput/s",
+    ...LOAD_LEAD_HEAD,
     "latency p50",
     "p90",
     "p99",
@@ -191,12 +209,7 @@ export function loadTable(models: { row: ResultRow; levels: Row[] }[]): string {
   ];
   const body = models.flatMap(({ row, levels }) =>
     levels.map((l) => [
-      variant(row),
-      l.mode === "concurrency" ? `c=${l.level}` : `${l.level}/s`,
-      `${l.ok}/${l.requests}`,
-      num(l.output_tokens_per_sec, 1),
-      num(l.requests_per_sec, 2),
-      num(l.goodput_rps, 2),
+      ...loadLeadCells(row, l),
       num(l.latency_ms_p50, 0),
       num(l.latency_ms_p90, 0),
       num(l.latency_ms_p99, 0),
@@ -204,8 +217,8 @@ export function loadTable(models: { row: ResultRow; levels: Row[] }[]): string {
       num(l.ttft_ms_p99, 1),
       num(l.tpot_ms_p50, 2),
       num(l.tpot_ms_p99, 2),
-      l.knee === 1 ? "◀ knee" : "",
+      kneeCell(l),
     ])
   );
-  return aligned(head, body, 2).split("\n").map((l) => l.trimEnd()).join("\n");
+  return loadTableText(head, body);
 }

@@ -10,7 +10,7 @@ import { fixed } from "../shared/format.ts";
 import { shortModelName } from "../shared/model_name.ts";
 import { gapsOf } from "./metrics.ts";
 import { quantile } from "../stats.ts";
-import { aligned } from "./table.ts";
+import { aligned, kneeCell, LOAD_LEAD_HEAD, loadLeadCells, loadTableText } from "./table.ts";
 
 const num = (v: unknown, digits: number) => fixed(v, digits, "-");
 
@@ -89,12 +89,7 @@ export function loadPercentileTable(
 ): string {
   const labels = percentiles.map(percentileLabel);
   const head = [
-    "Load curve",
-    "level",
-    "ok",
-    "out tok/s",
-    "req/s",
-    "goodput/s",
+    ...LOAD_LEAD_HEAD,
     ...labels.map((l) => `latency ${l}`),
     ...labels.map((l) => `TTFT ${l}`),
     ...labels.map((l) => `TPOT ${l}`),
@@ -108,18 +103,13 @@ export function loadPercentileTable(
       const col = (key: string, digits: number) =>
         percentilesOf(mine.map((r) => r[key]), percentiles).map((v) => num(v, digits));
       return [
-        shortModelName(String(row.model_key ?? row.model_name)),
-        l.mode === "concurrency" ? `c=${l.level}` : `${l.level}/s`,
-        `${l.ok}/${l.requests}`,
-        num(l.output_tokens_per_sec, 1),
-        num(l.requests_per_sec, 2),
-        num(l.goodput_rps, 2),
+        ...loadLeadCells(row, l),
         ...col("total_ms", 0),
         ...col("ttft_ms", 1),
         ...col("tpot_ms", 2),
-        l.knee === 1 ? "◀ knee" : "",
+        kneeCell(l),
       ];
     })
   );
-  return aligned(head, body, 2).split("\n").map((l) => l.trimEnd()).join("\n");
+  return loadTableText(head, body);
 }
