@@ -8,25 +8,25 @@
  *
  * @module
  */
-import { measuredRunsOf, percentileLabel, percentilesOf } from "../bench/mod.ts";
-import { gapsOf, type Row } from "../store/mod.ts";
+import { measuredRunsOf, percentilesOf } from "../bench/mod.ts";
+import {
+  gapsOf,
+  LEVEL_PERCENTILE_METRICS,
+  levelPercentile,
+  levelPercentiles,
+  percentileLabel,
+  type Row,
+} from "../store/mod.ts";
 import { isPlainObject } from "../shared/json_object.ts";
 import type { ReportEntry } from "./model.ts";
 
 /** What a report shows without `--percentiles` and without a stored choice. */
 export const DEFAULT_PERCENTILES: readonly number[] = [50, 90, 99];
 
-export { percentileLabel };
+export { LEVEL_PERCENTILE_METRICS, levelPercentile, percentileLabel };
 
 /** The latency metrics of a result: label and store column prefix. */
 export type LatencyMetric = "ttft_ms" | "tpot_ms" | "itl_ms" | "total_ms";
-
-/** The metrics of a load level with percentiles: store prefix and the run column they come from. */
-export const LOAD_PERCENTILE_METRICS = [
-  ["latency_ms", "total_ms"],
-  ["ttft_ms", "ttft_ms"],
-  ["tpot_ms", "tpot_ms"],
-] as const;
 
 /** The percentiles kept with a result's workload (`workload_json.percentiles`), or null. */
 export function storedPercentiles(entry: ReportEntry): number[] | null {
@@ -87,29 +87,6 @@ export function latencyPercentile(
   return percentilesOf(resultSamples(entry, metric), [p])[0] ?? null;
 }
 
-/** The requests of a load level: the runs stored with its mode and level that succeeded. */
-export function levelRuns(runs: readonly Row[], level: Row): Row[] {
-  return runs.filter((r) =>
-    r.load_mode === level.mode && r.load_level === level.level && (r.status ?? "ok") === "ok"
-  );
-}
-
-/**
- * Percentile `p` of a load level's metric (`latency_ms`, `ttft_ms`, `tpot_ms`): the level's
- * stored column when there is one, else computed from the level's requests in `runs`.
- */
-export function levelPercentile(
-  level: Row,
-  runs: readonly Row[],
-  metric: (typeof LOAD_PERCENTILE_METRICS)[number][0],
-  p: number,
-): number | null {
-  const stored = [50, 90, 99].includes(p) ? finite(level[`${metric}_p${p}`]) : null;
-  if (stored !== null) return stored;
-  const column = LOAD_PERCENTILE_METRICS.find(([m]) => m === metric)![1];
-  return percentilesOf(levelRuns(runs, level).map((r) => r[column]), [p])[0] ?? null;
-}
-
 /**
  * A result's chosen percentiles as JSON: `{ ttft_ms: { p50: …, "p99.9": … }, … }`.
  */
@@ -132,11 +109,5 @@ export function levelPercentilesJson(
   runs: readonly Row[],
   percentiles: readonly number[],
 ): Record<string, Record<string, number | null>> {
-  const out: Record<string, Record<string, number | null>> = {};
-  for (const [metric] of LOAD_PERCENTILE_METRICS) {
-    out[metric] = Object.fromEntries(
-      percentiles.map((p) => [percentileLabel(p), levelPercentile(level, runs, metric, p)]),
-    );
-  }
-  return out;
+  return levelPercentiles(level, runs, percentiles);
 }

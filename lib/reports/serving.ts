@@ -12,8 +12,8 @@ import { num, type ReportEntry } from "./model.ts";
 import {
   type LatencyMetric,
   latencyPercentile,
+  LEVEL_PERCENTILE_METRICS,
   levelPercentile,
-  LOAD_PERCENTILE_METRICS,
   percentileLabel,
 } from "./percentiles.ts";
 
@@ -125,7 +125,7 @@ export function gridText(e: ReportEntry): string | null {
  */
 export function loadCells(l: Row, runs: readonly Row[], percentiles: readonly number[]): string[] {
   const n = (v: unknown, digits: number) => (typeof v === "number" ? fixed(v, digits) : "–");
-  const ps = (metric: (typeof LOAD_PERCENTILE_METRICS)[number][0], digits: number) =>
+  const ps = (metric: (typeof LEVEL_PERCENTILE_METRICS)[number][0], digits: number) =>
     percentiles.map((p) => n(levelPercentile(l, runs, metric, p), digits)).join(" / ");
   return [
     l.mode === "concurrency" ? `concurrency ${l.level}` : `${l.level} req/s`,
