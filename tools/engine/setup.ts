@@ -149,6 +149,7 @@ export function describeEngine(root: string): string[] {
   if (!engine) return [explainMissingEngine({ root }) ?? "engine missing"];
   const lines = [
     `llama-server: ${engine.server}`,
+    `llama-bench:  ${isFileSync(engine.paths.bench) ? engine.paths.bench : "not built"}`,
     `models dir:   ${engine.modelsDir}`,
     `built:        llama.cpp ${
       engine.stamp.llamaCppCommit.slice(0, 7)
