@@ -36,6 +36,7 @@ export {
   parallelTable,
   resultsTable,
 } from "./table.ts";
+export { measuredRunsOf, percentileLabel, percentilesOf } from "./table_percentiles.ts";
 export {
   levelRow,
   markKnee,

@@ -9,6 +9,7 @@ import { reportSummary } from "./insights.ts";
 import { type ReportData, type ReportEntry, sizeGb } from "./model.ts";
 import { parameterSets } from "./parameters.ts";
 import { notAppliedNames } from "../bench/mod.ts";
+import { latencyPercentilesJson, levelPercentilesJson } from "./percentiles.ts";
 
 /** Schema name of the JSON report. */
 export const REPORT_SCHEMA = "localbench.report/1";
@@ -21,8 +22,14 @@ const PARSED = new Set([
   "workload_json",
 ]);
 
-/** The JSON object of one model variant. */
-export function entryJson(e: ReportEntry): Record<string, unknown> {
+/**
+ * The JSON object of one model variant; `latency_percentiles` and each load level's
+ * `latency_percentiles` hold the report's percentiles (keys `p50`, `p99.9`, …).
+ */
+export function entryJson(
+  e: ReportEntry,
+  percentiles: readonly number[] = [],
+): Record<string, unknown> {
   const columns = Object.fromEntries(Object.entries(e.row).filter(([k]) => !PARSED.has(k)));
   return {
     ...columns,
@@ -35,7 +42,11 @@ export function entryJson(e: ReportEntry): Record<string, unknown> {
     applied: e.applied,
     workload: e.workload,
     grid: e.grid.map(({ id: _, result_id: __, ...cell }) => cell),
-    load_curve: e.load_curve.map(({ id: _, result_id: __, ...level }) => level),
+    latency_percentiles: latencyPercentilesJson(e, percentiles),
+    load_curve: e.load_curve.map(({ id: _, result_id: __, ...level }) => ({
+      ...level,
+      latency_percentiles: levelPercentilesJson(level, e.runs, percentiles),
+    })),
     not_applied: e.applied ? notAppliedNames(e.applied) : [],
     comparison: e.comparison,
     comparison_note: e.comparison_note ?? null,
@@ -54,11 +65,12 @@ export function reportJson(data: ReportData): Record<string, unknown> {
     source: data.source,
     rank_by: data.rank_by,
     options: data.options,
+    percentiles: data.percentiles,
     system: data.system,
     parameter_sets: parameterSets(data.entries),
     compare_with: data.compare,
     summary: reportSummary(data.entries),
-    results: data.entries.map(entryJson),
+    results: data.entries.map((e) => entryJson(e, data.percentiles)),
   };
 }
 
