@@ -42,6 +42,15 @@ export { registerLineFunctions } from "./history_sums.ts";
 export type { LoadCurve } from "./load_curves.ts";
 export { openStore } from "./open.ts";
 export {
+  gpusText,
+  labelled,
+  machineLabels,
+  type MachineRecord,
+  type MachineRow,
+  machines,
+  UNKNOWN_MACHINE,
+} from "./machines.ts";
+export {
   clearCache,
   comparableModels,
   type ComparableVariant,

@@ -101,7 +101,7 @@ export function readEverything(store: ResultsStore): ReadStatement[] {
       "modelHistory",
       () => modelHistory(db, SEEDED_KEY, { kind: "page", limit: 5, before: 1_000 }),
     ],
-    ["findCached", () => store.findCached(SEEDED_KEY, "h1")],
+    ["findCached", () => store.findCached(SEEDED_KEY, "h1", null)],
     ["latestPerIdentity", () => store.latestPerIdentity()],
     ["runsOf", () => store.runsOf(1)],
     ["cacheListing", () => cacheListing(store)],
