@@ -8,6 +8,7 @@
 import { reportSummary } from "./insights.ts";
 import { type ReportData, type ReportEntry, sizeGb } from "./model.ts";
 import { parameterSets } from "./parameters.ts";
+import { machineName, reportMachines } from "./machines.ts";
 import { notAppliedNames } from "../bench/mod.ts";
 
 /** Schema name of the JSON report. */
@@ -29,6 +30,8 @@ export function entryJson(e: ReportEntry): Record<string, unknown> {
     has_vision: Boolean(e.row.has_vision),
     has_tools: Boolean(e.row.has_tools),
     size_gb: sizeGb(e),
+    /** The machine's name ("unknown machine" where none was recorded). */
+    machine: machineName(e),
     params: e.params,
     system: e.system,
     warnings: e.warnings,
@@ -55,6 +58,7 @@ export function reportJson(data: ReportData): Record<string, unknown> {
     rank_by: data.rank_by,
     options: data.options,
     system: data.system,
+    machines: reportMachines(data.entries),
     parameter_sets: parameterSets(data.entries),
     compare_with: data.compare,
     summary: reportSummary(data.entries),
