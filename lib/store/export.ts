@@ -8,7 +8,7 @@ import type { ResultsStore } from "./store.ts";
 import { fixed } from "../shared/format.ts";
 import { shortModelName } from "../shared/model_name.ts";
 import { workloadText } from "./identity.ts";
-import { UNKNOWN_MACHINE } from "./machines.ts";
+import { UNKNOWN_MACHINE } from "../shared/machine.ts";
 
 /** The machine of a cached result: its host name, or "unknown machine". */
 function machineOf(r: Row): string {

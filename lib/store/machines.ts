@@ -66,8 +66,7 @@ export interface MachineRow {
   last_seen: string;
 }
 
-/** What a result of an unknown machine is called. */
-export const UNKNOWN_MACHINE = "unknown machine";
+export { UNKNOWN_MACHINE } from "../shared/machine.ts";
 
 /** The GPUs in words: `name (driver)` joined by ` + `; null for none. */
 export function gpusText(gpus: MachineRecord["gpus"]): string | null {

@@ -41,6 +41,7 @@ export { loadCurves } from "./load_curves.ts";
 export { registerLineFunctions } from "./history_sums.ts";
 export type { LoadCurve } from "./load_curves.ts";
 export { openStore } from "./open.ts";
+export { type MachineResult, modelOnMachines } from "./machine_compare.ts";
 export {
   gpusText,
   labelled,
