@@ -292,7 +292,7 @@ Deno.test("cli.ts --list-cache and --export-cache work on an empty and a filled 
   r = await runDeno([...BENCH, "--list-cache"], { env: t.vars });
   assert.match(
     r.stdout,
-    /org\/m\s+q8_0\s+rest\s+configured prompt\s+41\.50\s+120\.0\s+1 .* abc123/,
+    /org\/m\s+q8_0\s+rest\s+unknown machine\s+configured prompt\s+41\.50\s+120\.0\s+1 .* abc123/,
   );
 
   r = await runDeno([...BENCH, "--export-cache", "cache.json"], { env: t.vars });
