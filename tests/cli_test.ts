@@ -393,6 +393,9 @@ Deno.test("cli.ts --import stores another tool's results once; a malformed file 
     skipped: 3,
   });
   r = await cli(["--list-cache"], t.vars);
-  assert.match(r.stdout, /tiny-a-Q8_0\s+q8_0\s+llama-bench\s+16 out · depth 512\s+250\.08/);
+  assert.match(
+    r.stdout,
+    /tiny-a-Q8_0\s+q8_0\s+llama-bench\s+unknown machine\s+16 out · depth 512\s+250\.08/,
+  );
   assert.match(r.stdout, /3 cached result\(s\)/);
 });

@@ -110,6 +110,8 @@ export interface DashboardStats {
     quantization: string | null;
     backend: string;
     workload: string | null;
+    /** The machine's host name, null for an unknown machine. */
+    machine_name: string | null;
     speed: number;
     vram_mb: string;
     architecture: string | null;
@@ -166,8 +168,10 @@ export function dashboardStats(db: DatabaseSync): DashboardStats {
   const top = all<Row>(
     db,
     `WITH ${LATEST} SELECT m.model_key, m.model_name, m.quantization, m.architecture,
-       r.backend, r.params_json, r.tokens_per_sec_mean AS speed, r.vram_mb, r.tokens_per_sec_per_gb
-     FROM latest r JOIN models m ON m.id = r.model_id WHERE r.tokens_per_sec_mean IS NOT NULL
+       r.backend, r.params_json, r.tokens_per_sec_mean AS speed, r.vram_mb, r.tokens_per_sec_per_gb,
+       mc.hostname AS machine_name
+     FROM latest r JOIN models m ON m.id = r.model_id
+       LEFT JOIN machines mc ON mc.id = r.machine_id WHERE r.tokens_per_sec_mean IS NOT NULL
      ORDER BY r.tokens_per_sec_mean DESC, m.model_key LIMIT 10`,
   );
   const efficient = all<Row>(
@@ -200,6 +204,7 @@ export function dashboardStats(db: DatabaseSync): DashboardStats {
       quantization: r.quantization as string | null,
       backend: String(r.backend),
       workload: workloadText(r.params_json),
+      machine_name: (r.machine_name as string | null) ?? null,
       speed: round2(r.speed as number),
       vram_mb: vramText(r.vram_mb),
       architecture: r.architecture as string | null,

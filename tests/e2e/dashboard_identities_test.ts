@@ -72,7 +72,7 @@ Deno.test({
       assert.ok(bars.some((b) => /q4_k_m \(sdk\)/.test(b)), "two backends told apart");
       assert.match(
         await page.locator("#kpi-basis").textContent() ?? "",
-        /each model variant, backend and workload/,
+        /each model variant, backend, workload and machine/,
       );
       assert.equal((await page.locator("#kpi-models").textContent())?.includes("1"), true);
       await checkEveryLook(page, "identities_home", LOOKS[0]!);
