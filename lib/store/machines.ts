@@ -8,10 +8,12 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import { plain } from "./rows.ts";
+import { FINISHED } from "./status.ts";
 
 /**
- * Schema 10's new table and column, in portable SQL (plain CREATE/ALTER/INDEX, TEXT, INTEGER
- * and REAL): a PostgreSQL store runs the same statements.
+ * Schema 10's new table and column, in portable SQL (plain CREATE/ALTER/INDEX/VIEW, TEXT,
+ * INTEGER and REAL): a PostgreSQL store runs the same statements. The `latest_results` view (the
+ * newest finished result of each identity) gains the machine as `identity_latest` does.
  */
 export const MACHINES_SQL = `
   CREATE TABLE machines (
@@ -32,6 +34,15 @@ export const MACHINES_SQL = `
   ALTER TABLE results ADD COLUMN machine_id TEXT REFERENCES machines(id);
   CREATE INDEX idx_results_machine_identity
     ON results (model_id, params_hash, machine_id, status, id);
+  DROP VIEW latest_results;
+  CREATE VIEW latest_results AS
+    SELECT r.* FROM results r
+    WHERE r.status IN ${FINISHED} AND r.id = (
+      SELECT MAX(r2.id) FROM results r2
+      WHERE r2.model_id = r.model_id AND r2.params_hash = r.params_hash
+        AND COALESCE(r2.machine_id, '') = COALESCE(r.machine_id, '')
+        AND r2.status IN ${FINISHED}
+    );
 `;
 
 /** A machine as the benchmark captured it (lib/bench/machine.ts). */

@@ -154,6 +154,10 @@ Deno.test("a schema-9 store gains machines: its results keep their identity as a
       ["desk", 50],
     ]);
     assert.equal(rows.find((r) => r.machine_name === null)!.prev_tokens_per_sec, 30);
+    // The view of the newest result per identity agrees.
+    const view = store.db.prepare("SELECT id, machine_id FROM latest_results ORDER BY id").all()
+      .map((r) => [r.id, r.machine_id]);
+    assert.deepEqual(view, [[2, null], [3, "aaaa000000000001"]]);
   } finally {
     store.close();
   }
