@@ -60,7 +60,7 @@ Deno.test({
       assert.equal(rows, 4, "the configured prompt under two backends and the grid's two cells");
       const workloads = await page.locator('[data-testid="workload"]').allTextContents();
       assert.deepEqual(workloads.sort(), ["prompt 256 tokens", "prompt 64 tokens"]);
-      const backends = await page.locator("#results-table tbody tr td:nth-child(7)")
+      const backends = await page.locator("#results-table tbody tr td:nth-child(8)")
         .allTextContents();
       assert.deepEqual(backends.sort(), ["rest", "rest", "rest", "sdk"]);
       await checkEveryLook(page, "identities_results", LOOKS[0]!);
