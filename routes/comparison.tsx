@@ -37,10 +37,17 @@ const CHART_POINTS_PER_LINE = 400;
 interface ComparisonData {
   groups: PickerGroup[];
   selected: string | null;
+  /** The model's machines (an id, or `unknown`, and the name) and the URL's `machine`. */
+  machines: { id: string; name: string }[];
+  machine: string | null;
   history: ModelHistory | null;
   curves: LoadCurve[];
-  machines: MachineResult[];
+  /** The model's newest result of each line on each machine. */
+  machines_on: MachineResult[];
 }
+
+/** The `machine` of the URL that names the results without a machine. */
+const UNKNOWN_KEY = "unknown";
 
 /** The picker's groups: each model with its variants. */
 function pickerGroups(variants: ComparableVariant[]): PickerGroup[] {
@@ -61,14 +68,29 @@ export const handler = define.handlers({
     const db = c.var.services.store.db;
     const groups = pickerGroups(comparableVariants(db));
     const selected = c.req.query("model") ?? groups[0]?.model ?? null;
+    const onMachines = selected ? modelOnMachines(db, selected) : [];
+    const machines = [
+      ...new Map(onMachines.map((r) => [r.machine_id ?? UNKNOWN_KEY, r.machine_name])),
+    ].map(([id, name]) => ({ id, name }));
+    // A machine the model has no result on shows every machine.
+    const asked = c.req.query("machine") ?? null;
+    const machine = machines.some((m) => m.id === asked) ? asked : null;
+    const window = { kind: "downsampled", perLine: CHART_POINTS_PER_LINE } as const;
     const data: ComparisonData = {
       groups,
       selected,
+      machines,
+      machine,
       history: selected
-        ? modelHistory(db, selected, { kind: "downsampled", perLine: CHART_POINTS_PER_LINE })
+        ? modelHistory(
+          db,
+          selected,
+          window,
+          machine === null ? undefined : machine === UNKNOWN_KEY ? null : machine,
+        )
         : null,
       curves: selected ? loadCurves(db, selected) : [],
-      machines: selected ? modelOnMachines(db, selected) : [],
+      machines_on: onMachines,
     };
     return page(data);
   },
@@ -217,7 +239,14 @@ export default define.page<typeof handler>(function Comparison({ data: d }) {
   return (
     <>
       <h1>Comparison</h1>
-      {d.groups.length > 0 && <ComparisonPicker groups={d.groups} selected={d.selected} />}
+      {d.groups.length > 0 && (
+        <ComparisonPicker
+          groups={d.groups}
+          selected={d.selected}
+          machines={d.machines}
+          machine={d.machine}
+        />
+      )}
       {!h
         ? (
           <p class="empty" id="cmp-empty">
@@ -250,7 +279,7 @@ export default define.page<typeof handler>(function Comparison({ data: d }) {
             </section>
             <TrendCharts h={h} />
             <SeriesTable h={h} />
-            <MachinesCard rows={d.machines} />
+            <MachinesCard rows={d.machines_on} />
             <LoadCurveCard curves={d.curves} />
           </>
         )}

@@ -131,13 +131,16 @@ function modelStats(sums: LineSums[], series: HistorySeries[]): HistoryStats {
 /**
  * The lines of a model (`model_name` or a variant's `model_key`) in the order of their first
  * result, each with its figures over all its results, and the model's figures; null when the
- * model has no finished result.
+ * model has no finished result. With `machine`, only the lines of that machine (its id; null: the
+ * results of an unknown machine), the model's figures over them.
  */
 export function historySeries(
   db: DatabaseSync,
   name: string,
+  machine?: string | null,
 ): { series: HistorySeries[]; stats: HistoryStats } | null {
-  const sums = lineSums(db, name);
+  const all = lineSums(db, name);
+  const sums = machine === undefined ? all : all.filter((s) => s.machine_id === machine);
   if (sums.length === 0) return null;
   const ids = sums.flatMap((s) => [s.first_id, s.first_measured, s.last_measured, s.parallel_id]);
   const ends = new Map(

@@ -132,11 +132,27 @@ Deno.test({
       }
       await applyLook(page, LOOKS[0]!);
 
+      // The machine picker keeps one machine's lines; the card still compares every machine.
+      await Promise.all([
+        page.waitForURL(/machine=bbbb000000000002$/),
+        page.selectOption("#machine", SERVER),
+      ]);
+      await page.waitForSelector('#chart-speed[data-drawn="true"]');
+      assert.deepEqual((await drawn(page, "chart-speed", "line")).series, [
+        "qwen/qwen3-4b q4_k_m",
+      ]);
+      assert.equal(await page.locator("#series-table tbody tr").count(), 1);
+      assert.match(await page.textContent("#series-table tbody") ?? "", /rack-server/);
+      assert.equal((await page.textContent("#cmp-runs .kpi-value"))?.trim(), "2");
+      assert.equal(await page.locator("#machines-table tbody tr").count(), 2);
+      await checkEveryLook(page, "comparison_one_machine", LOOKS[0]!);
+
       // A model measured on one machine only: a sentence, not a chart of one bar.
       await openPage(page, d.base, `/comparison?model=${encodeURIComponent("tiny@q8_0")}`);
       await page.waitForSelector("#machines-one");
       assert.match(await page.textContent("#machines-one") ?? "", /unknown machine only/);
       assert.equal(await page.locator("#chart-machines").count(), 0);
+      assert.equal(await page.locator("#machine").count(), 0, "no machine to pick");
       assert.deepEqual(watch.errors, []);
     } finally {
       await browser.close();
