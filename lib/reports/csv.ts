@@ -13,6 +13,7 @@ import {
 } from "../store/mod.ts";
 import { type ReportData, type ReportEntry, sizeGb } from "./model.ts";
 import { gridText, loadText } from "./serving.ts";
+import { machineName } from "./machines.ts";
 import { type LatencyMetric, latencyPercentile, percentileLabel } from "./percentiles.ts";
 
 /**
@@ -32,6 +33,8 @@ export const CSV_COLUMNS: readonly string[] = [
   "has_tools",
   "backend",
   "params_hash",
+  "machine_id",
+  "machine_name",
   "started_at",
   "finished_at",
   "num_runs",
@@ -129,6 +132,8 @@ function valueOf(e: ReportEntry, column: string, percentiles: readonly number[])
   switch (column) {
     case "size_gb":
       return sizeGb(e);
+    case "machine_name":
+      return machineName(e);
     case "has_vision":
     case "has_tools":
       return Boolean(e.row[column]);

@@ -8,6 +8,7 @@
 import { reportSummary } from "./insights.ts";
 import { type ReportData, type ReportEntry, sizeGb } from "./model.ts";
 import { parameterSets } from "./parameters.ts";
+import { machineName, reportMachines } from "./machines.ts";
 import { notAppliedNames } from "../bench/mod.ts";
 import { latencyPercentilesJson, levelPercentilesJson } from "./percentiles.ts";
 
@@ -36,6 +37,8 @@ export function entryJson(
     has_vision: Boolean(e.row.has_vision),
     has_tools: Boolean(e.row.has_tools),
     size_gb: sizeGb(e),
+    /** The machine's name ("unknown machine" where none was recorded). */
+    machine: machineName(e),
     params: e.params,
     system: e.system,
     warnings: e.warnings,
@@ -67,6 +70,7 @@ export function reportJson(data: ReportData): Record<string, unknown> {
     options: data.options,
     percentiles: data.percentiles,
     system: data.system,
+    machines: reportMachines(data.entries),
     parameter_sets: parameterSets(data.entries),
     compare_with: data.compare,
     summary: reportSummary(data.entries),

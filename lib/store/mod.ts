@@ -48,6 +48,16 @@ export {
 export { registerLineFunctions } from "./history_sums.ts";
 export type { LoadCurve } from "./load_curves.ts";
 export { openStore } from "./open.ts";
+export { type MachineResult, modelOnMachines } from "./machine_compare.ts";
+export {
+  gpusText,
+  labelled,
+  machineLabels,
+  type MachineRecord,
+  type MachineRow,
+  machines,
+  UNKNOWN_MACHINE,
+} from "./machines.ts";
 export {
   clearCache,
   comparableModels,
