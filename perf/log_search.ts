@@ -17,7 +17,8 @@
  * memory (VmRSS of its process, sampled every 5 ms) is reported fresh, at its peak per case and
  * during the searches, and 3 s after the last one (against its fresh size). The page cache is warm (the file was just written or read).
  *
- * Usage: `deno run -A perf/log_search.ts [--size-mb 1000] [--repeats 5] [--file PATH] [--keep]`
+ * Usage: `deno run -A perf/log_search.ts [--size-mb 1000] [--repeats 5] [--file PATH] [--keep]
+ * [--only TEXT]` (`--only`: the cases whose name holds TEXT, e.g. `--only RE2`).
  *
  * @module
  */
@@ -150,6 +151,7 @@ async function main(): Promise<void> {
       file: { type: "string" },
       keep: { type: "boolean", default: false },
       serve: { type: "string" },
+      only: { type: "string" },
     },
   });
   if (values.serve) return await serve(values.serve);
@@ -226,15 +228,16 @@ async function main(): Promise<void> {
     };
 
     const restMb = rssMb(child.pid);
-    const times = CASES.map(() => ({ ours: [] as number[], peer: [] as number[], counts: "" }));
-    for (const [i, c] of CASES.entries()) {
+    const cases = CASES.filter((c) => !values.only || c.name.includes(values.only));
+    const times = cases.map(() => ({ ours: [] as number[], peer: [] as number[], counts: "" }));
+    for (const [i, c] of cases.entries()) {
       const [a, b] = [await ours(c), await peer(c)];
       times[i]!.counts = `${a.count} / ${b.count}`;
     }
     peak = 0;
     casePeak.clear();
     for (let r = 0; r < repeats; r++) {
-      for (const [i, c] of CASES.entries()) {
+      for (const [i, c] of cases.entries()) {
         const order = r % 2 === 0 ? [ours, peer] : [peer, ours];
         for (const run of order) {
           const { ms } = await run(c);
@@ -257,7 +260,7 @@ async function main(): Promise<void> {
       "matches ours / peer",
       "host peak RSS",
     ]];
-    for (const [i, c] of CASES.entries()) {
+    for (const [i, c] of cases.entries()) {
       const t = times[i]!;
       const ratio = median(t.ours) / median(t.peer);
       rows.push([

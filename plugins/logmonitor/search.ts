@@ -4,7 +4,9 @@
  * allowed by the filter. Scanning stops once the requested page plus one more match is
  * complete, so `total` means "at least". Plain text is searched as bytes (linear time; letters
  * beyond ASCII through their case forms, `case_variants.ts`); regular expressions run on RE2,
- * also in linear time, in a worker with a time budget (`regex_worker.ts`).
+ * also in linear time, in a worker with a time budget (`regex_worker.ts`), on the lines holding
+ * the text every match holds (`regex_literal.ts`) or, for a pattern without such text, on the
+ * lines its prefilter automaton lets through (`regex_dfa.ts`).
  *
  * @module
  */
@@ -12,7 +14,8 @@ import { UsageError } from "../../lib/error.ts";
 import { type Level, LEVELS, type ParsedLine } from "./parse.ts";
 import { caseVariantPlan, hasCaseVariants } from "./case_variants.ts";
 import { requiredLiterals } from "./regex_literal.ts";
-import { REGEX_BUDGET_MS, RegexRunner } from "./regex_worker.ts";
+import { MAX_REGEX_LINE, REGEX_BUDGET_MS, RegexRunner } from "./regex_worker.ts";
+import { buildDfa } from "./regex_dfa.ts";
 import { type Candidates, scanFile, type ScanOptions } from "./search_scan.ts";
 
 /** Hard cap of `limit`. */
@@ -168,12 +171,18 @@ export async function searchFile(
       options.regexBudgetMs ?? REGEX_BUDGET_MS,
     );
     runner = open;
-    candidates = literals === null ? { kind: "lines", match: (bytes) => open.matchLines(bytes) } : {
-      kind: "needles",
-      needles: literals.map((l) => encoder.encode(l)),
-      fold: !caseSensitive,
-      verify: (lines) => open.matchLines(encoder.encode(lines.join("\n"))),
-    };
+    const dfa = literals === null ? await buildDfa(query, !caseSensitive) : null;
+    const match = (bytes: Uint8Array) => open.matchLines(bytes);
+    candidates = dfa
+      ? { kind: "dfa", table: dfa.table, lineCap: MAX_REGEX_LINE, match }
+      : literals === null
+      ? { kind: "lines", match }
+      : {
+        kind: "needles",
+        needles: literals.map((l) => encoder.encode(l)),
+        fold: !caseSensitive,
+        verify: (lines) => open.matchLines(encoder.encode(lines.join("\n"))),
+      };
   }
   let file: Deno.FsFile;
   try {
