@@ -156,7 +156,7 @@ export async function searchFile(
       candidates = {
         kind: "needles",
         needles: plan.needles,
-        fold: true,
+        fold: plan.fold,
         verify: (lines) => Promise.resolve(lines.flatMap((l, k) => plan.test(l) ? [k] : [])),
       };
     } else {
