@@ -77,26 +77,39 @@ export function parseForDfa(pattern: string, ignoreCase: boolean): ParsedPattern
   let i = 0;
   let asciiExact = true;
   const peek = () => chars[i];
-  const fold = (s: CharSet): CharSet => {
+  /**
+   * `s` under case folding: ASCII letters in both cases; a set holding k or s also holds the
+   * Kelvin sign and the long s (beyond ASCII), and a set that may hold those two holds k, K, s
+   * and S, unless it is to be negated (a negated set may then hold more than RE2's).
+   */
+  const fold = (s: CharSet, negated = false): CharSet => {
     if (!ignoreCase) return s;
     for (let c = 0x41; c <= 0x5a; c++) {
       if (s.ascii[c] || s.ascii[c + 32]) s.ascii[c] = s.ascii[c + 32] = 1;
     }
-    // K and S fold to the Kelvin sign and the long s, beyond ASCII (and those back to them).
+    const mayHoldBoth = s.other;
     if (s.ascii[0x6b] || s.ascii[0x73]) s.other = true;
-    if (s.other) { for (const c of [0x4b, 0x53, 0x6b, 0x73]) s.ascii[c] = 1; }
+    if (mayHoldBoth && !negated) {
+      for (const c of [0x4b, 0x53, 0x6b, 0x73]) {
+        if (!s.ascii[c]) asciiExact = false; // more than RE2 matches on ASCII lines
+        s.ascii[c] = 1;
+      }
+    }
     return s;
   };
   const setNode = (s: CharSet): ReNode => ({ t: "set", bytes: s.ascii, other: s.other });
-  /** A character beyond ASCII: its bytes, or (case folded) any such character and ASCII forms. */
+  /** A character beyond ASCII: its bytes, or (case folded) any such character and its ASCII forms. */
   const wide = (ch: string): ReNode => {
     if (!ignoreCase) return seqOfBytes(encoder.encode(ch));
     const s = newSet();
     s.other = true;
+    // Its ASCII forms (the Kelvin sign's k, the long s's S), in both cases.
     for (const f of [ch.toLowerCase(), ch.toUpperCase()]) {
-      if (f.length === 1 && f.charCodeAt(0) < 0x80) s.ascii[f.charCodeAt(0)] = 1;
+      if (f.length === 1 && f.charCodeAt(0) < 0x80) {
+        s.ascii[f.toLowerCase().charCodeAt(0)] = s.ascii[f.toUpperCase().charCodeAt(0)] = 1;
+      }
     }
-    return setNode(fold(s));
+    return setNode(s);
   };
   const hex = (n: number): number => {
     const digits = chars.slice(i, i + n).join("");
@@ -167,8 +180,7 @@ export function parseForDfa(pattern: string, ignoreCase: boolean): ParsedPattern
       }
     }
     i++;
-    const folded = fold(s);
-    return setNode(neg ? negate(folded) : folded);
+    return setNode(neg ? negate(fold(s, true)) : fold(s));
   };
   const atom = (): ReNode => {
     const c = chars[i++]!;

@@ -127,17 +127,31 @@ export function lowerAscii(b: number): number {
 const idle: ByteFinder[] = [];
 /** Idle finders kept for reuse (their memory is not given back between searches). */
 export const MAX_IDLE_FINDERS = 2;
+/** How long idle finders are kept after the last search (then their memory goes back). */
+export const FINDER_IDLE_MS = 2000;
+let dropTimer: ReturnType<typeof setTimeout> | undefined;
 
 /**
- * A finder with at least `capacity` bytes of haystack, reused when one is idle: searches do not
- * allocate (and leave for the collector) megabytes of WebAssembly memory each time.
+ * A finder with at least `capacity` bytes of haystack, reused when one is idle: searches in a
+ * row do not allocate (and leave for the collector) megabytes of WebAssembly memory each time.
  */
 export function acquireFinder(capacity: number): ByteFinder {
   const i = idle.findIndex((f) => f.hay.length >= capacity);
   return i >= 0 ? idle.splice(i, 1)[0]! : new ByteFinder(capacity);
 }
 
-/** Gives a finder back after its search. */
+/**
+ * Gives a finder back after its search. Idle finders are dropped {@linkcode FINDER_IDLE_MS}
+ * after the last one came back, and the collector is run where the host exposes it (the scoped
+ * host does), so that an idle host returns to its size before the searches.
+ */
 export function releaseFinder(finder: ByteFinder): void {
   if (idle.length < MAX_IDLE_FINDERS) idle.push(finder);
+  clearTimeout(dropTimer);
+  const timer = setTimeout(() => {
+    idle.length = 0;
+    (globalThis as { gc?: () => void }).gc?.();
+  }, FINDER_IDLE_MS);
+  Deno.unrefTimer(timer);
+  dropTimer = timer;
 }

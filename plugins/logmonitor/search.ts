@@ -174,7 +174,13 @@ export async function searchFile(
     const dfa = literals === null ? await buildDfa(query, !caseSensitive) : null;
     const match = (bytes: Uint8Array) => open.matchLines(bytes);
     candidates = dfa
-      ? { kind: "dfa", table: dfa.table, lineCap: MAX_REGEX_LINE, match }
+      ? {
+        kind: "dfa",
+        table: dfa.table,
+        lineCap: MAX_REGEX_LINE,
+        asciiExact: dfa.asciiExact,
+        match,
+      }
       : literals === null
       ? { kind: "lines", match }
       : {

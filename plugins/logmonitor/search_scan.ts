@@ -32,6 +32,12 @@ export type Candidates =
     table: Int32Array;
     /** Lines longer than this are candidates whatever the automaton says (`match` cuts them). */
     lineCap: number;
+    /**
+     * Whether the automaton decides lines of ASCII bytes alone (`Dfa.asciiExact`): such a
+     * candidate (no byte >= 0x80, no CR before its end, at most `lineCap` bytes) matches
+     * without `match`.
+     */
+    asciiExact: boolean;
     /** Indices of the matching lines of a block of whole lines (candidates, each ending in LF). */
     match: (bytes: Uint8Array) => Promise<number[]>;
   }
@@ -66,6 +72,7 @@ export interface ScanResult {
 }
 
 const NL = 0x0a;
+const CR = 0x0d;
 const NONE = -1;
 const decoder = new TextDecoder("utf-8", { fatal: false });
 
@@ -200,19 +207,37 @@ async function scanWith(
         found.push(lineStartOf(at));
         p = lineAfter(at, end);
       }
+      /** Whether RE2 must test the candidate line at `q` (else the automaton decided it). */
+      const needsRe2 = (q: number): boolean => {
+        if (!candidates.asciiExact) return true;
+        const e = textEnd(lineAfter(q, end));
+        if (e - q > candidates.lineCap) return true;
+        for (let p = q; p < e; p++) {
+          const b = hay[p]!;
+          if (b >= 0x80 || (b === CR && p !== e - 1)) return true;
+        }
+        return false;
+      };
       // Tested in growing batches: the scan often stops after the first page.
       for (let k = 0, batch = 16; k < found.length; k += batch, batch *= 4) {
         const part = found.slice(k, k + batch);
-        const lengths = part.map((q) => Math.min(lineAfter(q, end) - q, candidates.lineCap + 1));
-        const bytes = new Uint8Array(lengths.reduce((a, b) => a + b + 1, 0));
-        let at = 0;
-        part.forEach((q, j) => {
-          bytes.set(hay.subarray(q, q + lengths[j]!), at);
-          at += lengths[j]!;
-          if (bytes[at - 1] !== NL) bytes[at++] = NL;
-        });
-        for (const j of await candidates.match(bytes.subarray(0, at))) {
-          const r = act(part[j]!);
+        const asked = part.filter(needsRe2);
+        const askedSet = new Set(asked);
+        const yes = new Set<number>(part.filter((q) => !askedSet.has(q)));
+        if (asked.length > 0) {
+          const lengths = asked.map((q) => Math.min(lineAfter(q, end) - q, candidates.lineCap + 1));
+          const bytes = new Uint8Array(lengths.reduce((a, b) => a + b + 1, 0));
+          let at = 0;
+          asked.forEach((q, j) => {
+            bytes.set(hay.subarray(q, q + lengths[j]!), at);
+            at += lengths[j]!;
+            if (bytes[at - 1] !== NL) bytes[at++] = NL;
+          });
+          for (const j of await candidates.match(bytes.subarray(0, at))) yes.add(asked[j]!);
+        }
+        for (const q of part) {
+          if (!yes.has(q)) continue;
+          const r = act(q);
           if (r !== null) return r;
         }
       }

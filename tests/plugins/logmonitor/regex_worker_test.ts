@@ -57,3 +57,21 @@ Deno.test("regex search works in the permission-scoped host, which reads only re
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("RegexRunner checks its pattern on the host and starts no worker until lines need RE2", async () => {
+  const before = performance.now();
+  const runner = await RegexRunner.open("[0-9]{3}x", false);
+  try {
+    assert.equal(runner.started, false, "no worker after open");
+    assert.deepEqual(await runner.matchLines(enc("12x\n123x\n")), [1]);
+    assert.equal(runner.started, true);
+  } finally {
+    runner.close();
+  }
+  await assert.rejects(
+    RegexRunner.open("(\\pL|\\pN|x){1000}", false),
+    (e) =>
+      e instanceof UnprocessableError && ["regex_too_large", "regex_unsupported"].includes(e.code!),
+  );
+  assert.ok(performance.now() - before < 30_000);
+});
