@@ -36,6 +36,29 @@ const CR = 0x0d;
 
 class TooLarge extends Error {}
 
+/**
+ * Whether the automaton accepts one line (`line`: its characters, without LF or trailing CR).
+ * Meant for a line of ASCII characters, which it then decides exactly when `asciiExact`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { buildDfa, dfaAccepts } from "./regex_dfa.ts";
+ * const dfa = (await buildDfa("^a[0-9]+$", false))!;
+ * assert.ok(dfaAccepts(dfa, "a12") && !dfaAccepts(dfa, "a12b"));
+ * ```
+ */
+export function dfaAccepts(dfa: Dfa, line: string): boolean {
+  let s = 0;
+  for (let i = 0; i < line.length; i++) {
+    const x = dfa.table[s * 256 + (line.charCodeAt(i) & 0xff)]!;
+    if (x === DFA_MATCH) return true;
+    if (x < 0) return false; // an LF inside: not a line
+    s = x;
+  }
+  return dfa.table[s * 256 + LF] === DFA_MATCH;
+}
+
 /** A built automaton. */
 export interface Dfa {
   /** `states * 256` entries. */

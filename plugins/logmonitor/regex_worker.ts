@@ -131,16 +131,18 @@ export class RegexRunner {
   }
 
   /**
-   * Starts a worker for `pattern` (JavaScript syntax, translated to RE2's).
+   * Opens a search for `pattern` (JavaScript syntax, translated to RE2's). With `lazy`, RE2
+   * checks the pattern on the host and the worker starts when lines first need RE2 (for a
+   * search whose prefilter decides most lines); else the worker starts now and checks it.
    *
    * @throws {UnavailableError} `regex_busy` when {@linkcode MAX_REGEX_SEARCHES} already run.
    * @throws {UnprocessableError} `regex_unsupported` when RE2 refuses the pattern.
    */
-  // deno-lint-ignore require-await
   static async open(
     pattern: string,
     ignoreCase: boolean,
     budgetMs = REGEX_BUDGET_MS,
+    lazy = false,
   ): Promise<RegexRunner> {
     if (!regexSlotFree()) {
       throw new UnavailableError(
@@ -154,9 +156,11 @@ export class RegexRunner {
     } catch (err) {
       throw unavailable(err);
     }
-    checkPattern(assets, pattern, ignoreCase);
+    if (lazy) checkPattern(assets, pattern, ignoreCase);
     running++;
-    return new RegexRunner(assets, pattern, ignoreCase, budgetMs);
+    const runner = new RegexRunner(assets, pattern, ignoreCase, budgetMs);
+    if (!lazy) await (runner.#starting = runner.#start());
+    return runner;
   }
 
   /** Starts the worker and compiles the pattern there (its time is not the budget's). */

@@ -15,7 +15,7 @@ import { type Level, LEVELS, type ParsedLine } from "./parse.ts";
 import { caseVariantPlan, hasCaseVariants } from "./case_variants.ts";
 import { requiredLiterals } from "./regex_literal.ts";
 import { MAX_REGEX_LINE, REGEX_BUDGET_MS, RegexRunner } from "./regex_worker.ts";
-import { buildDfa } from "./regex_dfa.ts";
+import { buildDfa, type Dfa, dfaAccepts } from "./regex_dfa.ts";
 import { type Candidates, scanFile, type ScanOptions } from "./search_scan.ts";
 
 /** Hard cap of `limit`. */
@@ -110,6 +110,36 @@ export function compilePattern(query: string, caseSensitive: boolean): RegExp {
   }
 }
 
+/** Whether the automaton decides `line` alone (ASCII, no CR, not cut: `Dfa.asciiExact`). */
+function decides(dfa: Dfa | null, line: string): dfa is Dfa {
+  if (dfa === null || !dfa.asciiExact || line.length > MAX_REGEX_LINE) return false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c >= 0x80 || c === 0x0d) return false;
+  }
+  return true;
+}
+
+/**
+ * The indices of the candidate `lines` (decoded, without CR) that match: decided by the
+ * automaton where it can (no worker started for them), else by RE2.
+ */
+async function verifyLines(
+  lines: string[],
+  dfa: Dfa | null,
+  runner: RegexRunner,
+): Promise<number[]> {
+  const asked = lines.flatMap((l, k) => decides(dfa, l) ? [] : [k]);
+  const matched = new Set<number>();
+  if (asked.length > 0) {
+    const bytes = encoder.encode(asked.map((k) => lines[k]).join("\n"));
+    for (const j of await runner.matchLines(bytes)) matched.add(asked[j]!);
+  }
+  return lines.flatMap((l, k) =>
+    matched.has(k) || (decides(dfa, l) && dfaAccepts(dfa, l)) ? [k] : []
+  );
+}
+
 /** Options of {@linkcode searchFile}. */
 export interface SearchFileOptions extends ScanOptions {
   /** Time budget of a regex search in ms. @default REGEX_BUDGET_MS */
@@ -165,15 +195,18 @@ export async function searchFile(
   } else {
     compilePattern(query, caseSensitive);
     const literals = requiredLiterals(query, !caseSensitive);
+    const dfa = await buildDfa(query, !caseSensitive);
+    // With an automaton, lines seldom need RE2: its worker starts only when one does.
     const open = await RegexRunner.open(
       query,
       !caseSensitive,
       options.regexBudgetMs ?? REGEX_BUDGET_MS,
+      dfa !== null,
     );
     runner = open;
-    const dfa = literals === null ? await buildDfa(query, !caseSensitive) : null;
     const match = (bytes: Uint8Array) => open.matchLines(bytes);
-    candidates = dfa
+    const verify = (lines: string[]) => verifyLines(lines, dfa, open);
+    candidates = dfa && literals === null
       ? {
         kind: "dfa",
         table: dfa.table,
@@ -187,7 +220,7 @@ export async function searchFile(
         kind: "needles",
         needles: literals.map((l) => encoder.encode(l)),
         fold: !caseSensitive,
-        verify: (lines) => open.matchLines(encoder.encode(lines.join("\n"))),
+        verify,
       };
   }
   let file: Deno.FsFile;
