@@ -31,6 +31,7 @@
     (local $i i32) (local $mask i32) (local $p i32) (local $j i32) (local $a i32) (local $b i32)
     (local $first v128) (local $last v128) (local $va v128) (local $vb v128)
     (local $A v128) (local $n25 v128) (local $x20 v128) (local $lo i32) (local $span i32)
+    (local $m1 i32) (local $t v128)
 
     (local.set $first (i8x16.splat (i32.load8_u (local.get $needle))))
     (local.set $last (i8x16.splat
@@ -41,11 +42,94 @@
     (local.set $A (i8x16.splat (local.get $lo)))
     (local.set $n25 (i8x16.splat (i32.sub (local.get $span) (i32.const 1))))
     (local.set $x20 (i8x16.splat (i32.const 0x20))) ;; the lower-case bit
+    (local.set $m1 (i32.sub (local.get $m) (i32.const 1)))
     (local.set $i (local.get $start))
     (block $done
       (loop $scan
         ;; while (i + m <= end)
         (br_if $done (i32.gt_s (i32.add (local.get $i) (local.get $m)) (local.get $end)))
+        ;; Fast skip: while none of the next 64 positions can start a match (the first and last
+        ;; needle bytes compared at each, folded as below; one loop per folding mode), move on
+        ;; by 64; else fall through to the 16-position step.
+        (block $slow
+          (if (i32.eqz (local.get $fold))
+            (then
+            (loop $fast0
+              (br_if $done (i32.gt_s (i32.add (local.get $i) (local.get $m)) (local.get $end)))
+              (br_if $slow (v128.any_true (v128.or
+                (v128.or
+                (v128.and
+                (i8x16.eq (v128.load align=1 (i32.add (local.get $i) (i32.const 0))) (local.get $first))
+                (i8x16.eq (v128.load align=1 (i32.add (local.get $i) (i32.add (local.get $m1) (i32.const 0)))) (local.get $last)))
+                (v128.and
+                (i8x16.eq (v128.load align=1 (i32.add (local.get $i) (i32.const 16))) (local.get $first))
+                (i8x16.eq (v128.load align=1 (i32.add (local.get $i) (i32.add (local.get $m1) (i32.const 16)))) (local.get $last))))
+                (v128.or
+                (v128.and
+                (i8x16.eq (v128.load align=1 (i32.add (local.get $i) (i32.const 32))) (local.get $first))
+                (i8x16.eq (v128.load align=1 (i32.add (local.get $i) (i32.add (local.get $m1) (i32.const 32)))) (local.get $last)))
+                (v128.and
+                (i8x16.eq (v128.load align=1 (i32.add (local.get $i) (i32.const 48))) (local.get $first))
+                (i8x16.eq (v128.load align=1 (i32.add (local.get $i) (i32.add (local.get $m1) (i32.const 48)))) (local.get $last)))))))
+              (local.set $i (i32.add (local.get $i) (i32.const 64)))
+              (br $fast0)))
+            (else (if (i32.eq (local.get $fold) (i32.const 2))
+              (then
+              (loop $fast2
+              (br_if $done (i32.gt_s (i32.add (local.get $i) (local.get $m)) (local.get $end)))
+              (br_if $slow (v128.any_true (v128.or
+                (v128.or
+                (v128.and
+                (i8x16.eq (v128.or (v128.load align=1 (i32.add (local.get $i) (i32.const 0))) (local.get $x20)) (local.get $first))
+                (i8x16.eq (v128.or (v128.load align=1 (i32.add (local.get $i) (i32.add (local.get $m1) (i32.const 0)))) (local.get $x20)) (local.get $last)))
+                (v128.and
+                (i8x16.eq (v128.or (v128.load align=1 (i32.add (local.get $i) (i32.const 16))) (local.get $x20)) (local.get $first))
+                (i8x16.eq (v128.or (v128.load align=1 (i32.add (local.get $i) (i32.add (local.get $m1) (i32.const 16)))) (local.get $x20)) (local.get $last))))
+                (v128.or
+                (v128.and
+                (i8x16.eq (v128.or (v128.load align=1 (i32.add (local.get $i) (i32.const 32))) (local.get $x20)) (local.get $first))
+                (i8x16.eq (v128.or (v128.load align=1 (i32.add (local.get $i) (i32.add (local.get $m1) (i32.const 32)))) (local.get $x20)) (local.get $last)))
+                (v128.and
+                (i8x16.eq (v128.or (v128.load align=1 (i32.add (local.get $i) (i32.const 48))) (local.get $x20)) (local.get $first))
+                (i8x16.eq (v128.or (v128.load align=1 (i32.add (local.get $i) (i32.add (local.get $m1) (i32.const 48)))) (local.get $x20)) (local.get $last)))))))
+              (local.set $i (i32.add (local.get $i) (i32.const 64)))
+              (br $fast2)))
+              (else
+              (loop $fast1
+              (br_if $done (i32.gt_s (i32.add (local.get $i) (local.get $m)) (local.get $end)))
+              (br_if $slow (v128.any_true (v128.or
+                (v128.or
+                (v128.and
+                (i8x16.eq (v128.or (local.tee $t (v128.load align=1 (i32.add (local.get $i) (i32.const 0))))
+                (v128.and (i8x16.le_u (i8x16.sub (local.get $t) (local.get $A)) (local.get $n25))
+                  (local.get $x20))) (local.get $first))
+                (i8x16.eq (v128.or (local.tee $t (v128.load align=1 (i32.add (local.get $i) (i32.add (local.get $m1) (i32.const 0)))))
+                (v128.and (i8x16.le_u (i8x16.sub (local.get $t) (local.get $A)) (local.get $n25))
+                  (local.get $x20))) (local.get $last)))
+                (v128.and
+                (i8x16.eq (v128.or (local.tee $t (v128.load align=1 (i32.add (local.get $i) (i32.const 16))))
+                (v128.and (i8x16.le_u (i8x16.sub (local.get $t) (local.get $A)) (local.get $n25))
+                  (local.get $x20))) (local.get $first))
+                (i8x16.eq (v128.or (local.tee $t (v128.load align=1 (i32.add (local.get $i) (i32.add (local.get $m1) (i32.const 16)))))
+                (v128.and (i8x16.le_u (i8x16.sub (local.get $t) (local.get $A)) (local.get $n25))
+                  (local.get $x20))) (local.get $last))))
+                (v128.or
+                (v128.and
+                (i8x16.eq (v128.or (local.tee $t (v128.load align=1 (i32.add (local.get $i) (i32.const 32))))
+                (v128.and (i8x16.le_u (i8x16.sub (local.get $t) (local.get $A)) (local.get $n25))
+                  (local.get $x20))) (local.get $first))
+                (i8x16.eq (v128.or (local.tee $t (v128.load align=1 (i32.add (local.get $i) (i32.add (local.get $m1) (i32.const 32)))))
+                (v128.and (i8x16.le_u (i8x16.sub (local.get $t) (local.get $A)) (local.get $n25))
+                  (local.get $x20))) (local.get $last)))
+                (v128.and
+                (i8x16.eq (v128.or (local.tee $t (v128.load align=1 (i32.add (local.get $i) (i32.const 48))))
+                (v128.and (i8x16.le_u (i8x16.sub (local.get $t) (local.get $A)) (local.get $n25))
+                  (local.get $x20))) (local.get $first))
+                (i8x16.eq (v128.or (local.tee $t (v128.load align=1 (i32.add (local.get $i) (i32.add (local.get $m1) (i32.const 48)))))
+                (v128.and (i8x16.le_u (i8x16.sub (local.get $t) (local.get $A)) (local.get $n25))
+                  (local.get $x20))) (local.get $last)))))))
+              (local.set $i (i32.add (local.get $i) (i32.const 64)))
+              (br $fast1)))))))
         ;; va = 16 bytes at i, vb = 16 bytes at i + m - 1, folded when asked
         (local.set $va (v128.load align=1 (local.get $i)))
         (if (local.get $fold)
