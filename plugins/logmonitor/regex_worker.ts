@@ -1,11 +1,11 @@
 /**
  * Regular expressions from clients run on RE2 (npm `re2-wasm`), a linear-time engine: no pattern
- * can backtrack, so a search's time grows with the file, never with the pattern's nesting. A
- * search first compiles its pattern with RE2 on the host (a fresh instance, dropped at once: the
- * refusals and their reasons are RE2's); lines are matched in the search's own worker
- * (`re2_worker.ts`, from a blob URL), never on the host's event loop, started when the first
- * lines need RE2 (a search whose prefilter decides every line alone, `regex_dfa.ts`, never
- * starts one). The worker is terminated when the search ends, so RE2's fixed 16 MiB of
+ * can backtrack, so a search's time grows with the file, never with the pattern's nesting. Lines
+ * are matched in the search's own worker (`re2_worker.ts`, from a blob URL), never on the host's
+ * event loop. A search without a prefilter automaton starts it at once and it compiles the
+ * pattern (the refusals and their reasons are RE2's); a search with one (`regex_dfa.ts`, which
+ * decides most lines alone) has RE2 compile the pattern on the host, in a fresh instance dropped
+ * at once, and starts the worker only when lines first need RE2 (often never). The worker is terminated when the search ends, so RE2's fixed 16 MiB of
  * WebAssembly memory is given back, and a pattern whose program would not fit in it fails alone. A time budget still bounds a search
  * whose automaton is too large for RE2's fast path (its slower NFA takes over), and at most
  * {@linkcode MAX_REGEX_SEARCHES} run at once. Lines are cut to {@linkcode MAX_REGEX_LINE} bytes

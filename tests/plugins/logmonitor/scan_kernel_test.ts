@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { ByteFinder, type Fold } from "../../../plugins/logmonitor/scan_kernel.ts";
+import {
+  acquireFinder,
+  ByteFinder,
+  FINDER_IDLE_MS,
+  type Fold,
+  releaseFinder,
+} from "../../../plugins/logmonitor/scan_kernel.ts";
 
 const lower = (b: number) => (b >= 65 && b <= 90 ? b | 32 : b);
 
@@ -46,4 +52,17 @@ Deno.test("ByteFinder refuses empty and oversized needles", () => {
   const f = new ByteFinder(16);
   assert.throws(() => f.setNeedles([new Uint8Array(0)], false), RangeError);
   assert.throws(() => f.setNeedles([new Uint8Array(5000)], false), RangeError);
+});
+
+Deno.test("an idle finder is reused by the next search, and dropped once searches stop", async () => {
+  const first = acquireFinder(1024);
+  releaseFinder(first);
+  const again = acquireFinder(1024);
+  assert.equal(again, first, "reused");
+  releaseFinder(again);
+  await new Promise((r) => setTimeout(r, FINDER_IDLE_MS + 200));
+  const later = acquireFinder(1024);
+  assert.notEqual(later, first, "its memory was given up");
+  releaseFinder(later);
+  await new Promise((r) => setTimeout(r, FINDER_IDLE_MS + 200)); // no timer left behind
 });
