@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { DatabaseSync } from "node:sqlite";
+import type { StoreDb } from "./database.ts";
 import { openDatabase, transaction, withColumnRetry } from "./db.ts";
 import { currentOwner, ownerAlive } from "./owner.ts";
 import { FINISHED } from "./status.ts";
@@ -54,7 +54,7 @@ export const INTERRUPTED_ERROR =
 
 /** The results database. */
 export class ResultsStore {
-  readonly db: DatabaseSync;
+  readonly db: StoreDb;
   /** Results found `running` at open whose process had ended, now marked interrupted. */
   readonly interrupted: number;
   /** JSON answers computed once per state of the database (dashboard reads). */
@@ -62,7 +62,7 @@ export class ResultsStore {
   #now: () => Date;
   #owner: string;
 
-  private constructor(db: DatabaseSync, options: StoreOptions) {
+  private constructor(db: StoreDb, options: StoreOptions) {
     this.db = db;
     this.#now = options.now ?? (() => new Date());
     this.#owner = options.owner ?? currentOwner();
