@@ -38,7 +38,8 @@ function failure(err: unknown): Answer {
   return {
     ok: false,
     message: String(e?.message ?? err),
-    ...(typeof e?.code === "string" ? { code: e.code } : {}),
+    // A SQLSTATE (five characters); a system error's code (ECONNREFUSED) is in its message.
+    ...(typeof e?.code === "string" && /^[0-9A-Z]{5}$/.test(e.code) ? { code: e.code } : {}),
     ...(typeof e?.detail === "string" ? { detail: e.detail } : {}),
   };
 }
