@@ -8,6 +8,8 @@ import { backup } from "node:sqlite";
 import { isPostgres, sqliteOf, type SqlParam, type StoreDb } from "./database.ts";
 import { sampleSummary, welchSummary } from "../student_t.ts";
 import { clearResults } from "./clear.ts";
+import { copyStore } from "./copy.ts";
+import { openDatabase } from "./db.ts";
 import { workloadText } from "./identity.ts";
 import { plain, type Row } from "./rows.ts";
 
@@ -243,7 +245,8 @@ export function deleteModel(db: StoreDb, modelKey: string): number | null {
 }
 
 /**
- * Copies the database to `backupFile` with SQLite's online backup, then deletes every model,
+ * Copies the database to `backupFile` with SQLite's online backup (a PostgreSQL store: its
+ * finished results copied into a new SQLite store there), then deletes every model,
  * result and run (clear.ts: in time that does not grow with the history). Returns the number of
  * results deleted.
  *
@@ -252,6 +255,16 @@ export function deleteModel(db: StoreDb, modelKey: string): number | null {
  * permissions only.
  */
 export async function clearCache(db: StoreDb, backupFile: string): Promise<number> {
+  if (isPostgres(db)) {
+    // PostgreSQL: the backup is a SQLite store of its finished results (copy.ts), made first.
+    const copy = openDatabase(backupFile);
+    try {
+      copyStore(db, copy);
+    } finally {
+      copy.close();
+    }
+    return clearResults(db);
+  }
   await backup(sqliteOf(db), backupFile);
   return clearResults(db);
 }

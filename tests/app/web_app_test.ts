@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { REPO_ROOT } from "../_helpers.ts";
 import { post, testDashboard } from "../routes/_dashboard.ts";
 import { seedStore } from "../routes/_seed.ts";
-import { isPostgres } from "../../lib/store/mod.ts";
+import { isPostgres, ResultsStore } from "../../lib/store/mod.ts";
 import { testPostgres } from "../_postgres.ts";
 
 Deno.test("POSTs from another origin are refused with 403", async () => {
@@ -240,5 +240,15 @@ Deno.test({
     const page = await d.request("/");
     assert.equal(page.status, 200);
     await page.body?.cancel();
+    // Clearing keeps a backup: a SQLite store of what PostgreSQL held.
+    const cleared = await (await post(d, "/api/cache/clear")).json();
+    assert.equal(cleared.deleted_count, 16);
+    const backup = ResultsStore.open(cleared.backup_file);
+    try {
+      assert.equal(backup.allResults().length, 16);
+    } finally {
+      backup.close();
+    }
+    assert.equal((await (await d.request("/api/results")).json()).count, 0);
   },
 });
