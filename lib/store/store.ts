@@ -7,7 +7,8 @@
  */
 import type { StoreDb } from "./database.ts";
 import { openDatabase, transaction, withColumnRetry } from "./db.ts";
-import { currentOwner, ownerAlive } from "./owner.ts";
+import { currentOwner, ownerAlive, sharedOwner } from "./owner.ts";
+import { isPostgres } from "./database.ts";
 import { FINISHED } from "./status.ts";
 import { SnapshotCache } from "./snapshot.ts";
 import { splitGridResult } from "./split.ts";
@@ -42,7 +43,10 @@ const RESULT_SELECT = `SELECT ${RESULT_COLUMNS} FROM results r JOIN models m ON 
 export interface StoreOptions {
   /** Clock for time stamps. @default () => new Date() */
   now?: () => Date;
-  /** This process's owner token, written on the results it starts. @default currentOwner() */
+  /**
+   * This process's owner token, written on the results it starts.
+   * @default currentOwner(); on PostgreSQL (shared by machines) sharedOwner()
+   */
   owner?: string;
   /** Whether the owner of a `running` result still runs. @default ownerAlive */
   ownerAlive?: (owner: string | null) => boolean;
@@ -65,7 +69,7 @@ export class ResultsStore {
   private constructor(db: StoreDb, options: StoreOptions) {
     this.db = db;
     this.#now = options.now ?? (() => new Date());
-    this.#owner = options.owner ?? currentOwner();
+    this.#owner = options.owner ?? (isPostgres(db) ? sharedOwner() : currentOwner());
     this.snapshots = new SnapshotCache(db);
     this.interrupted = this.#markInterrupted(options.ownerAlive ?? ownerAlive);
   }
