@@ -46,6 +46,20 @@ export interface BridgeOptions {
   label?: string;
 }
 
+/**
+ * The worker's module: `worker.ts` beside this file from source (and in a compiled program, which
+ * embeds it: tools/compile.sh), `pg_worker.js` beside a bundle (tools/bundle.sh writes it).
+ */
+function workerUrl(): URL {
+  const source = new URL("./worker.ts", import.meta.url);
+  try {
+    if (source.protocol === "file:") Deno.statSync(source);
+    return source;
+  } catch {
+    return new URL("./pg_worker.js", import.meta.url);
+  }
+}
+
 /** Extra time the worker gets on top of the connect timeout to load the client. */
 const STARTUP_MS = 10_000;
 
@@ -64,7 +78,7 @@ export class PgBridge {
 
   /** Connects to `connectionString`; throws a {@linkcode PgError} when the server refuses. */
   static connect(connectionString: string, options: BridgeOptions = {}): PgBridge {
-    const worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
+    const worker = new Worker(workerUrl(), { type: "module" });
     const bridge = new PgBridge(worker, options);
     const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
     try {
