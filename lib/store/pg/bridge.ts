@@ -106,7 +106,11 @@ export class PgBridge {
    * of statements separated by semicolons (the last one's rows).
    */
   query(sql: string, params?: unknown[]): QueryAnswer {
-    return this.#call({ kind: "query", sql, params }, this.#queryTimeoutMs + 5_000);
+    try {
+      return this.#call({ kind: "query", sql, params }, this.#queryTimeoutMs + 5_000);
+    } catch (err) {
+      throw lostConnection(err, this.#label) ?? err;
+    }
   }
 
   /** Ends the connection (idempotent). */
@@ -146,4 +150,19 @@ export class PgBridge {
     if (!answer.ok) throw new PgError(answer.message, answer.code, answer.detail);
     return answer;
   }
+}
+
+/**
+ * The connection's end said as a {@linkcode StorageError} (`store_unavailable`): a failure
+ * without a SQLSTATE (the socket closed, the client ended) or one of class 08 (connection
+ * exception) or 57P (the server shut down). Null for any other error.
+ */
+function lostConnection(err: unknown, label: string): StorageError | null {
+  if (!(err instanceof PgError)) return null;
+  const state = err.sqlState;
+  if (state !== undefined && !state.startsWith("08") && !state.startsWith("57P")) return null;
+  return new StorageError(
+    `Lost the connection to ${label} (${err.message}): check the server and run again`,
+    { code: "store_unavailable", cause: err },
+  );
 }

@@ -143,3 +143,19 @@ Deno.test("a closed bridge refuses statements", opts, async () => {
   assert.equal(db.isOpen, false);
   assert.throws(() => db.query("SELECT 1"), /closed/);
 });
+
+Deno.test("a connection the server ends is said as the store being unavailable", opts, async () => {
+  const pg = await testPostgres();
+  const url = await pg.createDatabase();
+  const db = PgBridge.connect(url, { label: "db:5432/x" });
+  try {
+    const pid = (db.query("SELECT pg_backend_pid() AS pid").rows[0] as { pid: number }).pid;
+    await pg.admin("postgres", `SELECT pg_terminate_backend(${pid})`);
+    const err = thrown(() => db.query("SELECT 1"));
+    assert.ok(err instanceof StorageError, String(err));
+    assert.equal(err.code, "store_unavailable");
+    assert.match(err.message, /^Lost the connection to db:5432\/x/);
+  } finally {
+    db.close();
+  }
+});
