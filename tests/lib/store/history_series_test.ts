@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ResultsStore } from "../../../lib/store/mod.ts";
+import { eachBackend, openOn } from "./_backends.ts";
 import { historySeries } from "../../../lib/store/history_series.ts";
 import { sampleSummary, welchSummary } from "../../../lib/student_t.ts";
 import { LONG_MODEL, seedLongHistory } from "./_long_history.ts";
@@ -29,36 +29,39 @@ function expected(speeds: (number | null)[]) {
 }
 
 for (const [points, drift, trend] of [[1_203, 3, "stable"], [60, 60, "up"]] as const) {
-  Deno.test(`each line's figures, slope and Welch trend are over all of its ${points} results (${trend})`, () => {
-    const store = ResultsStore.open(":memory:");
-    try {
-      const written = seedLongHistory(store, points, drift);
-      const got = historySeries(store.db, LONG_MODEL)!;
-      assert.deepEqual(got.series.map((s) => s.id), [...written.keys()], "in first-result order");
-      for (const s of got.series) {
-        const speeds = written.get(s.id)!;
-        const want = expected(speeds);
-        assert.equal(s.stats.total_runs, speeds.length, s.id);
-        assert.equal(s.stats.min_speed, Math.round(want.min * 100) / 100, s.id);
-        assert.equal(s.stats.max_speed, Math.round(want.max * 100) / 100, s.id);
-        assert.equal(s.stats.avg_speed, Math.round(want.avg * 100) / 100, s.id);
-        assert.ok(Math.abs(s.stats.slope! - want.slope) < 1e-4, `${s.id}: ${s.stats.slope}`);
-        assert.equal(s.stats.trend, want.trend, s.id);
-        assert.equal(s.stats.trend, trend, s.id);
+  eachBackend(
+    `each line's figures, slope and Welch trend are over all of its ${points} results (${trend})`,
+    async (backend) => {
+      const store = await openOn(backend);
+      try {
+        const written = seedLongHistory(store, points, drift);
+        const got = historySeries(store.db, LONG_MODEL)!;
+        assert.deepEqual(got.series.map((s) => s.id), [...written.keys()], "in first-result order");
+        for (const s of got.series) {
+          const speeds = written.get(s.id)!;
+          const want = expected(speeds);
+          assert.equal(s.stats.total_runs, speeds.length, s.id);
+          assert.equal(s.stats.min_speed, Math.round(want.min * 100) / 100, s.id);
+          assert.equal(s.stats.max_speed, Math.round(want.max * 100) / 100, s.id);
+          assert.equal(s.stats.avg_speed, Math.round(want.avg * 100) / 100, s.id);
+          assert.ok(Math.abs(s.stats.slope! - want.slope) < 1e-4, `${s.id}: ${s.stats.slope}`);
+          assert.equal(s.stats.trend, want.trend, s.id);
+          assert.equal(s.stats.trend, trend, s.id);
+        }
+        assert.equal(got.stats.total_runs, points);
+        assert.equal(got.stats.slope, null, "several lines: no one slope");
+        assert.equal(got.stats.trend, trend, "the lines agree");
+        assert.equal(got.series[2]!.workload, "prompt 64 tokens");
+        assert.equal(got.series[0]!.newest_parallel?.n_parallel, 2);
+      } finally {
+        store.close();
       }
-      assert.equal(got.stats.total_runs, points);
-      assert.equal(got.stats.slope, null, "several lines: no one slope");
-      assert.equal(got.stats.trend, trend, "the lines agree");
-      assert.equal(got.series[2]!.workload, "prompt 64 tokens");
-      assert.equal(got.series[0]!.newest_parallel?.n_parallel, 2);
-    } finally {
-      store.close();
-    }
-  });
+    },
+  );
 }
 
-Deno.test("a model without finished results has no lines", () => {
-  const store = ResultsStore.open(":memory:");
+eachBackend("a model without finished results has no lines", async (backend) => {
+  const store = await openOn(backend);
   try {
     assert.equal(historySeries(store.db, "nobody"), null);
   } finally {
