@@ -28,15 +28,6 @@ const BIN = "/usr/lib/postgresql/15/bin";
 let started: Promise<TestPostgres> | null = null;
 let serial = 0;
 
-/** Whether this machine has the PostgreSQL server. */
-export function hasPostgres(): boolean {
-  try {
-    return Deno.statSync(join(BIN, "postgres")).isFile;
-  } catch {
-    return false;
-  }
-}
-
 function freePort(): number {
   const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (l.addr as Deno.NetAddr).port;
