@@ -145,7 +145,7 @@ Deno.test({
   fn: async () => {
     const answers: Record<string, unknown>[] = [];
     for (const backend of BACKENDS) {
-      const store = await openOn(backend, { now: clock() });
+      const store = await openOn(backend, { now: clock(), owner: "1:1" });
       try {
         seed(store);
         answers.push(reads(store));
@@ -169,7 +169,7 @@ for (const backend of BACKENDS) {
     sanitizeResources: false,
     sanitizeOps: false,
     fn: async () => {
-      const store = await openOn(backend, { now: clock() });
+      const store = await openOn(backend, { now: clock(), owner: "1:1" });
       try {
         seed(store);
         const before = storeVersion(store.db);
