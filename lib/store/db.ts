@@ -15,9 +15,6 @@ import { MIGRATIONS, OPTIONAL_COLUMNS, SCHEMA_VERSION } from "./schema.ts";
 import { PG_BASELINE, PG_VERSION_TABLE_SQL, pgColumnType } from "./pg/schema.ts";
 import { isPostgresUrl, openPostgres, pgOpenError } from "./pg/open.ts";
 
-/** The advisory lock PostgreSQL processes migrating the same store take in turn. */
-const PG_MIGRATION_LOCK = 0x6c6f_6362;
-
 /**
  * Runs `fn` inside a transaction (SQLite: `BEGIN IMMEDIATE`, the write lock at once);
  * rolls back and rethrows on error.
@@ -55,9 +52,14 @@ function setVersion(db: StoreDb, version: number): void {
   ).run(version);
 }
 
-/** Holds PostgreSQL's migration lock until the end of the transaction (SQLite: its write lock). */
+/**
+ * Holds PostgreSQL's migration lock until the end of the transaction (SQLite: its write lock).
+ * A lock on a table, not an advisory one: taking it makes the server read the catalog changes
+ * other sessions committed meanwhile, so the tables a migration the lock waited for made are
+ * seen (after an advisory lock the session's catalog cache may still miss them).
+ */
 function lockSchema(db: StoreDb): void {
-  if (isPostgres(db)) db.prepare("SELECT pg_advisory_xact_lock(?)").get(PG_MIGRATION_LOCK);
+  if (isPostgres(db)) db.exec("LOCK TABLE schema_version IN SHARE ROW EXCLUSIVE MODE");
 }
 
 /**

@@ -7,8 +7,9 @@
  * @module
  */
 import type { SqlNamed, SqlParam, Statement, StoreDb } from "../database.ts";
-import { type BridgeOptions, PgBridge } from "./bridge.ts";
+import { type BridgeOptions, PgBridge, PgError } from "./bridge.ts";
 import { bind, translate, type Translated } from "./translate.ts";
+import { PG_VERSION_TABLE_SQL } from "./schema.ts";
 
 /** The PostgreSQL schema holding the store's tables. */
 export const PG_SCHEMA = "localbench";
@@ -41,6 +42,23 @@ class PgStatement implements Statement {
   }
 }
 
+/**
+ * Makes the store's schema. Two processes making it at once may both pass `IF NOT EXISTS` and the
+ * second fail on the catalog's unique index (23505) or as a duplicate (42P06): it exists then.
+ */
+function createSchema(bridge: PgBridge): void {
+  ignoring(["23505", "42P06"], () => bridge.query(`CREATE SCHEMA IF NOT EXISTS ${PG_SCHEMA}`));
+}
+
+/** Runs `fn`, ignoring the server's errors of the given SQLSTATEs (a concurrent creation). */
+function ignoring(states: string[], fn: () => unknown): void {
+  try {
+    fn();
+  } catch (err) {
+    if (!(err instanceof PgError) || !states.includes(err.sqlState ?? "")) throw err;
+  }
+}
+
 /** A PostgreSQL connection with the store's interface. */
 export class PgDatabase implements StoreDb {
   readonly dialect = "postgres";
@@ -57,8 +75,10 @@ export class PgDatabase implements StoreDb {
     const db = new PgDatabase(PgBridge.connect(url, options));
     try {
       const found = db.bridge.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [PG_SCHEMA]);
-      if (found.rows.length === 0) db.bridge.query(`CREATE SCHEMA IF NOT EXISTS ${PG_SCHEMA}`);
+      if (found.rows.length === 0) createSchema(db.bridge);
       db.bridge.query(`SET search_path TO ${PG_SCHEMA}`);
+      // The version table, which the migrations lock (db.ts), exists before they run.
+      ignoring(["23505", "42P07"], () => db.bridge.query(PG_VERSION_TABLE_SQL));
     } catch (err) {
       db.close();
       throw err;
