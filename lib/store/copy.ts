@@ -55,8 +55,12 @@ function insertAll(db: StoreDb, table: string, rows: Row[]): void {
 /** Copies every finished result of `from` (with its model and rows) into `to`. */
 export function copyStore(from: StoreDb, to: StoreDb): CopyOutcome {
   const target = Object.fromEntries(
-    ["models", "results", ...CHILDREN].map((t) => [t, new Set(columnsOf(to, t))]),
+    ["machines", "models", "results", ...CHILDREN].map((t) => [t, new Set(columnsOf(to, t))]),
   );
+  // The machines results name (their id is the machine's own, the same in every store).
+  const machines = columnsOf(from, "machines").length > 0
+    ? from.prepare("SELECT * FROM machines ORDER BY id").all()
+    : [];
   const models = from.prepare("SELECT * FROM models ORDER BY id").all();
   const results = from.prepare(
     "SELECT r.*, m.model_key FROM results r JOIN models m ON m.id = r.model_id ORDER BY r.id",
@@ -69,6 +73,12 @@ export function copyStore(from: StoreDb, to: StoreDb): CopyOutcome {
          FROM results r JOIN models m ON m.id = r.model_id`,
       ).all().map(keyOf),
     );
+    const haveMachine = to.prepare("SELECT 1 AS x FROM machines WHERE id = ?");
+    for (const m of machines) {
+      if (!haveMachine.get(String(m.id))) {
+        insertAll(to, "machines", [{ ...fitted(m, target.machines!), id: String(m.id) }]);
+      }
+    }
     const modelIds = new Map<number, number>();
     const findModel = to.prepare("SELECT id FROM models WHERE model_key = ?");
     for (const m of models) {

@@ -1,6 +1,6 @@
 /**
  * The sums of each line of one model's history, by SQLite's aggregates over every finished result:
- * a line is a variant measured through one backend with one set of parameters; x is a result's
+ * a line is a variant measured through one backend with one set of parameters on one machine; x is a result's
  * position in its line (1-based, by result id), y its speed. Count, Σy, min, max, the first and
  * last ids and times are SQLite's own aggregates; Σx, Σx² and Σxy come from
  * `localbench_line_xy(y ORDER BY id)`, an aggregate function registered on the connection (a
@@ -22,6 +22,8 @@ export interface LineSums {
   model_id: number;
   backend: string;
   params_hash: string;
+  /** The machine of the line (null: an unknown machine). */
+  machine_id: string | null;
   /** Finished results. */
   total: number;
   /** Results with a speed. */
@@ -96,13 +98,14 @@ export function registerLineFunctions(db: StoreDb): void {
 const LINE_RESULTS = `FROM models m CROSS JOIN results r INDEXED BY idx_results_status_model
     ON r.status IN ${FINISHED} AND r.model_id = m.id
   WHERE m.model_name = :name OR m.model_key = :name
-  GROUP BY r.model_id, r.backend, r.params_hash`;
+  GROUP BY r.model_id, r.backend, r.params_hash, r.machine_id`;
 
 /**
  * PostgreSQL has no aggregate functions in JavaScript: a line's positions come from
  * ROW_NUMBER() over the line, and Σx, Σx², Σxy are plain sums (the same figures).
  */
-const PG_LINES = `SELECT model_id, backend, params_hash, COUNT(*) AS total, COUNT(y) AS n,
+const PG_LINES = `SELECT model_id, backend, params_hash, machine_id, COUNT(*) AS total,
+    COUNT(y) AS n,
     COALESCE(SUM(y), 0) AS sy, MIN(y) AS min_y, MAX(y) AS max_y,
     MIN(CASE WHEN y IS NOT NULL THEN finished_at END) AS first_run,
     MAX(CASE WHEN y IS NOT NULL THEN finished_at END) AS last_run,
@@ -113,19 +116,20 @@ const PG_LINES = `SELECT model_id, backend, params_hash, COUNT(*) AS total, COUN
     COALESCE(SUM(CASE WHEN y IS NOT NULL THEN x END), 0) AS sx,
     COALESCE(SUM(CASE WHEN y IS NOT NULL THEN x * x END), 0) AS sxx,
     COALESCE(SUM(x * y), 0) AS sxy
-  FROM (SELECT r.id, r.model_id, r.backend, r.params_hash, r.finished_at, r.n_parallel,
-      r.parallel_tokens_per_sec, r.tokens_per_sec_mean AS y,
-      ROW_NUMBER() OVER (PARTITION BY r.model_id, r.backend, r.params_hash ORDER BY r.id) AS x
+  FROM (SELECT r.id, r.model_id, r.backend, r.params_hash, r.machine_id, r.finished_at,
+      r.n_parallel, r.parallel_tokens_per_sec, r.tokens_per_sec_mean AS y,
+      ROW_NUMBER() OVER (PARTITION BY r.model_id, r.backend, r.params_hash, r.machine_id
+        ORDER BY r.id) AS x
     FROM models m JOIN results r ON r.status IN ${FINISHED} AND r.model_id = m.id
     WHERE m.model_name = :name OR m.model_key = :name) q
-  GROUP BY model_id, backend, params_hash ORDER BY first_id`;
+  GROUP BY model_id, backend, params_hash, machine_id ORDER BY first_id`;
 
 /** The lines of a model, read from the store. */
 function readLines(db: StoreDb, name: string): LineSums[] {
   if (isPostgres(db)) return db.prepare(PG_LINES).all({ name }) as unknown as LineSums[];
   registerLineFunctions(db);
   const rows = db.prepare(
-    `SELECT r.model_id, r.backend, r.params_hash, COUNT(*) AS total,
+    `SELECT r.model_id, r.backend, r.params_hash, r.machine_id, COUNT(*) AS total,
        COUNT(r.tokens_per_sec_mean) AS n, TOTAL(r.tokens_per_sec_mean) AS sy,
        MIN(r.tokens_per_sec_mean) AS min_y, MAX(r.tokens_per_sec_mean) AS max_y,
        MIN(IIF(r.tokens_per_sec_mean IS NULL, NULL, r.finished_at)) AS first_run,

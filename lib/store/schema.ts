@@ -3,24 +3,28 @@
  * the optional metric columns that are added automatically whenever they are missing.
  *
  * Tables: `models` (one row per model variant), `results` (one row per model per benchmark, with
- * the aggregates), `runs` (one row per measured run). History is kept: a retest adds rows.
+ * the aggregates and the machine it ran on), `runs` (one row per measured run), `machines` (one
+ * row per machine). History is kept: a retest adds rows.
  *
  * @module
  */
 
 import type { DatabaseSync } from "node:sqlite";
 import type { StoreDb } from "./database.ts";
-import { PG_BASELINE_SQL } from "./pg/schema.ts";
+import { PG_BASELINE_SQL, PG_MACHINES_SQL } from "./pg/schema.ts";
 import { clampIntervals, mergeVariantIdentities } from "./data_migrations.ts";
 import { rebuildTable } from "./rebuild.ts";
 import { FINISHED } from "./status.ts";
 import {
   IDENTITY_LATEST_SQL,
+  MACHINE_IDENTITY_SQL,
+  MACHINE_IDENTITY_TRIGGERS_SQL,
   MODEL_LATEST_REFRESH_SQL,
   MODEL_LATEST_TABLES_SQL,
   MODEL_LATEST_TRIGGERS,
   MODEL_LATEST_TRIGGERS_SQL,
 } from "./latest.ts";
+import { MACHINES_SQL } from "./machines.ts";
 import { splitGridResults } from "./split.ts";
 import {
   AGGREGATED_METRICS,
@@ -222,6 +226,19 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: IDENTITY_LATEST_SQL,
     apply: (db) => void splitGridResults(db),
     pg: PG_BASELINE_SQL,
+  },
+  {
+    version: 10,
+    description: "machines (one row per machine id, its newest description, first and last " +
+      "seen) and results.machine_id (null before: an unknown machine); the machine is part of " +
+      "a result's identity (identity_latest keyed by variant, parameters and machine)",
+    // Portable SQL: the same statements create the table, column, index and keyed
+    // identity_latest in PostgreSQL.
+    sql: `${MACHINES_SQL}${MACHINE_IDENTITY_SQL}`,
+    // SQLite-specific (the one part a PostgreSQL twin writes its own way): the triggers that
+    // keep identity_latest current.
+    apply: (db) => db.exec(MACHINE_IDENTITY_TRIGGERS_SQL),
+    pg: PG_MACHINES_SQL,
   },
 ];
 

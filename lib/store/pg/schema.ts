@@ -13,6 +13,8 @@
  * @module
  */
 import { FINISHED } from "../status.ts";
+import { MACHINE_IDENTITY_SQL } from "../latest.ts";
+import { MACHINES_SQL } from "../machines.ts";
 
 /** The first version a PostgreSQL store has. */
 export const PG_BASELINE = 9;
@@ -189,8 +191,65 @@ export const PG_VERSION_TABLE_SQL =
 /** Recomputes `identity_latest` and `totals` from the history (after a bulk write). */
 export const PG_REFRESH_DERIVED_SQL = `
   DELETE FROM identity_latest;
-  INSERT INTO identity_latest (model_id, params_hash, result_id, ok_results)
-    SELECT model_id, params_hash, MAX(id), COUNT(*) FROM results WHERE status IN ${FINISHED}
-    GROUP BY model_id, params_hash;
+  INSERT INTO identity_latest (model_id, params_hash, machine_key, result_id, ok_results)
+    SELECT model_id, params_hash, COALESCE(machine_id, ''), MAX(id), COUNT(*) FROM results
+    WHERE status IN ${FINISHED} GROUP BY model_id, params_hash, COALESCE(machine_id, '');
   UPDATE totals SET runs = (SELECT COUNT(*) FROM runs) WHERE id = 1;
+`;
+
+/**
+ * Schema 10 on PostgreSQL: the machines table, `results.machine_id` and `identity_latest` keyed by
+ * the machine are the same portable statements as SQLite's (types in PostgreSQL's words); the
+ * trigger function that keeps `identity_latest` current is made again with the machine in the
+ * key (`COALESCE(machine_id, '')`: an unknown machine is one machine).
+ */
+export const PG_MACHINES_SQL = `
+  ${pgColumnType(MACHINES_SQL)}
+  ${pgColumnType(MACHINE_IDENTITY_SQL)}
+  CREATE OR REPLACE FUNCTION identity_enter(m BIGINT, h TEXT, k TEXT, rid BIGINT) RETURNS void
+  LANGUAGE sql AS $$
+    INSERT INTO identity_latest (model_id, params_hash, machine_key, result_id, ok_results)
+      VALUES (m, h, k, rid, 1)
+    ON CONFLICT (model_id, params_hash, machine_key) DO UPDATE
+      SET result_id = GREATEST(identity_latest.result_id, excluded.result_id),
+        ok_results = identity_latest.ok_results + 1;
+  $$;
+  CREATE OR REPLACE FUNCTION identity_leave(m BIGINT, h TEXT, k TEXT) RETURNS void
+  LANGUAGE sql AS $$
+    DELETE FROM identity_latest
+      WHERE model_id = m AND params_hash = h AND machine_key = k AND ok_results <= 1;
+    UPDATE identity_latest SET ok_results = ok_results - 1,
+      result_id = (SELECT MAX(id) FROM results WHERE status IN ${FINISHED}
+                   AND model_id = m AND params_hash = h AND COALESCE(machine_id, '') = k)
+    WHERE model_id = m AND params_hash = h AND machine_key = k;
+  $$;
+  CREATE OR REPLACE FUNCTION results_latest() RETURNS trigger LANGUAGE plpgsql AS $$
+  DECLARE moved BOOLEAN;
+  BEGIN
+    IF TG_OP = 'INSERT' THEN
+      IF NEW.status IN ${FINISHED} THEN
+        PERFORM identity_enter(NEW.model_id, NEW.params_hash, COALESCE(NEW.machine_id, ''), NEW.id);
+      END IF;
+    ELSIF TG_OP = 'DELETE' THEN
+      IF OLD.status IN ${FINISHED} THEN
+        PERFORM identity_leave(OLD.model_id, OLD.params_hash, COALESCE(OLD.machine_id, ''));
+      END IF;
+    ELSE
+      moved := OLD.model_id <> NEW.model_id OR OLD.params_hash <> NEW.params_hash
+        OR OLD.machine_id IS DISTINCT FROM NEW.machine_id;
+      IF OLD.status IN ${FINISHED} AND (NEW.status NOT IN ${FINISHED} OR moved) THEN
+        PERFORM identity_leave(OLD.model_id, OLD.params_hash, COALESCE(OLD.machine_id, ''));
+      END IF;
+      IF NEW.status IN ${FINISHED} AND (OLD.status NOT IN ${FINISHED} OR moved) THEN
+        PERFORM identity_enter(NEW.model_id, NEW.params_hash, COALESCE(NEW.machine_id, ''), NEW.id);
+      END IF;
+    END IF;
+    RETURN NULL;
+  END $$;
+  DROP TRIGGER results_latest ON results;
+  CREATE TRIGGER results_latest
+    AFTER INSERT OR DELETE OR UPDATE OF status, model_id, params_hash, machine_id
+    ON results FOR EACH ROW EXECUTE FUNCTION results_latest();
+  DROP FUNCTION identity_enter(BIGINT, TEXT, BIGINT);
+  DROP FUNCTION identity_leave(BIGINT, TEXT);
 `;

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { copyStore, ResultsStore, resultsTable } from "../../../lib/store/mod.ts";
 import { BACKENDS, openOn } from "./_backends.ts";
+import { machineRecord } from "./_machines.ts";
 
 const opts = { sanitizeResources: false, sanitizeOps: false };
 const [SQLITE, POSTGRES] = BACKENDS as [typeof BACKENDS[0], typeof BACKENDS[1]];
@@ -12,8 +13,10 @@ function clock(start: string): () => Date {
 
 /** Two variants, three finished results with runs, a grid cell and a load level, one running. */
 function fill(store: ResultsStore, speed: number): void {
+  store.recordMachine(machineRecord("aaaa000000000001", "desk"));
   for (const [i, quant] of ["q4_k_m", "q8_0", "q8_0"].entries()) {
     const id = store.beginResult({
+      machine_id: i === 1 ? "aaaa000000000001" : null,
       model: { model_key: `org/m@${quant}`, model_name: "org/m", quantization: quant },
       params_hash: `h${i}`,
       backend: "openai",
@@ -54,6 +57,12 @@ Deno.test("a SQLite store copied into PostgreSQL twice holds every result once",
     assert.deepEqual(resultsTable(target.db), resultsTable(source.db));
     const copied = target.allResults();
     assert.equal(copied.length, 3);
+    assert.deepEqual(copied.map((r) => r.machine_id), [null, "aaaa000000000001", null]);
+    assert.equal(
+      (target.db.prepare("SELECT hostname FROM machines").get() as { hostname: string }).hostname,
+      "desk",
+      "the machine came with its result",
+    );
     for (const r of copied) {
       assert.equal(target.runsOf(r.id).length, 2);
       assert.equal(target.gridOf(r.id)[0]!.tg_tps_mean, 3.5);
