@@ -43,7 +43,7 @@ export function modelOnMachines(db: StoreDb, name: string): MachineResult[] {
      FROM models m CROSS JOIN identity_latest l ON l.model_id = m.id
        JOIN results r ON r.id = l.result_id LEFT JOIN machines mc ON mc.id = r.machine_id
      WHERE m.model_name = :name OR m.model_key = :name
-     ORDER BY m.model_key, r.backend, r.params_hash, mc.hostname`,
+     ORDER BY m.model_key, r.backend, r.params_hash, mc.hostname NULLS FIRST`,
   ).all({ name }).map((r) =>
     plain<
       Omit<MachineResult, "machine_name" | "workload" | "results"> & {

@@ -6,6 +6,7 @@ import {
   deleteModel,
   loadCurves,
   modelHistory,
+  modelOnMachines,
   type ResultsStore,
   resultsTable,
 } from "../../../lib/store/mod.ts";
@@ -14,6 +15,7 @@ import { storeVersion } from "../../../lib/store/snapshot.ts";
 import { measuredParams, paramsHash } from "../../../lib/bench/cache_key.ts";
 import { builtInDefaults } from "../../../lib/config/mod.ts";
 import { BACKENDS, openOn } from "./_backends.ts";
+import { machineRecord } from "./_machines.ts";
 
 /** The measured parameters of a grid benchmark of two prompt lengths (as the CLI makes them). */
 const GRID_PARAMS = measuredParams(builtInDefaults(), "openai", {
@@ -52,12 +54,16 @@ function seed(store: ResultsStore): void {
     model("org/alpha", "q8_0", "llama"),
     model("org/beta", "q4_k_m", "qwen3"),
   ];
+  store.recordMachine(machineRecord("aaaa000000000001", "desk"));
+  store.recordMachine(machineRecord("bbbb000000000002", "rack"));
   let speed = 10;
   for (const [v, variant] of variants.entries()) {
     for (const backend of ["rest", "openai"]) {
       for (let round = 0; round < 6; round++) {
         const hash = round % 3 === 2 ? "h-long" : "h-default";
         const id = store.beginResult({
+          // The first variant on two machines and one unknown: three identities per parameters.
+          machine_id: v === 0 ? [null, "aaaa000000000001", "bbbb000000000002"][round % 3]! : null,
           model: variant,
           params_hash: hash,
           backend,
@@ -130,6 +136,7 @@ function reads(store: ResultsStore): Record<string, unknown> {
     historySmallPage: modelHistory(db, "org/alpha@q8_0", { kind: "page", limit: 3, before: 30 }),
     historyDownsampled: modelHistory(db, "org/beta", { kind: "downsampled", perLine: 4 }),
     loadCurves: loadCurves(db, "org/beta"),
+    onMachines: modelOnMachines(db, "org/alpha"),
     latestPerIdentity: store.latestPerIdentity(),
     grid: store.allResults().filter((r) =>
       r.params_hash !== "h-default" &&
@@ -155,7 +162,7 @@ Deno.test({
     }
     const [sqlite, postgres] = answers as [Record<string, unknown>, Record<string, unknown>];
     // Not empty answers that agree by being empty.
-    assert.equal((sqlite.resultsTable as unknown[]).length, 8);
+    assert.equal((sqlite.resultsTable as unknown[]).length, 9);
     assert.equal((sqlite.dashboardStats as { total_runs: number }).total_runs, 112);
     assert.equal((sqlite.loadCurves as { levels: unknown[] }[])[0]!.levels.length, 2);
     assert.ok((sqlite.grid as unknown[]).length >= 2, "the grid was split");
