@@ -20,7 +20,13 @@ import {
 } from "../lib/bench/mod.ts";
 import { BenchmarkController } from "../lib/dashboard/controller.ts";
 import type { DashboardServices } from "../lib/dashboard/services.ts";
-import { type Config, type EnvReader, processEnv, resolvePaths } from "../lib/config/mod.ts";
+import {
+  type Config,
+  type EnvReader,
+  processEnv,
+  resolvePaths,
+  storeLocation,
+} from "../lib/config/mod.ts";
 import { assertUsableToken, listenHostNames, parseHostList, randomToken } from "../lib/http/mod.ts";
 import { isLoopback } from "../lib/net.ts";
 import { assertIslandsBuilt, createWebServer } from "../lib/web/server.ts";
@@ -51,6 +57,11 @@ export interface WebAppOptions {
   token?: string | null;
   /** Host names answered besides the listen address's (and `LOCALBENCH_ALLOWED_HOSTS`). */
   allowedHosts?: string[];
+  /**
+   * The results store: a SQLite file or a `postgres://` URL (`--store`, resolved with the
+   * benchmark arguments). @default `$LOCALBENCH_STORE`, else `<data dir>/results.db`
+   */
+  store?: string;
   /** Default benchmark arguments of every run. @default [] */
   baseArgs?: string[];
   /** Connects to the model server. @default connect() without `lms` */
@@ -108,7 +119,7 @@ export async function createWebApp(options: WebAppOptions = {}): Promise<WebApp>
   });
   await assertIslandsBuilt(manifest, staticDir);
   await Deno.mkdir(paths.dataDir, { recursive: true });
-  const store = ResultsStore.open(paths.database);
+  const store = ResultsStore.open(options.store ?? storeLocation(paths, { env }));
   if (store.interrupted > 0) {
     logger.info(
       `${store.interrupted} result(s) left running by an ended process marked interrupted`,

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import type { DatabaseSync } from "node:sqlite";
+import { isPostgres, type StoreDb } from "./database.ts";
 import { FINISHED } from "./status.ts";
 import { storeVersion } from "./snapshot.ts";
 import { downsampleLine } from "./downsample.ts";
@@ -44,7 +44,7 @@ export interface LineSums {
   parallel_id: number | null;
 }
 
-type Aggregate = (db: DatabaseSync, name: string, options: {
+type Aggregate = (db: StoreDb, name: string, options: {
   start: () => unknown;
   // Its arity is the SQL function's number of arguments (the accumulator and one per argument).
   step: (acc: never, ...args: never[]) => unknown;
@@ -64,11 +64,11 @@ interface Picked {
   max: number;
 }
 
-const registered = new WeakSet<DatabaseSync>();
+const registered = new WeakSet<StoreDb>();
 
 /** Registers the two aggregate functions on the connection (once; the peer benchmark too). */
-export function registerLineFunctions(db: DatabaseSync): void {
-  if (registered.has(db)) return;
+export function registerLineFunctions(db: StoreDb): void {
+  if (registered.has(db) || isPostgres(db)) return;
   const aggregate: Aggregate = (d, name, options) =>
     (d as unknown as { aggregate: (n: string, o: unknown) => void }).aggregate(name, options);
   aggregate(db, "localbench_line_xy", {
@@ -100,8 +100,33 @@ const LINE_RESULTS = `FROM models m CROSS JOIN results r INDEXED BY idx_results_
   WHERE m.model_name = :name OR m.model_key = :name
   GROUP BY r.model_id, r.backend, r.params_hash, r.machine_id`;
 
+/**
+ * PostgreSQL has no aggregate functions in JavaScript: a line's positions come from
+ * ROW_NUMBER() over the line, and Σx, Σx², Σxy are plain sums (the same figures).
+ */
+const PG_LINES = `SELECT model_id, backend, params_hash, machine_id, COUNT(*) AS total,
+    COUNT(y) AS n,
+    COALESCE(SUM(y), 0) AS sy, MIN(y) AS min_y, MAX(y) AS max_y,
+    MIN(CASE WHEN y IS NOT NULL THEN finished_at END) AS first_run,
+    MAX(CASE WHEN y IS NOT NULL THEN finished_at END) AS last_run,
+    MIN(id) AS first_id, MIN(CASE WHEN y IS NOT NULL THEN id END) AS first_measured,
+    MAX(CASE WHEN y IS NOT NULL THEN id END) AS last_measured,
+    MAX(CASE WHEN n_parallel > 1 AND parallel_tokens_per_sec IS NOT NULL THEN id END)
+      AS parallel_id,
+    COALESCE(SUM(CASE WHEN y IS NOT NULL THEN x END), 0) AS sx,
+    COALESCE(SUM(CASE WHEN y IS NOT NULL THEN x * x END), 0) AS sxx,
+    COALESCE(SUM(x * y), 0) AS sxy
+  FROM (SELECT r.id, r.model_id, r.backend, r.params_hash, r.machine_id, r.finished_at,
+      r.n_parallel, r.parallel_tokens_per_sec, r.tokens_per_sec_mean AS y,
+      ROW_NUMBER() OVER (PARTITION BY r.model_id, r.backend, r.params_hash, r.machine_id
+        ORDER BY r.id) AS x
+    FROM models m JOIN results r ON r.status IN ${FINISHED} AND r.model_id = m.id
+    WHERE m.model_name = :name OR m.model_key = :name) q
+  GROUP BY model_id, backend, params_hash, machine_id ORDER BY first_id`;
+
 /** The lines of a model, read from the store. */
-function readLines(db: DatabaseSync, name: string): LineSums[] {
+function readLines(db: StoreDb, name: string): LineSums[] {
+  if (isPostgres(db)) return db.prepare(PG_LINES).all({ name }) as unknown as LineSums[];
   registerLineFunctions(db);
   const rows = db.prepare(
     `SELECT r.model_id, r.backend, r.params_hash, r.machine_id, COUNT(*) AS total,
@@ -123,13 +148,13 @@ function readLines(db: DatabaseSync, name: string): LineSums[] {
 }
 
 const MEMO_ENTRIES = 32;
-const memos = new WeakMap<DatabaseSync, Map<string, { version: string; value: unknown }>>();
+const memos = new WeakMap<StoreDb, Map<string, { version: string; value: unknown }>>();
 
 /**
  * `read()`, done again only when the store changed (SQLite's `data_version` with this
  * connection's `total_changes()`, as the dashboard's snapshots); the last 32 keys are kept.
  */
-function memoized<T>(db: DatabaseSync, key: string, read: () => T): T {
+function memoized<T>(db: StoreDb, key: string, read: () => T): T {
   const version = storeVersion(db);
   let memo = memos.get(db);
   if (!memo) memos.set(db, memo = new Map());
@@ -142,13 +167,20 @@ function memoized<T>(db: DatabaseSync, key: string, read: () => T): T {
 }
 
 /** The lines of a model (`model_name` or a variant's `model_key`), by their first result. */
-export function lineSums(db: DatabaseSync, name: string): LineSums[] {
+export function lineSums(db: StoreDb, name: string): LineSums[] {
   return memoized(db, `lines\u0000${name}`, () => readLines(db, name));
 }
 
 /** The ids of every line's points, each line downsampled to at most `max` points. */
-export function pickedIds(db: DatabaseSync, name: string, max: number): number[] {
+export function pickedIds(db: StoreDb, name: string, max: number): number[] {
   return memoized(db, `pick\u0000${max}\u0000${name}`, () => {
+    if (isPostgres(db)) {
+      const lines = db.prepare(
+        `SELECT json_agg(r.id ORDER BY r.id) AS ids,
+           json_agg(r.tokens_per_sec_mean ORDER BY r.id) AS ys ${LINE_RESULTS}`,
+      ).all({ name }) as { ids: number[]; ys: (number | null)[] }[];
+      return lines.flatMap((l) => downsampleLine(l.ys, max).map((i) => l.ids[i]!));
+    }
     registerLineFunctions(db);
     const rows = db.prepare(
       `SELECT localbench_line_pick(r.id, r.tokens_per_sec_mean, :max ORDER BY r.id) AS ids

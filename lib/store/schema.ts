@@ -1,5 +1,5 @@
 /**
- * The results database schema: versioned migrations (`PRAGMA user_version`) for the tables, and
+ * The results database schema: versioned migrations (`PRAGMA user_version`; PostgreSQL: pg/schema.ts) for the tables, and
  * the optional metric columns that are added automatically whenever they are missing.
  *
  * Tables: `models` (one row per model variant), `results` (one row per model per benchmark, with
@@ -10,6 +10,8 @@
  */
 
 import type { DatabaseSync } from "node:sqlite";
+import type { StoreDb } from "./database.ts";
+import { PG_BASELINE_SQL, PG_MACHINES_SQL } from "./pg/schema.ts";
 import { clampIntervals, mergeVariantIdentities } from "./data_migrations.ts";
 import { rebuildTable } from "./rebuild.ts";
 import { FINISHED } from "./status.ts";
@@ -38,8 +40,15 @@ export interface Migration {
   version: number;
   description: string;
   sql: string;
-  /** Changes to the stored data, run after `sql` in the same transaction. */
+  /** Changes to the stored data, run after `sql` in the same transaction (SQLite). */
   apply?: (db: DatabaseSync) => void;
+  /**
+   * The PostgreSQL text: required from version 9 on (pg/schema.ts `PG_BASELINE`, where a
+   * PostgreSQL store starts; the versions before it are skipped there).
+   */
+  pg?: string;
+  /** Changes to the stored data on PostgreSQL, run after `pg`. */
+  pgApply?: (db: StoreDb) => void;
   /** Runs with foreign keys off (a table rebuild: see rebuild.ts). */
   foreignKeysOff?: boolean;
 }
@@ -216,6 +225,7 @@ export const MIGRATIONS: readonly Migration[] = [
       "model_latest (variant), and each stored grid result is split into one result per cell",
     sql: IDENTITY_LATEST_SQL,
     apply: (db) => void splitGridResults(db),
+    pg: PG_BASELINE_SQL,
   },
   {
     version: 10,
@@ -228,6 +238,7 @@ export const MIGRATIONS: readonly Migration[] = [
     // SQLite-specific (the one part a PostgreSQL twin writes its own way): the triggers that
     // keep identity_latest current.
     apply: (db) => db.exec(MACHINE_IDENTITY_TRIGGERS_SQL),
+    pg: PG_MACHINES_SQL,
   },
 ];
 

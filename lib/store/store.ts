@@ -5,9 +5,10 @@
  *
  * @module
  */
-import type { DatabaseSync } from "node:sqlite";
+import type { StoreDb } from "./database.ts";
 import { openDatabase, transaction, withColumnRetry } from "./db.ts";
-import { currentOwner, ownerAlive } from "./owner.ts";
+import { currentOwner, ownerAlive, sharedOwner } from "./owner.ts";
+import { isPostgres } from "./database.ts";
 import { FINISHED } from "./status.ts";
 import { SnapshotCache } from "./snapshot.ts";
 import { type MachineRecord, upsertMachine } from "./machines.ts";
@@ -47,7 +48,10 @@ const RESULT_SELECT =
 export interface StoreOptions {
   /** Clock for time stamps. @default () => new Date() */
   now?: () => Date;
-  /** This process's owner token, written on the results it starts. @default currentOwner() */
+  /**
+   * This process's owner token, written on the results it starts.
+   * @default currentOwner(); on PostgreSQL (shared by machines) sharedOwner()
+   */
   owner?: string;
   /** Whether the owner of a `running` result still runs. @default ownerAlive */
   ownerAlive?: (owner: string | null) => boolean;
@@ -59,7 +63,7 @@ export const INTERRUPTED_ERROR =
 
 /** The results database. */
 export class ResultsStore {
-  readonly db: DatabaseSync;
+  readonly db: StoreDb;
   /** Results found `running` at open whose process had ended, now marked interrupted. */
   readonly interrupted: number;
   /** JSON answers computed once per state of the database (dashboard reads). */
@@ -67,10 +71,10 @@ export class ResultsStore {
   #now: () => Date;
   #owner: string;
 
-  private constructor(db: DatabaseSync, options: StoreOptions) {
+  private constructor(db: StoreDb, options: StoreOptions) {
     this.db = db;
     this.#now = options.now ?? (() => new Date());
-    this.#owner = options.owner ?? currentOwner();
+    this.#owner = options.owner ?? (isPostgres(db) ? sharedOwner() : currentOwner());
     this.snapshots = new SnapshotCache(db);
     this.interrupted = this.#markInterrupted(options.ownerAlive ?? ownerAlive);
   }
