@@ -1,0 +1,23 @@
+/**
+ * The fleet: agents on other machines that take benchmark jobs from a queue in the shared
+ * PostgreSQL store (pg-boss), their register with heartbeats, and their live progress (NOTIFY).
+ *
+ * @module
+ */
+export { type AgentEvent, type AgentRunner, FleetAgent, type FleetAgentOptions } from "./agent.ts";
+export { agentQueue, checkAgentName } from "./names.ts";
+export {
+  CHANNEL,
+  type FleetProgress,
+  listenProgress,
+  progressPayload,
+  ProgressPublisher,
+  publishProgress,
+} from "./progress.ts";
+export {
+  type FleetJobData,
+  type FleetJobInfo,
+  FleetQueue,
+  type FleetQueueOptions,
+} from "./queue.ts";
+export { type AgentRow, FleetRegistry, type SqlClient } from "./registry.ts";
