@@ -5,6 +5,7 @@
  * @module
  */
 export { type AgentEvent, type AgentRunner, FleetAgent, type FleetAgentOptions } from "./agent.ts";
+export { BenchmarkFailedError, controllerRunner } from "./controller_runner.ts";
 export { agentQueue, checkAgentName } from "./names.ts";
 export {
   CHANNEL,
