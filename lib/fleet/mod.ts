@@ -6,6 +6,8 @@
  */
 export { type AgentEvent, type AgentRunner, FleetAgent, type FleetAgentOptions } from "./agent.ts";
 export { BenchmarkFailedError, controllerRunner } from "./controller_runner.ts";
+export { AGENT_USAGE, type AgentArgs, parseAgentArgs } from "./agent_args.ts";
+export { type AgentMainDeps, runAgent } from "./agent_main.ts";
 export { agentQueue, checkAgentName } from "./names.ts";
 export {
   CHANNEL,
@@ -22,3 +24,4 @@ export {
   type FleetQueueOptions,
 } from "./queue.ts";
 export { type AgentRow, FleetRegistry, type SqlClient } from "./registry.ts";
+export { type FleetAgentView, FleetService, type FleetServiceOptions } from "./service.ts";
