@@ -24,4 +24,5 @@ export {
   type FleetQueueOptions,
 } from "./queue.ts";
 export { type AgentRow, FleetRegistry, type SqlClient } from "./registry.ts";
+export { type FleetAnswer, fleetAnswer, NO_FLEET, requireFleet, takeMachine } from "./web.ts";
 export { type FleetAgentView, FleetService, type FleetServiceOptions } from "./service.ts";
