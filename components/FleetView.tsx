@@ -31,20 +31,21 @@ function AgentRow({ agent: a, now }: { agent: FleetAgent; now: number }) {
     <>
       <tr data-agent={a.name} data-live={String(a.live)}>
         <th scope="row">{a.name}</th>
-        <td class="fleet-machine">
+        <td class="fleet-machine" data-label="Machine">
           <span>{m.host ?? "unknown host"}</span>
           <small>
             {[m.cpu, m.ram, m.gpu ?? "no GPU reported"].filter(Boolean).join(" · ")}
           </small>
         </td>
-        <td>
+        <td data-label="Heartbeat">
           <span class={`badge ${a.live ? "running" : ""}`}>{state}</span>{" "}
           <small title={a.last_heartbeat}>{ago(a.last_heartbeat, now)}</small>
         </td>
-        <td class="fleet-job" data-job="current">{current ?? "–"}</td>
+        <td class="fleet-job" data-job="current" data-label="Current job">{current ?? "–"}</td>
         <td
           class={`fleet-job ${a.last_job?.state === "failed" ? "delta-down" : ""}`}
           data-job="last"
+          data-label="Last job"
           data-state={a.last_job?.state}
         >
           {last ?? "–"}

@@ -156,6 +156,9 @@ Deno.test({
         "–",
       );
       await page.screenshot({ path: shotPath("fleet_done", LOOKS[0]!), fullPage: true });
+      await applyLook(page, LOOKS[3]!);
+      await page.locator("#fleet").scrollIntoViewIfNeeded();
+      await page.screenshot({ path: shotPath("fleet_done", LOOKS[3]!), fullPage: false });
       const stored = agentStore.db.prepare("SELECT count(*) AS n FROM results").get() as {
         n: number;
       };
