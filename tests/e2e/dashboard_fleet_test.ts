@@ -19,6 +19,7 @@ import {
   FleetRegistry,
   FleetService,
 } from "../../lib/fleet/mod.ts";
+import { UnreachableError } from "../../lib/error.ts";
 import { createBackend } from "../../lib/modelserver/mod.ts";
 import { ResultsStore } from "../../lib/store/mod.ts";
 import { tempEnv } from "../_helpers.ts";
@@ -54,6 +55,7 @@ Deno.test({
     const d = await startDashboard({ seed: false, fleet, tokenDelayMs: 30 });
     await using agentEnv = await tempEnv();
     const agentStore = ResultsStore.open(":memory:");
+    let serverDown = false;
     const controller = new BenchmarkController({
       store: agentStore,
       baseArgs: [
@@ -67,7 +69,11 @@ Deno.test({
         "96",
       ],
       resolve: (argv) => resolveInvocation(argv, { env: agentEnv.env }),
-      connect: (config) => connect(config, { createBackend, lms: lmsFor(config), note: () => {} }),
+      // The agent's model server, stopped for the second job.
+      connect: (config) =>
+        serverDown
+          ? Promise.reject(new UnreachableError("No model server at the agent's port 1234"))
+          : connect(config, { createBackend, lms: lmsFor(config), note: () => {} }),
     });
     const agent = await FleetAgent.start({
       name: "gpu-box",
@@ -164,10 +170,24 @@ Deno.test({
       };
       assert.equal(stored.n, 1, "the agent stored its result");
       assert.equal(
-        (await (await fetch(`${d.base}/api/status`)).json()).status,
-        "idle",
+        (await (await fetch(`${d.base}/api/status`)).json()).outcome,
+        null,
         "this machine ran nothing",
       );
+
+      // A job that fails on the agent ends failed here, with the agent's reason, in both views.
+      await applyLook(page, LOOKS[0]!);
+      serverDown = true;
+      await page.click("#btn-start");
+      await page.waitForSelector('#bench-outcome[data-outcome="failed"]', { timeout: 30_000 });
+      assert.match(await page.textContent("#bench-outcome") ?? "", /No model server at the agent/);
+      await waitText(
+        page,
+        'tr[data-agent="gpu-box"] [data-job="last"]',
+        /^failed: .*No model server at the agent/,
+        20_000,
+      );
+      await checkEveryLook(page, "fleet_failed", LOOKS[0]!);
       assert.deepEqual(watch.errors, []);
       assert.deepEqual(watch.external, []);
     } finally {
