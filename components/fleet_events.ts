@@ -25,24 +25,23 @@ export const MAX_POLL_MS = 60_000;
 
 let followed: string | null = null;
 let source: EventSource | null = null;
-let inFlight: Promise<void> | null = null;
+let inFlight: Promise<boolean> | null = null;
 
 /** Fetches the agents now (a fetch under way is shared); resolves whether it worked. */
 export function refreshFleet(): Promise<boolean> {
-  let ok = false;
   inFlight ??= api<FleetList>("/api/fleet")
     .then((list) => {
-      ok = true;
       fleetList.value = list;
       fleetAt.value = Date.now();
       if (followed !== null) {
         const agent = list.agents.find((a) => a.name === followed);
         agentLiveState.value = reconcileAgentLive(agentLiveState.value, agent);
       }
+      return true;
     })
-    .catch(() => {})
+    .catch(() => false)
     .finally(() => inFlight = null);
-  return inFlight.then(() => ok);
+  return inFlight;
 }
 
 const hidden = () => globalThis.document?.hidden === true;

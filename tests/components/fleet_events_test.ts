@@ -138,3 +138,10 @@ Deno.test("followAgent() folds the picked agent's events into the live view and 
   stopOther();
   assert.equal(FakeEventSource.all.at(-1)!.closed, true);
 });
+
+Deno.test("refreshFleet() shares a fetch under way, and its success, with every caller", async () => {
+  calls.n = 0;
+  const results = await Promise.all([refreshFleet(), refreshFleet(), refreshFleet()]);
+  assert.deepEqual(results, [true, true, true]);
+  assert.equal(calls.n, 1);
+});
