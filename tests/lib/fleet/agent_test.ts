@@ -4,18 +4,14 @@ import { type AgentRunner, FleetAgent } from "../../../lib/fleet/agent.ts";
 import { type FleetProgress, listenProgress } from "../../../lib/fleet/progress.ts";
 import { FleetQueue } from "../../../lib/fleet/queue.ts";
 import { FleetRegistry } from "../../../lib/fleet/registry.ts";
+import { waitFor } from "../../_helpers.ts";
 import { hasPostgres, testPostgres } from "../../_postgres.ts";
 
-const opts = { ignore: !hasPostgres(), sanitizeResources: false, sanitizeOps: false };
+/** Polls `check` every 100 ms for up to 20 s. */
+const until = (check: () => unknown, what: string) =>
+  waitFor(check, { what, timeoutMs: 20_000, intervalMs: 100 });
 
-/** Waits (bounded) until `check` holds. */
-async function until(check: () => boolean | Promise<boolean>, what: string, ms = 20_000) {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const opts = { ignore: !hasPostgres(), sanitizeResources: false, sanitizeOps: false };
 
 /** An agent `a` with `runner`, a dashboard-side queue and a progress listener, on a new database. */
 async function setUp(runner: AgentRunner) {

@@ -5,17 +5,14 @@ import { FleetAgent } from "../../../lib/fleet/agent.ts";
 import { FleetQueue } from "../../../lib/fleet/queue.ts";
 import { FleetRegistry } from "../../../lib/fleet/registry.ts";
 import { FleetService } from "../../../lib/fleet/service.ts";
+import { waitFor } from "../../_helpers.ts";
 import { hasPostgres, testPostgres } from "../../_postgres.ts";
 
-const opts = { ignore: !hasPostgres(), sanitizeResources: false, sanitizeOps: false };
+/** Polls `check` every 100 ms for up to 20 s. */
+const until = (check: () => unknown, what: string) =>
+  waitFor(check, { what, timeoutMs: 20_000, intervalMs: 100 });
 
-async function until(check: () => boolean | Promise<boolean>, what: string, ms = 20_000) {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const opts = { ignore: !hasPostgres(), sanitizeResources: false, sanitizeOps: false };
 
 /** A fleet service on a new database, with an agent `box` whose runner waits for `release`. */
 async function setUp() {
