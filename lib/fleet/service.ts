@@ -136,6 +136,7 @@ function lostText(agent: AgentRow, last: FleetJobInfo | null): string | null {
   const state = job?.state === "failed"
     ? "the job failed (no heartbeat from the agent)"
     : "the job fails once the queue sees no heartbeat";
-  return `The agent stopped answering at ${agent.heartbeatAt} during job ${agent.job.id}: ` +
+  const at = agent.heartbeatAt.replace("T", " ").replace(/\.\d+Z$|Z$/, " UTC");
+  return `The agent stopped answering at ${at} during job ${agent.job.id}: ` +
     `${state}; the results it stored before are kept`;
 }
