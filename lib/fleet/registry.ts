@@ -30,9 +30,11 @@ export interface AgentRow {
   status: Record<string, unknown> | null;
 }
 
-const TABLE = "localbench_fleet_agents";
+/** The register, in the store's own PostgreSQL schema (pg-boss keeps its queues in `pgboss`). */
+const TABLE = "localbench.fleet_agents";
 
 const SCHEMA = `
+  CREATE SCHEMA IF NOT EXISTS localbench;
   CREATE TABLE IF NOT EXISTS ${TABLE} (
     name TEXT PRIMARY KEY,
     machine_json TEXT NOT NULL,
@@ -74,14 +76,14 @@ export class FleetRegistry {
    */
   async register(name: string, instance: string, machine: Record<string, unknown>): Promise<void> {
     const { rows } = await this.#sql.query(
-      `INSERT INTO ${TABLE} (name, machine_json, instance) VALUES ($1, $2, $3)
+      `INSERT INTO ${TABLE} AS a (name, machine_json, instance) VALUES ($1, $2, $3)
        ON CONFLICT (name) DO UPDATE SET machine_json = EXCLUDED.machine_json,
          instance = EXCLUDED.instance, started_at = now(), heartbeat_at = now(),
          stopped_at = NULL, job_id = NULL, job_args_json = NULL, job_started_at = NULL,
          status_json = NULL
-       WHERE ${TABLE}.stopped_at IS NOT NULL
-          OR ${TABLE}.heartbeat_at < now() - make_interval(secs => $4)
-          OR ${TABLE}.instance = EXCLUDED.instance
+       WHERE a.stopped_at IS NOT NULL
+          OR a.heartbeat_at < now() - make_interval(secs => $4)
+          OR a.instance = EXCLUDED.instance
        RETURNING name`,
       [name, JSON.stringify(machine), instance, this.#liveSeconds],
     );
