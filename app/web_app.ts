@@ -41,6 +41,7 @@ import {
 import { createLogger, type Logger } from "../lib/log.ts";
 import { type Backend, createBackend } from "../lib/modelserver/mod.ts";
 import { type MachineRecord, ResultsStore } from "../lib/store/mod.ts";
+import type { FleetService } from "../lib/fleet/mod.ts";
 import { plugins as registryPlugins } from "../plugins/registry.ts";
 import { manifest } from "../manifest.gen.ts";
 
@@ -82,6 +83,8 @@ export interface WebAppOptions {
    */
   staticDir?: string;
   logger?: Logger;
+  /** The fleet of agents (a PostgreSQL store); closed with the app. @default none */
+  fleet?: FleetService | null;
 }
 
 /** A web app ready to serve. */
@@ -140,6 +143,7 @@ export async function createWebApp(options: WebAppOptions = {}): Promise<WebApp>
   const services: DashboardServices = {
     controller,
     store,
+    fleet: options.fleet ?? null,
     paths,
     tokenRequired: tokenEverywhere,
     now: () => new Date(),
@@ -177,6 +181,7 @@ export async function createWebApp(options: WebAppOptions = {}): Promise<WebApp>
     async close() {
       await controller.shutdown();
       await host?.stop();
+      await options.fleet?.close();
       store.close();
     },
   };
