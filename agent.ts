@@ -9,21 +9,12 @@
  * @module
  */
 import { withoutLeadingDashDash } from "./lib/args.ts";
-import { processEnv } from "./lib/config/mod.ts";
+import { captureMachine, machineDeps } from "./lib/bench/mod.ts";
+import { processEnv, resolvePaths } from "./lib/config/mod.ts";
 import { exitCodeOf, messageOf } from "./lib/error.ts";
 import { runAgent } from "./lib/fleet/mod.ts";
 import { print, printError } from "./lib/log.ts";
 import { ResultsStore } from "./lib/store/mod.ts";
-
-/** This machine as the fleet view shows it. */
-function machine(): Record<string, unknown> {
-  return {
-    hostname: Deno.hostname(),
-    os: `${Deno.build.os} ${Deno.osRelease()}`,
-    cpu_cores: navigator.hardwareConcurrency,
-    ram_bytes: Deno.systemMemoryInfo().total,
-  };
-}
 
 /** Resolves at the first Ctrl-C or SIGTERM. */
 function stopRequested(): Promise<void> {
@@ -39,7 +30,7 @@ if (import.meta.main) {
       await runAgent(withoutLeadingDashDash(Deno.args), {
         env: processEnv,
         openStore: (url) => ResultsStore.open(url),
-        machine,
+        machine: (server) => captureMachine(machineDeps(resolvePaths(processEnv).dataDir), server),
         stopRequested,
         say: print,
       }),

@@ -40,7 +40,8 @@ import {
 } from "../lib/host/mod.ts";
 import { createLogger, type Logger } from "../lib/log.ts";
 import { type Backend, createBackend } from "../lib/modelserver/mod.ts";
-import { type MachineRecord, ResultsStore } from "../lib/store/mod.ts";
+import { isPostgresUrl, type MachineRecord, ResultsStore } from "../lib/store/mod.ts";
+import { messageOf } from "../lib/error.ts";
 import type { FleetService } from "../lib/fleet/mod.ts";
 import { plugins as registryPlugins } from "../plugins/registry.ts";
 import { manifest } from "../manifest.gen.ts";
@@ -83,7 +84,10 @@ export interface WebAppOptions {
    */
   staticDir?: string;
   logger?: Logger;
-  /** The fleet of agents (a PostgreSQL store); closed with the app. @default none */
+  /**
+   * The fleet of agents; closed with the app. @default on a PostgreSQL store, one on that
+   * database (none when it cannot start: said in the log); on SQLite, none
+   */
   fleet?: FleetService | null;
 }
 
@@ -122,7 +126,8 @@ export async function createWebApp(options: WebAppOptions = {}): Promise<WebApp>
   });
   await assertIslandsBuilt(manifest, staticDir);
   await Deno.mkdir(paths.dataDir, { recursive: true });
-  const store = ResultsStore.open(options.store ?? storeLocation(paths, { env }));
+  const location = options.store ?? storeLocation(paths, { env });
+  const store = ResultsStore.open(location);
   if (store.interrupted > 0) {
     logger.info(
       `${store.interrupted} result(s) left running by an ended process marked interrupted`,
@@ -139,11 +144,16 @@ export async function createWebApp(options: WebAppOptions = {}): Promise<WebApp>
       ((config) =>
         connect(config, { createBackend, lms: lmsFor(config), note: (m) => logger.info(m) })),
   });
+  const fleet = options.fleet !== undefined
+    ? options.fleet
+    : isPostgresUrl(location)
+    ? await startFleet(location, store, logger)
+    : null;
   const exit = options.exit ?? (() => Deno.kill(Deno.pid, "SIGTERM"));
   const services: DashboardServices = {
     controller,
     store,
-    fleet: options.fleet ?? null,
+    fleet,
     paths,
     tokenRequired: tokenEverywhere,
     now: () => new Date(),
@@ -181,8 +191,31 @@ export async function createWebApp(options: WebAppOptions = {}): Promise<WebApp>
     async close() {
       await controller.shutdown();
       await host?.stop();
-      await options.fleet?.close();
+      await fleet?.close();
       store.close();
     },
   };
+}
+
+/**
+ * The fleet on the dashboard's PostgreSQL store (loaded only then: a SQLite dashboard never
+ * loads pg-boss). A fleet that cannot start leaves the dashboard serving this machine, the reason
+ * in the log.
+ */
+async function startFleet(
+  url: string,
+  store: ResultsStore,
+  logger: Logger,
+): Promise<FleetService | null> {
+  try {
+    const { FleetService } = await import("../lib/fleet/mod.ts");
+    return await FleetService.start({
+      url,
+      onLost: (owner) => store.interruptOwner(owner),
+      onError: (err) => logger.warn(`fleet: ${messageOf(err)}`),
+    });
+  } catch (err) {
+    logger.warn(`The fleet is not available (${messageOf(err)}): this machine only`);
+    return null;
+  }
 }

@@ -28,6 +28,11 @@ export interface FleetAgentOptions {
   name: string;
   /** The machine's identity, shown by the dashboard's fleet view. */
   machine: Record<string, unknown>;
+  /**
+   * The owner token of the results its jobs write (the store's): a dashboard that sees the agent
+   * killed marks what it left running as interrupted.
+   */
+  owner?: string;
   runner: AgentRunner;
   /** The database (a `pg` Pool) for the register and the progress notifications. */
   sql: SqlClient;
@@ -57,7 +62,12 @@ export class FleetAgent {
   static async start(options: FleetAgentOptions): Promise<FleetAgent> {
     const agent = new FleetAgent(options);
     await agent.#registry.ensureSchema();
-    await agent.#registry.register(options.name, agent.instance, options.machine);
+    await agent.#registry.register(
+      options.name,
+      agent.instance,
+      options.machine,
+      options.owner ?? null,
+    );
     await options.queue.ensureQueue(options.name);
     agent.#timer = setInterval(() => void agent.#beat(), options.heartbeatMs ?? 5000);
     await options.queue.work(options.name, (id, data, signal) => agent.#job(id, data.args, signal));

@@ -7,13 +7,13 @@
  * @module
  */
 import pg from "pg";
-import { connect, defaultProfiler, lmsFor } from "../bench/mod.ts";
+import { connect, defaultProfiler, lmsFor, type ServerFacts } from "../bench/mod.ts";
 import { resolveInvocation } from "../cli/mod.ts";
 import type { EnvReader } from "../config/mod.ts";
 import { BenchmarkController } from "../dashboard/controller.ts";
 import { messageOf, UsageError } from "../error.ts";
 import { createBackend } from "../modelserver/mod.ts";
-import type { ResultsStore } from "../store/mod.ts";
+import { connectionOf, type MachineRecord, type ResultsStore } from "../store/mod.ts";
 import { FleetAgent } from "./agent.ts";
 import { AGENT_USAGE, parseAgentArgs } from "./agent_args.ts";
 import { controllerRunner } from "./controller_runner.ts";
@@ -24,8 +24,11 @@ export interface AgentMainDeps {
   env: EnvReader;
   /** Opens the store at a PostgreSQL URL. */
   openStore(url: string): ResultsStore;
-  /** This machine's identity. */
-  machine(): Record<string, unknown>;
+  /**
+   * Captures this machine (lib/bench/machine.ts `captureMachine`): at start for the fleet view
+   * (no model server yet), and at each job for its results.
+   */
+  machine(server?: ServerFacts): Promise<MachineRecord>;
   /** Resolves when the agent must stop (Ctrl-C, SIGTERM). */
   stopRequested(): Promise<void>;
   say(line: string): void;
@@ -46,7 +49,7 @@ export async function runAgent(argv: string[], deps: AgentMainDeps): Promise<num
     );
   }
   const store = deps.openStore(args.store);
-  const pool = new pg.Pool({ connectionString: args.store, max: 3 });
+  const pool = new pg.Pool({ ...connectionOf(args.store), max: 3 });
   pool.on(
     "error",
     (err: unknown) => deps.say(`agent ${args.name}: database connection lost (${messageOf(err)})`),
@@ -63,12 +66,14 @@ export async function runAgent(argv: string[], deps: AgentMainDeps): Promise<num
       baseArgs: args.benchArgs,
       resolve: (argv) => resolveInvocation(argv, { env: deps.env }),
       profiler: defaultProfiler,
+      machine: (server) => deps.machine(server),
       connect: (config) =>
         connect(config, { createBackend, lms: lmsFor(config), note: (m) => deps.say(m) }),
     });
     agent = await FleetAgent.start({
       name: args.name,
-      machine: deps.machine(),
+      machine: { ...await deps.machine() },
+      owner: store.owner,
       runner: controllerRunner(controller),
       sql: pool,
       queue,

@@ -6,6 +6,7 @@
  * @module
  */
 import pg from "pg";
+import { connectionOf } from "../store/mod.ts";
 import type { SqlClient } from "./registry.ts";
 
 /** The channel's name. */
@@ -80,7 +81,7 @@ export async function listenProgress(
   onProgress: (progress: FleetProgress) => void,
   onError: (err: unknown) => void = () => {},
 ): Promise<() => Promise<void>> {
-  const client = new pg.Client({ connectionString: url });
+  const client = new pg.Client(connectionOf(url));
   client.on("error", onError);
   await client.connect();
   client.on("notification", (n: { channel: string; payload?: string }) => {

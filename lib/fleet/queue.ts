@@ -7,6 +7,7 @@
  * @module
  */
 import { PgBoss } from "pg-boss";
+import { connectionOf } from "../store/mod.ts";
 import { agentQueue } from "./names.ts";
 
 /** A benchmark job as the queue carries it. */
@@ -57,7 +58,7 @@ export class FleetQueue {
   /** Connects, and creates pg-boss's schema when the database has none. */
   static async start(url: string, options: FleetQueueOptions = {}): Promise<FleetQueue> {
     const boss = new PgBoss({
-      connectionString: url,
+      ...connectionOf(url),
       monitorIntervalSeconds: options.monitorIntervalSeconds ?? 15,
       superviseIntervalSeconds: options.monitorIntervalSeconds ?? 15,
       schedule: false,

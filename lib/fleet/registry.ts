@@ -19,6 +19,8 @@ export interface AgentRow {
   machine: Record<string, unknown>;
   /** The agent's process (one per start): a restarted agent gets a new one. */
   instance: string;
+  /** The owner token of the results the agent's process writes (lib/store/owner.ts). */
+  owner: string | null;
   startedAt: string;
   heartbeatAt: string;
   /** Whether a heartbeat came within the live window. */
@@ -39,6 +41,7 @@ const SCHEMA = `
     name TEXT PRIMARY KEY,
     machine_json TEXT NOT NULL,
     instance TEXT NOT NULL,
+    owner TEXT,
     started_at TIMESTAMPTZ NOT NULL DEFAULT now(),
     heartbeat_at TIMESTAMPTZ NOT NULL DEFAULT now(),
     stopped_at TIMESTAMPTZ,
@@ -74,18 +77,24 @@ export class FleetRegistry {
    * Registers the agent `name` as `instance`; a live agent of that name elsewhere is a conflict
    * (two machines cannot take the same name's jobs).
    */
-  async register(name: string, instance: string, machine: Record<string, unknown>): Promise<void> {
+  async register(
+    name: string,
+    instance: string,
+    machine: Record<string, unknown>,
+    owner: string | null = null,
+  ): Promise<void> {
     const { rows } = await this.#sql.query(
-      `INSERT INTO ${TABLE} AS a (name, machine_json, instance) VALUES ($1, $2, $3)
+      `INSERT INTO ${TABLE} AS a (name, machine_json, instance, owner) VALUES ($1, $2, $3, $5)
        ON CONFLICT (name) DO UPDATE SET machine_json = EXCLUDED.machine_json,
-         instance = EXCLUDED.instance, started_at = now(), heartbeat_at = now(),
+         instance = EXCLUDED.instance, owner = EXCLUDED.owner, started_at = now(),
+         heartbeat_at = now(),
          stopped_at = NULL, job_id = NULL, job_args_json = NULL, job_started_at = NULL,
          status_json = NULL
        WHERE a.stopped_at IS NOT NULL
           OR a.heartbeat_at < now() - make_interval(secs => $4)
           OR a.instance = EXCLUDED.instance
        RETURNING name`,
-      [name, JSON.stringify(machine), instance, this.#liveSeconds],
+      [name, JSON.stringify(machine), instance, this.#liveSeconds, owner],
     );
     if (rows.length === 0) {
       const other = (await this.list()).find((a) => a.name === name);
@@ -141,7 +150,7 @@ export class FleetRegistry {
   /** Every agent, live ones first, then by name. */
   async list(): Promise<AgentRow[]> {
     const { rows } = await this.#sql.query(
-      `SELECT name, machine_json, instance, started_at, heartbeat_at, stopped_at, job_id,
+      `SELECT name, machine_json, instance, owner, started_at, heartbeat_at, stopped_at, job_id,
          job_args_json, job_started_at, status_json,
          (stopped_at IS NULL AND heartbeat_at >= now() - make_interval(secs => $1)) AS live
        FROM ${TABLE} ORDER BY live DESC, name`,
@@ -158,6 +167,7 @@ function agentRow(r: Record<string, unknown>): AgentRow {
     name: String(r.name),
     machine: JSON.parse(String(r.machine_json)),
     instance: String(r.instance),
+    owner: r.owner === null || r.owner === undefined ? null : String(r.owner),
     startedAt: iso(r.started_at),
     heartbeatAt: iso(r.heartbeat_at),
     live: r.live === true,

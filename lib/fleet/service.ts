@@ -6,7 +6,9 @@
  *
  * @module
  */
+import pg from "pg";
 import { EventHub } from "../dashboard/events.ts";
+import { connectionOf } from "../store/mod.ts";
 import { ConflictError, NotFoundError } from "../error.ts";
 import { checkAgentName } from "./names.ts";
 import { type FleetProgress, listenProgress } from "./progress.ts";
@@ -31,9 +33,15 @@ export interface FleetAgentView {
 
 /** Options of {@linkcode FleetService.start}. */
 export interface FleetServiceOptions extends FleetQueueOptions {
-  /** The database's URL (for the queue and the listener) and a pool on it (the register). */
+  /** The database's URL (for the queue, the listener and the register's pool). */
   url: string;
-  sql: SqlClient;
+  /** A pool for the register. @default one of its own on `url`, closed with the service */
+  sql?: SqlClient;
+  /**
+   * Marks the results an agent killed mid-job left running as interrupted (the store's
+   * `interruptOwner`); their completed runs stay. @default none
+   */
+  onLost?: (owner: string) => number;
   /** Seconds a heartbeat keeps an agent live. @default 30 */
   liveSeconds?: number;
 }
@@ -45,18 +53,40 @@ export class FleetService {
   readonly #queue: FleetQueue;
   readonly #registry: FleetRegistry;
   readonly #unlisten: () => Promise<void>;
+  readonly #onLost: (owner: string) => number;
+  readonly #ownPool: { end(): Promise<void> } | null;
 
-  private constructor(queue: FleetQueue, registry: FleetRegistry, unlisten: () => Promise<void>) {
+  private constructor(
+    queue: FleetQueue,
+    registry: FleetRegistry,
+    unlisten: () => Promise<void>,
+    options: FleetServiceOptions,
+    ownPool: { end(): Promise<void> } | null,
+  ) {
     this.#queue = queue;
     this.#registry = registry;
     this.#unlisten = unlisten;
+    this.#onLost = options.onLost ?? (() => 0);
+    this.#ownPool = ownPool;
   }
 
   /** Connects to the fleet's database (creating the register and pg-boss's schema if needed). */
   static async start(options: FleetServiceOptions): Promise<FleetService> {
-    const registry = new FleetRegistry(options.sql, { liveSeconds: options.liveSeconds });
-    await registry.ensureSchema();
-    const queue = await FleetQueue.start(options.url, options);
+    let ownPool: pg.Pool | null = null;
+    if (!options.sql) {
+      ownPool = new pg.Pool({ ...connectionOf(options.url), max: 3 });
+      ownPool.on("error", (err: unknown) => options.onError?.(err));
+    }
+    const sql = options.sql ?? ownPool!;
+    const registry = new FleetRegistry(sql, { liveSeconds: options.liveSeconds });
+    let queue: FleetQueue;
+    try {
+      await registry.ensureSchema();
+      queue = await FleetQueue.start(options.url, options);
+    } catch (err) {
+      await ownPool?.end();
+      throw err;
+    }
     let service: FleetService | null = null;
     const unlisten = await listenProgress(
       options.url,
@@ -64,9 +94,10 @@ export class FleetService {
       options.onError,
     ).catch(async (err) => {
       await queue.stop({ graceful: false });
+      await ownPool?.end();
       throw err;
     });
-    service = new FleetService(queue, registry, unlisten);
+    service = new FleetService(queue, registry, unlisten, options, ownPool);
     return service;
   }
 
@@ -75,6 +106,8 @@ export class FleetService {
     const rows = await this.#registry.list();
     return await Promise.all(rows.map(async (a) => {
       const [last] = await this.#queue.jobs(a.name, 1).catch(() => []);
+      const lost = lostText(a, last ?? null);
+      if (lost && a.owner) this.#onLost(a.owner);
       return {
         name: a.name,
         machine: a.machine,
@@ -84,7 +117,7 @@ export class FleetService {
         stopped_at: a.stoppedAt,
         current_job: a.job && { ...a.job, status: a.status },
         last_job: last ?? null,
-        lost: lostText(a, last ?? null),
+        lost,
       };
     }));
   }
@@ -115,6 +148,7 @@ export class FleetService {
   async close(): Promise<void> {
     await this.#unlisten();
     await this.#queue.stop({ graceful: false });
+    await this.#ownPool?.end();
   }
 
   async #agent(name: string): Promise<AgentRow> {
@@ -138,5 +172,5 @@ function lostText(agent: AgentRow, last: FleetJobInfo | null): string | null {
     : "the job fails once the queue sees no heartbeat";
   const at = agent.heartbeatAt.replace("T", " ").replace(/\.\d+Z$|Z$/, " UTC");
   return `The agent stopped answering at ${at} during job ${agent.job.id}: ` +
-    `${state}; the results it stored before are kept`;
+    `${state}; what it was measuring is marked interrupted, the runs it stored before are kept`;
 }

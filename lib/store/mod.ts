@@ -50,7 +50,7 @@ export { registerLineFunctions } from "./history_sums.ts";
 export type { LoadCurve } from "./load_curves.ts";
 export { openStore } from "./open.ts";
 export { type CopyOutcome, copyStore } from "./copy.ts";
-export { isPostgresUrl, redactUrl } from "./pg/open.ts";
+export { connectionOf, isPostgresUrl, redactUrl } from "./pg/open.ts";
 export { dialectOf, isPostgres, type StoreDb } from "./database.ts";
 export { type MachineResult, modelOnMachines } from "./machine_compare.ts";
 export {

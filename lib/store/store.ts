@@ -87,6 +87,20 @@ export class ResultsStore {
     return new ResultsStore(openDatabase(path), options);
   }
 
+  /** The owner token of this process's results (lib/store/owner.ts). */
+  get owner(): string {
+    return this.#owner;
+  }
+
+  /**
+   * Marks the results `owner` left `running` as interrupted (their completed runs are kept), for a
+   * process known to be gone that this machine cannot check (a fleet agent killed on another
+   * machine); returns how many.
+   */
+  interruptOwner(owner: string): number {
+    return this.#markInterrupted((o) => o !== owner);
+  }
+
   #markInterrupted(alive: (owner: string | null) => boolean): number {
     const running = this.db.prepare("SELECT id, owner FROM results WHERE status = 'running'")
       .all() as { id: number; owner: string | null }[];

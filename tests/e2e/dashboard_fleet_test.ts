@@ -23,7 +23,7 @@ import { UnreachableError } from "../../lib/error.ts";
 import { createBackend } from "../../lib/modelserver/mod.ts";
 import { ResultsStore } from "../../lib/store/mod.ts";
 import { tempEnv } from "../_helpers.ts";
-import { hasPostgres, testPostgres } from "../_postgres.ts";
+import { testPostgres } from "../_postgres.ts";
 import { applyLook, LOOKS, shotPath } from "./_axe.ts";
 import { hasChromium, launchChromium } from "./_browser.ts";
 import { checkEveryLook, openPage, startDashboard, watchedPage } from "./_dashboard.ts";
@@ -44,7 +44,7 @@ async function waitText(page: Page, selector: string, re: RegExp, timeout = 30_0
 
 Deno.test({
   name: "a benchmark started on a fleet agent from the Benchmark page runs there, live, to its end",
-  ignore: !hasChromium || !hasPostgres(),
+  ignore: !hasChromium,
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
@@ -126,7 +126,7 @@ Deno.test({
       assert.match(await rowText(page, 'tr[data-agent="old-box"]'), /offline 5 min ago/);
       assert.match(
         await rowText(page, 'tr[data-lost="old-box"]'),
-        /stopped answering .* job-of-old-box: .*the results it stored before are kept/,
+        /stopped answering .* job-of-old-box: .*the runs it stored before are kept/,
       );
 
       // Start on the agent: the live view follows its job.

@@ -9,12 +9,12 @@ import pg from "pg";
 import { FleetService } from "../../lib/fleet/mod.ts";
 import { ResultsStore } from "../../lib/store/mod.ts";
 import { programPermissions, REPO_ROOT, tempEnv, waitFor } from "../_helpers.ts";
-import { hasPostgres, testPostgres } from "../_postgres.ts";
+import { testPostgres } from "../_postgres.ts";
 import { startLmStudioDouble } from "../doubles/lmstudio_server.ts";
 
 const DENO_DIR = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
 
-const opts = { ignore: !hasPostgres(), sanitizeResources: false, sanitizeOps: false };
+const opts = { sanitizeResources: false, sanitizeOps: false };
 
 /** `deno task agent` as a child process; `lines` collects what it prints. */
 function spawnAgent(args: string[], vars: Record<string, string>) {
@@ -57,7 +57,13 @@ async function setUp(tokenDelayMs: number) {
   const env = await tempEnv();
   const pool = new pg.Pool({ connectionString: url, max: 3 });
   pool.on("error", () => {});
-  const fleet = await FleetService.start({ url, sql: pool, monitorIntervalSeconds: 1 });
+  const store = ResultsStore.open(url);
+  const fleet = await FleetService.start({
+    url,
+    sql: pool,
+    monitorIntervalSeconds: 1,
+    onLost: (owner) => store.interruptOwner(owner),
+  });
   const agentArgs = (name: string) => [
     "--store",
     url,
@@ -73,10 +79,12 @@ async function setUp(tokenDelayMs: number) {
   return {
     url,
     fleet,
+    store,
     env,
     agentArgs,
     async [Symbol.asyncDispose]() {
       await fleet.close();
+      store.close();
       await pool.end();
       await double.close();
       await env[Symbol.asyncDispose]();
@@ -108,10 +116,18 @@ Deno.test(
       }, { what: "the job failed by the queue", timeoutMs: 90_000, intervalMs: 500 });
       assert.equal(box.last_job?.id, job_id);
       assert.match(box.lost ?? "", /stopped answering .* the job failed .* kept/);
-      const store = ResultsStore.open(s.url);
-      const runs = store.db.prepare("SELECT COUNT(*) AS n FROM runs").get() as { n: number };
-      store.close();
+      const runs = s.store.db.prepare("SELECT COUNT(*) AS n FROM runs").get() as { n: number };
       assert.ok(Number(runs.n) >= 2, `the runs measured before the kill are kept (${runs.n})`);
+      const results = s.store.db.prepare("SELECT status, error, machine_id FROM results").all() as {
+        status: string;
+        error: string | null;
+        machine_id: string | null;
+      }[];
+      assert.equal(results.length, 1);
+      assert.equal(results[0]!.status, "failed", "the result it was measuring is interrupted");
+      assert.match(results[0]!.error ?? "", /Interrupted/);
+      assert.notEqual(results[0]!.machine_id, null, "the agent recorded its machine");
+      assert.ok(box.machine.hostname, "the fleet view shows the agent's machine");
     } finally {
       try {
         agent.child.kill("SIGKILL");

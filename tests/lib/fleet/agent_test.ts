@@ -5,13 +5,13 @@ import { type FleetProgress, listenProgress } from "../../../lib/fleet/progress.
 import { FleetQueue } from "../../../lib/fleet/queue.ts";
 import { FleetRegistry } from "../../../lib/fleet/registry.ts";
 import { waitFor } from "../../_helpers.ts";
-import { hasPostgres, testPostgres } from "../../_postgres.ts";
+import { testPostgres } from "../../_postgres.ts";
 
 /** Polls `check` every 100 ms for up to 20 s. */
 const until = (check: () => unknown, what: string) =>
   waitFor(check, { what, timeoutMs: 20_000, intervalMs: 100 });
 
-const opts = { ignore: !hasPostgres(), sanitizeResources: false, sanitizeOps: false };
+const opts = { sanitizeResources: false, sanitizeOps: false };
 
 /** An agent `a` with `runner`, a dashboard-side queue and a progress listener, on a new database. */
 async function setUp(runner: AgentRunner) {

@@ -22,6 +22,7 @@ const SUMMARY: JobSummary = {
 /** What the controller asks of a backend around the (fake) job: its version, and close. */
 const FAKE_BACKEND = {
   version: () => Promise.resolve("0.0.1"),
+  describe: () => "a fake model server",
   close: () => Promise.resolve(),
 } as unknown as Backend;
 

@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import pg from "pg";
 import { ConflictError } from "../../../lib/error.ts";
 import { FleetRegistry } from "../../../lib/fleet/registry.ts";
-import { hasPostgres, testPostgres } from "../../_postgres.ts";
+import { testPostgres } from "../../_postgres.ts";
 
-const opts = { ignore: !hasPostgres(), sanitizeResources: false, sanitizeOps: false };
+const opts = { sanitizeResources: false, sanitizeOps: false };
 
 /** A register on a new database of the test cluster; closed by `await using`. */
 async function setUp(liveSeconds = 30) {

@@ -6,13 +6,13 @@ import { FleetQueue } from "../../../lib/fleet/queue.ts";
 import { FleetRegistry } from "../../../lib/fleet/registry.ts";
 import { FleetService } from "../../../lib/fleet/service.ts";
 import { waitFor } from "../../_helpers.ts";
-import { hasPostgres, testPostgres } from "../../_postgres.ts";
+import { testPostgres } from "../../_postgres.ts";
 
 /** Polls `check` every 100 ms for up to 20 s. */
 const until = (check: () => unknown, what: string) =>
   waitFor(check, { what, timeoutMs: 20_000, intervalMs: 100 });
 
-const opts = { ignore: !hasPostgres(), sanitizeResources: false, sanitizeOps: false };
+const opts = { sanitizeResources: false, sanitizeOps: false };
 
 /** A fleet service on a new database, with an agent `box` whose runner waits for `release`. */
 async function setUp() {
