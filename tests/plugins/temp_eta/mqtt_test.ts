@@ -424,13 +424,17 @@ Deno.test("MqttPublisher saves its outage queue and sends it in order after a re
   const dir = await Deno.makeTempDir();
   const path = `${dir}/mqtt_state.json`;
   const a = persistent(path, { mqtt_qos: 1 });
-  await flush();
+  // The state file is read and written on disk: waited for, not one turn (a loaded machine).
+  await waitFor(() => a.clients.length > 0, "the first connection");
   a.clients[0]!.fail();
   for (let i = 0; i < 3; i++) a.publisher.publish({ ...status("bed", "heating"), eta_seconds: i });
   // Saved within a second, before any stop: a crash loses at most the last second.
   a.clock.advance(1000);
-  await flush();
-  const saved = JSON.parse(await Deno.readTextFile(path));
+  const saved = await waitFor(async () => {
+    const text = await Deno.readTextFile(path).catch(() => null);
+    const state = text === null ? null : JSON.parse(text);
+    return state?.queue?.length === 3 ? state : null;
+  }, "the saved queue");
   assert.deepEqual([saved.broker, saved.prefix, saved.queue.length], [
     "mqtt://b:1883",
     "localbench/temp_eta",
@@ -440,7 +444,7 @@ Deno.test("MqttPublisher saves its outage queue and sends it in order after a re
   await a.publisher.close();
 
   const b = persistent(path, { mqtt_qos: 1 });
-  await flush();
+  await waitFor(() => b.publisher.status().queued > 0 && b.clients.length > 0, "the restore");
   assert.equal(b.publisher.status().queued, 4);
   b.publisher.publish({ ...status("bed", "heating"), eta_seconds: 4 });
   b.clients[0]!.acceptConnection();
