@@ -94,7 +94,7 @@ Deno.test({
     await registry.register("old-box", "i0", { hostname: "old-box.lan", cpu_cores: 4 });
     await registry.setJob("old-box", "i0", { id: "job-of-old-box", args: ["--runs", "1"] });
     await pool.query(
-      "UPDATE localbench_fleet_agents SET heartbeat_at = now() - interval '5 minutes' " +
+      "UPDATE localbench.fleet_agents SET heartbeat_at = now() - interval '5 minutes' " +
         "WHERE name = 'old-box'",
     );
     const browser = await launchChromium();
