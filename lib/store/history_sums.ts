@@ -1,12 +1,14 @@
 /**
- * The sums of each line of one model's history, by SQLite's aggregates over every finished result:
- * a line is a variant measured through one backend with one set of parameters; x is a result's
- * position in its line (1-based, by result id), y its speed. Count, Σy, min, max, the first and
- * last ids and times are SQLite's own aggregates; Σx, Σx² and Σxy come from
+ * The sums of each line of one model's history: a line is a variant measured through one backend
+ * with one set of parameters; x is a result's position in its line (1-based, by result id), y
+ * its speed. They are read from `line_sums` (line_sums.ts), which triggers keep current in the
+ * writing transaction: a request after a write costs a read of the model's few lines, not a
+ * pass over its points. A line marked stale there (a delete, a result finishing out of order,
+ * until a writer refreshes it) is computed here from its results: count, Σy, min, max, the
+ * first and last ids and times are SQLite's own aggregates; Σx, Σx² and Σxy come from
  * `localbench_line_xy(y ORDER BY id)`, an aggregate function registered on the connection (a
  * running position costs nothing there; SQL's ROW_NUMBER() window took 3× as long at 13 k
- * points). Nothing per result reaches JavaScript objects: the dashboard stays small under load.
- * `localbench_line_pick(id, y, max ORDER BY id)` downsamples a line
+ * points). `localbench_line_pick(id, y, max ORDER BY id)` downsamples a line
  * ({@linkcode downsampleLine}). Both answers are kept per state of the store, so repeated
  * requests (the comparison's pages, a reload) read only their window of points.
  *
@@ -98,10 +100,10 @@ const LINE_RESULTS = `FROM models m CROSS JOIN results r INDEXED BY idx_results_
   WHERE m.model_name = :name OR m.model_key = :name
   GROUP BY r.model_id, r.backend, r.params_hash`;
 
-/** The lines of a model, read from the store. */
-function readLines(db: DatabaseSync, name: string): LineSums[] {
+/** One line's sums from its results, with the aggregate functions (a stale row of line_sums). */
+function lineFromScratch(db: DatabaseSync, line: LineSums): LineSums {
   registerLineFunctions(db);
-  const rows = db.prepare(
+  const row = db.prepare(
     `SELECT r.model_id, r.backend, r.params_hash, COUNT(*) AS total,
        COUNT(r.tokens_per_sec_mean) AS n, TOTAL(r.tokens_per_sec_mean) AS sy,
        MIN(r.tokens_per_sec_mean) AS min_y, MAX(r.tokens_per_sec_mean) AS max_y,
@@ -112,12 +114,34 @@ function readLines(db: DatabaseSync, name: string): LineSums[] {
        MAX(IIF(r.n_parallel > 1 AND r.parallel_tokens_per_sec IS NOT NULL, r.id, NULL))
          AS parallel_id,
        localbench_line_xy(r.tokens_per_sec_mean ORDER BY r.id) AS xy
-     ${LINE_RESULTS} ORDER BY first_id`,
-  ).all({ name }) as unknown as (LineSums & { xy: string })[];
-  return rows.map(({ xy, ...line }) => {
-    const [sx, sxx, sxy] = xy.split(",").map(Number);
-    return { ...line, sx: sx!, sxx: sxx!, sxy: sxy! };
-  });
+     FROM results r WHERE r.status IN ${FINISHED} AND r.model_id = :model_id
+       AND r.params_hash = :hash AND r.backend = :backend
+     GROUP BY r.model_id, r.backend, r.params_hash`,
+  ).get({ model_id: line.model_id, hash: line.params_hash, backend: line.backend }) as
+    | (LineSums & { xy: string })
+    | undefined;
+  if (!row) return { ...line, total: 0 };
+  const { xy, ...sums } = row;
+  const [sx, sxx, sxy] = xy.split(",").map(Number);
+  return { ...sums, sx: sx!, sxx: sxx!, sxy: sxy! };
+}
+
+/**
+ * The lines of a model: the rows of `line_sums` (kept by triggers, line_sums.ts), a stale one
+ * computed from its results until a writer refreshes it.
+ */
+function readLines(db: DatabaseSync, name: string): LineSums[] {
+  const rows = db.prepare(
+    `SELECT s.model_id, s.backend, s.params_hash, s.total, s.n, s.sx, s.sxx, s.sy, s.sxy,
+       s.min_y, s.max_y, s.first_run, s.last_run, s.first_id, s.first_measured,
+       s.last_measured, s.parallel_id, s.stale
+     FROM models m CROSS JOIN line_sums s ON s.model_id = m.id
+     WHERE m.model_name = :name OR m.model_key = :name`,
+  ).all({ name }) as unknown as (LineSums & { stale: number })[];
+  return rows
+    .map(({ stale, ...line }) => stale ? lineFromScratch(db, line) : line)
+    .filter((line) => line.total > 0)
+    .sort((a, b) => a.first_id - b.first_id);
 }
 
 const MEMO_ENTRIES = 32;

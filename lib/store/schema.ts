@@ -20,6 +20,7 @@ import {
   MODEL_LATEST_TRIGGERS_SQL,
 } from "./latest.ts";
 import { splitGridResults } from "./split.ts";
+import { LINE_SUMS_SQL } from "./line_sums.ts";
 import {
   AGGREGATED_METRICS,
   LATENCY_METRICS,
@@ -212,6 +213,25 @@ export const MIGRATIONS: readonly Migration[] = [
       "model_latest (variant), and each stored grid result is split into one result per cell",
     sql: IDENTITY_LATEST_SQL,
     apply: (db) => void splitGridResults(db),
+  },
+  // 10 is taken by another branch (to be renumbered on merge).
+  {
+    version: 11,
+    description: "line_sums: the sums of every line of the history (the comparison's figures), " +
+      "kept current by triggers in the writing transaction",
+    sql: "",
+    apply: (db) => {
+      // The triggers and the fill read optional columns a young store may not have yet.
+      const have = new Set(
+        (db.prepare("PRAGMA table_info(results)").all() as { name: string }[]).map((c) => c.name),
+      );
+      for (const c of ["tokens_per_sec_mean", "n_parallel", "parallel_tokens_per_sec"]) {
+        if (!have.has(c)) {
+          db.exec(`ALTER TABLE results ADD COLUMN ${c} ${OPTIONAL_COLUMNS.results![c]}`);
+        }
+      }
+      db.exec(LINE_SUMS_SQL);
+    },
   },
 ];
 

@@ -11,6 +11,7 @@ import { currentOwner, ownerAlive } from "./owner.ts";
 import { FINISHED } from "./status.ts";
 import { SnapshotCache } from "./snapshot.ts";
 import { splitGridResult } from "./split.ts";
+import { refreshStaleLines } from "./line_sums.ts";
 import {
   insertRow,
   type ModelRecord,
@@ -68,6 +69,9 @@ export class ResultsStore {
     this.#owner = options.owner ?? currentOwner();
     this.snapshots = new SnapshotCache(db);
     this.interrupted = this.#markInterrupted(options.ownerAlive ?? ownerAlive);
+    // Lines another writer left stale (a delete, a sqlite3 shell) are computed again once here.
+    const stale = this.db.prepare("SELECT 1 FROM line_sums WHERE stale = 1 LIMIT 1").get();
+    if (stale) transaction(this.db, () => refreshStaleLines(this.db));
   }
 
   /**
@@ -165,7 +169,12 @@ export class ResultsStore {
     };
     withColumnRetry(
       this.db,
-      () => transaction(this.db, () => updateRow(this.db, "results", resultId, row)),
+      () =>
+        transaction(this.db, () => {
+          updateRow(this.db, "results", resultId, row);
+          // A result finishing before a newer one of its line (runs in parallel) left it stale.
+          refreshStaleLines(this.db);
+        }),
     );
   }
 

@@ -1,0 +1,228 @@
+import assert from "node:assert/strict";
+import type { DatabaseSync } from "node:sqlite";
+import { DatabaseSync as Database } from "node:sqlite";
+import { createRandom } from "../../../lib/engine/prng.ts";
+import { clearResults } from "../../../lib/store/clear.ts";
+import { deleteModel, ensureColumns, MIGRATIONS, ResultsStore } from "../../../lib/store/mod.ts";
+import { seedHistory } from "./_history_seed.ts";
+import { lineSums } from "../../../lib/store/history_sums.ts";
+import { linesFromScratchSql, refreshStaleLines } from "../../../lib/store/line_sums.ts";
+import { LONG_MODEL, seedLongHistory } from "./_long_history.ts";
+
+type Line = Record<string, unknown>;
+
+const COLUMNS = [
+  "model_id",
+  "backend",
+  "params_hash",
+  "total",
+  "n",
+  "sx",
+  "sxx",
+  "sy",
+  "sxy",
+  "min_y",
+  "max_y",
+  "first_run",
+  "last_run",
+  "first_id",
+  "last_id",
+  "first_measured",
+  "last_measured",
+  "parallel_id",
+];
+
+const byKey = (a: Line, b: Line) =>
+  `${a.model_id}|${a.backend}|${a.params_hash}` < `${b.model_id}|${b.backend}|${b.params_hash}`
+    ? -1
+    : 1;
+
+/** Every line computed from the history, one pass per call. */
+function fromScratch(db: DatabaseSync): Line[] {
+  return (db.prepare(linesFromScratchSql()).all() as Line[]).map((r) => ({ ...r })).sort(byKey);
+}
+
+/** The rows of line_sums. */
+function kept(db: DatabaseSync): Line[] {
+  return (db.prepare(`SELECT ${COLUMNS.join(", ")}, stale FROM line_sums`).all() as Line[])
+    .map((r) => ({ ...r })).sort(byKey);
+}
+
+/** Equal, the float sums within rounding (added in another order). */
+function assertSame(got: Line[], want: Line[], what: string): void {
+  assert.equal(got.length, want.length, `${what}: lines`);
+  got.forEach((g, i) => {
+    for (const c of COLUMNS) {
+      const [a, b] = [g[c], want[i]![c]];
+      if (typeof a === "number" && typeof b === "number" && ["sy", "sxy"].includes(c)) {
+        assert.ok(Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b)), `${what}: ${c} ${a} ≠ ${b}`);
+      } else assert.equal(a, b, `${what}: ${c} of ${g.backend}/${g.params_hash}`);
+    }
+  });
+}
+
+function start(store: ResultsStore, quant: string, backend = "rest", hash = "h"): number {
+  return store.beginResult({
+    model: { model_key: `org/m@${quant}`, model_name: "org/m", quantization: quant },
+    params_hash: hash,
+    backend,
+    params: {},
+  });
+}
+
+const finish = (store: ResultsStore, id: number, speed: number | null, status = "ok") =>
+  store.finishResult(id, {
+    status: status as "ok",
+    aggregates: speed === null ? {} : { tokens_per_sec_mean: speed },
+  });
+
+Deno.test("results finished in order are added to their line's sums, equal to a computation from scratch", () => {
+  const store = ResultsStore.open(":memory:");
+  try {
+    seedLongHistory(store, 600);
+    const rows = kept(store.db);
+    assert.equal(rows.length, 3);
+    assert.ok(rows.every((r) => r.stale === 0), "appends never leave a line stale");
+    assertSame(rows, fromScratch(store.db), "after 600 appends");
+  } finally {
+    store.close();
+  }
+});
+
+Deno.test("a result finishing before a newer one of its line has its line computed again in the same write", () => {
+  const store = ResultsStore.open(":memory:");
+  try {
+    const a = start(store, "q4");
+    const b = start(store, "q4");
+    const c = start(store, "q4");
+    finish(store, b, 20);
+    finish(store, c, 30);
+    finish(store, a, 10); // position 1: b and c move to 2 and 3
+    const rows = kept(store.db);
+    assert.equal(rows[0]!.stale, 0);
+    assertSame(rows, fromScratch(store.db), "out of order");
+    assert.equal(rows[0]!.sx, 6);
+    assert.equal(rows[0]!.sxy, 10 + 40 + 90);
+  } finally {
+    store.close();
+  }
+});
+
+Deno.test("deletes, status changes, moves and speed changes by any writer leave the lines right, read before and after the refresh", () => {
+  const store = ResultsStore.open(":memory:");
+  const rng = createRandom(7);
+  const random = () => rng.next();
+  try {
+    const lines = [["q4", "rest", "h"], ["q4", "sdk", "h"], ["q8", "rest", "h2"]] as const;
+    const ids: number[] = [];
+    for (let i = 0; i < 120; i++) {
+      const [q, backend, hash] = lines[Math.floor(random() * lines.length)]!;
+      ids.push(start(store, q, backend, hash));
+    }
+    // Finished in a shuffled order, some without a speed, some failed.
+    const order = [...ids].sort(() => random() - 0.5);
+    for (const id of order) {
+      const r = random();
+      finish(
+        store,
+        id,
+        r < 0.1 ? null : Math.round(random() * 5000) / 100,
+        r > 0.9 ? "failed" : "ok",
+      );
+    }
+    assertSame(kept(store.db), fromScratch(store.db), "shuffled finishes");
+    const changes = [
+      "UPDATE results SET status = 'failed' WHERE id % 7 = 0",
+      "UPDATE results SET status = 'partial' WHERE id % 5 = 0 AND status = 'ok'",
+      "UPDATE results SET status = 'ok' WHERE id % 14 = 0",
+      "UPDATE results SET tokens_per_sec_mean = tokens_per_sec_mean * 2 WHERE id % 11 = 0",
+      "UPDATE results SET tokens_per_sec_mean = NULL WHERE id % 13 = 0",
+      "UPDATE results SET n_parallel = 2, parallel_tokens_per_sec = 9 WHERE id % 17 = 0",
+      "UPDATE results SET finished_at = '2020-01-01T00:00:00.000Z' WHERE id % 19 = 0",
+      "UPDATE results SET backend = 'sdk' WHERE id % 9 = 0",
+      "UPDATE results SET params_hash = 'h9' WHERE id % 23 = 0",
+      "DELETE FROM results WHERE id % 6 = 0",
+      `DELETE FROM results WHERE id = (SELECT MAX(id) FROM results WHERE status = 'ok')`,
+    ];
+    for (const sql of changes) {
+      store.db.exec(sql);
+      // The reader computes a stale line from its results; the table has it after a refresh.
+      const scratch = fromScratch(store.db);
+      const read = lineSums(store.db, "org/m").map((l) => ({ ...l })).sort(byKey);
+      assertSame(read, scratch.map((l) => ({ ...l, last_id: undefined })), `read after ${sql}`);
+      refreshStaleLines(store.db);
+      const rows = kept(store.db);
+      assert.ok(rows.every((r) => r.stale === 0), sql);
+      assertSame(rows, scratch, `refreshed after ${sql}`);
+    }
+    // A line goes with its last finished result; a deleted variant takes its lines.
+    store.db.exec("DELETE FROM results WHERE backend = 'sdk'");
+    assert.ok(kept(store.db).every((r) => r.backend === "rest"));
+    deleteModel(store.db, "org/m@q8");
+    refreshStaleLines(store.db);
+    assertSame(kept(store.db), fromScratch(store.db), "after deleting a variant");
+  } finally {
+    store.close();
+  }
+});
+
+Deno.test("clearing the store empties line_sums, and new results start new lines", () => {
+  const store = ResultsStore.open(":memory:");
+  try {
+    seedLongHistory(store, 40);
+    clearResults(store.db);
+    assert.deepEqual(kept(store.db), []);
+    finish(store, start(store, "q4"), 12);
+    assertSame(kept(store.db), fromScratch(store.db), "after the clear");
+    assert.equal(kept(store.db)[0]!.total, 1);
+  } finally {
+    store.close();
+  }
+});
+
+Deno.test("a store reopened after another writer left a line stale has it computed again", async () => {
+  const path = await Deno.makeTempFile({ suffix: ".db" });
+  try {
+    const store = ResultsStore.open(path);
+    seedLongHistory(store, 50);
+    store.db.exec("DELETE FROM results WHERE id = 3");
+    assert.ok(kept(store.db).some((r) => r.stale === 1));
+    store.close();
+    const again = ResultsStore.open(path);
+    try {
+      assert.ok(kept(again.db).every((r) => r.stale === 0));
+      assertSame(kept(again.db), fromScratch(again.db), "reopened");
+      assert.ok(lineSums(again.db, LONG_MODEL).length === 3);
+    } finally {
+      again.close();
+    }
+  } finally {
+    await Deno.remove(path);
+  }
+});
+
+Deno.test("a schema-9 store gets line_sums filled from its history when opened", async () => {
+  const path = await Deno.makeTempFile({ suffix: ".db" });
+  try {
+    const old = new Database(path);
+    old.exec("PRAGMA foreign_keys = ON");
+    for (const m of MIGRATIONS.filter((m) => m.version <= 9)) {
+      old.exec(m.sql);
+      m.apply?.(old);
+    }
+    old.exec("PRAGMA user_version = 9");
+    ensureColumns(old);
+    seedHistory(old, { runs: 600, variants: 8 });
+    old.close();
+    const store = ResultsStore.open(path);
+    try {
+      const rows = kept(store.db);
+      assert.ok(rows.length >= 8, `${rows.length} lines`);
+      assertSame(rows, fromScratch(store.db), "migrated");
+    } finally {
+      store.close();
+    }
+  } finally {
+    await Deno.remove(path);
+  }
+});
