@@ -42,6 +42,8 @@ export interface LineSums {
   last_measured: number | null;
   /** The newest result with a parallel round (`n_parallel` > 1 and its speed). */
   parallel_id: number | null;
+  /** Changes to the line in `line_sums`; -1 when computed here from its results (stale). */
+  rev: number;
 }
 
 type Aggregate = (db: DatabaseSync, name: string, options: {
@@ -120,10 +122,10 @@ function lineFromScratch(db: DatabaseSync, line: LineSums): LineSums {
   ).get({ model_id: line.model_id, hash: line.params_hash, backend: line.backend }) as
     | (LineSums & { xy: string })
     | undefined;
-  if (!row) return { ...line, total: 0 };
+  if (!row) return { ...line, total: 0, rev: -1 };
   const { xy, ...sums } = row;
   const [sx, sxx, sxy] = xy.split(",").map(Number);
-  return { ...sums, sx: sx!, sxx: sxx!, sxy: sxy! };
+  return { ...sums, sx: sx!, sxx: sxx!, sxy: sxy!, rev: -1 };
 }
 
 /**
@@ -134,7 +136,7 @@ function readLines(db: DatabaseSync, name: string): LineSums[] {
   const rows = db.prepare(
     `SELECT s.model_id, s.backend, s.params_hash, s.total, s.n, s.sx, s.sxx, s.sy, s.sxy,
        s.min_y, s.max_y, s.first_run, s.last_run, s.first_id, s.first_measured,
-       s.last_measured, s.parallel_id, s.stale
+       s.last_measured, s.parallel_id, s.stale, s.rev
      FROM models m CROSS JOIN line_sums s ON s.model_id = m.id
      WHERE m.model_name = :name OR m.model_key = :name`,
   ).all({ name }) as unknown as (LineSums & { stale: number })[];
@@ -148,11 +150,11 @@ const MEMO_ENTRIES = 32;
 const memos = new WeakMap<DatabaseSync, Map<string, { version: string; value: unknown }>>();
 
 /**
- * `read()`, done again only when the store changed (SQLite's `data_version` with this
- * connection's `total_changes()`, as the dashboard's snapshots); the last 32 keys are kept.
+ * `read()`, done again only when `version` changed: by default the store's (SQLite's
+ * `data_version` with this connection's `total_changes()`, as the dashboard's snapshots); the
+ * last 32 keys are kept.
  */
-function memoized<T>(db: DatabaseSync, key: string, read: () => T): T {
-  const version = storeVersion(db);
+function memoized<T>(db: DatabaseSync, key: string, read: () => T, version = storeVersion(db)): T {
   let memo = memos.get(db);
   if (!memo) memos.set(db, memo = new Map());
   const found = memo.get(key);
@@ -170,6 +172,13 @@ export function lineSums(db: DatabaseSync, name: string): LineSums[] {
 
 /** The ids of every line's points, each line downsampled to at most `max` points. */
 export function pickedIds(db: DatabaseSync, name: string, max: number): number[] {
+  // Kept while the model's lines are (a write elsewhere, another model's result, changes none).
+  const lines = lineSums(db, name);
+  const state = lines.some((l) => l.rev < 0) ? `store ${storeVersion(db)}` : lines
+    .map((l) =>
+      `${l.model_id}\u0000${l.backend}\u0000${l.params_hash}\u0000${l.rev}\u0000${l.total}`
+    )
+    .join("\u0001");
   return memoized(db, `pick\u0000${max}\u0000${name}`, () => {
     registerLineFunctions(db);
     const rows = db.prepare(
@@ -177,5 +186,5 @@ export function pickedIds(db: DatabaseSync, name: string, max: number): number[]
        ${LINE_RESULTS}`,
     ).all({ name, max }) as { ids: string }[];
     return rows.flatMap((r) => JSON.parse(r.ids) as number[]);
-  });
+  }, state);
 }

@@ -13,6 +13,8 @@
  *   by {@linkcode refreshStaleLines} (the store calls it in its writing transactions and at
  *   open) or, until then, by the reader for that line alone (`history_sums.ts`).
  * - A line goes with its last finished result.
+ * - `rev` counts the changes to a line: what is derived from its points (the downsampled chart)
+ *   is kept while the model's lines keep theirs.
  *
  * Portability: the table and the from-scratch statement ({@linkcode linesFromScratchSql}) are
  * plain SQL (window functions, CASE); only {@linkcode LINE_SUMS_TRIGGERS_SQL} is SQLite's
@@ -45,11 +47,13 @@ export const LINE_SUMS_TABLE_SQL = `
     last_measured INTEGER,
     parallel_id INTEGER,
     stale INTEGER NOT NULL DEFAULT 0,
+    -- Changes to the line since its row was made: the downsampled points are kept while it holds.
+    rev INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (model_id, backend, params_hash)
   );`;
 
 const COLUMNS = `model_id, backend, params_hash, total, n, sx, sxx, sy, sxy, min_y, max_y,
-  first_run, last_run, first_id, last_id, first_measured, last_measured, parallel_id, stale`;
+  first_run, last_run, first_id, last_id, first_measured, last_measured, parallel_id, stale, rev`;
 
 /**
  * The rows of `line_sums` computed from the history (`where` narrows the finished results, e.g.
@@ -67,7 +71,7 @@ export function linesFromScratchSql(where = "1 = 1"): string {
       MIN(id) AS first_id, MAX(id) AS last_id,
       MIN(${measured("id")}) AS first_measured, MAX(${measured("id")}) AS last_measured,
       MAX(CASE WHEN n_parallel > 1 AND parallel_tokens_per_sec IS NOT NULL THEN id END)
-        AS parallel_id, 0 AS stale
+        AS parallel_id, 0 AS stale, 0 AS rev
     FROM (SELECT id, model_id, backend, params_hash, finished_at, ${y}, n_parallel,
             parallel_tokens_per_sec,
             ROW_NUMBER() OVER (PARTITION BY model_id, backend, params_hash ORDER BY id) AS x
@@ -85,7 +89,7 @@ const Y = "NEW.tokens_per_sec_mean";
 const X = "(total + 1)";
 /** A finished result after the newest of its line: its x and y added (SET reads the old row). */
 const APPEND = `
-  UPDATE line_sums SET total = total + 1,
+  UPDATE line_sums SET total = total + 1, rev = rev + 1,
     n = n + CASE WHEN ${Y} IS NULL THEN 0 ELSE 1 END,
     sx = sx + CASE WHEN ${Y} IS NULL THEN 0 ELSE ${X} END,
     sxx = sxx + CASE WHEN ${Y} IS NULL THEN 0 ELSE ${X} * ${X} END,
@@ -107,7 +111,7 @@ const APPEND = `
 
 /** A finished result arriving at its line: appended, else the line marked stale, else a new line. */
 const ENTER = `${APPEND}
-  UPDATE line_sums SET total = total + 1, stale = 1,
+  UPDATE line_sums SET total = total + 1, stale = 1, rev = rev + 1,
       last_id = CASE WHEN NEW.id > last_id THEN NEW.id ELSE last_id END
     WHERE ${KEY("NEW")} AND (stale = 1 OR last_id > NEW.id);
   INSERT INTO line_sums (${COLUMNS}) VALUES (NEW.model_id, NEW.backend, NEW.params_hash, 1,
@@ -117,13 +121,13 @@ const ENTER = `${APPEND}
     CASE WHEN ${Y} IS NULL THEN NULL ELSE NEW.finished_at END, NEW.id, NEW.id,
     CASE WHEN ${Y} IS NULL THEN NULL ELSE NEW.id END,
     CASE WHEN ${Y} IS NULL THEN NULL ELSE NEW.id END,
-    CASE WHEN NEW.n_parallel > 1 AND NEW.parallel_tokens_per_sec IS NOT NULL THEN NEW.id END, 0)
+    CASE WHEN NEW.n_parallel > 1 AND NEW.parallel_tokens_per_sec IS NOT NULL THEN NEW.id END, 0, 0)
   ON CONFLICT (model_id, backend, params_hash) DO NOTHING;`;
 
 /** A finished result leaving its line: the count goes down, the line goes with the last one. */
 const LEAVE = `
   DELETE FROM line_sums WHERE ${KEY("OLD")} AND total <= 1;
-  UPDATE line_sums SET total = total - 1, stale = 1 WHERE ${KEY("OLD")};`;
+  UPDATE line_sums SET total = total - 1, stale = 1, rev = rev + 1 WHERE ${KEY("OLD")};`;
 
 const MOVED =
   "(OLD.model_id <> NEW.model_id OR OLD.backend <> NEW.backend OR OLD.params_hash <> NEW.params_hash)";
@@ -147,7 +151,7 @@ export const LINE_SUMS_TRIGGERS_SQL = `
   CREATE TRIGGER line_sums_change AFTER UPDATE OF id, tokens_per_sec_mean, finished_at,
       n_parallel, parallel_tokens_per_sec ON results
     WHEN OLD.status IN ${FINISHED} AND NEW.status IN ${FINISHED} AND NOT ${MOVED} AND ${CHANGED}
-    BEGIN UPDATE line_sums SET stale = 1 WHERE ${KEY("NEW")}; END;
+    BEGIN UPDATE line_sums SET stale = 1, rev = rev + 1 WHERE ${KEY("NEW")}; END;
   CREATE TRIGGER line_sums_delete AFTER DELETE ON results
     WHEN OLD.status IN ${FINISHED} BEGIN ${LEAVE} END;
 `;
@@ -172,8 +176,8 @@ export const LINE_SUMS_SQL = `${LINE_SUMS_TABLE_SQL}
  */
 export function refreshStaleLines(db: DatabaseSync): number {
   const stale = db.prepare(
-    "SELECT model_id, backend, params_hash FROM line_sums WHERE stale = 1",
-  ).all() as { model_id: number; backend: string; params_hash: string }[];
+    "SELECT model_id, backend, params_hash, rev FROM line_sums WHERE stale = 1",
+  ).all() as { model_id: number; backend: string; params_hash: string; rev: number }[];
   if (stale.length === 0) return 0;
   const drop = db.prepare(
     "DELETE FROM line_sums WHERE model_id = ? AND backend = ? AND params_hash = ?",
@@ -183,9 +187,13 @@ export function refreshStaleLines(db: DatabaseSync): number {
       linesFromScratchSql("model_id = :model_id AND backend = :backend AND params_hash = :hash")
     }`,
   );
+  const revise = db.prepare(
+    "UPDATE line_sums SET rev = ? WHERE model_id = ? AND backend = ? AND params_hash = ?",
+  );
   for (const line of stale) {
     drop.run(line.model_id, line.backend, line.params_hash);
     fill.run({ model_id: line.model_id, backend: line.backend, hash: line.params_hash });
+    revise.run(line.rev + 1, line.model_id, line.backend, line.params_hash);
   }
   return stale.length;
 }

@@ -5,7 +5,7 @@ import { createRandom } from "../../../lib/engine/prng.ts";
 import { clearResults } from "../../../lib/store/clear.ts";
 import { deleteModel, ensureColumns, MIGRATIONS, ResultsStore } from "../../../lib/store/mod.ts";
 import { seedHistory } from "./_history_seed.ts";
-import { lineSums } from "../../../lib/store/history_sums.ts";
+import { lineSums, pickedIds } from "../../../lib/store/history_sums.ts";
 import { linesFromScratchSql, refreshStaleLines } from "../../../lib/store/line_sums.ts";
 import { LONG_MODEL, seedLongHistory } from "./_long_history.ts";
 
@@ -219,6 +219,35 @@ Deno.test("a schema-9 store gets line_sums filled from its history when opened",
       const rows = kept(store.db);
       assert.ok(rows.length >= 8, `${rows.length} lines`);
       assertSame(rows, fromScratch(store.db), "migrated");
+    } finally {
+      store.close();
+    }
+  } finally {
+    await Deno.remove(path);
+  }
+});
+
+Deno.test("the downsampled points are kept across writes that change none of the model's lines, and picked again after an append", async () => {
+  const path = await Deno.makeTempFile({ suffix: ".db" });
+  try {
+    const store = ResultsStore.open(path);
+    try {
+      seedLongHistory(store, 400);
+      const first = pickedIds(store.db, LONG_MODEL, 40);
+      store.db.exec("UPDATE models SET last_seen = 'now'");
+      finish(store, start(store, "q4"), 12); // another model
+      assert.equal(pickedIds(store.db, LONG_MODEL, 40), first, "kept: the same answer");
+      seedLongHistory(store, 5); // appends to the model's lines
+      const after = pickedIds(store.db, LONG_MODEL, 40);
+      assert.notEqual(after, first);
+      const fresh = new Database(path);
+      try {
+        assert.deepEqual(pickedIds(fresh, LONG_MODEL, 40), after, "as a new connection picks them");
+      } finally {
+        fresh.close();
+      }
+      store.db.exec(`UPDATE results SET tokens_per_sec_mean = 1 WHERE id = ${first[1]}`);
+      assert.notEqual(pickedIds(store.db, LONG_MODEL, 40), after, "a changed speed: picked again");
     } finally {
       store.close();
     }
