@@ -204,7 +204,11 @@ export class ResultsStore {
    * returns the ids of its results, its own first.
    */
   splitGrid(resultId: number): number[] {
-    return transaction(this.db, () => splitGridResult(this.db, resultId));
+    return transaction(this.db, () => {
+      const ids = splitGridResult(this.db, resultId);
+      refreshStaleLines(this.db); // the grid's result left its line for its first cell's
+      return ids;
+    });
   }
 
   /** The finished results among `ids`, in that order. */

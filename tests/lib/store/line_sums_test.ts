@@ -255,3 +255,29 @@ Deno.test("the downsampled points are kept across writes that change none of the
     await Deno.remove(path);
   }
 });
+
+Deno.test("splitting a grid result moves it to its first cell's line and leaves no line stale", () => {
+  const store = ResultsStore.open(":memory:");
+  try {
+    const begin = () =>
+      store.beginResult({
+        model: { model_key: "m", model_name: "m", quantization: null },
+        params_hash: "h",
+        backend: "openai",
+        params: { backend: "openai", load: {} },
+      });
+    const before = begin();
+    store.finishResult(before, { status: "ok", aggregates: { tokens_per_sec_mean: 30 } });
+    const grid = begin();
+    store.addGridCells(grid, [{ prompt_tokens: 64, runs: 1 }, { prompt_tokens: 128, runs: 1 }]);
+    store.finishResult(grid, { status: "ok", aggregates: { tokens_per_sec_mean: 20 } });
+    assert.equal(kept(store.db).length, 1);
+    assert.equal(store.splitGrid(grid).length, 2);
+    const rows = kept(store.db);
+    assert.equal(rows.length, 3, "the plain line and one per cell");
+    assert.ok(rows.every((r) => r.stale === 0));
+    assertSame(rows, fromScratch(store.db), "after the split");
+  } finally {
+    store.close();
+  }
+});
