@@ -22,10 +22,12 @@
  *   interleaved; 3 unmeasured warm-up requests first. Printed per path: p50 and p95 of both, the
  *   ratio of the medians and the answer's bytes. Goal: p95 ≤ 50 ms.
  * - Memory: the child's resident set size (VmRSS, /proc) fresh, after 100 requests of the
- *   default page (each after a new result; goal ≤ 150 MB), and at the end, after the measured
- *   requests and 100 more of every path.
+ *   default page (each after a new result; goal ≤ 150 MB; `--memory-writes none`: without the
+ *   writes, every answer from kept sums), and at the end, after the measured requests and 100
+ *   more of every path.
  *
- * Run: `deno run -A perf/comparison_api.ts [--points 13739] [--repeats 5] [--requests 20]`
+ * Run: `deno run -A perf/comparison_api.ts [--points 13739] [--repeats 5] [--requests 20]
+ * [--memory-writes result|none]`
  *
  * @module
  */
@@ -51,6 +53,7 @@ const { values } = parseOptions({
     points: { type: "string", default: "13739" },
     repeats: { type: "string", default: "5" },
     requests: { type: "string", default: "20" },
+    "memory-writes": { type: "string", default: "result" },
     serve: { type: "string" },
   },
 });
@@ -136,7 +139,7 @@ async function bench(): Promise<void> {
     }));
     // Memory first, from the fresh process: 100 requests of the default page, each after a write.
     for (let k = 0; k < 100; k++) {
-      write();
+      if (values["memory-writes"] !== "none") write();
       await timeRequest(base + rows[0]!.path);
     }
     const hundred = await rssMiB(child.pid);
@@ -178,7 +181,9 @@ async function bench(): Promise<void> {
     }
     print(
       `\nDashboard RSS: ${fresh.toFixed(0)} MiB fresh, ${hundred.toFixed(0)} MiB after 100 ` +
-        `requests of the default page (goal ≤ 150 MB), ${after.toFixed(0)} MiB after ` +
+        `requests of the default page (${
+          values["memory-writes"] === "none" ? "no writes" : "each after a new result"
+        }; goal ≤ 150 MB), ${after.toFixed(0)} MiB after ` +
         `${3 * repeats * requests + 103} more requests of each path.`,
     );
   } finally {
