@@ -6,6 +6,8 @@ import { clearResults } from "../../../lib/store/clear.ts";
 import { deleteModel, ensureColumns, MIGRATIONS, ResultsStore } from "../../../lib/store/mod.ts";
 import { seedHistory } from "./_history_seed.ts";
 import { lineSums, pickedIds } from "../../../lib/store/history_sums.ts";
+import { historySeries } from "../../../lib/store/history_series.ts";
+import { capture } from "./_capture.ts";
 import { linesFromScratchSql, refreshStaleLines } from "../../../lib/store/line_sums.ts";
 import { LONG_MODEL, seedLongHistory } from "./_long_history.ts";
 
@@ -277,6 +279,25 @@ Deno.test("splitting a grid result moves it to its first cell's line and leaves 
     assert.equal(rows.length, 3, "the plain line and one per cell");
     assert.ok(rows.every((r) => r.stale === 0));
     assertSame(rows, fromScratch(store.db), "after the split");
+  } finally {
+    store.close();
+  }
+});
+
+Deno.test("after a new result the model's figures are read from line_sums, not computed over its results", () => {
+  const store = ResultsStore.open(":memory:");
+  try {
+    seedLongHistory(store, 300);
+    historySeries(store.db, LONG_MODEL);
+    seedLongHistory(store, 1); // a new result of the first line
+    const recorded = capture(store.db);
+    const got = historySeries(recorded.db, LONG_MODEL)!;
+    assert.equal(got.stats.total_runs, 301);
+    const reads = recorded.statements.filter((s) => !/^\s*PRAGMA|total_changes/.test(s.sql));
+    assert.ok(reads.some((s) => /FROM models m CROSS JOIN line_sums/.test(s.sql)));
+    for (const s of reads) {
+      assert.ok(!/localbench_line_xy|GROUP BY/.test(s.sql), `a pass over the results: ${s.sql}`);
+    }
   } finally {
     store.close();
   }
