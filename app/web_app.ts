@@ -9,11 +9,14 @@
 import { fileURLToPath } from "node:url";
 import { resolveInvocation } from "../lib/cli/mod.ts";
 import {
+  captureMachine,
   connect,
   defaultProfiler,
   lmsFor,
+  machineDeps,
   type Profiler,
   type ResolvedRun,
+  type ServerFacts,
 } from "../lib/bench/mod.ts";
 import { BenchmarkController } from "../lib/dashboard/controller.ts";
 import type { DashboardServices } from "../lib/dashboard/services.ts";
@@ -31,7 +34,7 @@ import {
 } from "../lib/host/mod.ts";
 import { createLogger, type Logger } from "../lib/log.ts";
 import { type Backend, createBackend } from "../lib/modelserver/mod.ts";
-import { ResultsStore } from "../lib/store/mod.ts";
+import { type MachineRecord, ResultsStore } from "../lib/store/mod.ts";
 import { plugins as registryPlugins } from "../plugins/registry.ts";
 import { manifest } from "../manifest.gen.ts";
 
@@ -54,6 +57,8 @@ export interface WebAppOptions {
   connect?: (config: Config) => Promise<Backend>;
   /** The profiler of `--enable-profiling`. @default this machine's (defaultProfiler) */
   profiler?: (inv: ResolvedRun) => Profiler | null;
+  /** Captures the machine a benchmark runs on. @default this machine's (captureMachine) */
+  machine?: (server: ServerFacts) => Promise<MachineRecord>;
   /** Terminates the process after `POST /api/system/shutdown`. @default SIGTERM to itself */
   exit?: () => void;
   /** Delay between the shutdown answer and `exit`. @default 500 */
@@ -114,6 +119,8 @@ export async function createWebApp(options: WebAppOptions = {}): Promise<WebApp>
     baseArgs: options.baseArgs ?? [],
     resolve: (argv) => resolveInvocation(argv, { env }),
     profiler: options.profiler ?? defaultProfiler,
+    machine: options.machine ??
+      ((server) => captureMachine(machineDeps(paths.dataDir), server)),
     connect: options.connect ??
       ((config) =>
         connect(config, { createBackend, lms: lmsFor(config), note: (m) => logger.info(m) })),

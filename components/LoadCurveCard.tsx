@@ -6,13 +6,42 @@
  */
 import Chart from "../islands/Chart.tsx";
 import { shortModelName } from "../lib/shared/model_name.ts";
-import type { LoadCurve } from "../lib/store/mod.ts";
+import { type LoadCurve, percentileLabel, type Row } from "../lib/store/mod.ts";
 import { fixed } from "../lib/shared/format.ts";
 
 const MODES = [
   ["concurrency", "by concurrency", "requests in flight"],
   ["rate", "by request rate", "requests per second offered"],
 ] as const;
+
+/**
+ * The percentile columns: without a stored `--percentiles`, latency p50 and p99, TTFT p99 and
+ * TPOT p99 as before; with one (any variant's, their union), latency, TTFT and TPOT each at every
+ * chosen percentile, one cell listing them (`29 / 52 / 61 ms`).
+ */
+function percentileColumns(
+  curves: LoadCurve[],
+): { head: string; cell: (l: Row) => string; list?: boolean }[] {
+  const ms = (v: unknown, digits: number) => `${fixed(v as number | null, digits)} ms`;
+  const chosen = [...new Set(curves.flatMap((c) => c.percentiles ?? []))].sort((a, b) => a - b);
+  if (chosen.length === 0) {
+    return [
+      { head: "latency p50", cell: (l) => ms(l.latency_ms_p50, 0) },
+      { head: "p99", cell: (l) => ms(l.latency_ms_p99, 0) },
+      { head: "TTFT p99", cell: (l) => ms(l.ttft_ms_p99, 1) },
+      { head: "TPOT p99", cell: (l) => ms(l.tpot_ms_p99, 2) },
+    ];
+  }
+  const labels = chosen.map(percentileLabel);
+  // A no-break space before each slash: a line may end after one, never before.
+  const list = (metric: string, digits: number) => (l: Row) =>
+    `${labels.map((p) => fixed(l[`${metric}_${p}`] as number | null, digits)).join("\u00a0/ ")} ms`;
+  return [
+    { head: `latency ${labels.join(" / ")}`, cell: list("latency_ms", 0), list: true },
+    { head: `TTFT ${labels.join(" / ")}`, cell: list("ttft_ms", 1), list: true },
+    { head: `TPOT ${labels.join(" / ")}`, cell: list("tpot_ms", 2), list: true },
+  ];
+}
 
 /** Props of {@linkcode LoadCurveCard}. */
 export interface LoadCurveCardProps {
@@ -54,6 +83,7 @@ export default function LoadCurveCard({ curves }: LoadCurveCardProps) {
       </div>
     );
   }).filter((c) => c !== null);
+  const percentiles = percentileColumns(curves);
   return (
     <>
       <section class="grid2">{charts}</section>
@@ -69,10 +99,7 @@ export default function LoadCurveCard({ curves }: LoadCurveCardProps) {
                 <th>out tok/s</th>
                 <th>req/s</th>
                 <th>goodput/s</th>
-                <th>latency p50</th>
-                <th>p99</th>
-                <th>TTFT p99</th>
-                <th>TPOT p99</th>
+                {percentiles.map((c) => <th key={c.head}>{c.head}</th>)}
                 <th>Knee</th>
               </tr>
             </thead>
@@ -86,10 +113,9 @@ export default function LoadCurveCard({ curves }: LoadCurveCardProps) {
                     <td>{fixed(l.output_tokens_per_sec as number | null)}</td>
                     <td>{fixed(l.requests_per_sec as number | null, 2)}</td>
                     <td>{fixed(l.goodput_rps as number | null, 2)}</td>
-                    <td>{fixed(l.latency_ms_p50 as number | null, 0)} ms</td>
-                    <td>{fixed(l.latency_ms_p99 as number | null, 0)} ms</td>
-                    <td>{fixed(l.ttft_ms_p99 as number | null)} ms</td>
-                    <td>{fixed(l.tpot_ms_p99 as number | null, 2)} ms</td>
+                    {percentiles.map((c) => (
+                      <td key={c.head} class={c.list ? "list" : undefined}>{c.cell(l)}</td>
+                    ))}
                     <td>{l.knee === 1 ? "knee" : ""}</td>
                   </tr>
                 ))

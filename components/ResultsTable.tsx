@@ -1,7 +1,8 @@
 /**
- * The results table: one row per identity (variant × backend × workload × load values), a sortable
- * column per figure (the speed right after the model, so a phone shows it), the parallel rounds'
- * total speed, the model's short name linking to its history (full id on hover) with its workload
+ * The results table: one row per identity (variant × backend × workload × load values × machine),
+ * a sortable column per figure (the speed right after the model, so a phone shows it), the
+ * machine it ran on ("unknown machine" for results stored before machines were), the parallel
+ * rounds' total speed, the model's short name linking to its history (full id on hover) with its workload
  * beneath when one was set, a "partial" mark on a result some of whose runs failed, a delete button per
  * row, what to do when the filters match nothing, and what the Δ and parallel columns mean.
  *
@@ -10,7 +11,7 @@
 import { shortModelName } from "../lib/shared/model_name.ts";
 import { dateTime, fixed, parallelSpeed, signedPercent } from "../lib/shared/format.ts";
 import { comparisonHref } from "./links.ts";
-import type { ResultRow, ResultsState } from "./results_state.ts";
+import { type ResultRow, type ResultsState, UNKNOWN_MACHINE } from "./results_state.ts";
 
 const COLUMNS: [string, string, number?][] = [
   ["model_key", "Model"],
@@ -19,6 +20,7 @@ const COLUMNS: [string, string, number?][] = [
   ["ttft_ms_mean", "TTFT ms", 0],
   ["parallel_tokens_per_sec", "Parallel tok/s"],
   ["quantization", "Quant"],
+  ["machine_name", "Machine"],
   ["backend", "Backend"],
   ["architecture", "Arch"],
   ["vram_mb", "VRAM MB", 0],
@@ -72,6 +74,9 @@ function cell(row: ResultRow, key: string, digits?: number) {
     return <span class={cls}>{text}</span>;
   }
   if (key === "parallel_tokens_per_sec") return parallelSpeed(v, row.n_parallel);
+  if (key === "machine_name") {
+    return typeof v === "string" ? v : <span class="unknown-machine">{UNKNOWN_MACHINE}</span>;
+  }
   if (key === "finished_at") {
     // The date and the time each stay whole; the cell may put them on two lines.
     const [day, time] = dateTime(v).split(" ");
@@ -92,6 +97,9 @@ function NoMatch({ s }: { s: ResultsState }) {
   const what = [
     s.text.value ? `“${s.text.value}”` : "",
     s.quant.value ? `quantization ${s.quant.value}` : "",
+    s.machine.value
+      ? `machine ${s.machines.value.find((m) => m.id === s.machine.value)?.name ?? ""}`
+      : "",
   ].filter(Boolean).join(" and ");
   return (
     <p class="no-match" id="results-empty" role="status">
@@ -174,10 +182,10 @@ export function ResultsTable({ s }: { s: ResultsState }) {
         </table>
       </div>
       <p class="hint" id="delta-legend">
-        Δ: change of the mean speed against the variant's previous result with the same backend and
-        parameters (+ faster, − slower, – no such result); ≈ marks a change Welch's t-test does not
-        find significant (p ≥ 0.05). Parallel tok/s: the total output speed of ×N requests at once
-        (--n-parallel N). A model's name opens its history on Comparison.
+        Δ: change of the mean speed against the variant's previous result with the same backend,
+        parameters and machine (+ faster, − slower, – no such result); ≈ marks a change Welch's
+        t-test does not find significant (p ≥ 0.05). Parallel tok/s: the total output speed of ×N
+        requests at once (--n-parallel N). A model's name opens its history on Comparison.
       </p>
     </div>
   );

@@ -1,12 +1,13 @@
 /**
- * The results browser's state as signals: the rows (from `GET /api/results`), the text and
- * quantization filters and the sort, the rows shown, and the cache actions (delete a model,
+ * The results browser's state as signals: the rows (from `GET /api/results`), the text,
+ * quantization and machine filters and the sort, the rows shown, and the cache actions (delete a model,
  * clear everything with a backup). Browser code.
  *
  * @module
  */
 import { computed, type ReadonlySignal, type Signal, signal } from "@preact/signals";
 import { api } from "./api_client.ts";
+import { UNKNOWN_MACHINE } from "../lib/shared/machine.ts";
 
 /** One row of `/api/results`. */
 export type ResultRow = Record<string, string | number | null>;
@@ -22,15 +23,19 @@ export interface ResultsState {
   rows: Signal<ResultRow[]>;
   text: Signal<string>;
   quant: Signal<string>;
+  /** The machine filter: a machine id, `unknown` for results without one, or "" for all. */
+  machine: Signal<string>;
   sort: Signal<Sort>;
   message: Signal<string>;
   /** The quantizations present, sorted. */
   quants: ReadonlySignal<string[]>;
+  /** The machines present (id and name), by name; `unknown` for results without one. */
+  machines: ReadonlySignal<MachineOption[]>;
   /** The rows passing the filters, in the sort's order. */
   shown: ReadonlySignal<ResultRow[]>;
   /** Sorts by `key` (again: the other direction; a new numeric column: descending). */
   sortBy(key: string): void;
-  /** Empties the text and quantization filters. */
+  /** Empties the text, quantization and machine filters. */
   clearFilters(): void;
   reload(): Promise<void>;
   remove(key: string): Promise<void>;
@@ -38,6 +43,31 @@ export interface ResultsState {
 }
 
 const quantOf = (r: ResultRow) => String(r.quantization ?? "unknown");
+
+/** A machine of the filter. */
+export interface MachineOption {
+  /** The machine's id, or `unknown` for the results stored without one. */
+  id: string;
+  name: string;
+}
+
+export { UNKNOWN_MACHINE };
+
+/** The filter key of a row's machine. */
+export const machineKeyOf = (r: ResultRow): string =>
+  typeof r.machine_id === "string" ? r.machine_id : "unknown";
+
+/** The machines of the rows, by name (the unknown machine last). */
+export function machinesOf(rows: ResultRow[]): MachineOption[] {
+  const seen = new Map<string, string>();
+  for (const r of rows) {
+    const id = machineKeyOf(r);
+    if (!seen.has(id)) seen.set(id, id === "unknown" ? UNKNOWN_MACHINE : String(r.machine_name));
+  }
+  return [...seen].map(([id, name]) => ({ id, name })).sort((a, b) =>
+    a.id === "unknown" ? 1 : b.id === "unknown" ? -1 : a.name.localeCompare(b.name)
+  );
+}
 
 /** Orders rows by one column; missing values last. */
 export function compareRows(sort: Sort): (a: ResultRow, b: ResultRow) => number {
@@ -65,16 +95,19 @@ export function createResultsState(initial: ResultRow[]): ResultsState {
     rows: signal(initial),
     text: signal(""),
     quant: signal(""),
+    machine: signal(""),
     sort: signal({ key: "tokens_per_sec_mean", desc: true }),
     message: signal(""),
     quants: computed(() => [...new Set(s.rows.value.map(quantOf))].sort()),
+    machines: computed(() => machinesOf(s.rows.value)),
     shown: computed(() => {
       const needle = s.text.value.toLowerCase();
       const quant = s.quant.value;
+      const machine = s.machine.value;
       return s.rows.value.filter((r) =>
         (!needle || String(r.model_key).toLowerCase().includes(needle) ||
           String(r.architecture ?? "").toLowerCase().includes(needle)) &&
-        (!quant || quantOf(r) === quant)
+        (!quant || quantOf(r) === quant) && (!machine || machineKeyOf(r) === machine)
       ).sort(compareRows(s.sort.value));
     }),
     sortBy(key) {
@@ -84,6 +117,7 @@ export function createResultsState(initial: ResultRow[]): ResultsState {
     clearFilters() {
       s.text.value = "";
       s.quant.value = "";
+      s.machine.value = "";
     },
     async reload() {
       s.rows.value = (await api<{ results: ResultRow[] }>("/api/results")).results;

@@ -1,7 +1,8 @@
 /**
- * Island: the Comparison view's model picker. Choosing an entry opens its history at once (the
- * URL is the selection: `?model=` a model or one variant); the noscript button does the same
- * without script. After a back or forward navigation the picker shows the URL's entry again.
+ * Island: the Comparison view's model picker, and its machine picker when the model ran on
+ * several machines. Choosing an entry opens its history at once (the URL is the selection:
+ * `?model=` a model or one variant, `&machine=` one machine's lines); the noscript button does the
+ * same without script. After a back or forward navigation the picker shows the URL's entry again.
  *
  * @module
  */
@@ -21,10 +22,16 @@ export interface ComparisonPickerProps {
   groups: PickerGroup[];
   /** The URL's `model` (a model name or a variant key). */
   selected: string | null;
+  /** The machines of the model (id, or `unknown`, and name); a picker shows with two or more. */
+  machines?: { id: string; name: string }[];
+  /** The URL's `machine`, or null for every machine. */
+  machine?: string | null;
 }
 
 /** The picker. */
-export default function ComparisonPicker({ groups, selected }: ComparisonPickerProps) {
+export default function ComparisonPicker(
+  { groups, selected, machines = [], machine = null }: ComparisonPickerProps,
+) {
   const select = useRef<HTMLSelectElement>(null);
   useEffect(() => {
     // A page restored from the back/forward cache keeps what was picked before leaving.
@@ -53,6 +60,22 @@ export default function ComparisonPicker({ groups, selected }: ComparisonPickerP
           </optgroup>
         ))}
       </select>
+      {machines.length > 1 && selected !== null && (
+        <>
+          <label for="machine">Machine</label>
+          <select
+            id="machine"
+            name="machine"
+            autocomplete="off"
+            value={machine ?? ""}
+            onChange={(e) =>
+              location.assign(comparisonHref(selected, (e.target as HTMLSelectElement).value))}
+          >
+            <option value="">Every machine</option>
+            {machines.map((m) => <option key={m.id} value={m.id}>{m.name}</option>)}
+          </select>
+        </>
+      )}
       <noscript>
         <button type="submit">Show</button>
       </noscript>

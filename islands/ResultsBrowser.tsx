@@ -1,5 +1,6 @@
 /**
- * Island: the results browser. Table (sort by any column, filter by text and quantization),
+ * Island: the results browser. Table (sort by any column, filter by text, quantization and
+ * machine),
  * speed-vs-VRAM scatter and the model × quantization heatmap, all from `GET /api/results`;
  * deleting a model or clearing the cache (with a backup) calls the cache API. Its state is
  * signals (`results_state.ts`). With no result, or none passing the filters, one message says
@@ -33,6 +34,20 @@ function ResultsToolbar({ s }: { s: ReturnType<typeof createResultsState> }) {
         <option value="">All quantizations</option>
         {s.quants.value.map((q) => <option key={q} value={q}>{q}</option>)}
       </select>
+      {
+        // One machine (or none recorded): nothing to choose between.
+        s.machines.value.length > 1 && (
+          <select
+            id="filter-machine"
+            aria-label="Machine"
+            value={s.machine.value}
+            onChange={(e) => s.machine.value = (e.target as HTMLSelectElement).value}
+          >
+            <option value="">All machines</option>
+            {s.machines.value.map((m) => <option key={m.id} value={m.id}>{m.name}</option>)}
+          </select>
+        )
+      }
       <span id="results-count">{s.shown.value.length} of {s.rows.value.length}</span>
       <button type="button" class="danger" onClick={s.clear}>Clear cache</button>
     </div>

@@ -1,12 +1,13 @@
 /**
  * Comparison: a model's (or one variant's, `?model=publisher/model@quant`) history as trend
- * charts with one line per variant and backend (speed, TTFT, generation time), each line's
- * figures and trend, and the newest load curves. The picker opens another entry at once; the
- * URL is the selection.
+ * charts with one line per variant, backend and machine (speed, TTFT, generation time), each
+ * line's figures and trend, the model on each machine, and the newest load curves. The picker
+ * opens another entry at once; the URL is the selection.
  *
  * @module
  */
 import { shortModelName } from "../lib/shared/model_name.ts";
+import { UNKNOWN_MACHINE } from "../lib/store/mod.ts";
 import { dateTime, fixed, parallelSpeed } from "../lib/shared/format.ts";
 import KpiCard from "../components/KpiCard.tsx";
 import Chart from "../islands/Chart.tsx";
@@ -19,10 +20,13 @@ import {
   type HistorySeries,
   type LoadCurve,
   loadCurves,
+  type MachineResult,
   type ModelHistory,
   modelHistory,
+  modelOnMachines,
 } from "../lib/store/mod.ts";
 import LoadCurveCard from "../components/LoadCurveCard.tsx";
+import MachinesCard from "../components/MachinesCard.tsx";
 
 /** Page metadata. */
 export const meta = { title: "Comparison" };
@@ -33,9 +37,17 @@ const CHART_POINTS_PER_LINE = 400;
 interface ComparisonData {
   groups: PickerGroup[];
   selected: string | null;
+  /** The model's machines (an id, or `unknown`, and the name) and the URL's `machine`. */
+  machines: { id: string; name: string }[];
+  machine: string | null;
   history: ModelHistory | null;
   curves: LoadCurve[];
+  /** The model's newest result of each line on each machine. */
+  machines_on: MachineResult[];
 }
+
+/** The `machine` of the URL that names the results without a machine. */
+const UNKNOWN_KEY = "unknown";
 
 /** The picker's groups: each model with its variants. */
 function pickerGroups(variants: ComparableVariant[]): PickerGroup[] {
@@ -56,28 +68,51 @@ export const handler = define.handlers({
     const db = c.var.services.store.db;
     const groups = pickerGroups(comparableVariants(db));
     const selected = c.req.query("model") ?? groups[0]?.model ?? null;
+    const onMachines = selected ? modelOnMachines(db, selected) : [];
+    const machines = [
+      ...new Map(onMachines.map((r) => [r.machine_id ?? UNKNOWN_KEY, r.machine_name])),
+    ].map(([id, name]) => ({ id, name }));
+    // A machine the model has no result on shows every machine.
+    const asked = c.req.query("machine") ?? null;
+    const machine = machines.some((m) => m.id === asked) ? asked : null;
+    const window = { kind: "downsampled", perLine: CHART_POINTS_PER_LINE } as const;
     const data: ComparisonData = {
       groups,
       selected,
+      machines,
+      machine,
       history: selected
-        ? modelHistory(db, selected, { kind: "downsampled", perLine: CHART_POINTS_PER_LINE })
+        ? modelHistory(
+          db,
+          selected,
+          window,
+          machine === null ? undefined : machine === UNKNOWN_KEY ? null : machine,
+        )
         : null,
       curves: selected ? loadCurves(db, selected) : [],
+      machines_on: onMachines,
     };
     return page(data);
   },
 });
 
 /**
- * A series' name on the charts: the variant and, when several are shown, the backend, and the
- * workload where it is not the configured prompt.
+ * A series' name on the charts: the variant and, when several are shown, the backend, the
+ * workload where it is not the configured prompt, and the machine when several are shown.
  */
-function seriesLabel(s: HistorySeries, backends: number): string {
+function seriesLabel(s: HistorySeries, backends: number, machines = 1): string {
   const name = `${shortModelName(s.model_key.replace(/@[^@/]*$/, ""))} ${s.quantization ?? ""}`
     .trim();
   const withBackend = backends > 1 ? `${name} · ${s.backend}` : name;
-  return s.workload ? `${withBackend} · ${s.workload}` : withBackend;
+  const withWorkload = s.workload ? `${withBackend} · ${s.workload}` : withBackend;
+  return machines > 1 ? `${withWorkload} · on ${machineName(s)}` : withWorkload;
 }
+
+/** The machine of a series: its name, or "unknown machine". */
+const machineName = (s: HistorySeries) => s.machine_name ?? UNKNOWN_MACHINE;
+
+/** How many machines the series ran on. */
+const machineCount = (h: ModelHistory) => new Set(h.series.map((s) => s.machine_id)).size;
 
 const TREND: Record<string, string> = {
   up: "↑ up",
@@ -90,6 +125,7 @@ const TREND: Record<string, string> = {
 function TrendCharts({ h }: { h: ModelHistory }) {
   const times = [...new Set(h.history.map((p) => p.timestamp))].sort();
   const backends = new Set(h.series.map((s) => s.backend)).size;
+  const machines = machineCount(h);
   const bySeries = Map.groupBy(h.history, (p) => p.series);
   const chart = (id: string, title: string, key: string, unit: string) => (
     <div class="card">
@@ -103,7 +139,10 @@ function TrendCharts({ h }: { h: ModelHistory }) {
           series: h.series.map((s) => {
             const points = bySeries.get(s.id) ?? [];
             const at = new Map(points.map((p) => [p.timestamp, p[key] as number | null]));
-            return { label: seriesLabel(s, backends), data: times.map((t) => at.get(t) ?? null) };
+            return {
+              label: seriesLabel(s, backends, machines),
+              data: times.map((t) => at.get(t) ?? null),
+            };
           }),
           yTitle: unit,
         }}
@@ -149,6 +188,7 @@ function SeriesTable({ h }: { h: ModelHistory }) {
             <tr>
               <th>Variant</th>
               <th>Backend</th>
+              <th>Machine</th>
               <th>Results</th>
               <th>Mean tok/s</th>
               <th>Min</th>
@@ -166,6 +206,9 @@ function SeriesTable({ h }: { h: ModelHistory }) {
               <tr key={s.id} data-series={s.id}>
                 <td title={s.model_key}>{seriesLabel(s, 1)}</td>
                 <td>{s.backend}</td>
+                <td class={s.machine_id === null ? "unknown-machine" : undefined}>
+                  {machineName(s)}
+                </td>
                 <td>{s.stats.total_runs}</td>
                 <td>{fixed(s.stats.avg_speed)}</td>
                 <td>{fixed(s.stats.min_speed)}</td>
@@ -180,9 +223,9 @@ function SeriesTable({ h }: { h: ModelHistory }) {
       {backends > 1 || h.series.length > 1
         ? (
           <p class="hint">
-            Each line is one variant measured through one backend with one set of parameters: their
-            speeds are not one trend. Up or down is said only when the newest result's runs differ
-            from the line's first by Welch's t-test (p &lt; 0.05).
+            Each line is one variant measured through one backend with one set of parameters on one
+            machine: their speeds are not one trend. Up or down is said only when the newest
+            result's runs differ from the line's first by Welch's t-test (p &lt; 0.05).
           </p>
         )
         : null}
@@ -196,7 +239,14 @@ export default define.page<typeof handler>(function Comparison({ data: d }) {
   return (
     <>
       <h1>Comparison</h1>
-      {d.groups.length > 0 && <ComparisonPicker groups={d.groups} selected={d.selected} />}
+      {d.groups.length > 0 && (
+        <ComparisonPicker
+          groups={d.groups}
+          selected={d.selected}
+          machines={d.machines}
+          machine={d.machine}
+        />
+      )}
       {!h
         ? (
           <p class="empty" id="cmp-empty">
@@ -229,6 +279,7 @@ export default define.page<typeof handler>(function Comparison({ data: d }) {
             </section>
             <TrendCharts h={h} />
             <SeriesTable h={h} />
+            <MachinesCard rows={d.machines_on} />
             <LoadCurveCard curves={d.curves} />
           </>
         )}

@@ -13,7 +13,7 @@ import { BarList, Donut } from "../components/SvgCharts.tsx";
 import { comparisonHref } from "../components/links.ts";
 import { define } from "../lib/dashboard/services.ts";
 import { page } from "../lib/http/mod.ts";
-import { dashboardStats } from "../lib/store/mod.ts";
+import { dashboardStats, UNKNOWN_MACHINE } from "../lib/store/mod.ts";
 
 /** Page metadata. */
 export const meta = { title: "Home" };
@@ -49,7 +49,8 @@ export default define.page<typeof handler>(function Home({ data: s }) {
       </section>
       {!none && (
         <p class="hint" id="kpi-basis">
-          Speeds: the newest result of each model variant, backend and workload, each counted once.
+          Speeds: the newest result of each model variant, backend, workload and machine, each
+          counted once.
         </p>
       )}
       {none
@@ -66,22 +67,27 @@ export default define.page<typeof handler>(function Home({ data: s }) {
               <BarList
                 id="chart-top10"
                 label="Top 10 models by tokens per second"
-                items={top.map((m) => ({
-                  // The backend names a row only where the same variant and workload ran on two.
-                  label: [
-                    shortModelName(m.model_name),
-                    m.quantization,
-                    m.workload,
-                    top.some((o) =>
-                        o !== m && o.model_key === m.model_key && o.workload === m.workload
-                      )
-                      ? `(${m.backend})`
-                      : null,
-                  ].filter(Boolean).join(" "),
-                  title: m.model_key,
-                  value: m.speed,
-                  href: comparisonHref(m.model_key),
-                }))}
+                items={top.map((m) => {
+                  // The backend or the machine names a row only where the same variant and
+                  // workload ran on two of them.
+                  const twins = top.filter((o) =>
+                    o !== m && o.model_key === m.model_key && o.workload === m.workload
+                  );
+                  return {
+                    label: [
+                      shortModelName(m.model_name),
+                      m.quantization,
+                      m.workload,
+                      twins.some((o) => o.backend !== m.backend) ? `(${m.backend})` : null,
+                      twins.some((o) => o.machine_name !== m.machine_name)
+                        ? `on ${m.machine_name ?? UNKNOWN_MACHINE}`
+                        : null,
+                    ].filter(Boolean).join(" "),
+                    title: m.model_key,
+                    value: m.speed,
+                    href: comparisonHref(m.model_key),
+                  };
+                })}
                 format={(v) => `${fixed(v)} tok/s`}
               />
             </div>

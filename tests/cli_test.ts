@@ -292,7 +292,7 @@ Deno.test("cli.ts --list-cache and --export-cache work on an empty and a filled 
   r = await runDeno([...BENCH, "--list-cache"], { env: t.vars });
   assert.match(
     r.stdout,
-    /org\/m\s+q8_0\s+rest\s+configured prompt\s+41\.50\s+120\.0\s+1 .* abc123/,
+    /org\/m\s+q8_0\s+rest\s+unknown machine\s+configured prompt\s+41\.50\s+120\.0\s+1 .* abc123/,
   );
 
   r = await runDeno([...BENCH, "--export-cache", "cache.json"], { env: t.vars });
@@ -393,6 +393,9 @@ Deno.test("cli.ts --import stores another tool's results once; a malformed file 
     skipped: 3,
   });
   r = await cli(["--list-cache"], t.vars);
-  assert.match(r.stdout, /tiny-a-Q8_0\s+q8_0\s+llama-bench\s+16 out · depth 512\s+250\.08/);
+  assert.match(
+    r.stdout,
+    /tiny-a-Q8_0\s+q8_0\s+llama-bench\s+unknown machine\s+16 out · depth 512\s+250\.08/,
+  );
   assert.match(r.stdout, /3 cached result\(s\)/);
 });

@@ -16,8 +16,8 @@ import { describeEngine, runEngineSetup } from "./engine/setup.ts";
 
 const HELP = `Usage: deno task engine:setup [--force] [--keep-build] [--jobs N]
 
-Builds llama-server (llama.cpp from npm node-llama-cpp's bundled source) and generates two tiny
-random-weight models. Needs cmake, g++, ninja and git (installed with apt-get when run as root).
+Builds llama-server and llama-bench (llama.cpp from npm node-llama-cpp's bundled source) and
+generates two tiny random-weight models; only missing targets are built into a current engine. Needs cmake, g++, ninja and git (installed with apt-get when run as root).
 
   --force       rebuild and regenerate even when up to date
   --keep-build  keep the downloaded package, source and build tree (work/) afterwards

@@ -7,14 +7,15 @@
 import type { ResolvedRun } from "./options.ts";
 import type { Output } from "../log.ts";
 import { outputTarget } from "../config/mod.ts";
-import { openStore } from "../store/mod.ts";
-import { AppError, StorageError } from "../error.ts";
+import { type MachineRecord, openStore } from "../store/mod.ts";
+import { AppError, messageOf, StorageError } from "../error.ts";
 import { createBackend } from "../modelserver/mod.ts";
 import { VERSION } from "../version.ts";
 import { connect, lmsFor } from "./connect.ts";
 import { JobController } from "./job_control.ts";
 import type { EventSink } from "./events.ts";
 import { type JobSummary, runJob } from "./job.ts";
+import { captureMachine, machineDeps, type ServerFacts } from "./machine.ts";
 import { createProfiler } from "./profiler.ts";
 import type { Profiler } from "./profiler_types.ts";
 import { createProgress } from "./progress.ts";
@@ -44,11 +45,18 @@ export interface CommandHooks {
   ) => Promise<{ lines: string[]; failed: boolean; json?: string }>;
   /** Extra event consumers (e.g. a log file). */
   sinks?: EventSink[];
+  /** Captures the machine the benchmark runs on. @default this machine's (captureMachine) */
+  machine?: (inv: ResolvedRun, server: ServerFacts) => Promise<MachineRecord>;
 }
 
 /** The profiler of `--enable-profiling` on this machine. */
 export function defaultProfiler(inv: ResolvedRun): Profiler {
   return createProfiler({ disable_gtt: inv.options.disable_gtt });
+}
+
+/** This machine, a generated id kept in the data folder. */
+function thisMachine(inv: ResolvedRun, server: ServerFacts): Promise<MachineRecord> {
+  return captureMachine(machineDeps(inv.paths.dataDir), server);
 }
 
 /** Runs the benchmark of a resolved invocation; returns the exit code. */
@@ -81,8 +89,14 @@ export async function runBenchmarkCommand(
   Deno.addSignalListener("SIGINT", onSignal);
   try {
     const serverVersion = await backend.version().catch(() => null);
+    const server = { describe: backend.describe(), version: serverVersion };
+    const machine = await (hooks.machine ?? thisMachine)(inv, server).catch((err) => {
+      output.err(`The machine could not be recorded (${messageOf(err)}): its results name none`);
+      return null;
+    });
     const profiler = options.enable_profiling ? (hooks.profiler ?? defaultProfiler)(inv) : null;
     const summary = await runJob(config, options, {
+      machine,
       backend,
       store,
       control,

@@ -7,7 +7,7 @@
 import type { Config } from "../config/mod.ts";
 import { AppError, messageOf, NotFoundError, UsageError } from "../error.ts";
 import { atLeast, type Backend, type LmsCli } from "../modelserver/mod.ts";
-import type { ResultsStore, Row } from "../store/mod.ts";
+import type { MachineRecord, ResultsStore, Row } from "../store/mod.ts";
 import { identityHashes, measuredParams, paramsHash } from "./cache_key.ts";
 import { isAbort, type JobControl } from "./job_control.ts";
 import { discoverTargets } from "./discovery.ts";
@@ -34,6 +34,11 @@ export interface JobDeps {
   nonce?: () => string;
   /** Columns stored with every result (tool and server versions, system information). */
   resultMeta?: Row;
+  /**
+   * The machine it runs on (lib/bench/machine.ts), recorded in the store and named by every
+   * result; a cached result counts only on it. Null: an unknown machine.
+   */
+  machine?: MachineRecord | null;
 }
 
 /** How a job ended. */
@@ -130,10 +135,15 @@ export async function runJob(
     requireMatches(all, options, backend.describe());
     // Cached when every identity it would store (each cell of a grid) has its runs.
     const identities = identityHashes(params);
+    const machine = deps.machine ?? null;
+    if (machine) store.recordMachine(machine);
     const selected = selectTargets(
       all,
       options,
-      (t) => identities.every((h) => store.cacheHit(t.key, h, config.num_runs) !== null),
+      (t) =>
+        identities.every((h) =>
+          store.cacheHit(t.key, h, config.num_runs, machine?.id ?? null) !== null
+        ),
     );
     const run = selected.run;
     const skipped = [...selected.skipped, ...others];
@@ -196,6 +206,7 @@ export async function runJob(
           ...deps.resultMeta,
           ...(profiler ? { gpu_type: profiler.gpuName() } : {}),
         },
+        machine,
         sensors,
         llamacpp,
         onResult: (id) => summary.resultIds.push(id),

@@ -6,6 +6,7 @@
  * @module
  */
 import type { ResolvedRun } from "./options.ts";
+import { localMachineId } from "./machine.ts";
 import { type Output } from "../log.ts";
 import { openStore } from "../store/mod.ts";
 import { createBackend } from "../modelserver/mod.ts";
@@ -93,10 +94,11 @@ export async function runListModels(inv: ResolvedRun, output: Output): Promise<n
       const all = await discoverTargets(backend, lms);
       const hash = paramsHash(measuredParams(config, backend.kind, options));
       const runs = measuredRuns(config, options);
+      const machine = await localMachineId(inv.paths.dataDir);
       const { run, skipped } = selectTargets(
         all,
         options,
-        (t) => store.cacheHit(t.key, hash, runs) !== null,
+        (t) => store.cacheHit(t.key, hash, runs, machine) !== null,
       );
       const models = listing(all, run, skipped);
       if (options.json) {

@@ -36,6 +36,7 @@ export {
   parallelTable,
   resultsTable,
 } from "./table.ts";
+export { measuredRunsOf, percentileLabel, percentilesOf } from "./table_percentiles.ts";
 export {
   levelRow,
   markKnee,
@@ -62,6 +63,18 @@ export type { ProfilerOptions } from "./profiler.ts";
 export { cpuPercent, hostFiles, platformSensors } from "./profiler_host.ts";
 export type { HostFiles, HostSensors } from "./profiler_host.ts";
 export { detectGpu } from "./profiler_gpu.ts";
+export {
+  captureMachine,
+  localMachineId,
+  type MachineDeps,
+  machineDeps,
+  type MachineGpu,
+  type MachineInfo,
+  machineSummary,
+  type ServerFacts,
+  type SystemFacts,
+} from "./machine.ts";
+export { denoIdFile, type IdFile, idFromSystem, machineId } from "./machine_id.ts";
 export type { GpuSource } from "./profiler_gpu.ts";
 export type { GpuReading } from "./profiler_smi.ts";
 export {

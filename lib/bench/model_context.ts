@@ -6,7 +6,7 @@
  */
 import type { Config } from "../config/mod.ts";
 import type { Backend, LoadOptions } from "../modelserver/mod.ts";
-import type { ResultsStore, Row } from "../store/mod.ts";
+import type { MachineRecord, ResultsStore, Row } from "../store/mod.ts";
 import type { JobControl } from "./job_control.ts";
 import type { EventSink } from "./events.ts";
 import type { Dataset } from "./dataset.ts";
@@ -28,6 +28,8 @@ export interface ModelRunContext {
   params: Record<string, unknown>;
   /** Extra columns stored with the result (versions, system information). */
   resultMeta: Row;
+  /** The machine the result runs on (null: unknown). */
+  machine?: MachineRecord | null;
   /** Whether `--max-temp` / `--max-power` can act (profiling on and a sensor present). */
   sensors?: SensorState;
   /** The server is llama.cpp's (it applies every sampling value of a request). */

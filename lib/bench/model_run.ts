@@ -118,7 +118,7 @@ export async function runModel(
       warmup_ms: warmupMs,
       throttle_wait_s: throttleWait,
       warnings_json: warningsJson(),
-      workload_json: controlled ? JSON.stringify(workloadSummary) : null,
+      workload_json: workloadJson(controlled ? workloadSummary : null, options.percentiles),
     }, controlled ? plan.cells.length : 1);
     // One result per identity: each cell of a grid is stored as its own result.
     if (controlled && plan.cells.length > 1) {
@@ -149,4 +149,17 @@ export function serverGone(err: unknown): UnreachableError | null {
     cur = cur.cause;
   }
   return null;
+}
+
+/**
+ * What `results.workload_json` keeps: the controlled workload's summary and the `--percentiles`
+ * asked for (so a report made later shows them); null when neither.
+ */
+export function workloadJson(
+  summary: Record<string, unknown> | null,
+  percentiles: readonly number[] | null | undefined,
+): string | null {
+  const chosen = percentiles?.length ? { percentiles: [...percentiles] } : {};
+  const out = { ...(summary ?? {}), ...chosen };
+  return Object.keys(out).length ? JSON.stringify(out) : null;
 }

@@ -78,6 +78,8 @@ export class ModelSession {
       context_length: config.context_length,
       num_runs: config.num_runs,
       n_parallel: this.parallel ? options.n_parallel : 1,
+      machine_id: ctx.machine?.id ?? null,
+      system_json: ctx.machine ? JSON.stringify(ctx.machine) : null,
     });
     ctx.onResult?.(this.resultId);
     this.#watch = new ReloadWatch(backend, this.key);

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { ResultRow, Row } from "../store/mod.ts";
+import { percentileLabel, type ResultRow, type Row } from "../store/mod.ts";
 import { fixed } from "../shared/format.ts";
 import { shortModelName } from "../shared/model_name.ts";
 import { gapsOf } from "./metrics.ts";
@@ -14,10 +14,7 @@ import { aligned, kneeCell, LOAD_LEAD_HEAD, loadLeadCells, loadTableText } from 
 
 const num = (v: unknown, digits: number) => fixed(v, digits, "-");
 
-/** `p50`, `p99.9`. */
-export function percentileLabel(p: number): string {
-  return `p${Number(p.toFixed(3))}`;
-}
+export { percentileLabel };
 
 /** The finite numbers of `xs`, sorted. */
 function sortedOf(xs: readonly unknown[]): number[] {

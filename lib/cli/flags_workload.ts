@@ -245,6 +245,6 @@ export const OUTPUT_FLAGS: readonly FlagSpec[] = [
     category: "Other",
     arg: "p[,p…]",
     description:
-      "the latency percentiles the console's tables show, e.g. 50,90,95,99,99.9 (default: p50, p90, p99)",
+      "the latency percentiles the console's tables and the reports show, e.g. 50,90,95,99,99.9 (default: p50, p90, p99; kept with the result for later reports)",
   }),
 ];

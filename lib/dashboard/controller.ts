@@ -13,12 +13,13 @@ import {
   type JobSummary,
   type Profiler,
   runJob,
+  type ServerFacts,
 } from "../bench/mod.ts";
 import type { Invocation } from "../cli/mod.ts";
 import type { Config } from "../config/mod.ts";
 import { AppError, badRequest, ConflictError, messageOf } from "../error.ts";
 import type { Backend } from "../modelserver/mod.ts";
-import type { ResultsStore } from "../store/mod.ts";
+import type { MachineRecord, ResultsStore } from "../store/mod.ts";
 import { VERSION } from "../version.ts";
 import { EventHub, type Numbered } from "./events.ts";
 import {
@@ -50,6 +51,11 @@ export interface ControllerDeps {
   runJob?: (config: Config, options: RunInvocation["options"], deps: JobDeps) => Promise<
     JobSummary
   >;
+  /**
+   * Captures the machine a job runs on (lib/bench/machine.ts), named by its results.
+   * @default none: an unknown machine
+   */
+  machine?: (server: ServerFacts) => Promise<MachineRecord>;
   /** Creates the profiler for `--enable-profiling`. @default none */
   profiler?: (inv: RunInvocation) => Profiler | null;
   /** Clock. @default () => new Date() */
@@ -198,6 +204,20 @@ export class BenchmarkController {
     this.#state = { progress: emptyProgress(), model: null };
   }
 
+  /** The machine of a job; when it cannot be captured, said in the log and left unknown. */
+  async #machine(server: ServerFacts): Promise<MachineRecord | null> {
+    try {
+      return (await this.#deps.machine?.(server)) ?? null;
+    } catch (err) {
+      this.events.publish({
+        type: "log",
+        level: "warn",
+        message: `The machine could not be recorded (${messageOf(err)}): its results name none`,
+      });
+      return null;
+    }
+  }
+
   async #run(inv: RunInvocation, backend: Backend, control: JobController): Promise<void> {
     const run = this.#deps.runJob ?? runJob;
     let summary: Pick<JobSummary, "outcome" | "tested" | "failed" | "skipped" | "error"> & {
@@ -205,7 +225,9 @@ export class BenchmarkController {
     };
     try {
       const serverVersion = await backend.version().catch(() => null);
+      const machine = await this.#machine({ describe: backend.describe(), version: serverVersion });
       summary = await run(inv.config, inv.options, {
+        machine,
         backend,
         store: this.#deps.store,
         control,

@@ -65,6 +65,8 @@ export interface EnginePaths {
   binDir: string;
   /** The `llama-server` binary. */
   server: string;
+  /** The `llama-bench` binary (absent in an engine built before it was a target). */
+  bench: string;
   /** The `llama-convert-llama2c-to-ggml` binary (used to generate the models). */
   converter: string;
   /** Generated GGUF models (the router's `--models-dir`). */
@@ -99,6 +101,7 @@ export function enginePaths(root: string): EnginePaths {
     root: r,
     binDir: `${r}/bin`,
     server: `${r}/bin/llama-server`,
+    bench: `${r}/bin/llama-bench`,
     converter: `${r}/bin/llama-convert-llama2c-to-ggml`,
     modelsDir: `${r}/models`,
     manifest: `${r}/models/manifest.json`,

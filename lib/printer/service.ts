@@ -9,12 +9,12 @@
  */
 import { type Clock, systemClock } from "../clock.ts";
 import { ConflictError, messageOf, UsageError } from "../error.ts";
+import { Heaters } from "./heaters.ts";
 import type { DriverEvent, DriverState, PrinterDriver } from "./driver.ts";
 import { MarlinSession, type MarlinSessionOptions, targetCommand } from "./marlin/mod.ts";
 import {
   type ConnectionStatus,
   type ConnectOptions,
-  type HeaterReading,
   type JobStatus,
   type Printer,
   type PrinterEvent,
@@ -24,9 +24,9 @@ import {
   type TerminalLine,
   VIRTUAL_PORT,
 } from "./printer.ts";
-import { JobRunner, type JobScripts, SdCardJob } from "./job/mod.ts";
+import type { JobRunner, JobScripts } from "./job/mod.ts";
+import { PrinterJobs } from "./jobs.ts";
 import { Recent } from "./recent.ts";
-import { UploadsFolder } from "./uploads.ts";
 import { BAUD_RATES } from "./serial/mod.ts";
 import type { OpenTransport } from "./transport.ts";
 import { VirtualDriver } from "./virtual/virtual_driver.ts";
@@ -62,47 +62,35 @@ const OFFLINE: ConnectionStatus = {
   firmware: null,
 };
 
-const NO_PROGRESS = {
-  completion: null,
-  filepos: null,
-  lines: null,
-  printTime: null,
-  printTimeLeft: null,
-};
-
 /** The printer as the host drives it. */
 export class PrinterService implements Printer {
   readonly #options: PrinterServiceOptions;
   readonly #clock: Clock;
   readonly #listeners = new Set<(event: PrinterEvent) => void>();
-  readonly #history: Recent<TemperatureSample>;
+  readonly #heaters: Heaters;
   readonly #terminal: Recent<TerminalLine>;
   #status: ConnectionStatus = OFFLINE;
   #driver: PrinterDriver | null = null;
-  /** The connection's job runner and SD card watch, with the driver. */
-  #runner: JobRunner | null = null;
-  #sd: SdCardJob | null = null;
-  readonly #uploads: UploadsFolder | null;
-  /** The file selected for the next print; it stays across connections. */
-  #selected: string | null = null;
-  /** The print a lost line cut short (its file and how far it got), shown while offline. */
-  #cutShort: JobStatus | null = null;
+  /** The selected file, the connection's job runner and SD card watch, a print cut short. */
+  readonly #jobs: PrinterJobs;
   #unsubscribe: (() => void)[] = [];
-  #temperatures: Record<string, HeaterReading> = {};
-  #time: number;
   /** Counts connections: events of a replaced driver are ignored. */
   #generation = 0;
 
   constructor(options: PrinterServiceOptions) {
     this.#options = options;
     this.#clock = options.clock ?? systemClock;
-    this.#time = this.#clock.now();
-    this.#history = new Recent(
-      options.historySamples ?? 1800,
-      options.historyMaxAgeMs ?? 30 * 60_000,
-    );
+    this.#heaters = new Heaters({
+      now: this.#clock.now(),
+      historySamples: options.historySamples,
+      historyMaxAgeMs: options.historyMaxAgeMs,
+    });
     this.#terminal = new Recent(options.terminalLines ?? 300);
-    this.#uploads = options.uploadsDir ? new UploadsFolder(options.uploadsDir) : null;
+    this.#jobs = new PrinterJobs({
+      clock: this.#clock,
+      uploadsDir: options.uploadsDir,
+      scripts: options.jobScripts,
+    });
   }
 
   connection(): ConnectionStatus {
@@ -110,15 +98,11 @@ export class PrinterService implements Printer {
   }
 
   snapshot(): PrinterSnapshot {
-    return {
-      state: this.#status.state,
-      temperatures: structuredClone(this.#temperatures),
-      time: this.#time,
-    };
+    return this.#heaters.snapshot(this.#status.state);
   }
 
   history(): TemperatureSample[] {
-    return this.#history.items();
+    return this.#heaters.history();
   }
 
   terminal(): TerminalLine[] {
@@ -126,21 +110,7 @@ export class PrinterService implements Printer {
   }
 
   job(): JobStatus {
-    const runner = this.#runner;
-    if (runner?.active) return runner.status();
-    if (runner) {
-      const idle = this.#sd?.status() ?? runner.status();
-      // A halted printer, or one shaking hands again, prints nothing: its job says so.
-      const { state } = this.#status;
-      return state === "ERROR" || state === "CONNECTING" ? { ...idle, state } : idle;
-    }
-    if (this.#cutShort) return { ...this.#cutShort, state: this.#status.state };
-    const selected = this.#selected;
-    return {
-      state: this.#status.state,
-      file: selected === null ? null : { name: selected, size: 0, origin: "local" },
-      progress: { ...NO_PROGRESS },
-    };
+    return this.#jobs.status(this.#status.state);
   }
 
   subscribe(listener: (event: PrinterEvent) => void): () => void {
@@ -167,7 +137,7 @@ export class PrinterService implements Printer {
       );
     }
     await this.disconnect();
-    this.#cutShort = null;
+    this.#jobs.forgetCutShort();
     const generation = ++this.#generation;
     this.#setStatus({ ...OFFLINE, state: "CONNECTING", port, baudrate: options.baudrate });
     this.#info(`Connecting to ${port} at ${options.baudrate} baud`);
@@ -211,20 +181,16 @@ export class PrinterService implements Printer {
 
   async setTargets(targets: Record<string, number>): Promise<void> {
     const driver = this.#connected();
-    const known = Object.keys(this.#temperatures);
-    const commands = Object.entries(targets).map(([heater, celsius]) => {
-      if (known.length > 0 && !known.includes(heater)) {
-        throw new UsageError(`Unknown heater '${heater}': the printer reports ${known.join(", ")}`);
-      }
+    const entries = Object.entries(targets);
+    const commands = entries.map(([heater, celsius]) => {
+      this.#heaters.checkKnown(heater);
       return targetCommand(heater, celsius);
     });
     for (const [i, command] of commands.entries()) {
       await driver.send(command);
       // Acknowledged: the target holds now, before the next report says so.
-      const [heater, celsius] = Object.entries(targets)[i]!;
-      const reading = this.#temperatures[heater];
-      if (reading && driver === this.#driver) {
-        this.#temperatures = { ...this.#temperatures, [heater]: { ...reading, target: celsius } };
+      const [heater, celsius] = entries[i]!;
+      if (driver === this.#driver && this.#heaters.setTarget(heater, celsius)) {
         this.#emit({ type: "temperatures", snapshot: this.snapshot() });
       }
     }
@@ -236,15 +202,7 @@ export class PrinterService implements Printer {
   }
 
   async selectJob(name: string | null): Promise<void> {
-    if (this.#runner?.active) {
-      throw new ConflictError("Cannot select a file: a print is under way", {
-        code: "invalid_transition",
-      });
-    }
-    const file = name === null ? null : await this.#folder().jobFile(name);
-    this.#runner?.select(file);
-    this.#selected = file?.name ?? null;
-    this.#cutShort = null;
+    await this.#jobs.select(name);
     this.#emit({ type: "job", job: this.job() });
   }
 
@@ -276,42 +234,19 @@ export class PrinterService implements Printer {
     this.#listeners.clear();
   }
 
-  #folder(): UploadsFolder {
-    if (!this.#uploads) throw new ConflictError("Cannot print: this printer has no uploads folder");
-    return this.#uploads;
-  }
-
   #jobRunner(action: string): JobRunner {
     this.#connected();
-    if (!this.#runner) {
-      throw new ConflictError(`Cannot ${action}: the printer is still connecting`, {
-        code: "not_connected",
-      });
-    }
-    return this.#runner;
+    return this.#jobs.runnerFor(action);
   }
 
   /** A new connection's job runner (the selected file selected again) and SD card watch. */
   async #startJobs(driver: PrinterDriver, generation: number): Promise<void> {
-    const runner = new JobRunner(driver, { clock: this.#clock, scripts: this.#options.jobScripts });
-    const sd = new SdCardJob(driver, { clock: this.#clock });
-    if (this.#selected !== null && this.#uploads) {
-      runner.select(await this.#uploads.jobFile(this.#selected).catch(() => null));
-    }
-    if (generation !== this.#generation) return;
-    this.#runner = runner;
-    this.#sd = sd;
-    this.#unsubscribe.push(
-      runner.subscribe((event) => {
-        if (generation !== this.#generation) return;
-        if (event.type === "progress") return this.#emit({ type: "job", job: event.job });
-        this.#onJobState(event.state, event.error);
-      }),
-      sd.subscribe(() => {
-        if (generation === this.#generation) this.#emit({ type: "job", job: this.job() });
-      }),
-    );
-    sd.start();
+    const stops = await this.#jobs.attach(driver, () => generation === this.#generation, {
+      progress: (job) => this.#emit({ type: "job", job }),
+      changed: () => this.#emit({ type: "job", job: this.job() }),
+      state: (state, error) => this.#onJobState(state, error),
+    });
+    if (stops) this.#unsubscribe.push(...stops);
   }
 
   /** The job moved: the printer's state is the job's while the line is fine. */
@@ -337,20 +272,10 @@ export class PrinterService implements Printer {
 
   #onDriver(event: DriverEvent): void {
     switch (event.type) {
-      case "temperatures": {
-        const next: Record<string, HeaterReading> = {};
-        for (const [name, r] of Object.entries(event.temperatures)) {
-          next[name] = {
-            actual: r.actual,
-            target: r.target ?? this.#temperatures[name]?.target ?? null,
-          };
-        }
-        this.#temperatures = next;
-        this.#time = event.time;
-        this.#history.push({ time: this.#time, temperatures: structuredClone(next) });
+      case "temperatures":
+        this.#heaters.report(event.temperatures, event.time);
         this.#emit({ type: "temperatures", snapshot: this.snapshot() });
         return;
-      }
       case "line":
         return this.#line(event.direction, event.text);
       case "warning":
@@ -375,8 +300,9 @@ export class PrinterService implements Printer {
         const firmware = this.#driver?.firmware;
         if ((state === "ERROR" || state === "CONNECTING") && firmware) {
           // A print that failed meanwhile (the board restarted under it) leaves its error.
-          const job = this.#runner?.state ?? "OPERATIONAL";
-          const error = job === "ERROR" ? this.#runner!.error : null;
+          const runner = this.#jobs.runner;
+          const job = runner?.state ?? "OPERATIONAL";
+          const error = job === "ERROR" ? runner!.error : null;
           this.#setStatus({ ...this.#status, state: job, error, firmware });
         }
         return;
@@ -405,10 +331,7 @@ export class PrinterService implements Printer {
 
   async #drop(reason: string): Promise<void> {
     this.#generation++;
-    const runner = this.#runner;
-    const cut = runner?.active ? runner.status() : null;
-    await this.#closeDriver();
-    this.#cutShort = cut && { ...cut, progress: { ...cut.progress, printTimeLeft: null } };
+    const cut = await this.#closeDriver(true);
     this.#setStatus({
       ...OFFLINE,
       port: this.#status.port,
@@ -422,15 +345,15 @@ export class PrinterService implements Printer {
     }
   }
 
-  async #closeDriver(): Promise<void> {
+  /** Drops the connection; with `lost`, returns the print it cut short. */
+  async #closeDriver(lost = false): Promise<JobStatus | null> {
     const driver = this.#driver;
     this.#driver = null;
     for (const stop of this.#unsubscribe.splice(0)) stop();
-    this.#sd?.stop();
-    this.#sd = null;
-    this.#runner = null;
-    this.#temperatures = {};
+    const cut = this.#jobs.detach(lost);
+    this.#heaters.clear();
     if (driver) await driver.close().catch(() => {});
+    return cut;
   }
 
   #setStatus(status: ConnectionStatus): void {

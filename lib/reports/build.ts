@@ -11,6 +11,7 @@ import { VERSION } from "../version.ts";
 import { applyComparison, type PreviousReport, speedTrend } from "./compare.ts";
 import { entryOf, type ReportData, type ReportEntry } from "./model.ts";
 import { reportOptions } from "./parameters.ts";
+import { reportPercentiles } from "./percentiles.ts";
 import { systemInfo } from "./system.ts";
 import { compareNames } from "./rank.ts";
 
@@ -83,6 +84,7 @@ export async function buildReport(
     options: reportOptions(options.options),
     system: systemInfo(entries),
     entries,
+    percentiles: reportPercentiles(entries, options.options.percentiles),
     compare: previous?.source ?? null,
     trend: previous ? await speedTrend(options.resultsDir, entries, id) : {},
   };

@@ -17,7 +17,7 @@ import {
   type TrendPoint,
 } from "./model.ts";
 import { welchTest } from "./welch.ts";
-import { seriesId } from "../store/mod.ts";
+import { seriesId, UNKNOWN_MACHINE } from "../store/mod.ts";
 
 /** File names of JSON reports; group 1 is the report id. */
 export const REPORT_JSON = /^benchmark_results_([A-Za-z0-9_-]+)\.json$/;
@@ -30,6 +30,9 @@ export interface PreviousResult {
   /** The identity beside the variant: what measured it and with which parameters. */
   backend: string | null;
   params_hash: string | null;
+  /** The machine it ran on (null: unknown, or a report from before machines were recorded). */
+  machine_id: string | null;
+  machine_name: string | null;
   model_key: string | null;
   model_name: string | null;
   quantization: string | null;
@@ -128,6 +131,8 @@ export async function loadPreviousReport(file: string): Promise<PreviousReport> 
       finished_at: strOrNull(r.finished_at),
       backend: strOrNull(r.backend),
       params_hash: strOrNull(r.params_hash),
+      machine_id: strOrNull(r.machine_id),
+      machine_name: strOrNull(r.machine_name),
       model_key: strOrNull(r.model_key),
       model_name: strOrNull(r.model_name),
       quantization: strOrNull(r.quantization),
@@ -160,9 +165,9 @@ export function metricDelta(
 }
 
 /**
- * The earlier result comparable with `e` — like with like: the same variant, backend and
+ * The earlier result comparable with `e` — like with like: the same variant, backend,
  * parameters (the parameter hash covers the prompt, the context, every sampling and load value,
- * the parallelism and the workload), and not `e` itself — or why there is none.
+ * the parallelism and the workload) and machine, and not `e` itself — or why there is none.
  */
 export function findComparable(
   previous: PreviousReport,
@@ -181,8 +186,9 @@ export function findComparable(
       p.tokens_per_sec_mean === num(e, "tokens_per_sec_mean"))
   );
   if (others.length === 0) return "the earlier report holds this same result";
+  const here = strOrNull(e.row.machine_id);
   const like = others.filter((p) =>
-    p.backend === e.row.backend && p.params_hash === e.row.params_hash
+    p.backend === e.row.backend && p.params_hash === e.row.params_hash && p.machine_id === here
   );
   if (like.length > 0) {
     // The newest of them (a report may hold a variant's history).
@@ -192,9 +198,17 @@ export function findComparable(
   if (p.backend === null || p.params_hash === null) {
     return "the earlier report does not record its backend and parameters";
   }
-  return p.backend !== e.row.backend
-    ? `measured there with another backend (${p.backend}, here ${e.row.backend})`
-    : `measured there with other parameters (${p.params_hash}, here ${e.row.params_hash})`;
+  if (p.backend !== e.row.backend) {
+    return `measured there with another backend (${p.backend}, here ${e.row.backend})`;
+  }
+  if (p.params_hash !== e.row.params_hash) {
+    return `measured there with other parameters (${p.params_hash}, here ${e.row.params_hash})`;
+  }
+  const name = (id: string | null, n: unknown) =>
+    id === null ? UNKNOWN_MACHINE : typeof n === "string" ? n : id;
+  return `measured there on another machine (${name(p.machine_id, p.machine_name)}, here ${
+    name(here, e.row.machine_name)
+  })`;
 }
 
 /**
@@ -230,11 +244,19 @@ export function applyComparison(entries: ReportEntry[], previous: PreviousReport
   return matched;
 }
 
-/** The trend line of a result: its identity (variant, backend, parameters hash), as Comparison's. */
+/**
+ * The trend line of a result: its identity (variant, backend, parameters hash, machine), as
+ * Comparison's.
+ */
 export function trendKey(
-  r: { model_key: string | null; backend: string | null; params_hash: string | null },
+  r: {
+    model_key: string | null;
+    backend: string | null;
+    params_hash: string | null;
+    machine_id?: unknown;
+  },
 ): string {
-  return seriesId(r.model_key, r.backend, r.params_hash);
+  return seriesId(r.model_key, r.backend, r.params_hash, r.machine_id);
 }
 
 /**

@@ -13,8 +13,13 @@ import {
 } from "../store/mod.ts";
 import { type ReportData, type ReportEntry, sizeGb } from "./model.ts";
 import { gridText, loadText } from "./serving.ts";
+import { machineName } from "./machines.ts";
+import { type LatencyMetric, latencyPercentile, percentileLabel } from "./percentiles.ts";
 
-/** The CSV columns, in order (docs/benchmark.md "Reports" lists them). */
+/**
+ * The CSV columns, in order (docs/benchmark.md "Reports" lists them); {@linkcode csvColumns} adds
+ * the report's percentiles that are not among them.
+ */
 export const CSV_COLUMNS: readonly string[] = [
   "model_key",
   "model_name",
@@ -28,6 +33,8 @@ export const CSV_COLUMNS: readonly string[] = [
   "has_tools",
   "backend",
   "params_hash",
+  "machine_id",
+  "machine_name",
   "started_at",
   "finished_at",
   "num_runs",
@@ -93,10 +100,40 @@ export function csvField(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-function valueOf(e: ReportEntry, column: string): unknown {
+/** A column of a chosen percentile: `ttft_ms_p99.9` → metric and percentile. */
+type PercentileColumn = { metric: LatencyMetric; p: number };
+
+/**
+ * The columns of a report with these percentiles: {@linkcode CSV_COLUMNS}, with
+ * `<metric>_p<percentile>` (e.g. `ttft_ms_p99.9`) for each latency metric and each percentile the
+ * fixed columns lack (p50 is `<metric>_median`, p95 `<metric>_p95`), right after the stored
+ * `<metric>_p90`/`_p99` columns.
+ */
+export function csvColumns(percentiles: readonly number[]): {
+  columns: string[];
+  extra: Map<string, PercentileColumn>;
+} {
+  const extra = new Map<string, PercentileColumn>();
+  for (const metric of LATENCY_METRICS as LatencyMetric[]) {
+    for (const p of percentiles) {
+      const column = `${metric}_${percentileLabel(p)}`;
+      const stored = CSV_COLUMNS.includes(column) ||
+        (p === 50 && CSV_COLUMNS.includes(`${metric}_median`));
+      if (!stored) extra.set(column, { metric, p });
+    }
+  }
+  const last = LATENCY_METRICS.at(-1)!;
+  const at = CSV_COLUMNS.indexOf(`${last}_${LATENCY_PERCENTILES.at(-1)![0]}`) + 1;
+  const columns = [...CSV_COLUMNS.slice(0, at), ...extra.keys(), ...CSV_COLUMNS.slice(at)];
+  return { columns, extra };
+}
+
+function valueOf(e: ReportEntry, column: string, percentiles: readonly number[]): unknown {
   switch (column) {
     case "size_gb":
       return sizeGb(e);
+    case "machine_name":
+      return machineName(e);
     case "has_vision":
     case "has_tools":
       return Boolean(e.row[column]);
@@ -115,7 +152,7 @@ function valueOf(e: ReportEntry, column: string): unknown {
     case "grid":
       return gridText(e);
     case "load_curve":
-      return loadText(e);
+      return loadText(e, percentiles);
     case "not_applied":
       return e.applied ? notAppliedNames(e.applied).join("; ") || null : null;
     case "warnings":
@@ -127,9 +164,18 @@ function valueOf(e: ReportEntry, column: string): unknown {
 
 /** The CSV report as text: a header line, then one line per model variant. */
 export function renderCsv(data: ReportData): string {
-  const lines = [CSV_COLUMNS.map(csvField).join(",")];
+  const { columns, extra } = csvColumns(data.percentiles);
+  const lines = [columns.map(csvField).join(",")];
   for (const e of data.entries) {
-    lines.push(CSV_COLUMNS.map((c) => csvField(valueOf(e, c))).join(","));
+    lines.push(
+      columns.map((c) => {
+        const chosen = extra.get(c);
+        const value = chosen
+          ? latencyPercentile(e, chosen.metric, chosen.p)
+          : valueOf(e, c, data.percentiles);
+        return csvField(value);
+      }).join(","),
+    );
   }
   return lines.join("\r\n") + "\r\n";
 }

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { machineName, machinePairs } from "./machines.ts";
 import { renderToString } from "preact-render-to-string";
 import { chartJsBrowserSource } from "./assets.ts";
 import { chartSpecs } from "./chart_specs.ts";
@@ -72,6 +73,7 @@ const loadWarmup = (e: ReportEntry) =>
 function resultColumns(data: ReportData): Col[] {
   const cols: Col[] = [
     { head: "Model", value: modelCellText, wrap: true },
+    { head: "Machine", value: machineName, wrap: true },
     { head: "Quant", value: (e) => e.row.quantization ?? "–" },
     { head: "Arch", value: (e) => String(e.row.architecture ?? "–"), wrap: true },
     { head: "Params", value: (e) => String(e.row.params_size ?? "–") },
@@ -256,6 +258,9 @@ function Report(props: { data: ReportData }) {
           <KeyValues pairs={resultNotes(data.entries)} />
         </Section>
       )}
+      <Section id="machines" title="Machines (as each result recorded them)">
+        <KeyValues pairs={machinePairs(data.entries)} />
+      </Section>
       <Section id="system" title="System">
         <KeyValues pairs={flattenParams(data.system)} />
       </Section>

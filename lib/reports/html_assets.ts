@@ -32,11 +32,13 @@ table { border-collapse: collapse; width: 100%; background: var(--panel); font-s
 th, td { border-bottom: 1px solid var(--line); padding: 6px 7px; text-align: left; white-space: nowrap; }
 th { background: var(--head); position: sticky; top: 0; white-space: normal; vertical-align: bottom; }
 td.wrap { white-space: normal; overflow-wrap: anywhere; min-width: 7em; }
+td.list { white-space: normal; min-width: 9em; }
 td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
 table.sortable th { cursor: pointer; user-select: none; }
 table.sortable th[aria-sort="ascending"]::after { content: " ▲"; }
 table.sortable th[aria-sort="descending"]::after { content: " ▼"; }
 .scroll { overflow-x: auto; border: 1px solid var(--line); border-radius: 8px; }
+.scroll + .scroll { margin-top: 12px; }
 .up { color: var(--up); } .down { color: var(--down); }
 ul.recs li { margin: 4px 0; }
 footer { margin: 40px 0 8px; color: var(--muted); font-size: 12px; }

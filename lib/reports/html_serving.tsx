@@ -4,16 +4,17 @@
  *
  * @module
  */
-import { displayName, num, type ReportData, type ReportEntry } from "./model.ts";
+import { displayName, type ReportData, type ReportEntry } from "./model.ts";
 import type { AppliedRow } from "./applied.ts";
 import {
   GRID_HEADS,
   gridCells,
   hasLatency,
   isParallel,
-  latencyColumns,
-  LOAD_HEADS,
+  LATENCY_ROWS,
+  latencyStats,
   loadCells,
+  loadHeads,
   msText,
   PARALLEL_HEADS,
   PARALLEL_NOTE,
@@ -23,8 +24,16 @@ import { type Col, Section, Table } from "./html_parts.tsx";
 
 /** Rows of per-model cells (grid cells, load levels): the model, then the cells. */
 function CellTable(
-  props: { id: string; heads: string[]; rows: { key: string; name: string; cells: string[] }[] },
+  props: {
+    id: string;
+    heads: string[];
+    rows: { key: string; name: string; cells: string[] }[];
+    /** Cells of lists (`29 / 52 / 61`) that may wrap after a slash, never inside a number. */
+    lists?: number[];
+  },
 ) {
+  const text = (v: string, i: number) =>
+    props.lists?.includes(i) ? v.replaceAll(" / ", "\u00a0/ ") : v;
   return (
     <div class="scroll">
       <table id={props.id}>
@@ -38,7 +47,11 @@ function CellTable(
           {props.rows.map((r) => (
             <tr key={r.key}>
               <td>{r.name}</td>
-              {r.cells.map((v, i) => <td key={i} class={i ? "n" : ""}>{v}</td>)}
+              {r.cells.map((v, i) => (
+                <td key={i} class={`${i ? "n" : ""}${props.lists?.includes(i) ? " list" : ""}`}>
+                  {text(v, i)}
+                </td>
+              ))}
             </tr>
           ))}
         </tbody>
@@ -109,21 +122,29 @@ export function ServingSections(props: { data: ReportData; ranked: ReportEntry[]
     <>
       {hasLatency(data.entries) && (
         <Section id="latency" title="Latency distributions (ms)">
-          <Table
-            id="latency-table"
-            rows={ranked}
-            cols={[
-              { head: "Model", value: displayName },
-              ...latencyColumns().map(([head, column]): Col => ({
-                head,
-                value: (e) => msText(num(e, column)),
-                sort: (e) => num(e, column),
-              })),
-            ]}
-          />
+          {
+            /* One table per metric (as in the PDF): five percentiles of four metrics side by side
+          would not fit the window. */
+          }
+          {LATENCY_ROWS.map(([label, metric]) => (
+            <Table
+              key={metric}
+              id={`latency-table-${metric}`}
+              rows={ranked}
+              cols={[
+                { head: label, value: displayName },
+                ...latencyStats(metric, data.percentiles).map((stat): Col => ({
+                  head: stat.label,
+                  value: (e) => msText(stat.value(e)),
+                  sort: stat.value,
+                })),
+              ]}
+            />
+          ))}
           <p class="muted">
             TTFT: request sent → first token event. TPOT: 1000 ÷ decode tokens/s. ITL: the gaps
             between token events, pooled over the runs. Latency: request sent → end of the stream.
+            Percentiles over the measured runs (ITL: over the gaps).
           </p>
         </Section>
       )}
@@ -150,12 +171,13 @@ export function ServingSections(props: { data: ReportData; ranked: ReportEntry[]
         <Section id="load-curve" title="Load curves (the charts above draw them)">
           <CellTable
             id="load-table"
-            heads={LOAD_HEADS}
+            heads={loadHeads(data.percentiles)}
+            lists={[5, 6, 7]}
             rows={data.entries.flatMap((e) =>
               e.load_curve.map((l) => ({
                 key: `${e.row.id}-${l.id}`,
                 name: displayName(e),
-                cells: loadCells(l),
+                cells: loadCells(l, e.runs, data.percentiles),
               }))
             )}
           />

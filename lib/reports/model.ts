@@ -84,6 +84,11 @@ export interface ReportData {
   options: Record<string, unknown>;
   system: Record<string, unknown>;
   entries: ReportEntry[];
+  /**
+   * The latency percentiles (0–100, ascending) the latency and load-curve sections show:
+   * `--percentiles`, else those stored with the results, else p50, p90, p99.
+   */
+  percentiles: number[];
   compare: ComparisonSource | null;
   /** Speed history per identity (see trendKey; only with `--compare-with`). */
   trend: Record<string, TrendPoint[]>;

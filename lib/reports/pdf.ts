@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { machineName, machinePairs, reportMachines } from "./machines.ts";
 import { chartSpecs } from "./chart_specs.ts";
 import { drawChart } from "./pdf_charts.ts";
 import {
@@ -64,7 +65,14 @@ function clampedNote(w: PdfWriter, entries: readonly E[], columns: string[]): vo
 function detailedColumns(data: ReportData, width: number): PdfColumn<E>[] {
   const cols: PdfColumn<E>[] = [
     { head: "#", width: 18, align: "right", value: () => "" },
-    { head: "Model", width: 0, value: modelCellText },
+    {
+      head: "Model",
+      width: 0,
+      // Several machines: each row names its own (one machine is named above the table).
+      value: reportMachines(data.entries).length > 1
+        ? (e) => `${modelCellText(e)} · on ${machineName(e)}`
+        : modelCellText,
+    },
     { head: "Quant", width: 50, value: (e) => e.row.quantization ?? "–" },
     { head: "Arch", width: 50, value: (e) => String(e.row.architecture ?? "–") },
     { head: "Params", width: 42, value: (e) => String(e.row.params_size ?? "–") },
@@ -238,13 +246,22 @@ function bestSection(w: PdfWriter, data: ReportData): void {
 }
 
 /** The results sorted by `--rank-by`, what Δ and † mean, then the parallel rounds. */
+/** Which machine the results ran on (one), or that each row names its own. */
+function machinesSentence(data: ReportData): string {
+  const machines = reportMachines(data.entries);
+  return machines.length === 1
+    ? `Every result ran on ${machines[0]!.name}.`
+    : `They ran on ${machines.length} machines: each row names its own.`;
+}
+
 function resultsSection(w: PdfWriter, data: ReportData, ranked: E[]): void {
   w.heading("Results");
   w.paragraph(
     `${ranked.length} result(s), one per model variant and workload, sorted by ${
       RANKINGS[data.rank_by].label
     } ` +
-      `(--rank-by ${data.rank_by}); tokens/s is the decode speed over the measured runs.`,
+      `(--rank-by ${data.rank_by}); tokens/s is the decode speed over the measured runs. ` +
+      machinesSentence(data),
     true,
   );
   w.table(numbered(detailedColumns(data, w.width), ranked), ranked);
@@ -309,6 +326,8 @@ export async function renderPdf(data: ReportData): Promise<Uint8Array> {
   profilingSection(w, data);
   notesSection(w, data);
   parametersSection(w, data);
+  w.heading("Machines (as each result recorded them)");
+  w.keyValues(machinePairs(data.entries));
   w.heading("System");
   w.keyValues(flattenParams(data.system));
   return await w.finish(`localbench report ${data.id}`);

@@ -12,9 +12,9 @@ import {
   hasLatency,
   isParallel,
   LATENCY_ROWS,
-  LATENCY_STATS,
-  LOAD_HEADS,
+  latencyStats,
   loadCells,
+  loadHeads,
   msText,
   PARALLEL_HEADS,
   PARALLEL_NOTE,
@@ -60,19 +60,21 @@ export function loadTimesSection(w: PdfWriter, ranked: ReportEntry[]): void {
   ], ranked);
 }
 
-/** TTFT, TPOT, ITL and request latency as mean, p50, p90 and p99 per model. */
+/** TTFT, TPOT, ITL and request latency as mean and the report's percentiles per model. */
 export function latencySection(w: PdfWriter, data: ReportData, ranked: ReportEntry[]): void {
   loadTimesSection(w, ranked);
   if (!hasLatency(data.entries)) return;
   w.heading("Latency distributions (ms): TTFT, time per output token, inter-token, request");
+  // The mean and each percentile share what the name leaves of the page, 70 points at most.
+  const statWidth = Math.min(70, Math.floor((w.width - 230) / (1 + data.percentiles.length)));
   for (const [label, metric] of LATENCY_ROWS) {
     const cols: PdfColumn<ReportEntry>[] = [
       { head: `${label}`, width: 230, value: displayName },
-      ...LATENCY_STATS.map(([stat, suffix]): PdfColumn<ReportEntry> => ({
-        head: stat,
-        width: 70,
+      ...latencyStats(metric, data.percentiles).map((stat): PdfColumn<ReportEntry> => ({
+        head: stat.label,
+        width: statWidth,
         align: "right",
-        value: (e) => msText(num(e, `${metric}_${suffix}`)),
+        value: (e) => msText(stat.value(e)),
       })),
     ];
     w.table(cols, ranked);
@@ -114,15 +116,17 @@ export function loadSection(w: PdfWriter, data: ReportData): void {
   const rows = data.entries.flatMap((e) => e.load_curve.map((l) => ({ e, l })));
   if (rows.length === 0) return;
   w.heading("Load curves: throughput and latency by concurrency and request rate");
-  const widths = [82, 40, 62, 46, 62, 102, 80, 80, 36];
+  // More than three percentiles: the three percentile columns share the rest of the page.
+  const few = data.percentiles.length <= 3;
+  const widths = [82, 40, 62, 46, 62, few ? 102 : 98, few ? 80 : 97, few ? 80 : 97, 36];
   type R = (typeof rows)[number];
   w.table([
     { head: "Model", width: 150, value: (r: R) => displayName(r.e) },
-    ...LOAD_HEADS.map((head, i): PdfColumn<R> => ({
+    ...loadHeads(data.percentiles).map((head, i): PdfColumn<R> => ({
       head,
       width: widths[i]!,
       align: i === 0 ? "left" : "right",
-      value: (r) => loadCells(r.l)[i]!,
+      value: (r) => loadCells(r.l, r.e.runs, data.percentiles)[i]!,
     })),
   ], rows);
   w.paragraph(

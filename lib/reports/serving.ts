@@ -1,7 +1,7 @@
 /**
  * What the serving sections of the reports show, shared by the HTML and PDF reports: the latency
- * distributions (TTFT, TPOT, ITL and request latency as mean, p50, p90, p99), the parallel
- * rounds, the controlled workload's grid and the load curves.
+ * distributions (TTFT, TPOT, ITL and request latency as mean and the report's percentiles), the
+ * parallel rounds, the controlled workload's grid and the load curves.
  *
  * @module
  */
@@ -9,30 +9,37 @@ import { gridCells as tableGridCells } from "../bench/mod.ts";
 import type { Row } from "../store/mod.ts";
 import { fixed } from "../shared/format.ts";
 import { num, type ReportEntry } from "./model.ts";
+import {
+  type LatencyMetric,
+  latencyPercentile,
+  LEVEL_PERCENTILE_METRICS,
+  levelPercentile,
+  percentileLabel,
+} from "./percentiles.ts";
 
 /** The latency metrics of the reports: label and store column prefix. */
-export const LATENCY_ROWS: readonly (readonly [string, string])[] = [
+export const LATENCY_ROWS: readonly (readonly [string, LatencyMetric])[] = [
   ["TTFT", "ttft_ms"],
   ["TPOT", "tpot_ms"],
   ["ITL", "itl_ms"],
   ["Latency", "total_ms"],
 ];
 
-/** The statistics of each latency metric: label and store column suffix (p50 is the median). */
-export const LATENCY_STATS: readonly (readonly [string, string])[] = [
-  ["mean", "mean"],
-  ["p50", "median"],
-  ["p90", "p90"],
-  ["p99", "p99"],
-];
+/** One statistic of a latency metric: its label and its value (ms) for an entry. */
+export interface LatencyStat {
+  label: string;
+  value: (e: ReportEntry) => number | null;
+}
 
-/** The latency columns: `[head, column]` pairs in display order. */
-export function latencyColumns(): [string, string][] {
-  return LATENCY_ROWS.flatMap(([label, metric]) =>
-    LATENCY_STATS.map((
-      [stat, suffix],
-    ): [string, string] => [`${label} ${stat}`, `${metric}_${suffix}`])
-  );
+/** The statistics of a latency metric: the mean, then each of the report's percentiles. */
+export function latencyStats(metric: LatencyMetric, percentiles: readonly number[]): LatencyStat[] {
+  return [
+    { label: "mean", value: (e) => num(e, `${metric}_mean`) },
+    ...percentiles.map((p) => ({
+      label: percentileLabel(p),
+      value: (e: ReportEntry) => latencyPercentile(e, metric, p),
+    })),
+  ];
 }
 
 /** Whether any entry has latency distributions (results stored before them have none). */
@@ -112,42 +119,54 @@ export function gridText(e: ReportEntry): string | null {
   }).join("; ");
 }
 
-/** One load level as report cells (see {@linkcode LOAD_HEADS}). */
-export function loadCells(l: Row): string[] {
+/**
+ * One load level as report cells (see {@linkcode loadHeads}): the percentiles of request
+ * latency, TTFT and TPOT are the report's, from the level's stored columns or its requests.
+ */
+export function loadCells(l: Row, runs: readonly Row[], percentiles: readonly number[]): string[] {
   const n = (v: unknown, digits: number) => (typeof v === "number" ? fixed(v, digits) : "–");
+  const ps = (metric: (typeof LEVEL_PERCENTILE_METRICS)[number][0], digits: number) =>
+    percentiles.map((p) => n(levelPercentile(l, runs, metric, p), digits)).join(" / ");
   return [
     l.mode === "concurrency" ? `concurrency ${l.level}` : `${l.level} req/s`,
     `${l.ok}/${l.requests}`,
     n(l.output_tokens_per_sec, 1),
     n(l.requests_per_sec, 2),
     n(l.goodput_rps, 2),
-    `${n(l.latency_ms_p50, 0)} / ${n(l.latency_ms_p90, 0)} / ${n(l.latency_ms_p99, 0)}`,
-    `${n(l.ttft_ms_p50, 1)} / ${n(l.ttft_ms_p99, 1)}`,
-    `${n(l.tpot_ms_p50, 2)} / ${n(l.tpot_ms_p99, 2)}`,
+    ps("latency_ms", 0),
+    ps("ttft_ms", 1),
+    ps("tpot_ms", 2),
     l.knee === 1 ? "knee" : "",
   ];
 }
 
-/** The heads of {@linkcode loadCells}. */
-export const LOAD_HEADS = [
-  "Level",
-  "OK",
-  "Output tok/s",
-  "Req/s",
-  "Goodput req/s",
-  "Latency p50/p90/p99 ms",
-  "TTFT p50/p99 ms",
-  "TPOT p50/p99 ms",
-  "Knee",
-];
+/** The heads of {@linkcode loadCells}: `Latency p50 / p90 / p99 ms` with the report's percentiles. */
+export function loadHeads(percentiles: readonly number[]): string[] {
+  const labels = percentiles.map(percentileLabel).join(" / ");
+  return [
+    "Level",
+    "OK",
+    "Output tok/s",
+    "Req/s",
+    "Goodput req/s",
+    `Latency ${labels} ms`,
+    `TTFT ${labels} ms`,
+    `TPOT ${labels} ms`,
+    "Knee",
+  ];
+}
 
-/** The load curve of an entry as one CSV text: `c=1: 123.4 tok/s, 3.21 req/s, p99 456 ms; …`. */
-export function loadText(e: ReportEntry): string | null {
+/**
+ * The load curve of an entry as one CSV text, with the report's percentiles of request latency:
+ * `concurrency 1: 123.4 tok/s, 3.21 req/s, goodput –, latency p50/p99 300 / 456 ms; …`.
+ */
+export function loadText(e: ReportEntry, percentiles: readonly number[]): string | null {
   if (e.load_curve.length === 0) return null;
+  const labels = percentiles.map(percentileLabel).join("/");
   return e.load_curve.map((l) => {
-    const c = loadCells(l);
-    return `${c[0]}: ${c[2]} tok/s, ${c[3]} req/s, goodput ${c[4]}, latency p99 ${
-      typeof l.latency_ms_p99 === "number" ? fixed(l.latency_ms_p99, 0) : "–"
-    } ms${l.knee === 1 ? " (knee)" : ""}`;
+    const c = loadCells(l, e.runs, percentiles);
+    return `${c[0]}: ${c[2]} tok/s, ${c[3]} req/s, goodput ${c[4]}, latency ${labels} ${c[5]} ms${
+      l.knee === 1 ? " (knee)" : ""
+    }`;
   }).join("; ");
 }

@@ -21,12 +21,13 @@ const LATEST = `latest AS MATERIALIZED (
   FROM identity_latest l CROSS JOIN results lr ON lr.id = l.result_id)`;
 
 /**
- * The finished result before `r` of the same identity (variant, backend and parameters): one
- * seek per row in the index of (variant, parameters, status, id) (named so that no planner can
- * pick a scan of the variant's history instead).
+ * The finished result before `r` of the same identity (variant, backend, parameters and
+ * machine): one seek per row in the index of (variant, parameters, machine, status, id) (named
+ * so that no planner can pick a scan of the variant's history instead).
  */
-const PREVIOUS_ID = `(SELECT p.id FROM results p INDEXED BY idx_results_model_hash
-  WHERE p.model_id = r.model_id AND p.params_hash = r.params_hash AND p.status = 'ok'
+const PREVIOUS_ID = `(SELECT p.id FROM results p INDEXED BY idx_results_machine_identity
+  WHERE p.model_id = r.model_id AND p.params_hash = r.params_hash
+    AND p.machine_id IS r.machine_id AND p.status = 'ok'
     AND p.id < r.id AND p.backend = r.backend ORDER BY p.id DESC LIMIT 1)`;
 
 /** Columns of a results-table row. */
@@ -38,7 +39,8 @@ const RESULT_COLUMNS = `m.model_key, m.model_name, m.quantization, m.architectur
   r.tokens_per_sec_min, r.tokens_per_sec_max, r.tokens_per_sec_std, r.tokens_per_sec_cv,
   r.ttft_ms_mean, r.ttft_ms_p95, r.e2e_tokens_per_sec_mean, r.prefill_tokens_per_sec_mean,
   r.total_ms_mean, r.vram_mb, r.tokens_per_sec_per_gb, r.parallel_tokens_per_sec, r.gpu_type,
-  r.temp_c_mean, r.power_w_mean, r.result_count, r.params_json`;
+  r.temp_c_mean, r.power_w_mean, r.result_count, r.params_json, r.machine_id,
+  mc.hostname AS machine_name`;
 
 /** One row of `GET /api/results`. */
 export type ResultsTableRow = Row & {
@@ -46,6 +48,9 @@ export type ResultsTableRow = Row & {
   model_name: string;
   quantization: string | null;
   backend: string;
+  /** The machine it ran on (`machines.id`, host name), null for an unknown machine. */
+  machine_id: string | null;
+  machine_name: string | null;
   /** The workload in words (`prompt 64 tokens · 128 out`), null for the configured prompt. */
   workload: string | null;
   tokens_per_sec_mean: number | null;
@@ -63,8 +68,8 @@ function all<T>(db: DatabaseSync, sql: string, ...args: SQLInputValue[]): T[] {
 }
 
 /**
- * One row per identity (variant × backend × workload × load values) with its latest figures,
- * metadata and change since the previous result of the same identity.
+ * One row per identity (variant × backend × workload × load values × machine) with its latest
+ * figures, metadata and change since the previous result of the same identity.
  */
 export function resultsTable(db: DatabaseSync): ResultsTableRow[] {
   const rows = all<
@@ -82,7 +87,8 @@ export function resultsTable(db: DatabaseSync): ResultsTableRow[] {
        THEN ROUND((t.tokens_per_sec_mean - p.tokens_per_sec_mean) * 100.0 / p.tokens_per_sec_mean,
          2) END AS speed_delta_pct
      FROM (WITH ${LATEST} SELECT ${RESULT_COLUMNS}, ${PREVIOUS_ID} AS prev_id
-       FROM latest r JOIN models m ON m.id = r.model_id) t
+       FROM latest r JOIN models m ON m.id = r.model_id
+       LEFT JOIN machines mc ON mc.id = r.machine_id) t
      LEFT JOIN results p ON p.id = t.prev_id
      ORDER BY t.tokens_per_sec_mean DESC NULLS LAST, t.model_key`,
   );
@@ -104,6 +110,8 @@ export interface DashboardStats {
     quantization: string | null;
     backend: string;
     workload: string | null;
+    /** The machine's host name, null for an unknown machine. */
+    machine_name: string | null;
     speed: number;
     vram_mb: string;
     architecture: string | null;
@@ -160,8 +168,10 @@ export function dashboardStats(db: DatabaseSync): DashboardStats {
   const top = all<Row>(
     db,
     `WITH ${LATEST} SELECT m.model_key, m.model_name, m.quantization, m.architecture,
-       r.backend, r.params_json, r.tokens_per_sec_mean AS speed, r.vram_mb, r.tokens_per_sec_per_gb
-     FROM latest r JOIN models m ON m.id = r.model_id WHERE r.tokens_per_sec_mean IS NOT NULL
+       r.backend, r.params_json, r.tokens_per_sec_mean AS speed, r.vram_mb, r.tokens_per_sec_per_gb,
+       mc.hostname AS machine_name
+     FROM latest r JOIN models m ON m.id = r.model_id
+       LEFT JOIN machines mc ON mc.id = r.machine_id WHERE r.tokens_per_sec_mean IS NOT NULL
      ORDER BY r.tokens_per_sec_mean DESC, m.model_key LIMIT 10`,
   );
   const efficient = all<Row>(
@@ -194,6 +204,7 @@ export function dashboardStats(db: DatabaseSync): DashboardStats {
       quantization: r.quantization as string | null,
       backend: String(r.backend),
       workload: workloadText(r.params_json),
+      machine_name: (r.machine_name as string | null) ?? null,
       speed: round2(r.speed as number),
       vram_mb: vramText(r.vram_mb),
       architecture: r.architecture as string | null,

@@ -8,6 +8,12 @@ import type { ResultsStore } from "./store.ts";
 import { fixed } from "../shared/format.ts";
 import { shortModelName } from "../shared/model_name.ts";
 import { workloadText } from "./identity.ts";
+import { UNKNOWN_MACHINE } from "../shared/machine.ts";
+
+/** The machine of a cached result: its host name, or "unknown machine". */
+function machineOf(r: Row): string {
+  return typeof r.machine_name === "string" ? r.machine_name : UNKNOWN_MACHINE;
+}
 
 /** A text table of the newest result of every identity, or a sentence when empty. */
 export function cacheListing(store: ResultsStore): string {
@@ -17,6 +23,7 @@ export function cacheListing(store: ResultsStore): string {
     "Model",
     "Quant",
     "Backend",
+    "Machine",
     "Workload",
     "tok/s",
     "TTFT ms",
@@ -29,6 +36,7 @@ export function cacheListing(store: ResultsStore): string {
       shortModelName(r.model_name),
       r.quantization ?? "-",
       r.backend,
+      machineOf(r),
       workloadText(r.params_json) ?? "configured prompt",
       fixed(r.tokens_per_sec_mean, 2, "-"),
       fixed(r.ttft_ms_mean, 1, "-"),
@@ -44,7 +52,7 @@ export function cacheListing(store: ResultsStore): string {
   lines.splice(1, 0, widths.map((w) => "-".repeat(w)).join("  "));
   return `${
     lines.join("\n")
-  }\n${rows.length} cached result(s): the newest of each model variant and parameters`;
+  }\n${rows.length} cached result(s): the newest of each model variant, parameters and machine`;
 }
 
 /** The fields of a cached result that `--list-cache --json` prints. */
@@ -61,13 +69,15 @@ const LISTED = [
   "num_runs",
   "finished_at",
   "params_hash",
+  "machine_id",
+  "machine_name",
   "workload",
 ] as const;
 
 /** The cache as `--list-cache --json` prints it: `{count, results: [...]}`, newest per identity. */
 export function cacheListingJson(store: ResultsStore): { count: number; results: Row[] } {
   const results = store.latestPerIdentity().map((r) => {
-    const row: Row = { ...r, workload: workloadText(r.params_json) };
+    const row: Row = { ...r, workload: workloadText(r.params_json), machine_name: machineOf(r) };
     return Object.fromEntries(LISTED.map((k) => [k, row[k] ?? null]));
   });
   return { count: results.length, results };

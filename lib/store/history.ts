@@ -45,17 +45,24 @@ export interface ModelHistory {
 /**
  * The history of one model (`model_name` or a variant's `model_key`): its lines and figures over
  * every finished result, and the points of `window`. Null when the model has no finished result.
+ * With `machine` (an id; null: an unknown machine), only that machine's lines and their points
+ * (a page then holds that machine's points of the window).
  */
 export function modelHistory(
   db: DatabaseSync,
   name: string,
   window: HistoryWindow = { kind: "page", limit: HISTORY_LIMITS.page, before: null },
+  machine?: string | null,
 ): ModelHistory | null {
-  const lines = historySeries(db, name);
+  const lines = historySeries(db, name, machine);
   if (!lines) return null;
   const points = window.kind === "page"
     ? historyPage(db, name, window.limit, window.before)
     : { history: historyDownsampled(db, name, window.perLine), next: null };
+  if (machine !== undefined) {
+    const ids = new Set(lines.series.map((s) => s.id));
+    points.history = points.history.filter((p) => ids.has(p.series));
+  }
   return { model_name: name, ...points, ...lines };
 }
 

@@ -37,7 +37,7 @@ const POINT_COLUMNS = `r.id, r.finished_at AS timestamp, m.model_key, m.quantiza
   r.params_hash, r.tokens_per_sec_mean AS speed_tokens_sec, r.tokens_per_sec_p95,
   r.ttft_ms_mean AS ttft, r.total_ms_mean AS gen_time, r.vram_mb, r.tokens_per_sec_per_gb,
   r.context_length, r.num_runs, r.runs_failed AS error_count, r.n_parallel,
-  r.parallel_tokens_per_sec, r.tokens_per_sec_std, r.runs_ok`;
+  r.parallel_tokens_per_sec, r.tokens_per_sec_std, r.runs_ok, r.machine_id`;
 
 // The variants first (a few rows, CROSS JOIN keeps them the outer loop), then their results
 // through the index: never a walk over the whole history.
@@ -47,7 +47,7 @@ const MODEL_RESULTS = `models m CROSS JOIN results r INDEXED BY idx_results_stat
 
 function point(row: unknown): HistoryPoint {
   const p = plain<HistoryPoint>(row);
-  p.series = seriesId(p.model_key, p.backend, p.params_hash);
+  p.series = seriesId(p.model_key, p.backend, p.params_hash, p.machine_id);
   return p;
 }
 

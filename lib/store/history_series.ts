@@ -11,6 +11,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { sampleSummary, welchSummary } from "../student_t.ts";
 import { type LineSums, lineSums } from "./history_sums.ts";
 import { workloadText } from "./identity.ts";
+import { machineLabels } from "./machines.ts";
 
 /** Speed figures and the trend of some points. */
 export interface HistoryStats {
@@ -30,14 +31,17 @@ export interface HistoryStats {
   trend: "up" | "down" | "stable" | "mixed";
 }
 
-/** One identity: a variant measured through one backend with one set of parameters. */
+/** One identity: a variant measured through one backend with one set of parameters on a machine. */
 export interface HistorySeries {
-  /** `<model_key> · <backend> · <params_hash>`: unique within the answer. */
+  /** `<model_key> · <backend> · <params_hash>[ · <machine_id>]`: unique within the answer. */
   id: string;
   model_key: string;
   quantization: string | null;
   backend: string;
   params_hash: string;
+  /** The machine the line ran on (null: unknown) and its name (host name, unique here). */
+  machine_id: string | null;
+  machine_name: string | null;
   /** The workload in words (`prompt 64,256 tokens · 128 out`), or null for the configured one. */
   workload: string | null;
   /** Over every finished result of the line. */
@@ -61,9 +65,15 @@ interface Endpoint {
 
 const round2 = (v: number): number => Math.round(v * 100) / 100;
 
-/** The id of a line: model key, backend and parameter hash. */
-export function seriesId(modelKey: unknown, backend: unknown, paramsHash: unknown): string {
-  return `${modelKey} · ${backend} · ${paramsHash}`;
+/** The id of a line: model key, backend, parameter hash and (when known) the machine's id. */
+export function seriesId(
+  modelKey: unknown,
+  backend: unknown,
+  paramsHash: unknown,
+  machineId?: unknown,
+): string {
+  const base = `${modelKey} · ${backend} · ${paramsHash}`;
+  return typeof machineId === "string" && machineId !== "" ? `${base} · ${machineId}` : base;
 }
 
 /** The newest point against the first: up or down when Welch's test says so (p < 0.05). */
@@ -121,13 +131,16 @@ function modelStats(sums: LineSums[], series: HistorySeries[]): HistoryStats {
 /**
  * The lines of a model (`model_name` or a variant's `model_key`) in the order of their first
  * result, each with its figures over all its results, and the model's figures; null when the
- * model has no finished result.
+ * model has no finished result. With `machine`, only the lines of that machine (its id; null: the
+ * results of an unknown machine), the model's figures over them.
  */
 export function historySeries(
   db: DatabaseSync,
   name: string,
+  machine?: string | null,
 ): { series: HistorySeries[]; stats: HistoryStats } | null {
-  const sums = lineSums(db, name);
+  const all = lineSums(db, name);
+  const sums = machine === undefined ? all : all.filter((s) => s.machine_id === machine);
   if (sums.length === 0) return null;
   const ids = sums.flatMap((s) => [s.first_id, s.first_measured, s.last_measured, s.parallel_id]);
   const ends = new Map(
@@ -140,15 +153,18 @@ export function historySeries(
     ).all({ ids: JSON.stringify(ids.filter((id) => id !== null)) }) as unknown as Endpoint[])
       .map((e) => [e.id, e]),
   );
+  const names = machineLabels(db);
   const series = sums.map((s): HistorySeries => {
     const p = ends.get(s.parallel_id ?? -1);
     const first = ends.get(s.first_id)!;
     return {
-      id: seriesId(first.model_key, s.backend, s.params_hash),
+      id: seriesId(first.model_key, s.backend, s.params_hash, s.machine_id),
       model_key: first.model_key,
       quantization: first.quantization,
       backend: s.backend,
       params_hash: String(s.params_hash),
+      machine_id: s.machine_id,
+      machine_name: s.machine_id === null ? null : names.get(s.machine_id) ?? s.machine_id,
       workload: workloadText(first.params_json),
       stats: statsOf(s, ends),
       newest_parallel: p ? { tokens_per_sec: p.parallel, n_parallel: p.n_parallel } : null,

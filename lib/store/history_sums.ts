@@ -1,11 +1,11 @@
 /**
  * The sums of each line of one model's history: a line is a variant measured through one backend
- * with one set of parameters; x is a result's position in its line (1-based, by result id), y
- * its speed. They are read from `line_sums` (line_sums.ts), which triggers keep current in the
- * writing transaction: a request after a write costs a read of the model's few lines, not a
- * pass over its points. A line marked stale there (a delete, a result finishing out of order,
- * until a writer refreshes it) is computed here from its results: count, Σy, min, max, the
- * first and last ids and times are SQLite's own aggregates; Σx, Σx² and Σxy come from
+ * with one set of parameters on one machine; x is a result's position in its line (1-based, by
+ * result id), y its speed. They are read from `line_sums` (line_sums.ts), which triggers keep
+ * current in the writing transaction: a request after a write costs a read of the model's few
+ * lines, not a pass over its points. A line marked stale there (a delete, a result finishing out
+ * of order, until a writer refreshes it) is computed here from its results: count, Σy, min, max,
+ * the first and last ids and times are SQLite's own aggregates; Σx, Σx² and Σxy come from
  * `localbench_line_xy(y ORDER BY id)`, an aggregate function registered on the connection (a
  * running position costs nothing there; SQL's ROW_NUMBER() window took 3× as long at 13 k
  * points). `localbench_line_pick(id, y, max ORDER BY id)` downsamples a line
@@ -24,6 +24,8 @@ export interface LineSums {
   model_id: number;
   backend: string;
   params_hash: string;
+  /** The machine of the line (null: an unknown machine). */
+  machine_id: string | null;
   /** Finished results. */
   total: number;
   /** Results with a speed. */
@@ -100,13 +102,13 @@ export function registerLineFunctions(db: DatabaseSync): void {
 const LINE_RESULTS = `FROM models m CROSS JOIN results r INDEXED BY idx_results_status_model
     ON r.status IN ${FINISHED} AND r.model_id = m.id
   WHERE m.model_name = :name OR m.model_key = :name
-  GROUP BY r.model_id, r.backend, r.params_hash`;
+  GROUP BY r.model_id, r.backend, r.params_hash, r.machine_id`;
 
 /** One line's sums from its results, with the aggregate functions (a stale row of line_sums). */
 function lineFromScratch(db: DatabaseSync, line: LineSums): LineSums {
   registerLineFunctions(db);
   const row = db.prepare(
-    `SELECT r.model_id, r.backend, r.params_hash, COUNT(*) AS total,
+    `SELECT r.model_id, r.backend, r.params_hash, r.machine_id, COUNT(*) AS total,
        COUNT(r.tokens_per_sec_mean) AS n, TOTAL(r.tokens_per_sec_mean) AS sy,
        MIN(r.tokens_per_sec_mean) AS min_y, MAX(r.tokens_per_sec_mean) AS max_y,
        MIN(IIF(r.tokens_per_sec_mean IS NULL, NULL, r.finished_at)) AS first_run,
@@ -117,9 +119,14 @@ function lineFromScratch(db: DatabaseSync, line: LineSums): LineSums {
          AS parallel_id,
        localbench_line_xy(r.tokens_per_sec_mean ORDER BY r.id) AS xy
      FROM results r WHERE r.status IN ${FINISHED} AND r.model_id = :model_id
-       AND r.params_hash = :hash AND r.backend = :backend
-     GROUP BY r.model_id, r.backend, r.params_hash`,
-  ).get({ model_id: line.model_id, hash: line.params_hash, backend: line.backend }) as
+       AND r.params_hash = :hash AND r.backend = :backend AND r.machine_id IS :machine
+     GROUP BY r.model_id, r.backend, r.params_hash, r.machine_id`,
+  ).get({
+    model_id: line.model_id,
+    hash: line.params_hash,
+    backend: line.backend,
+    machine: line.machine_id,
+  }) as
     | (LineSums & { xy: string })
     | undefined;
   if (!row) return { ...line, total: 0, rev: -1 };
@@ -134,7 +141,7 @@ function lineFromScratch(db: DatabaseSync, line: LineSums): LineSums {
  */
 function readLines(db: DatabaseSync, name: string): LineSums[] {
   const rows = db.prepare(
-    `SELECT s.model_id, s.backend, s.params_hash, s.total, s.n, s.sx, s.sxx, s.sy, s.sxy,
+    `SELECT s.model_id, s.backend, s.params_hash, NULLIF(s.machine_key, '') AS machine_id, s.total, s.n, s.sx, s.sxx, s.sy, s.sxy,
        s.min_y, s.max_y, s.first_run, s.last_run, s.first_id, s.first_measured,
        s.last_measured, s.parallel_id, s.stale, s.rev
      FROM models m CROSS JOIN line_sums s ON s.model_id = m.id
@@ -176,7 +183,7 @@ export function pickedIds(db: DatabaseSync, name: string, max: number): number[]
   const lines = lineSums(db, name);
   const state = lines.some((l) => l.rev < 0) ? `store ${storeVersion(db)}` : lines
     .map((l) =>
-      `${l.model_id}\u0000${l.backend}\u0000${l.params_hash}\u0000${l.rev}\u0000${l.total}`
+      [l.model_id, l.backend, l.params_hash, l.machine_id ?? "", l.rev, l.total].join("\u0000")
     )
     .join("\u0001");
   return memoized(db, `pick\u0000${max}\u0000${name}`, () => {

@@ -1,14 +1,16 @@
 /**
  * The derived tables the dashboard reads: the newest finished result of every identity (model
- * variant × parameters hash: backend, workload and load parameters, see identity.ts) and the
- * stored run total, kept current by triggers inside the transaction that writes a result or a
- * run, so every writer (store, seeds, a sqlite3 shell) keeps them right. Read in time
+ * variant × parameters hash × machine: backend, workload and load parameters, see identity.ts) and
+ * the stored run total, kept current by triggers inside the transaction that writes a result or
+ * a run, so every writer (store, seeds, a sqlite3 shell) keeps them right. Read in time
  * proportional to the identities, whatever the history and whatever the SQLite version's planner
  * does with a derived `latest` (3.53 flattens it and scans it again per row).
  *
  * Schemas 4 to 8 kept `model_latest`, one row per variant: it merged a variant's workloads
  * (a default-prompt run and a grid run were one line). Schema 9 replaces it with
- * `identity_latest`; the historic SQL stays here for the migrations that made it.
+ * `identity_latest`, and schema 10 keys that by the machine too (the same variant and parameters
+ * on two machines are two identities); the historic SQL stays here for the migrations that made
+ * them.
  *
  * A migration that rebuilds `results` or `runs` (create, copy, drop, rename) drops these
  * triggers: it must create them again (tests/lib/store/schema_test.ts checks they exist).
@@ -149,6 +151,80 @@ export const IDENTITY_LATEST_SQL = `
   ${IDENTITY_TRIGGERS_SQL}
 `;
 
+/**
+ * Schema 10: the machine is part of the identity. `identity_latest` is keyed by variant,
+ * parameters and machine (`machine_key`: `results.machine_id`, or '' for a result of an unknown
+ * machine, since a key column cannot be null). Its table and its rows are portable SQL
+ * ({@linkcode MACHINE_IDENTITY_SQL}); the triggers that keep it are SQLite's
+ * ({@linkcode MACHINE_IDENTITY_TRIGGERS_SQL}).
+ */
+const MACHINE_KEY = (row: "OLD" | "NEW") => `COALESCE(${row}.machine_id, '')`;
+
+/** The rows of the schema 10 `identity_latest`, from the history (portable SQL). */
+const FILL_MACHINE_IDENTITY = `
+  INSERT INTO identity_latest (model_id, params_hash, machine_key, result_id, ok_results)
+    SELECT model_id, params_hash, COALESCE(machine_id, ''), MAX(id), COUNT(*) FROM results
+    WHERE status IN ${FINISHED} GROUP BY model_id, params_hash, COALESCE(machine_id, '');`;
+
+/** Schema 10's `identity_latest`, replacing schema 9's and filled from the history (portable). */
+export const MACHINE_IDENTITY_SQL = `
+  DROP TABLE identity_latest;
+  CREATE TABLE identity_latest (
+    model_id INTEGER NOT NULL REFERENCES models(id) ON DELETE CASCADE,
+    params_hash TEXT NOT NULL,
+    machine_key TEXT NOT NULL,
+    result_id INTEGER NOT NULL,
+    ok_results INTEGER NOT NULL,
+    PRIMARY KEY (model_id, params_hash, machine_key)
+  );
+  ${FILL_MACHINE_IDENTITY}
+`;
+
+const SAME_IDENTITY = `model_id = OLD.model_id AND params_hash = OLD.params_hash
+    AND machine_key = ${MACHINE_KEY("OLD")}`;
+
+/** A finished result leaving its identity (schema 10). */
+const LEAVE_MACHINE_IDENTITY = `
+  DELETE FROM identity_latest WHERE ${SAME_IDENTITY} AND ok_results <= 1;
+  UPDATE identity_latest SET ok_results = ok_results - 1,
+    result_id = (SELECT MAX(id) FROM results WHERE status IN ${FINISHED}
+                 AND model_id = OLD.model_id AND params_hash = OLD.params_hash
+                 AND machine_id IS OLD.machine_id)
+  WHERE ${SAME_IDENTITY};`;
+
+/** A finished result arriving at its identity (schema 10). */
+const ENTER_MACHINE_IDENTITY = `
+  INSERT INTO identity_latest (model_id, params_hash, machine_key, result_id, ok_results)
+    VALUES (NEW.model_id, NEW.params_hash, ${MACHINE_KEY("NEW")}, NEW.id, 1)
+  ON CONFLICT (model_id, params_hash, machine_key) DO UPDATE
+    SET result_id = MAX(result_id, excluded.result_id), ok_results = ok_results + 1;`;
+
+const MACHINE_MOVED = "(OLD.model_id <> NEW.model_id OR OLD.params_hash <> NEW.params_hash " +
+  "OR OLD.machine_id IS NOT NEW.machine_id)";
+
+/**
+ * SQLite-specific: the triggers that keep schema 10's `identity_latest` current (a PostgreSQL
+ * store needs its own trigger functions for the same four events).
+ */
+export const MACHINE_IDENTITY_TRIGGERS_SQL = `
+  DROP TRIGGER IF EXISTS results_latest_insert;
+  DROP TRIGGER IF EXISTS results_latest_enter;
+  DROP TRIGGER IF EXISTS results_latest_leave;
+  DROP TRIGGER IF EXISTS results_latest_delete;
+  CREATE TRIGGER results_latest_insert AFTER INSERT ON results
+    WHEN NEW.status IN ${FINISHED} BEGIN ${ENTER_MACHINE_IDENTITY} END;
+  CREATE TRIGGER results_latest_enter
+    AFTER UPDATE OF status, model_id, params_hash, machine_id ON results
+    WHEN NEW.status IN ${FINISHED} AND (OLD.status NOT IN ${FINISHED} OR ${MACHINE_MOVED})
+    BEGIN ${ENTER_MACHINE_IDENTITY} END;
+  CREATE TRIGGER results_latest_leave
+    AFTER UPDATE OF status, model_id, params_hash, machine_id ON results
+    WHEN OLD.status IN ${FINISHED} AND (NEW.status NOT IN ${FINISHED} OR ${MACHINE_MOVED})
+    BEGIN ${LEAVE_MACHINE_IDENTITY} END;
+  CREATE TRIGGER results_latest_delete AFTER DELETE ON results
+    WHEN OLD.status IN ${FINISHED} BEGIN ${LEAVE_MACHINE_IDENTITY} END;
+`;
+
 /** The triggers of the current schema (`identity_latest` and the run total). */
 export const LATEST_TRIGGERS = [
   "results_latest_insert",
@@ -165,6 +241,6 @@ export const LATEST_TRIGGERS = [
  */
 export const REFRESH_DERIVED_SQL = `
   DELETE FROM identity_latest;
-  ${FILL_IDENTITY}
+  ${FILL_MACHINE_IDENTITY}
   INSERT OR REPLACE INTO totals (id, runs) SELECT 1, COUNT(*) FROM runs;
 `;

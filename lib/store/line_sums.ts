@@ -2,8 +2,10 @@
  * `line_sums`: the sums of every line of the history, kept current by triggers inside the
  * transaction that writes a result, so the comparison's figures after a write cost a read of a
  * few rows instead of a pass over every point. A line is a variant measured through one backend
- * with one set of parameters; x is a finished result's position in its line (1-based, by id),
- * y its decode speed (`tokens_per_sec_mean`).
+ * with one set of parameters on one machine (as the history's lines, `history_sums.ts`); x is a
+ * finished result's position in its line (1-based, by id), y its decode speed
+ * (`tokens_per_sec_mean`). The machine is keyed as `identity_latest` keys it (`machine_key`:
+ * `results.machine_id`, or '' for an unknown machine, since a key column cannot be null).
  *
  * - A finished result arriving after the newest one of its line (how a benchmark writes:
  *   `running`, then finished) adds its x and y to the sums: O(1).
@@ -31,6 +33,7 @@ export const LINE_SUMS_TABLE_SQL = `
     model_id INTEGER NOT NULL REFERENCES models(id) ON DELETE CASCADE,
     backend TEXT NOT NULL,
     params_hash TEXT NOT NULL,
+    machine_key TEXT NOT NULL,
     total INTEGER NOT NULL,
     n INTEGER NOT NULL,
     sx REAL NOT NULL,
@@ -49,10 +52,11 @@ export const LINE_SUMS_TABLE_SQL = `
     stale INTEGER NOT NULL DEFAULT 0,
     -- Changes to the line since its row was made: the downsampled points are kept while it holds.
     rev INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (model_id, backend, params_hash)
+    PRIMARY KEY (model_id, backend, params_hash, machine_key)
   );`;
 
-const COLUMNS = `model_id, backend, params_hash, total, n, sx, sxx, sy, sxy, min_y, max_y,
+const COLUMNS =
+  `model_id, backend, params_hash, machine_key, total, n, sx, sxx, sy, sxy, min_y, max_y,
   first_run, last_run, first_id, last_id, first_measured, last_measured, parallel_id, stale, rev`;
 
 /**
@@ -63,7 +67,7 @@ export function linesFromScratchSql(where = "1 = 1"): string {
   const y = "tokens_per_sec_mean";
   const measured = (v: string) => `CASE WHEN ${y} IS NULL THEN NULL ELSE ${v} END`;
   return `
-    SELECT model_id, backend, params_hash, COUNT(*) AS total, COUNT(${y}) AS n,
+    SELECT model_id, backend, params_hash, machine_key, COUNT(*) AS total, COUNT(${y}) AS n,
       COALESCE(SUM(${measured("x")}), 0) AS sx, COALESCE(SUM(${measured("x * x")}), 0) AS sxx,
       COALESCE(SUM(${y}), 0) AS sy, COALESCE(SUM(${measured(`x * ${y}`)}), 0) AS sxy,
       MIN(${y}) AS min_y, MAX(${y}) AS max_y,
@@ -72,18 +76,20 @@ export function linesFromScratchSql(where = "1 = 1"): string {
       MIN(${measured("id")}) AS first_measured, MAX(${measured("id")}) AS last_measured,
       MAX(CASE WHEN n_parallel > 1 AND parallel_tokens_per_sec IS NOT NULL THEN id END)
         AS parallel_id, 0 AS stale, 0 AS rev
-    FROM (SELECT id, model_id, backend, params_hash, finished_at, ${y}, n_parallel,
-            parallel_tokens_per_sec,
-            ROW_NUMBER() OVER (PARTITION BY model_id, backend, params_hash ORDER BY id) AS x
+    FROM (SELECT id, model_id, backend, params_hash, COALESCE(machine_id, '') AS machine_key,
+            finished_at, ${y}, n_parallel, parallel_tokens_per_sec,
+            ROW_NUMBER() OVER (PARTITION BY model_id, backend, params_hash,
+              COALESCE(machine_id, '') ORDER BY id) AS x
           FROM results WHERE status IN ${FINISHED} AND (${where})) AS finished
-    GROUP BY model_id, backend, params_hash`;
+    GROUP BY model_id, backend, params_hash, machine_key`;
 }
 
 /** Fills `line_sums` from the history (the migration that makes it). */
 export const FILL_LINE_SUMS_SQL = `INSERT INTO line_sums (${COLUMNS}) ${linesFromScratchSql()};`;
 
 const KEY = (row: "NEW" | "OLD") =>
-  `model_id = ${row}.model_id AND backend = ${row}.backend AND params_hash = ${row}.params_hash`;
+  `model_id = ${row}.model_id AND backend = ${row}.backend AND params_hash = ${row}.params_hash
+    AND machine_key = COALESCE(${row}.machine_id, '')`;
 
 const Y = "NEW.tokens_per_sec_mean";
 const X = "(total + 1)";
@@ -114,7 +120,8 @@ const ENTER = `${APPEND}
   UPDATE line_sums SET total = total + 1, stale = 1, rev = rev + 1,
       last_id = CASE WHEN NEW.id > last_id THEN NEW.id ELSE last_id END
     WHERE ${KEY("NEW")} AND (stale = 1 OR last_id > NEW.id);
-  INSERT INTO line_sums (${COLUMNS}) VALUES (NEW.model_id, NEW.backend, NEW.params_hash, 1,
+  INSERT INTO line_sums (${COLUMNS}) VALUES (NEW.model_id, NEW.backend, NEW.params_hash,
+    COALESCE(NEW.machine_id, ''), 1,
     CASE WHEN ${Y} IS NULL THEN 0 ELSE 1 END, CASE WHEN ${Y} IS NULL THEN 0 ELSE 1 END,
     CASE WHEN ${Y} IS NULL THEN 0 ELSE 1 END, COALESCE(${Y}, 0), COALESCE(${Y}, 0), ${Y}, ${Y},
     CASE WHEN ${Y} IS NULL THEN NULL ELSE NEW.finished_at END,
@@ -122,15 +129,15 @@ const ENTER = `${APPEND}
     CASE WHEN ${Y} IS NULL THEN NULL ELSE NEW.id END,
     CASE WHEN ${Y} IS NULL THEN NULL ELSE NEW.id END,
     CASE WHEN NEW.n_parallel > 1 AND NEW.parallel_tokens_per_sec IS NOT NULL THEN NEW.id END, 0, 0)
-  ON CONFLICT (model_id, backend, params_hash) DO NOTHING;`;
+  ON CONFLICT (model_id, backend, params_hash, machine_key) DO NOTHING;`;
 
 /** A finished result leaving its line: the count goes down, the line goes with the last one. */
 const LEAVE = `
   DELETE FROM line_sums WHERE ${KEY("OLD")} AND total <= 1;
   UPDATE line_sums SET total = total - 1, stale = 1, rev = rev + 1 WHERE ${KEY("OLD")};`;
 
-const MOVED =
-  "(OLD.model_id <> NEW.model_id OR OLD.backend <> NEW.backend OR OLD.params_hash <> NEW.params_hash)";
+const MOVED = `(OLD.model_id <> NEW.model_id OR OLD.backend <> NEW.backend
+  OR OLD.params_hash <> NEW.params_hash OR OLD.machine_id IS NOT NEW.machine_id)`;
 const CHANGED = `(OLD.tokens_per_sec_mean IS NOT NEW.tokens_per_sec_mean
   OR OLD.finished_at IS NOT NEW.finished_at OR OLD.n_parallel IS NOT NEW.n_parallel
   OR OLD.parallel_tokens_per_sec IS NOT NEW.parallel_tokens_per_sec OR OLD.id <> NEW.id)`;
@@ -142,10 +149,12 @@ const CHANGED = `(OLD.tokens_per_sec_mean IS NOT NEW.tokens_per_sec_mean
 export const LINE_SUMS_TRIGGERS_SQL = `
   CREATE TRIGGER line_sums_insert AFTER INSERT ON results
     WHEN NEW.status IN ${FINISHED} BEGIN ${ENTER} END;
-  CREATE TRIGGER line_sums_enter AFTER UPDATE OF status, model_id, backend, params_hash ON results
+  CREATE TRIGGER line_sums_enter AFTER UPDATE OF status, model_id, backend, params_hash, machine_id
+    ON results
     WHEN NEW.status IN ${FINISHED} AND (OLD.status NOT IN ${FINISHED} OR ${MOVED})
     BEGIN ${ENTER} END;
-  CREATE TRIGGER line_sums_leave AFTER UPDATE OF status, model_id, backend, params_hash ON results
+  CREATE TRIGGER line_sums_leave AFTER UPDATE OF status, model_id, backend, params_hash, machine_id
+    ON results
     WHEN OLD.status IN ${FINISHED} AND (NEW.status NOT IN ${FINISHED} OR ${MOVED})
     BEGIN ${LEAVE} END;
   CREATE TRIGGER line_sums_change AFTER UPDATE OF id, tokens_per_sec_mean, finished_at,
@@ -165,10 +174,19 @@ export const LINE_SUMS_TRIGGERS = [
   "line_sums_delete",
 ];
 
-/** The table, filled from the history, and its triggers (schema 11). */
+/** The table, filled from the history, and its triggers (schema 11, after the machines' 10). */
 export const LINE_SUMS_SQL = `${LINE_SUMS_TABLE_SQL}
   ${FILL_LINE_SUMS_SQL}
   ${LINE_SUMS_TRIGGERS_SQL}`;
+
+/** The key of a stale row of `line_sums` and its changes so far. */
+interface StaleLine {
+  model_id: number;
+  backend: string;
+  params_hash: string;
+  machine_key: string;
+  rev: number;
+}
 
 /**
  * Computes the stale lines again from the history (each line alone, through the index); returns
@@ -176,24 +194,29 @@ export const LINE_SUMS_SQL = `${LINE_SUMS_TABLE_SQL}
  */
 export function refreshStaleLines(db: DatabaseSync): number {
   const stale = db.prepare(
-    "SELECT model_id, backend, params_hash, rev FROM line_sums WHERE stale = 1",
-  ).all() as { model_id: number; backend: string; params_hash: string; rev: number }[];
+    "SELECT model_id, backend, params_hash, machine_key, rev FROM line_sums WHERE stale = 1",
+  ).all() as unknown as StaleLine[];
   if (stale.length === 0) return 0;
-  const drop = db.prepare(
-    "DELETE FROM line_sums WHERE model_id = ? AND backend = ? AND params_hash = ?",
-  );
+  const line = "model_id = :model_id AND backend = :backend AND params_hash = :hash";
+  const drop = db.prepare(`DELETE FROM line_sums WHERE ${line} AND machine_key = :machine`);
   const fill = db.prepare(
     `INSERT INTO line_sums (${COLUMNS}) ${
-      linesFromScratchSql("model_id = :model_id AND backend = :backend AND params_hash = :hash")
+      linesFromScratchSql(`${line} AND COALESCE(machine_id, '') = :machine`)
     }`,
   );
   const revise = db.prepare(
-    "UPDATE line_sums SET rev = ? WHERE model_id = ? AND backend = ? AND params_hash = ?",
+    `UPDATE line_sums SET rev = :rev WHERE ${line} AND machine_key = :machine`,
   );
-  for (const line of stale) {
-    drop.run(line.model_id, line.backend, line.params_hash);
-    fill.run({ model_id: line.model_id, backend: line.backend, hash: line.params_hash });
-    revise.run(line.rev + 1, line.model_id, line.backend, line.params_hash);
+  for (const l of stale) {
+    const key = {
+      model_id: l.model_id,
+      backend: l.backend,
+      hash: l.params_hash,
+      machine: l.machine_key,
+    };
+    drop.run(key);
+    fill.run(key);
+    revise.run({ ...key, rev: l.rev + 1 });
   }
   return stale.length;
 }

@@ -7,14 +7,34 @@
 import type { DatabaseSync } from "node:sqlite";
 import { plain, type Row } from "./rows.ts";
 import { FINISHED } from "./status.ts";
+import { levelPercentiles } from "./level_percentiles.ts";
 
 /** One variant's newest load curve. */
 export interface LoadCurve {
   model_key: string;
   result_id: number;
   finished_at: string | null;
-  /** Levels of both modes, concurrency first, each ascending (store `load_levels`). */
+  /**
+   * Levels of both modes, concurrency first, each ascending (store `load_levels`); with chosen
+   * percentiles, each also has `<metric>_p<percentile>` for them (`latency_ms_p99.9`, `ttft_ms_p95`,
+   * `tpot_ms_p50`…), computed from the level's requests where no column stores it.
+   */
   levels: Row[];
+  /** The `--percentiles` stored with the result (`workload_json.percentiles`), or null. */
+  percentiles: number[] | null;
+}
+
+/** The `--percentiles` stored with a result, or null. */
+function storedPercentiles(workloadJson: unknown): number[] | null {
+  if (typeof workloadJson !== "string") return null;
+  try {
+    const list = JSON.parse(workloadJson)?.percentiles;
+    if (!Array.isArray(list)) return null;
+    const ps = list.filter((p): p is number => typeof p === "number" && p > 0 && p < 100);
+    return ps.length ? ps.sort((a, b) => a - b) : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -32,11 +52,31 @@ export function loadCurves(db: DatabaseSync, name: string): LoadCurve[] {
   const levels = db.prepare(
     "SELECT * FROM load_levels WHERE result_id = ? ORDER BY mode, level, id",
   );
-  const finished = db.prepare("SELECT finished_at FROM results WHERE id = ?");
-  return newest.map((n) => ({
-    model_key: n.model_key,
-    result_id: n.result_id,
-    finished_at: (finished.get(n.result_id) as { finished_at: string | null }).finished_at,
-    levels: levels.all(n.result_id).map((r) => plain<Row>(r)),
-  }));
+  const result = db.prepare("SELECT finished_at, workload_json FROM results WHERE id = ?");
+  const requests = db.prepare(
+    `SELECT load_mode, load_level, status, total_ms, ttft_ms, tpot_ms FROM runs
+     WHERE result_id = ? AND load_mode IS NOT NULL`,
+  );
+  return newest.map((n) => {
+    const r = result.get(n.result_id) as { finished_at: string | null; workload_json: unknown };
+    const percentiles = storedPercentiles(r.workload_json);
+    let rows = levels.all(n.result_id).map((l) => plain<Row>(l));
+    if (percentiles) {
+      const runs = requests.all(n.result_id).map((x) => plain<Row>(x));
+      rows = rows.map((l) => {
+        const out: Row = { ...l };
+        for (const [metric, values] of Object.entries(levelPercentiles(l, runs, percentiles))) {
+          for (const [label, v] of Object.entries(values)) out[`${metric}_${label}`] = v;
+        }
+        return out;
+      });
+    }
+    return {
+      model_key: n.model_key,
+      result_id: n.result_id,
+      finished_at: r.finished_at,
+      levels: rows,
+      percentiles,
+    };
+  });
 }

@@ -38,9 +38,26 @@ export type { GridCell, IdentityParams } from "./identity.ts";
 export { cacheListing, cacheListingJson, exportCache } from "./export.ts";
 export { type ImportedResult, type ImportOutcome, storeImported } from "./imported.ts";
 export { loadCurves } from "./load_curves.ts";
+export {
+  LEVEL_PERCENTILE_METRICS,
+  type LevelMetric,
+  levelPercentile,
+  levelPercentiles,
+  percentileLabel,
+} from "./level_percentiles.ts";
 export { registerLineFunctions } from "./history_sums.ts";
 export type { LoadCurve } from "./load_curves.ts";
 export { openStore } from "./open.ts";
+export { type MachineResult, modelOnMachines } from "./machine_compare.ts";
+export {
+  gpusText,
+  labelled,
+  machineLabels,
+  type MachineRecord,
+  type MachineRow,
+  machines,
+  UNKNOWN_MACHINE,
+} from "./machines.ts";
 export {
   clearCache,
   comparableModels,

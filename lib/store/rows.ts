@@ -38,6 +38,10 @@ export interface ResultStart {
   context_length?: number;
   num_runs?: number;
   n_parallel?: number;
+  /** The machine it runs on (`machines.id`, recorded first); null or missing: unknown. */
+  machine_id?: string | null;
+  /** The machine's description as captured at run time (JSON). */
+  system_json?: string | null;
 }
 
 /** A measured run: `run_index` plus metric columns (see schema `OPTIONAL_COLUMNS.runs`). */

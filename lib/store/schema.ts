@@ -3,7 +3,8 @@
  * the optional metric columns that are added automatically whenever they are missing.
  *
  * Tables: `models` (one row per model variant), `results` (one row per model per benchmark, with
- * the aggregates), `runs` (one row per measured run). History is kept: a retest adds rows.
+ * the aggregates and the machine it ran on), `runs` (one row per measured run), `machines` (one
+ * row per machine). History is kept: a retest adds rows.
  *
  * @module
  */
@@ -14,11 +15,14 @@ import { rebuildTable } from "./rebuild.ts";
 import { FINISHED } from "./status.ts";
 import {
   IDENTITY_LATEST_SQL,
+  MACHINE_IDENTITY_SQL,
+  MACHINE_IDENTITY_TRIGGERS_SQL,
   MODEL_LATEST_REFRESH_SQL,
   MODEL_LATEST_TABLES_SQL,
   MODEL_LATEST_TRIGGERS,
   MODEL_LATEST_TRIGGERS_SQL,
 } from "./latest.ts";
+import { MACHINES_SQL } from "./machines.ts";
 import { splitGridResults } from "./split.ts";
 import { LINE_SUMS_SQL } from "./line_sums.ts";
 import {
@@ -214,7 +218,18 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: IDENTITY_LATEST_SQL,
     apply: (db) => void splitGridResults(db),
   },
-  // 10 is taken by another branch (to be renumbered on merge).
+  {
+    version: 10,
+    description: "machines (one row per machine id, its newest description, first and last " +
+      "seen) and results.machine_id (null before: an unknown machine); the machine is part of " +
+      "a result's identity (identity_latest keyed by variant, parameters and machine)",
+    // Portable SQL: the same statements create the table, column, index and keyed
+    // identity_latest in PostgreSQL.
+    sql: `${MACHINES_SQL}${MACHINE_IDENTITY_SQL}`,
+    // SQLite-specific (the one part a PostgreSQL twin writes its own way): the triggers that
+    // keep identity_latest current.
+    apply: (db) => db.exec(MACHINE_IDENTITY_TRIGGERS_SQL),
+  },
   {
     version: 11,
     description: "line_sums: the sums of every line of the history (the comparison's figures), " +

@@ -10,6 +10,7 @@ import { openDatabase, transaction, withColumnRetry } from "./db.ts";
 import { currentOwner, ownerAlive } from "./owner.ts";
 import { FINISHED } from "./status.ts";
 import { SnapshotCache } from "./snapshot.ts";
+import { type MachineRecord, upsertMachine } from "./machines.ts";
 import { splitGridResult } from "./split.ts";
 import { refreshStaleLines } from "./line_sums.ts";
 import {
@@ -36,8 +37,12 @@ export type ResultRow = Row & {
 };
 
 const RESULT_COLUMNS = `r.*, m.model_key, m.model_name, m.quantization, m.architecture,
-  m.params_size, m.size_bytes, m.max_context_length, m.format, m.has_vision, m.has_tools`;
-const RESULT_SELECT = `SELECT ${RESULT_COLUMNS} FROM results r JOIN models m ON m.id = r.model_id`;
+  m.params_size, m.size_bytes, m.max_context_length, m.format, m.has_vision, m.has_tools,
+  mc.hostname AS machine_name`;
+/** The machine of a result, by its primary key (null for an unknown machine). */
+const MACHINE_JOIN = "LEFT JOIN machines mc ON mc.id = r.machine_id";
+const RESULT_SELECT =
+  `SELECT ${RESULT_COLUMNS} FROM results r JOIN models m ON m.id = r.model_id ${MACHINE_JOIN}`;
 
 /** Options of {@linkcode ResultsStore.open}. */
 export interface StoreOptions {
@@ -128,6 +133,11 @@ export class ResultsStore {
       }));
   }
 
+  /** Records the machine results run on (its newest description, last seen now). */
+  recordMachine(machine: MachineRecord): void {
+    transaction(this.db, () => upsertMachine(this.db, machine, this.#stamp()));
+  }
+
   /** Starts a result (status `running`) and returns its id. */
   beginResult(start: ResultStart): number {
     const modelId = this.upsertModel(start.model);
@@ -143,6 +153,8 @@ export class ResultsStore {
       context_length: start.context_length ?? null,
       num_runs: start.num_runs ?? null,
       n_parallel: start.n_parallel ?? null,
+      machine_id: start.machine_id ?? null,
+      ...(start.system_json ? { system_json: start.system_json } : {}),
     };
     return withColumnRetry(
       this.db,
@@ -178,23 +190,35 @@ export class ResultsStore {
     );
   }
 
-  /** The newest finished result of a model variant with these parameters, or null. */
-  findCached(modelKey: string, paramsHash: string): ResultRow | null {
+  /**
+   * The newest finished result of a model variant with these parameters on this machine (null:
+   * the results of an unknown machine), or null.
+   */
+  findCached(modelKey: string, paramsHash: string, machineId: string | null): ResultRow | null {
+    // The identity's newest finished result is kept in identity_latest: one seek.
     const row = this.db.prepare(
-      `${RESULT_SELECT} WHERE m.model_key = ? AND r.params_hash = ? AND r.status IN ${FINISHED}
-       ORDER BY r.id DESC LIMIT 1`,
-    ).get(modelKey, paramsHash);
+      `SELECT ${RESULT_COLUMNS} FROM models m
+       CROSS JOIN identity_latest l ON l.model_id = m.id AND l.params_hash = ?
+         AND l.machine_key = COALESCE(?, '')
+       JOIN results r ON r.id = l.result_id ${MACHINE_JOIN}
+       WHERE m.model_key = ?`,
+    ).get(paramsHash, machineId, modelKey);
     return row ? plain<ResultRow>(row) : null;
   }
 
   /**
    * The cached result that spares measuring a variant again: the newest finished result with
-   * these parameters, and only when it is not partial (no run or request of it failed, a decode
-   * speed was kept) and it has at least `runs` measured runs (asking for 5 runs after 4 measures
-   * again). Null otherwise.
+   * these parameters on this machine (another machine's result is another identity), and only
+   * when it is not partial (no run or request of it failed, a decode speed was kept) and it has
+   * at least `runs` measured runs (asking for 5 runs after 4 measures again). Null otherwise.
    */
-  cacheHit(modelKey: string, paramsHash: string, runs: number): ResultRow | null {
-    const row = this.findCached(modelKey, paramsHash);
+  cacheHit(
+    modelKey: string,
+    paramsHash: string,
+    runs: number,
+    machineId: string | null,
+  ): ResultRow | null {
+    const row = this.findCached(modelKey, paramsHash, machineId);
     if (row === null || row.status === "partial" || Number(row.runs_failed ?? 0) > 0) return null;
     return Number(row.runs_ok ?? row.num_runs ?? 0) >= runs ? row : null;
   }
@@ -218,13 +242,13 @@ export class ResultsStore {
       .map((r) => plain<ResultRow>(r));
   }
 
-  /** The newest finished result of every identity (variant × parameters), newest first. */
+  /** The newest finished result of every identity (variant × parameters × machine), newest first. */
   latestPerIdentity(): ResultRow[] {
     return this.db.prepare(
       // CROSS JOIN keeps identity_latest the outer loop: a planner may otherwise walk every
       // result in finished_at order to save the sort of a few rows.
       `SELECT ${RESULT_COLUMNS} FROM identity_latest l CROSS JOIN results r ON r.id = l.result_id
-       JOIN models m ON m.id = r.model_id ORDER BY r.finished_at DESC, r.id DESC`,
+       JOIN models m ON m.id = r.model_id ${MACHINE_JOIN} ORDER BY r.finished_at DESC, r.id DESC`,
     ).all().map((r) => plain<ResultRow>(r));
   }
 

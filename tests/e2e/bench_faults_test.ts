@@ -45,7 +45,7 @@ Deno.test("a model that fails its warmup is recorded as failed and the next mode
   assert.equal(failed.status, "failed");
   assert.match(String(failed.error), /^warmup failed: .*simulated failure/);
   assert.ok(restSequence(b.double).includes(`unload:${QWEN}`), "the failed model is unloaded");
-  assert.equal(b.store.findCached(QWEN, summary.paramsHash), null, "a failure is not cached");
+  assert.equal(b.store.findCached(QWEN, summary.paramsHash, null), null, "a failure is not cached");
 });
 
 Deno.test("a run that fails is recorded and the model still has its good runs", async () => {

@@ -76,7 +76,7 @@ Deno.test("--json prints the results document alone on standard output", async (
       join(env.dataDir, "results", files.find((f) => f.endsWith(".html"))!),
     );
     assert.match(html, /id="applied-table"/);
-    assert.match(html, /id="latency-table"/);
+    assert.match(html, /id="latency-table-ttft_ms"/);
     assert.match(html, /<th class="n">Load \/ warmup \(s\)<\/th>/);
     assert.match(head!, /,itl_ms_mean,.*,ttft_ms_p90,ttft_ms_p99,tpot_ms_p90/);
     assert.match(

@@ -106,7 +106,7 @@ Deno.test("a second benchmark skips cached models and --retest measures again, k
   assert.deepEqual(third.summary.tested, [QWEN]);
   const rows = b.store.allResults().filter((r) => r.model_key === QWEN);
   assert.equal(rows.length, 2, "the old result is kept");
-  assert.equal(b.store.findCached(QWEN, third.summary.paramsHash)!.id, rows[1]!.id);
+  assert.equal(b.store.findCached(QWEN, third.summary.paramsHash, null)!.id, rows[1]!.id);
 });
 
 Deno.test("a changed parameter is a cache miss", async () => {

@@ -60,7 +60,7 @@ Deno.test({
       assert.equal(rows, 4, "the configured prompt under two backends and the grid's two cells");
       const workloads = await page.locator('[data-testid="workload"]').allTextContents();
       assert.deepEqual(workloads.sort(), ["prompt 256 tokens", "prompt 64 tokens"]);
-      const backends = await page.locator("#results-table tbody tr td:nth-child(7)")
+      const backends = await page.locator("#results-table tbody tr td:nth-child(8)")
         .allTextContents();
       assert.deepEqual(backends.sort(), ["rest", "rest", "rest", "sdk"]);
       await checkEveryLook(page, "identities_results", LOOKS[0]!);
@@ -72,7 +72,7 @@ Deno.test({
       assert.ok(bars.some((b) => /q4_k_m \(sdk\)/.test(b)), "two backends told apart");
       assert.match(
         await page.locator("#kpi-basis").textContent() ?? "",
-        /each model variant, backend and workload/,
+        /each model variant, backend, workload and machine/,
       );
       assert.equal((await page.locator("#kpi-models").textContent())?.includes("1"), true);
       await checkEveryLook(page, "identities_home", LOOKS[0]!);

@@ -85,6 +85,38 @@ Deno.test("GET /api/comparison/{model_name} returns each variant's newest load c
   assert.deepEqual(none.load_curves, []);
 });
 
+Deno.test("the model page's load levels show the --percentiles stored with the result, from its requests", async () => {
+  await using d = await testDashboard();
+  seedStore(d.web.store);
+  seedCurves(d.web.store, "qwen/qwen3-4b");
+  const page = async () =>
+    await (await d.request(`/comparison?model=${encodeURIComponent("qwen/qwen3-4b")}`)).text();
+  assert.match(await page(), /<th>latency p50<\/th><th>p99<\/th><th>TTFT p99<\/th>/, "as before");
+
+  const result = d.web.store.latestPerIdentity().find((r) =>
+    r.model_key === "qwen/qwen3-4b@q4_k_m"
+  )!;
+  d.web.store.db.prepare("UPDATE results SET workload_json = ? WHERE id = ?")
+    .run(JSON.stringify({ percentiles: [50, 99.9] }), result.id);
+  // The level's requests: 300 ms … 1000 ms; p99.9 of the eight is 999.3 ms.
+  [300, 400, 500, 600, 700, 800, 900, 1000].forEach((ms, i) =>
+    d.web.store.addRun(result.id, {
+      run_index: 3000 + i,
+      load_mode: "concurrency",
+      load_level: 1,
+      total_ms: ms,
+      ttft_ms: 20,
+      tpot_ms: 5,
+    })
+  );
+  const html = await page();
+  assert.match(html, /<th>latency p50 \/ p99\.9<\/th><th>TTFT p50 \/ p99\.9<\/th>/);
+  assert.match(
+    html,
+    /<td>c=1<\/td>.*?<td class="list">150\u00a0\/ 999 ms<\/td><td class="list">20\.0\u00a0\/ 20\.0 ms<\/td>/s,
+  );
+});
+
 Deno.test({
   name: "the model page draws the load curve and lists the levels with the knee",
   ignore: !hasChromium,

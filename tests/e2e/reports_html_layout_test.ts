@@ -1,6 +1,6 @@
 /**
  * The HTML report's layout in Chromium: at 1440 × 900 and 1366 × 768 every table fits its section
- * (no column behind a horizontal scroll), light and dark; at 390 × 844 nothing is wider than the
+ * (no column behind a horizontal scroll), five chosen percentiles included, light and dark; at 390 × 844 nothing is wider than the
  * screen and the results are cards of labelled values.
  *
  * @module
@@ -70,7 +70,13 @@ Deno.test({
           }),
         ),
       );
-      for (const file of [compared, wide]) {
+      // Five chosen percentiles (--percentiles 50,90,95,99,99.9): the widest latency table.
+      const percentiles = join(dir, "percentiles.html");
+      await Deno.writeTextFile(
+        percentiles,
+        await renderHtml(await fixtureReport({ percentiles: [50, 90, 95, 99, 99.9] })),
+      );
+      for (const file of [compared, wide, percentiles]) {
         for (const scheme of ["light", "dark"] as const) {
           for (const [width, height] of [[1440, 900], [1366, 768], [390, 844]] as const) {
             const context = await browser.newContext({

@@ -1,6 +1,6 @@
 /**
- * Configures and builds llama.cpp with CMake and Ninja: only `llama-server` and the llama2.c model
- * converter, statically linked (no shared libraries to carry around), CPU only, and with every
+ * Configures and builds llama.cpp with CMake and Ninja: only `llama-server`, `llama-bench` and the
+ * llama2.c model converter, statically linked (no shared libraries to carry around), CPU only, and with every
  * option that would download something at configure or build time turned off.
  *
  * @module
@@ -28,8 +28,15 @@ export const CMAKE_FLAGS: readonly string[] = [
   "-DGGML_CCACHE=OFF",
 ];
 
-/** Ninja targets: the server and the converter that turns llama2.c checkpoints into GGUF. */
-export const BUILD_TARGETS: readonly string[] = ["llama-server", "llama-convert-llama2c-to-ggml"];
+/**
+ * Ninja targets: the server, the converter that turns llama2.c checkpoints into GGUF, and
+ * llama-bench (whose real output the `--import` end-to-end test reads).
+ */
+export const BUILD_TARGETS: readonly string[] = [
+  "llama-server",
+  "llama-convert-llama2c-to-ggml",
+  "llama-bench",
+];
 
 /** Options of {@linkcode buildEngine}. */
 export interface BuildOptions {
@@ -43,6 +50,8 @@ export interface BuildOptions {
   say: (line: string) => void;
   /** Full log. */
   logFile?: string;
+  /** The Ninja targets to build. @default BUILD_TARGETS */
+  targets?: readonly string[];
 }
 
 /**
@@ -55,6 +64,7 @@ export async function buildEngine(runner: CommandRunner, options: BuildOptions):
   const { srcDir, buildDir, say } = options;
   const log = options.logFile ? { logFile: options.logFile } : {};
   const jobs = options.jobs ?? navigator.hardwareConcurrency ?? 2;
+  const targets = options.targets ?? BUILD_TARGETS;
   say(`build: cmake configure (${CMAKE_FLAGS.length} flags)`);
   await runOrThrow(runner, "configure llama.cpp", "cmake", [
     "-S",
@@ -65,13 +75,13 @@ export async function buildEngine(runner: CommandRunner, options: BuildOptions):
     "Ninja",
     ...CMAKE_FLAGS,
   ], log);
-  say(`build: ninja -j${jobs} ${BUILD_TARGETS.join(" ")} (about 5 minutes on 2 cores)`);
+  say(`build: ninja -j${jobs} ${targets.join(" ")} (up to 40 minutes on 2 cores)`);
   const progress = progressReporter(say);
   await runOrThrow(runner, "build llama.cpp", "ninja", [
     "-C",
     buildDir,
     `-j${jobs}`,
-    ...BUILD_TARGETS,
+    ...targets,
   ], {
     ...log,
     onLine: progress,
@@ -107,14 +117,23 @@ export function progressReporter(say: (line: string) => void): (line: string) =>
   };
 }
 
-/** Copies the built binaries into `binDir` (created). */
-export async function installBinaries(builtBinDir: string, binDir: string): Promise<string[]> {
+/**
+ * Copies the built binaries into `binDir` (created), each through a temporary file renamed over
+ * the old one, so a test running the installed binary meanwhile never sees a half-written file.
+ */
+export async function installBinaries(
+  builtBinDir: string,
+  binDir: string,
+  targets: readonly string[] = BUILD_TARGETS,
+): Promise<string[]> {
   await Deno.mkdir(binDir, { recursive: true });
   const installed: string[] = [];
-  for (const name of BUILD_TARGETS) {
+  for (const name of targets) {
     const target = `${binDir}/${name}`;
-    await Deno.copyFile(`${builtBinDir}/${name}`, target);
-    await Deno.chmod(target, 0o755);
+    const temp = `${target}.${Deno.pid}.tmp`;
+    await Deno.copyFile(`${builtBinDir}/${name}`, temp);
+    await Deno.chmod(temp, 0o755);
+    await Deno.rename(temp, target);
     installed.push(target);
   }
   return installed;

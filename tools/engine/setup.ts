@@ -50,7 +50,7 @@ export interface EngineSetupOptions {
 export interface EngineSetupResult {
   /** The engine's files. */
   paths: EnginePaths;
-  /** True when llama-server was (re)built in this run. */
+  /** True when something was (re)built in this run (all targets, or only the missing ones). */
   built: boolean;
   /** True when the models were (re)generated in this run. */
   generated: boolean;
@@ -78,10 +78,14 @@ export async function runEngineSetup(options: EngineSetupOptions): Promise<Engin
 async function setUp(paths: EnginePaths, options: EngineSetupOptions): Promise<EngineSetupResult> {
   const { runner, say } = options;
   const force = options.force ?? false;
-  const built = force || !isBuildCurrent(paths);
+  const plan = force ? { full: true, targets: BUILD_TARGETS } : planBuild(paths);
+  const built = plan.targets.length > 0;
   if (built) {
     const started = performance.now();
-    await Deno.remove(paths.stamp).catch(() => undefined);
+    const previous = plan.full ? null : readStampSync(paths.stamp);
+    // A full build starts from no stamp; a partial one keeps the working binaries and their stamp.
+    if (plan.full) await Deno.remove(paths.stamp).catch(() => undefined);
+    else say(`build: only the missing target(s) ${plan.targets.join(", ")}`);
     await ensureBuildTools(runner, {
       say,
       logFile: `${paths.logDir}/apt.log`,
@@ -98,24 +102,28 @@ async function setUp(paths: EnginePaths, options: EngineSetupOptions): Promise<E
       srcDir,
       buildDir,
       say,
+      targets: plan.targets,
       logFile: `${paths.logDir}/build.log`,
       ...(options.jobs ? { jobs: options.jobs } : {}),
     });
-    await installBinaries(builtBin, paths.binDir);
+    await installBinaries(builtBin, paths.binDir, plan.targets);
     await Deno.mkdir(paths.vocabDir, { recursive: true });
     await Deno.copyFile(`${srcDir}/models/${VOCAB_FILE}`, `${paths.vocabDir}/${VOCAB_FILE}`);
+    const seconds = Math.round((performance.now() - started) / 1000);
     const stamp: EngineStamp = {
       nodeLlamaCpp: NODE_LLAMA_CPP_VERSION,
       llamaCppCommit: LLAMA_CPP_COMMIT,
       cmakeFlags: [...CMAKE_FLAGS],
-      targets: [...BUILD_TARGETS],
+      targets: BUILD_TARGETS.filter((t) =>
+        plan.targets.includes(t) || (previous?.targets.includes(t) ?? false)
+      ),
       builtAt: new Date().toISOString(),
-      buildSeconds: Math.round((performance.now() - started) / 1000),
+      buildSeconds: seconds + (previous?.buildSeconds ?? 0),
     };
-    await Deno.writeTextFile(paths.stamp, JSON.stringify(stamp, null, 2) + "\n");
-    say(`build: done in ${stamp.buildSeconds} s; installed ${paths.server}`);
+    await writeStamp(paths.stamp, stamp);
+    say(`build: done in ${seconds} s; installed ${plan.targets.join(", ")} in ${paths.binDir}`);
   }
-  const generated = built || !areModelsCurrent(paths);
+  const generated = (built && plan.full) || !areModelsCurrent(paths);
   if (generated) {
     await generateModels(runner, {
       converter: paths.converter,
@@ -141,6 +149,7 @@ export function describeEngine(root: string): string[] {
   if (!engine) return [explainMissingEngine({ root }) ?? "engine missing"];
   const lines = [
     `llama-server: ${engine.server}`,
+    `llama-bench:  ${isFileSync(engine.paths.bench) ? engine.paths.bench : "not built"}`,
     `models dir:   ${engine.modelsDir}`,
     `built:        llama.cpp ${
       engine.stamp.llamaCppCommit.slice(0, 7)
@@ -158,11 +167,37 @@ export function describeEngine(root: string): string[] {
   return lines;
 }
 
-function isBuildCurrent(paths: EnginePaths): boolean {
+/** What to build: nothing, the targets missing from a current build, or everything. */
+export interface BuildPlan {
+  /** True when the whole engine is (re)built: no current stamp, or its server or converter gone. */
+  full: boolean;
+  /** The Ninja targets to build (empty: the build is current). */
+  targets: readonly string[];
+}
+
+/**
+ * Compares the stamp and the installed binaries with {@linkcode BUILD_TARGETS}: a stamp of another
+ * commit or other flags, or a missing server, converter or vocabulary, means a full build; a
+ * current build that lacks a newer target (say, `llama-bench` added to the list) builds only that.
+ */
+export function planBuild(paths: EnginePaths): BuildPlan {
   const stamp = readStampSync(paths.stamp);
-  if (!stamp || stamp.llamaCppCommit !== LLAMA_CPP_COMMIT) return false;
-  if (stamp.cmakeFlags.join(" ") !== CMAKE_FLAGS.join(" ")) return false;
-  return [paths.server, paths.converter, `${paths.vocabDir}/${VOCAB_FILE}`].every(isFileSync);
+  const full = { full: true, targets: BUILD_TARGETS };
+  if (!stamp || stamp.llamaCppCommit !== LLAMA_CPP_COMMIT) return full;
+  if (stamp.cmakeFlags.join(" ") !== CMAKE_FLAGS.join(" ")) return full;
+  if (![paths.server, paths.converter, `${paths.vocabDir}/${VOCAB_FILE}`].every(isFileSync)) {
+    return full;
+  }
+  const targets = BUILD_TARGETS.filter((t) =>
+    !stamp.targets.includes(t) || !isFileSync(`${paths.binDir}/${t}`)
+  );
+  return { full: false, targets };
+}
+
+async function writeStamp(path: string, stamp: EngineStamp): Promise<void> {
+  const temp = `${path}.${Deno.pid}.tmp`;
+  await Deno.writeTextFile(temp, JSON.stringify(stamp, null, 2) + "\n");
+  await Deno.rename(temp, path);
 }
 
 function areModelsCurrent(paths: EnginePaths): boolean {

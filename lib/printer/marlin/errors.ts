@@ -39,3 +39,16 @@ export class QueueFullError extends UnavailableError {
     super(message, { code: "queue_full", ...options });
   }
 }
+
+/**
+ * What a silence of `ms` says: noise only (a wrong baud rate), a command left unanswered, or no
+ * answer to the handshake at all.
+ */
+export function silenceMessage(ms: number, unreadable: boolean, handshaken: boolean): string {
+  return `The printer did not answer for ${ms / 1000} s` +
+    (unreadable
+      ? ": it sent only what the host cannot read (is the baud rate right?)"
+      : handshaken
+      ? " while a command waited"
+      : ": is it switched on, and is the baud rate right?");
+}

@@ -17,7 +17,8 @@ export { checksum, cleanCommand, frameLine, stripComment } from "./framing.ts";
 export { type DecodedLine, LineDecoder, type LineDecoderOptions } from "./line_decoder.ts";
 export { type FirmwareInfo, firmwareInfo, type MarlinLine, parseLine } from "./responses.ts";
 export { type Sendable, SendQueue, type SendQueueOptions, type SentLine } from "./send_queue.ts";
-export { MarlinSession, type MarlinSessionOptions } from "./session.ts";
+export { MarlinSession } from "./session.ts";
+export { type MarlinSessionOptions, type SessionTiming, sessionTiming } from "./session_options.ts";
 export {
   type HeaterReport,
   isTemperatureReport,

@@ -6,41 +6,24 @@
  *
  * @module
  */
-import { type Clock, systemClock } from "../../clock.ts";
+import type { Clock } from "../../clock.ts";
 import { messageOf } from "../../error.ts";
 import type { PrinterTransport } from "../transport.ts";
-import { PrinterDisconnectedError, PrinterHaltedError, PrinterTimeoutError } from "./errors.ts";
+import {
+  PrinterDisconnectedError,
+  PrinterHaltedError,
+  PrinterTimeoutError,
+  silenceMessage,
+} from "./errors.ts";
 import { cleanCommand } from "./framing.ts";
 import { LineDecoder } from "./line_decoder.ts";
 import { eventOf, type MarlinEvent, type SessionState } from "./events.ts";
 import { type FirmwareInfo, firmwareInfo, parseLine } from "./responses.ts";
 import { type Sendable, SendQueue } from "./send_queue.ts";
+import { type MarlinSessionOptions, type SessionTiming, sessionTiming } from "./session_options.ts";
 import type { Temperatures } from "./temperatures.ts";
 
-/** Options of {@linkcode MarlinSession}. */
-export interface MarlinSessionOptions {
-  /** Timers and time stamps. @default systemClock */
-  clock?: Clock;
-  /** Lines sent without their `ok` at most. @default 1 */
-  maxInFlight?: number;
-  /** Commands waiting at most; one more is a `QueueFullError`. @default 100 */
-  queueSize?: number;
-  /** Sent lines kept for resends. @default 100 */
-  historySize?: number;
-  /** Longest line read from the printer, in bytes. @default 4096 */
-  maxLineBytes?: number;
-  /** How long to wait for `start` before the handshake. @default 3000 */
-  startTimeoutMs?: number;
-  /** Silence that fails the handshake. @default 10000 */
-  connectTimeoutMs?: number;
-  /**
-   * Silence that fails the commands in flight: no line the host can read (`busy` and
-   * temperatures count, `wait` does not). @default 30000
-   */
-  answerTimeoutMs?: number;
-  /** Seconds between temperature reports (`M155 S<n>` or `M105` polls). @default 2 */
-  temperatureIntervalSeconds?: number;
-}
+export type { MarlinSessionOptions };
 
 interface Command extends Sendable {
   answer: string[];
@@ -61,10 +44,7 @@ export class MarlinSession {
   readonly #clock: Clock;
   readonly #queue: SendQueue<Command>;
   readonly #decoder: LineDecoder;
-  readonly #startTimeoutMs: number;
-  readonly #connectTimeoutMs: number;
-  readonly #answerTimeoutMs: number;
-  readonly #reportSeconds: number;
+  readonly #timing: SessionTiming;
   #listeners = new Set<(event: MarlinEvent) => void>();
   #state: SessionState = "connecting";
   #message: string | null = null;
@@ -86,23 +66,16 @@ export class MarlinSession {
   #writes: Promise<void> = Promise.resolve();
 
   constructor(transport: PrinterTransport, options: MarlinSessionOptions = {}) {
+    const timing = sessionTiming(options);
     this.#transport = transport;
-    this.#clock = options.clock ?? systemClock;
+    this.#clock = timing.clock;
     this.#queue = new SendQueue({
       maxInFlight: options.maxInFlight,
       capacity: options.queueSize,
       historySize: options.historySize,
     });
     this.#decoder = new LineDecoder({ maxLineBytes: options.maxLineBytes });
-    this.#startTimeoutMs = options.startTimeoutMs ?? 3000;
-    this.#connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
-    this.#answerTimeoutMs = options.answerTimeoutMs ?? 30_000;
-    this.#reportSeconds = options.temperatureIntervalSeconds ?? 2;
-    if (!Number.isSafeInteger(this.#reportSeconds) || this.#reportSeconds < 1) {
-      throw new RangeError(
-        "Cannot connect: 'temperatureIntervalSeconds' must be a whole number ≥ 1",
-      );
-    }
+    this.#timing = timing;
   }
 
   /** Where the session stands. */
@@ -197,7 +170,7 @@ export class MarlinSession {
     this.#firmware = firmware;
     this.#emit({ type: "firmware", firmware });
     if (firmware.capabilities.AUTOREPORT_TEMP) {
-      const answer = await this.#enqueue(`M155 S${this.#reportSeconds}`, true);
+      const answer = await this.#enqueue(`M155 S${this.#timing.reportSeconds}`, true);
       current();
       if (answer.some((line) => parseLine(line).kind === "unknownCommand")) this.#startPolls();
     } else this.#startPolls();
@@ -214,7 +187,7 @@ export class MarlinSession {
         this.#startWaiter = null;
         resolve();
       };
-      const cancel = this.#clock.setTimeout(done, this.#startTimeoutMs);
+      const cancel = this.#clock.setTimeout(done, this.#timing.startTimeoutMs);
       this.#startWaiter = done;
     });
   }
@@ -226,7 +199,7 @@ export class MarlinSession {
       this.#enqueue("M105", true).catch(() => {}).finally(() => {
         this.#polling = false;
       });
-    }, this.#reportSeconds * 1000);
+    }, this.#timing.reportSeconds * 1000);
   }
 
   #enqueue(command: string, internal: boolean): Promise<string[]> {
@@ -252,7 +225,7 @@ export class MarlinSession {
     }
     if (this.#queue.inFlight === 0) this.#disarm();
     else if (!this.#stopWatchdog) {
-      const ms = this.#handshaken ? this.#answerTimeoutMs : this.#connectTimeoutMs;
+      const ms = this.#handshaken ? this.#timing.answerTimeoutMs : this.#timing.connectTimeoutMs;
       this.#stopWatchdog = this.#clock.setTimeout(() => this.#timedOut(ms), ms);
     }
   }
@@ -352,12 +325,7 @@ export class MarlinSession {
     this.#stopWatchdog = null;
     // Bytes without an end of line are noise too (at a wrong baud rate a `\n` is rare).
     const unreadable = this.#unreadable || this.#decoder.buffered > 0;
-    const message = `The printer did not answer for ${ms / 1000} s` +
-      (unreadable
-        ? ": it sent only what the host cannot read (is the baud rate right?)"
-        : this.#handshaken
-        ? " while a command waited"
-        : ": is it switched on, and is the baud rate right?");
+    const message = silenceMessage(ms, unreadable, this.#handshaken);
     this.#failAll(new PrinterTimeoutError(message));
     this.#setState("error", message);
   }

@@ -137,3 +137,34 @@ Deno.test("--compare-with compares like with like: not another backend, other pa
     ]);
   });
 });
+
+Deno.test("--compare-with does not compare a result with the same variant measured on another machine", async () => {
+  await withDir(async (dir) => {
+    const file = join(dir, "benchmark_results_20260301_090000.json");
+    const old = await fixtureReport({}, { models: FIXTURE_MODELS.slice(0, 2) });
+    const json = JSON.parse(renderJson(old));
+    // Variant 0: measured on another machine; 1: the same parameters, no machine either side.
+    Object.assign(json.results[0], {
+      id: 901,
+      machine_id: "ffff000000000001",
+      machine_name: "other-box",
+    });
+    Object.assign(json.results[1], { id: 902 });
+    await Deno.writeTextFile(file, JSON.stringify(json));
+    const previous = await loadPreviousReport(file);
+    const current = await fixtureReport({}, { models: FIXTURE_MODELS.slice(0, 2), previous });
+    const byKey = new Map(current.entries.map((e) => [e.row.model_key, e]));
+    const first = byKey.get(json.results[0].model_key)!;
+    assert.equal(first.comparison, null);
+    assert.equal(
+      first.comparison_note,
+      "measured there on another machine (other-box, here unknown machine)",
+    );
+    assert.notEqual(byKey.get(json.results[1].model_key)!.comparison, null);
+    assert.notEqual(
+      trendKey({ ...first.row, machine_id: "ffff000000000001" }),
+      trendKey(first.row),
+      "another machine is another trend line",
+    );
+  });
+});

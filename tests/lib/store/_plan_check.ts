@@ -15,7 +15,7 @@ import {
   modelHistory,
   resultsTable,
 } from "../../../lib/store/dashboard.ts";
-import { cacheListing, type ResultsStore } from "../../../lib/store/mod.ts";
+import { cacheListing, modelOnMachines, type ResultsStore } from "../../../lib/store/mod.ts";
 
 const HISTORY = new Set(["results", "runs"]);
 const TABLE_REF =
@@ -101,7 +101,8 @@ export function readEverything(store: ResultsStore): ReadStatement[] {
       "modelHistory",
       () => modelHistory(db, SEEDED_KEY, { kind: "page", limit: 5, before: 1_000 }),
     ],
-    ["findCached", () => store.findCached(SEEDED_KEY, "h1")],
+    ["findCached", () => store.findCached(SEEDED_KEY, "h1", null)],
+    ["modelOnMachines", () => modelOnMachines(db, SEEDED_KEY.split("@")[0]!)],
     ["latestPerIdentity", () => store.latestPerIdentity()],
     ["runsOf", () => store.runsOf(1)],
     ["cacheListing", () => cacheListing(store)],

@@ -55,8 +55,10 @@ function result(
 
 function latestDerived(db: DatabaseSync): unknown[] {
   return db.prepare(
-    `SELECT model_id, params_hash, MAX(id) AS result_id, COUNT(*) AS ok_results FROM results
-     WHERE status = 'ok' GROUP BY model_id, params_hash ORDER BY model_id, params_hash`,
+    `SELECT model_id, params_hash, COALESCE(machine_id, '') AS machine_key, MAX(id) AS result_id,
+       COUNT(*) AS ok_results FROM results
+     WHERE status = 'ok' GROUP BY model_id, params_hash, machine_key
+     ORDER BY model_id, params_hash, machine_key`,
   ).all().map((r) => ({ ...r }));
 }
 
@@ -119,7 +121,10 @@ Deno.test("opening a schema-5 store merges each variant's SDK and REST rows into
     assert.deepEqual(q4, ["sdk:ok", "rest:ok", "sdk:failed", "sdk:ok"]);
     // identity_latest and the triggers agree with the history.
     assert.deepEqual(
-      db.prepare("SELECT * FROM identity_latest ORDER BY model_id, params_hash").all().map((r) => ({
+      db.prepare(
+        "SELECT model_id, params_hash, machine_key, result_id, ok_results FROM identity_latest " +
+          "ORDER BY model_id, params_hash, machine_key",
+      ).all().map((r) => ({
         ...r,
       })),
       latestDerived(db),
@@ -157,7 +162,7 @@ Deno.test("opening a schema-5 store merges each variant's SDK and REST rows into
       params: {},
     });
     store.finishResult(id, { status: "ok", aggregates: { tokens_per_sec_mean: 90 } });
-    assert.equal(store.findCached("qwen/qwen3-4b@q4_k_m", "h-sdk")!.id, id);
+    assert.equal(store.findCached("qwen/qwen3-4b@q4_k_m", "h-sdk", null)!.id, id);
     assert.equal(dashboardStats(db).cached_models, 4);
   } finally {
     store.close();

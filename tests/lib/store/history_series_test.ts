@@ -3,6 +3,7 @@ import { ResultsStore } from "../../../lib/store/mod.ts";
 import { historySeries } from "../../../lib/store/history_series.ts";
 import { sampleSummary, welchSummary } from "../../../lib/student_t.ts";
 import { LONG_MODEL, seedLongHistory } from "./_long_history.ts";
+import { machineRecord } from "./_machines.ts";
 
 /** The figures of a line computed the plain way, from every speed in order (null: none). */
 function expected(speeds: (number | null)[]) {
@@ -61,6 +62,46 @@ Deno.test("a model without finished results has no lines", () => {
   const store = ResultsStore.open(":memory:");
   try {
     assert.equal(historySeries(store.db, "nobody"), null);
+  } finally {
+    store.close();
+  }
+});
+
+Deno.test("a variant on two machines is two lines, and one machine's lines can be read alone", () => {
+  const store = ResultsStore.open(":memory:");
+  try {
+    store.recordMachine(machineRecord("aaaa000000000001", "desk"));
+    store.recordMachine(machineRecord("bbbb000000000002", "rack-server"));
+    const model = { model_key: "org/m@q4_k_m", model_name: "org/m", quantization: "q4_k_m" };
+    const measured = (machine: string | null, speed: number) => {
+      const id = store.beginResult({
+        model,
+        params_hash: "h",
+        backend: "rest",
+        params: {},
+        machine_id: machine,
+      });
+      store.finishResult(id, {
+        status: "ok",
+        aggregates: { tokens_per_sec_mean: speed, tokens_per_sec_std: 0.4, runs_ok: 5 },
+      });
+    };
+    for (const speed of [40, 41, 42]) measured("aaaa000000000001", speed);
+    for (const speed of [90, 92]) measured("bbbb000000000002", speed);
+    measured(null, 10);
+    const all = historySeries(store.db, "org/m")!;
+    assert.deepEqual(all.series.map((s) => [s.machine_name, s.stats.total_runs]), [
+      ["desk", 3],
+      ["rack-server", 2],
+      [null, 1],
+    ]);
+    assert.equal(all.stats.total_runs, 6);
+    const server = historySeries(store.db, "org/m", "bbbb000000000002")!;
+    assert.deepEqual(server.series.map((s) => s.machine_name), ["rack-server"]);
+    assert.deepEqual([server.stats.total_runs, server.stats.avg_speed], [2, 91]);
+    const unknown = historySeries(store.db, "org/m", null)!;
+    assert.deepEqual(unknown.series.map((s) => s.stats.avg_speed), [10]);
+    assert.equal(historySeries(store.db, "org/m", "cccc000000000003"), null);
   } finally {
     store.close();
   }

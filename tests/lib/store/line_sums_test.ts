@@ -10,6 +10,10 @@ import { historySeries } from "../../../lib/store/history_series.ts";
 import { capture } from "./_capture.ts";
 import { linesFromScratchSql, refreshStaleLines } from "../../../lib/store/line_sums.ts";
 import { LONG_MODEL, seedLongHistory } from "./_long_history.ts";
+import { machineRecord } from "./_machines.ts";
+
+const DESK = "aaaa000000000001";
+const RACK = "bbbb000000000002";
 
 type Line = Record<string, unknown>;
 
@@ -17,6 +21,7 @@ const COLUMNS = [
   "model_id",
   "backend",
   "params_hash",
+  "machine_key",
   "total",
   "n",
   "sx",
@@ -34,10 +39,8 @@ const COLUMNS = [
   "parallel_id",
 ];
 
-const byKey = (a: Line, b: Line) =>
-  `${a.model_id}|${a.backend}|${a.params_hash}` < `${b.model_id}|${b.backend}|${b.params_hash}`
-    ? -1
-    : 1;
+const key = (l: Line) => `${l.model_id}|${l.backend}|${l.params_hash}|${l.machine_key}`;
+const byKey = (a: Line, b: Line) => key(a) < key(b) ? -1 : 1;
 
 /** Every line computed from the history, one pass per call. */
 function fromScratch(db: DatabaseSync): Line[] {
@@ -63,14 +66,25 @@ function assertSame(got: Line[], want: Line[], what: string): void {
   });
 }
 
-function start(store: ResultsStore, quant: string, backend = "rest", hash = "h"): number {
+function start(
+  store: ResultsStore,
+  quant: string,
+  backend = "rest",
+  hash = "h",
+  machine: string | null = null,
+): number {
   return store.beginResult({
     model: { model_key: `org/m@${quant}`, model_name: "org/m", quantization: quant },
     params_hash: hash,
     backend,
     params: {},
+    machine_id: machine,
   });
 }
+
+/** The lines as the reader gives them, keyed as the table keys them. */
+const read = (db: DatabaseSync, name: string): Line[] =>
+  lineSums(db, name).map((l) => ({ ...l, machine_key: l.machine_id ?? "" })).sort(byKey);
 
 const finish = (store: ResultsStore, id: number, speed: number | null, status = "ok") =>
   store.finishResult(id, {
@@ -115,11 +129,18 @@ Deno.test("deletes, status changes, moves and speed changes by any writer leave 
   const rng = createRandom(7);
   const random = () => rng.next();
   try {
-    const lines = [["q4", "rest", "h"], ["q4", "sdk", "h"], ["q8", "rest", "h2"]] as const;
+    store.recordMachine(machineRecord(DESK, "desk"));
+    store.recordMachine(machineRecord(RACK, "rack"));
+    const lines = [
+      ["q4", "rest", "h", null],
+      ["q4", "rest", "h", DESK],
+      ["q4", "sdk", "h", RACK],
+      ["q8", "rest", "h2", DESK],
+    ] as const;
     const ids: number[] = [];
     for (let i = 0; i < 120; i++) {
-      const [q, backend, hash] = lines[Math.floor(random() * lines.length)]!;
-      ids.push(start(store, q, backend, hash));
+      const [q, backend, hash, machine] = lines[Math.floor(random() * lines.length)]!;
+      ids.push(start(store, q, backend, hash, machine));
     }
     // Finished in a shuffled order, some without a speed, some failed.
     const order = [...ids].sort(() => random() - 0.5);
@@ -143,6 +164,8 @@ Deno.test("deletes, status changes, moves and speed changes by any writer leave 
       "UPDATE results SET finished_at = '2020-01-01T00:00:00.000Z' WHERE id % 19 = 0",
       "UPDATE results SET backend = 'sdk' WHERE id % 9 = 0",
       "UPDATE results SET params_hash = 'h9' WHERE id % 23 = 0",
+      `UPDATE results SET machine_id = '${RACK}' WHERE id % 8 = 0`,
+      "UPDATE results SET machine_id = NULL WHERE id % 10 = 0",
       "DELETE FROM results WHERE id % 6 = 0",
       `DELETE FROM results WHERE id = (SELECT MAX(id) FROM results WHERE status = 'ok')`,
     ];
@@ -150,8 +173,8 @@ Deno.test("deletes, status changes, moves and speed changes by any writer leave 
       store.db.exec(sql);
       // The reader computes a stale line from its results; the table has it after a refresh.
       const scratch = fromScratch(store.db);
-      const read = lineSums(store.db, "org/m").map((l) => ({ ...l })).sort(byKey);
-      assertSame(read, scratch.map((l) => ({ ...l, last_id: undefined })), `read after ${sql}`);
+      const lines = read(store.db, "org/m");
+      assertSame(lines, scratch.map((l) => ({ ...l, last_id: undefined })), `read after ${sql}`);
       refreshStaleLines(store.db);
       const rows = kept(store.db);
       assert.ok(rows.every((r) => r.stale === 0), sql);
@@ -203,23 +226,33 @@ Deno.test("a store reopened after another writer left a line stale has it comput
   }
 });
 
-Deno.test("a schema-9 store gets line_sums filled from its history when opened", async () => {
+Deno.test("a schema-10 store gets line_sums filled from its history when opened, a line per machine", async () => {
   const path = await Deno.makeTempFile({ suffix: ".db" });
   try {
     const old = new Database(path);
     old.exec("PRAGMA foreign_keys = ON");
-    for (const m of MIGRATIONS.filter((m) => m.version <= 9)) {
+    for (const m of MIGRATIONS.filter((m) => m.version <= 10)) {
       old.exec(m.sql);
       m.apply?.(old);
     }
-    old.exec("PRAGMA user_version = 9");
+    old.exec("PRAGMA user_version = 10");
     ensureColumns(old);
     seedHistory(old, { runs: 600, variants: 8 });
+    const now = new Date(0).toISOString();
+    const machine = old.prepare(
+      `INSERT INTO machines (id, hostname, description_json, first_seen, last_seen)
+       VALUES (?, ?, '{}', ?, ?)`,
+    );
+    machine.run(DESK, "desk", now, now);
+    machine.run(RACK, "rack", now, now);
+    old.exec(`UPDATE results SET machine_id = '${DESK}' WHERE id % 3 = 0`);
+    old.exec(`UPDATE results SET machine_id = '${RACK}' WHERE id % 3 = 1`);
     old.close();
     const store = ResultsStore.open(path);
     try {
       const rows = kept(store.db);
-      assert.ok(rows.length >= 8, `${rows.length} lines`);
+      assert.ok(rows.length >= 24, `${rows.length} lines`);
+      assert.deepEqual(new Set(rows.map((r) => r.machine_key)), new Set(["", DESK, RACK]));
       assertSame(rows, fromScratch(store.db), "migrated");
     } finally {
       store.close();
@@ -298,6 +331,37 @@ Deno.test("after a new result the model's figures are read from line_sums, not c
     for (const s of reads) {
       assert.ok(!/localbench_line_xy|GROUP BY/.test(s.sql), `a pass over the results: ${s.sql}`);
     }
+  } finally {
+    store.close();
+  }
+});
+
+Deno.test("a variant on two machines keeps a line per machine, as the history's lines, and a result moved to another machine moves its line", () => {
+  const store = ResultsStore.open(":memory:");
+  try {
+    store.recordMachine(machineRecord(DESK, "desk"));
+    store.recordMachine(machineRecord(RACK, "rack"));
+    for (const speed of [40, 41, 42]) finish(store, start(store, "q4", "rest", "h", DESK), speed);
+    for (const speed of [90, 92]) finish(store, start(store, "q4", "rest", "h", RACK), speed);
+    const unknown = start(store, "q4");
+    finish(store, unknown, 10);
+    const rows = kept(store.db);
+    assert.deepEqual(rows.map((r) => [r.machine_key, r.total, r.sy, r.sx]), [
+      ["", 1, 10, 1],
+      [DESK, 3, 123, 6],
+      [RACK, 2, 182, 3],
+    ]);
+    assert.ok(rows.every((r) => r.stale === 0), "appends per machine never leave a line stale");
+    const series = historySeries(store.db, "org/m")!.series;
+    assert.deepEqual(series.map((s) => [s.machine_id, s.stats.total_runs]), [
+      [DESK, 3],
+      [RACK, 2],
+      [null, 1],
+    ]);
+    store.db.exec(`UPDATE results SET machine_id = '${RACK}' WHERE id = ${unknown}`);
+    refreshStaleLines(store.db);
+    assertSame(kept(store.db), fromScratch(store.db), "moved to the rack");
+    assert.deepEqual(kept(store.db).map((r) => [r.machine_key, r.total]), [[DESK, 3], [RACK, 3]]);
   } finally {
     store.close();
   }

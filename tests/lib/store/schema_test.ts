@@ -9,15 +9,19 @@ import { LATEST_TRIGGERS } from "../../../lib/store/latest.ts";
 import { LINE_SUMS_TRIGGERS } from "../../../lib/store/line_sums.ts";
 import { tempEnv } from "../../_helpers.ts";
 import { seedHistory } from "./_history_seed.ts";
+import { machineRecord } from "./_machines.ts";
 
 /** identity_latest and totals as derived from the history, and as stored. */
 function compare(db: DatabaseSync): void {
   const derived = db.prepare(
-    `SELECT model_id, params_hash, MAX(id) AS result_id, COUNT(*) AS ok_results FROM results
-     WHERE status IN ${FINISHED} GROUP BY model_id, params_hash ORDER BY model_id, params_hash`,
+    `SELECT model_id, params_hash, COALESCE(machine_id, '') AS machine_key, MAX(id) AS result_id,
+       COUNT(*) AS ok_results FROM results WHERE status IN ${FINISHED}
+     GROUP BY model_id, params_hash, machine_key ORDER BY model_id, params_hash, machine_key`,
   ).all().map((r) => ({ ...r }));
-  const stored = db.prepare("SELECT * FROM identity_latest ORDER BY model_id, params_hash").all()
-    .map((r) => ({ ...r }));
+  const stored = db.prepare(
+    `SELECT model_id, params_hash, machine_key, result_id, ok_results FROM identity_latest
+     ORDER BY model_id, params_hash, machine_key`,
+  ).all().map((r) => ({ ...r }));
   assert.deepEqual(stored, derived);
   const runs = db.prepare("SELECT COUNT(*) AS n FROM runs").get() as { n: number };
   assert.deepEqual({ ...db.prepare("SELECT runs FROM totals").get() }, { runs: runs.n });
@@ -34,6 +38,8 @@ Deno.test("identity_latest and the run total follow every kind of write to the h
   const random = createRandom(7);
   const pick = <T>(xs: T[]): T => xs[Math.floor(random.next() * xs.length)]!;
   const open: number[] = [];
+  for (const id of ["m1", "m2"]) store.recordMachine(machineRecord(id, `host-${id}`));
+  const machineOf = () => pick([null, "m1", "m2"]);
   try {
     for (let step = 0; step < 400; step++) {
       const ids = (store.db.prepare("SELECT id FROM results").all() as { id: number }[])
@@ -45,6 +51,7 @@ Deno.test("identity_latest and the run total follow every kind of write to the h
           params_hash: pick(["a", "b"]),
           backend: "rest",
           params: {},
+          machine_id: machineOf(),
         });
         store.addRun(id, { run_index: 0, tokens_per_sec: 10 });
         open.push(id);
@@ -61,6 +68,9 @@ Deno.test("identity_latest and the run total follow every kind of write to the h
       } else if (op < 0.85) {
         store.db.prepare("UPDATE results SET params_hash = ? WHERE id = ?")
           .run(pick(["a", "b", "c"]), pick(ids));
+      } else if (op < 0.9) {
+        store.db.prepare("UPDATE results SET machine_id = ? WHERE id = ?")
+          .run(machineOf(), pick(ids));
       } else if (op < 0.95) {
         store.db.prepare("DELETE FROM results WHERE id = ?").run(pick(ids));
       } else {
@@ -204,6 +214,7 @@ Deno.test("schema 8 rebuilds results for 'partial': finished results with failed
       ).all(type) as { name: string }[]).map((r) => r.name).sort();
     assert.deepEqual(named("index"), [
       "idx_results_finished",
+      "idx_results_machine_identity",
       "idx_results_model_hash",
       "idx_results_status_model",
     ]);

@@ -136,8 +136,8 @@ Deno.test("opening a schema-8 store splits a stored grid result into one result 
       ["prompt 256 tokens · 16 out", "prompt 64 tokens · 16 out", null].sort(),
     );
     // A cell that had a failed run is not a cache hit; the clean one is.
-    assert.notEqual(store.cacheHit("tiny-a", paramsHash(paramsOf([64])), 3), null);
-    assert.equal(store.cacheHit("tiny-a", paramsHash(paramsOf([256])), 3), null);
+    assert.notEqual(store.cacheHit("tiny-a", paramsHash(paramsOf([64])), 3, null), null);
+    assert.equal(store.cacheHit("tiny-a", paramsHash(paramsOf([256])), 3, null), null);
   } finally {
     store.close();
   }

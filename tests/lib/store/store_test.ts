@@ -35,13 +35,17 @@ Deno.test("ResultsStore keeps models, results and one row per run", () => {
     const id = start(store);
     store.addRun(id, { run_index: 0, tokens_per_sec: 10, ttft_ms: 100 });
     store.addRun(id, { run_index: 1, tokens_per_sec: 12, ttft_ms: 90 });
-    assert.equal(store.findCached(MODEL.model_key, "h1"), null, "a running result is no cache hit");
+    assert.equal(
+      store.findCached(MODEL.model_key, "h1", null),
+      null,
+      "a running result is no cache hit",
+    );
     store.finishResult(id, { status: "ok", aggregates: { tokens_per_sec_mean: 11, runs_ok: 2 } });
-    const hit = store.findCached(MODEL.model_key, "h1");
+    const hit = store.findCached(MODEL.model_key, "h1", null);
     assert.equal(hit?.tokens_per_sec_mean, 11);
     assert.equal(hit?.quantization, "q4_k_m");
     assert.equal(
-      store.findCached(MODEL.model_key, "other-params"),
+      store.findCached(MODEL.model_key, "other-params", null),
       null,
       "changed parameters miss",
     );
@@ -60,7 +64,7 @@ Deno.test("ResultsStore keeps history: a retest adds a result and the latest vie
     store.finishResult(b, { status: "ok", aggregates: { tokens_per_sec_mean: 7 } });
     const failed = start(store);
     store.finishResult(failed, { status: "failed", error: "boom" });
-    assert.equal(store.findCached(MODEL.model_key, "h1")?.id, b);
+    assert.equal(store.findCached(MODEL.model_key, "h1", null)?.id, b);
     assert.equal(store.allResults().length, 3);
     assert.deepEqual(store.latestPerIdentity().map((r) => r.id), [b]);
     assert.equal(store.allResults()[2]!.error, "boom");
@@ -102,7 +106,7 @@ Deno.test("opening a database of an older schema migrates it forward and keeps i
     ) => c.name);
     for (const name of Object.keys(OPTIONAL_COLUMNS.runs!)) assert.ok(cols.includes(name), name);
     assert.equal(
-      store.findCached("a@q8_0", "h")?.backend,
+      store.findCached("a@q8_0", "h", null)?.backend,
       "sdk",
       "old row readable through the new view",
     );

@@ -3,6 +3,8 @@ import { waitFor } from "../../_helpers.ts";
 import { STREAMS_PER_CLIENT } from "../../../lib/dashboard/events.ts";
 import { startLmStudioDouble } from "../../doubles/lmstudio_server.ts";
 import { post, type TestDashboard, testDashboard } from "../_dashboard.ts";
+import type { ServerFacts } from "../../../lib/bench/mod.ts";
+import { machineRecord } from "../../lib/store/_machines.ts";
 
 /** The status once `ok` holds for it (polled, up to 20 s). */
 function statusWhen(
@@ -316,5 +318,58 @@ Deno.test("GET /api/benchmark/events answers 429 beyond the streams one client m
     }, "a slot given back");
   } finally {
     for (const res of open) await res.body!.cancel();
+  }
+});
+
+Deno.test("a benchmark started by the API records the machine it runs on with every result", async () => {
+  const double = await startLmStudioDouble({ port: 0, tokenDelayMs: 0 });
+  const servers: ServerFacts[] = [];
+  try {
+    await using d = await testDashboard({
+      baseArgs: ["--backend", "rest", "--base-url", double.url, "--runs", "1"],
+      machine: (server) => {
+        servers.push(server);
+        return Promise.resolve(machineRecord("dddd000000000004", "dash-host"));
+      },
+    });
+    assert.equal((await post(d, "/api/benchmark/start", { n_parallel: 1 })).status, 202);
+    await statusWhen(d, (s) => s.status === "idle");
+    const { results } = await (await d.request("/api/results")).json();
+    assert.ok(results.length >= 1);
+    for (const r of results) {
+      assert.deepEqual([r.machine_id, r.machine_name], ["dddd000000000004", "dash-host"]);
+    }
+    assert.match(String(servers[0]!.describe), new RegExp(double.url.replace(/[.:/]/g, ".")));
+  } finally {
+    await double.close();
+  }
+});
+
+Deno.test("a machine that cannot be captured is said, and the results are stored without one", async () => {
+  const double = await startLmStudioDouble({ port: 0, tokenDelayMs: 0 });
+  try {
+    await using d = await testDashboard({
+      baseArgs: ["--backend", "rest", "--base-url", double.url, "--runs", "1"],
+      machine: () => Promise.reject(new Error("machine-id is damaged")),
+    });
+    const warnings: string[] = [];
+    const unsubscribe = d.web.controller.events.subscribe(({ event: e }) => {
+      if (e.type === "log" && e.level === "warn") warnings.push(e.message);
+    }, null);
+    try {
+      assert.equal((await post(d, "/api/benchmark/start", { n_parallel: 1 })).status, 202);
+      const s = await statusWhen(d, (s) => s.status === "idle");
+      assert.equal((s.outcome as { outcome: string }).outcome, "completed");
+    } finally {
+      unsubscribe();
+    }
+    const { results } = await (await d.request("/api/results")).json();
+    assert.ok(results.length >= 1 && results.every((r: { machine_id: null }) => !r.machine_id));
+    assert.ok(
+      warnings.some((w) => /machine could not be recorded \(machine-id is damaged\)/.test(w)),
+      warnings.join("\n"),
+    );
+  } finally {
+    await double.close();
   }
 });

@@ -3,6 +3,7 @@ import type { ResultsStore } from "../../../lib/store/mod.ts";
 import { testDashboard } from "../_dashboard.ts";
 import { seedStore } from "../_seed.ts";
 import { seedLongHistory } from "../../lib/store/_long_history.ts";
+import { machineRecord } from "../../lib/store/_machines.ts";
 
 /**
  * A finished result of a variant measured through `backend` at `speed` tokens/s (5 runs, with
@@ -222,4 +223,61 @@ Deno.test("a bad window is a 400 with {error, code}", async () => {
   const ok = await d.request("/api/comparison/qwen/qwen3-4b?limit=5000&before=1");
   assert.equal(ok.status, 200);
   assert.deepEqual((await ok.json()).history, [], "nothing older than the first result");
+});
+
+Deno.test("the same variant on two machines is two lines, and the answer holds it on each machine", async () => {
+  await using d = await testDashboard();
+  const store = d.web.store;
+  store.recordMachine(machineRecord("aaaa000000000001", "desk"));
+  store.recordMachine(machineRecord("bbbb000000000002", "rack-server"));
+  const on = (machine: string | null, speed: number) => {
+    const id = store.beginResult({
+      model: {
+        model_key: "qwen/qwen3-4b@q4_k_m",
+        model_name: "qwen/qwen3-4b",
+        quantization: "q4_k_m",
+      },
+      params_hash: "h-rest",
+      backend: "rest",
+      params: {},
+      machine_id: machine,
+    });
+    store.finishResult(id, {
+      status: "ok",
+      aggregates: { tokens_per_sec_mean: speed, tokens_per_sec_std: 0.5, runs_ok: 5 },
+    });
+  };
+  on(null, 30);
+  on("aaaa000000000001", 40);
+  on("aaaa000000000001", 41);
+  on("bbbb000000000002", 90);
+  const body = await (await d.request("/api/comparison/qwen/qwen3-4b")).json();
+  const series = body.series as {
+    id: string;
+    machine_name: string | null;
+    stats: { total_runs: number };
+  }[];
+  assert.deepEqual(series.map((s) => [s.machine_name, s.stats.total_runs]), [
+    [null, 1],
+    ["desk", 2],
+    ["rack-server", 1],
+  ]);
+  assert.equal(new Set(series.map((s) => s.id)).size, 3);
+  // Every point names its machine's line.
+  const ids = new Set(series.map((s) => s.id));
+  assert.ok(body.history.every((p: { series: string }) => ids.has(p.series)));
+  assert.deepEqual(
+    body.machines.map((
+      m: { machine_name: string; tokens_per_sec_mean: number; gpus: string | null },
+    ) => [
+      m.machine_name,
+      m.tokens_per_sec_mean,
+      m.gpus,
+    ]).sort(),
+    [
+      ["desk", 41, "GPU of desk (nvidia 550.54)"],
+      ["rack-server", 90, "GPU of rack-server (nvidia 550.54)"],
+      ["unknown machine", 30, null],
+    ],
+  );
 });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { BUILD_TARGETS, CMAKE_FLAGS, progressReporter } from "../../../tools/engine/build.ts";
 
-Deno.test("CMAKE_FLAGS turn off every download and build only the server and the converter", () => {
+Deno.test("CMAKE_FLAGS turn off every download and the build makes only the server, the converter and llama-bench", () => {
   for (
     const flag of [
       "-DLLAMA_USE_PREBUILT_UI=OFF",
@@ -12,7 +12,7 @@ Deno.test("CMAKE_FLAGS turn off every download and build only the server and the
   ) {
     assert.ok(CMAKE_FLAGS.includes(flag), flag);
   }
-  assert.deepEqual(BUILD_TARGETS, ["llama-server", "llama-convert-llama2c-to-ggml"]);
+  assert.deepEqual(BUILD_TARGETS, ["llama-server", "llama-convert-llama2c-to-ggml", "llama-bench"]);
 });
 
 Deno.test("progressReporter() prints one line per tenth of Ninja's progress", () => {

@@ -4,12 +4,16 @@ import { findGgufKey } from "../../../lib/engine/gguf_meta.ts";
 import { MODEL_CONTEXT_LENGTH, TINY_MODELS } from "../../../lib/engine/model_specs.ts";
 import { LLAMA_CPP_COMMIT } from "../../../lib/engine/paths.ts";
 import type { CommandRunner } from "../../../tools/engine/run.ts";
-import { runEngineSetup } from "../../../tools/engine/setup.ts";
+import { BUILD_TARGETS } from "../../../tools/engine/build.ts";
+import { planBuild, runEngineSetup } from "../../../tools/engine/setup.ts";
+import { enginePaths } from "../../../lib/engine/paths.ts";
+import { readStampSync } from "../../../lib/engine/stamp.ts";
 import { tinyGguf } from "../../lib/engine/fixtures.ts";
 
 /** Plays npm, tar, git, cmake, ninja and the converter by creating the files they would. */
 function fakeToolchain() {
   const calls: string[] = [];
+  const ninjaTargets: string[][] = [];
   const ok = (tail: string[] = []) => Promise.resolve({ code: 0, tail });
   const runner: CommandRunner = async (command, args) => {
     const name = command.split("/").at(-1)!;
@@ -28,9 +32,9 @@ function fakeToolchain() {
     if (name === "ninja") {
       const bin = `${args[1]}/bin`;
       await Deno.mkdir(bin, { recursive: true });
-      for (const b of ["llama-server", "llama-convert-llama2c-to-ggml"]) {
-        await Deno.writeTextFile(`${bin}/${b}`, b);
-      }
+      const targets = args.slice(3);
+      ninjaTargets.push(targets);
+      for (const b of targets) await Deno.writeTextFile(`${bin}/${b}`, `new ${b}`);
     }
     if (name === "llama-convert-llama2c-to-ggml") {
       const checkpoint = args[args.indexOf("--llama2c-model") + 1]!;
@@ -42,13 +46,13 @@ function fakeToolchain() {
     }
     return ok();
   };
-  return { runner, calls };
+  return { runner, calls, ninjaTargets };
 }
 
 Deno.test("runEngineSetup() builds, installs and generates, then a second run does nothing", async () => {
   const root = await Deno.makeTempDir({ prefix: "localbench-setup-test-" });
   try {
-    const { runner, calls } = fakeToolchain();
+    const { runner, calls, ninjaTargets } = fakeToolchain();
     const said: string[] = [];
     const options = {
       root,
@@ -67,6 +71,8 @@ Deno.test("runEngineSetup() builds, installs and generates, then a second run do
       "ninja -C",
     ]);
     assert.equal(calls.filter((c) => c.startsWith("llama-convert")).length, TINY_MODELS.length);
+    assert.deepEqual(ninjaTargets, [[...BUILD_TARGETS]], "a fresh machine builds all in one go");
+    assert.ok(BUILD_TARGETS.includes("llama-bench"));
 
     const engine = findEngine({ root });
     assert.ok(engine, "engine complete after setup");
@@ -95,6 +101,43 @@ Deno.test("runEngineSetup() builds, installs and generates, then a second run do
 
     const forced = await runEngineSetup({ ...options, force: true });
     assert.equal(forced.built, true);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("runEngineSetup() on an engine built before llama-bench was a target builds only llama-bench and keeps the rest", async () => {
+  const root = await Deno.makeTempDir({ prefix: "localbench-setup-test-" });
+  try {
+    const { runner, calls, ninjaTargets } = fakeToolchain();
+    const options = { root, runner, find: (c: string) => `/usr/bin/${c}`, say: () => {} };
+    await runEngineSetup(options);
+    const paths = enginePaths(root);
+    const stamp = readStampSync(paths.stamp)!;
+    const oldTargets = ["llama-server", "llama-convert-llama2c-to-ggml"];
+    await Deno.writeTextFile(paths.stamp, JSON.stringify({ ...stamp, targets: oldTargets }));
+    await Deno.remove(paths.bench);
+    await Deno.writeTextFile(paths.server, "working server");
+    assert.deepEqual(planBuild(paths), { full: false, targets: ["llama-bench"] });
+
+    const before = calls.length;
+    const result = await runEngineSetup(options);
+    assert.deepEqual([result.built, result.generated], [true, false], "models kept");
+    assert.deepEqual(ninjaTargets.at(-1), ["llama-bench"]);
+    assert.equal(await Deno.readTextFile(paths.server), "working server", "server not replaced");
+    assert.equal(await Deno.readTextFile(paths.bench), "new llama-bench");
+    assert.deepEqual(readStampSync(paths.stamp)!.targets, [...BUILD_TARGETS]);
+    assert.equal(
+      calls.slice(before).filter((c) => c.startsWith("llama-convert")).length,
+      0,
+      "no model regenerated",
+    );
+    assert.deepEqual(planBuild(paths), { full: false, targets: [] }, "current afterwards");
+    assert.deepEqual(
+      (await Array.fromAsync(Deno.readDir(paths.binDir))).map((e) => e.name).sort(),
+      [...BUILD_TARGETS].sort(),
+      "no temporary file left in bin/",
+    );
   } finally {
     await Deno.remove(root, { recursive: true });
   }

@@ -133,9 +133,13 @@ Deno.test("imported results are listed by --list-cache beside their source tool"
     await importFile(store, fixture("llama_bench.json"));
     await importFile(store, fixture("vllm_bench_summary.json"));
     const text = cacheListing(store);
-    assert.match(text, /tiny-a-Q8_0\s+q8_0\s+llama-bench\s+16 out · depth 512/);
-    assert.match(text, /llama-bench\s+prompt 64 tokens\s/);
-    assert.match(text, /Llama-3\.1-8B-Instruct\s+-\s+vllm-bench\s+4 requests\s+50\.00\s+120\.0/);
+    // Imported results name no machine: the file does not say which one measured them.
+    assert.match(text, /tiny-a-Q8_0\s+q8_0\s+llama-bench\s+unknown machine\s+16 out · depth 512/);
+    assert.match(text, /llama-bench\s+unknown machine\s+prompt 64 tokens\s/);
+    assert.match(
+      text,
+      /Llama-3\.1-8B-Instruct\s+-\s+vllm-bench\s+unknown machine\s+4 requests\s+50\.00\s+120\.0/,
+    );
     assert.match(text, /4 cached result\(s\)/);
   } finally {
     store.close();

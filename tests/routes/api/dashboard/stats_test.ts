@@ -24,6 +24,7 @@ Deno.test("GET /api/dashboard/stats returns exactly the seed's object plus the K
   assert.deepEqual(Object.keys(s.top_models_extended[0]).sort(), [
     "architecture",
     "backend",
+    "machine_name",
     "model_key",
     "model_name",
     "quantization",

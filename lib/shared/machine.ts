@@ -1,0 +1,9 @@
+/**
+ * How a result's machine is named where none was recorded (results stored before machines were,
+ * or imported from another tool's output). Shared by the store, the reports and the browser.
+ *
+ * @module
+ */
+
+/** The name of an unknown machine. */
+export const UNKNOWN_MACHINE = "unknown machine";
