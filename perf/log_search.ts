@@ -16,8 +16,13 @@
  * the minimum of each side are printed with the ratio of the medians. The host's resident
  * memory (VmRSS of its process, sampled every 5 ms) is reported fresh, at its peak per case and
  * during the searches, and 3 s after the last one (against its fresh size). The page cache is warm (the file was just written or read).
+ * CPU seconds (user + system, medians) are printed beside the wall times: the host's from
+ * /proc/<pid>/stat around each request, grep's from bash's `times` (grep runs under `bash -c`,
+ * a few ms more of wall time; not for the early-stop case, which takes milliseconds); on a
+ * machine loaded by other work they show what each side costs when wall times mostly wait.
  *
- * Usage: `deno run -A perf/log_search.ts [--size-mb 1000] [--repeats 5] [--file PATH] [--keep]`
+ * Usage: `deno run -A perf/log_search.ts [--size-mb 1000] [--repeats 5] [--file PATH] [--keep]
+ * [--only TEXT]` (`--only`: the cases whose name holds TEXT, e.g. `--only RE2`).
  *
  * @module
  */
@@ -43,6 +48,8 @@ interface Case {
   /** The peer's locale. @default "C" */
   locale?: string;
   goal: number;
+  /** Whether CPU times are taken (not for milliseconds: the peer then runs without bash). */
+  cpu?: boolean;
   /** The peer's output turned into a count comparable with our `total`. */
   peerCount(stdout: string): number;
   ourCount(body: { total: number; results: unknown[] }): number;
@@ -111,6 +118,7 @@ const CASES: Case[] = [
     query: { query: ONE_PERCENT_TERM, limit: "50" },
     peer: ["grep", "-i", "-m", "51", "-F", ONE_PERCENT_TERM],
     goal: 3,
+    cpu: false,
     peerCount: (out) => out.split("\n").filter((l) => l !== "").length,
     ourCount: (b) => b.results.length + (b.total > b.results.length ? 1 : 0),
   },
@@ -124,6 +132,26 @@ async function serve(dataDir: string): Promise<void> {
   await host.settings.updateMany({ logmonitor: { regex_search_enabled: true } });
   print(JSON.stringify({ port: served.port, key: served.adminKey }));
   await new Promise(() => {});
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc (0 when unreadable). */
+function cpuSeconds(pid: number): number {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in ticks of 10 ms
+  } catch {
+    return 0;
+  }
+}
+
+/** The children's user and system seconds from bash's `times` (its second line). */
+function childCpuSeconds(timesOutput: string): number {
+  const line = timesOutput.trim().split("\n").at(-1) ?? "";
+  return [...line.matchAll(/(\d+)m([\d.]+)s/g)].reduce(
+    (sum, m) => sum + Number(m[1]) * 60 + Number(m[2]),
+    0,
+  );
 }
 
 function rssMb(pid: number): number {
@@ -150,6 +178,7 @@ async function main(): Promise<void> {
       file: { type: "string" },
       keep: { type: "boolean", default: false },
       serve: { type: "string" },
+      only: { type: "string" },
     },
   });
   if (values.serve) return await serve(values.serve);
@@ -198,27 +227,34 @@ async function main(): Promise<void> {
           await new Promise((r) => setTimeout(r, 5));
         }
       })();
+      const cpu0 = cpuSeconds(child.pid);
       const t0 = performance.now();
       const res = await fetch(base + new URLSearchParams(c.query), {
         headers: { "X-Api-Key": key },
       });
       const body = await res.json();
       const ms = performance.now() - t0;
+      const cpu = cpuSeconds(child.pid) - cpu0;
       sampling = false;
       await sampler;
       // A refusal (e.g. 422 regex_timeout) is reported in the table, not taken for a count.
-      return { ms, count: res.status === 200 ? c.ourCount(body) : `HTTP ${res.status}` };
+      return { ms, cpu, count: res.status === 200 ? c.ourCount(body) : `HTTP ${res.status}` };
     };
     const peer = async (c: Case) => {
       const t0 = performance.now();
-      const out = await new Deno.Command(c.peer[0]!, {
-        args: [...c.peer.slice(1), path],
+      // Through bash, whose `times` gives grep's CPU time (on stderr).
+      const [cmd, ...args] = c.cpu === false
+        ? [...c.peer, path]
+        : ["bash", "-c", '"$@"; s=$?; times >&2; exit $s', "bash", ...c.peer, path];
+      const out = await new Deno.Command(cmd!, {
+        args,
         env: { LC_ALL: c.locale ?? "C" },
       })
         .output();
       const ms = performance.now() - t0;
       return {
         ms,
+        cpu: childCpuSeconds(new TextDecoder().decode(out.stderr)),
         count: String(c.peerCount(new TextDecoder().decode(out.stdout).trim())) as
           | string
           | number,
@@ -226,19 +262,27 @@ async function main(): Promise<void> {
     };
 
     const restMb = rssMb(child.pid);
-    const times = CASES.map(() => ({ ours: [] as number[], peer: [] as number[], counts: "" }));
-    for (const [i, c] of CASES.entries()) {
+    const cases = CASES.filter((c) => !values.only || c.name.includes(values.only));
+    const times = cases.map(() => ({
+      ours: [] as number[],
+      peer: [] as number[],
+      oursCpu: [] as number[],
+      peerCpu: [] as number[],
+      counts: "",
+    }));
+    for (const [i, c] of cases.entries()) {
       const [a, b] = [await ours(c), await peer(c)];
       times[i]!.counts = `${a.count} / ${b.count}`;
     }
     peak = 0;
     casePeak.clear();
     for (let r = 0; r < repeats; r++) {
-      for (const [i, c] of CASES.entries()) {
+      for (const [i, c] of cases.entries()) {
         const order = r % 2 === 0 ? [ours, peer] : [peer, ours];
         for (const run of order) {
-          const { ms } = await run(c);
+          const { ms, cpu } = await run(c);
           (run === ours ? times[i]!.ours : times[i]!.peer).push(ms);
+          (run === ours ? times[i]!.oursCpu : times[i]!.peerCpu).push(cpu);
         }
       }
     }
@@ -254,10 +298,11 @@ async function main(): Promise<void> {
       "peer median (min)",
       "ratio",
       "goal",
+      "CPU s ours / peer (ratio)",
       "matches ours / peer",
       "host peak RSS",
     ]];
-    for (const [i, c] of CASES.entries()) {
+    for (const [i, c] of cases.entries()) {
       const t = times[i]!;
       const ratio = median(t.ours) / median(t.peer);
       rows.push([
@@ -267,6 +312,11 @@ async function main(): Promise<void> {
         `${fmt(median(t.peer))} (${fmt(Math.min(...t.peer))})`,
         `${ratio.toFixed(2)}×${ratio <= c.goal ? "" : " (over goal)"}`,
         `≤ ${c.goal}×`,
+        c.cpu === false
+          ? "—"
+          : `${median(t.oursCpu).toFixed(2)} / ${median(t.peerCpu).toFixed(2)} (${
+            (median(t.oursCpu) / Math.max(median(t.peerCpu), 0.01)).toFixed(1)
+          }×)`,
         t.counts,
         `${(casePeak.get(c) ?? 0).toFixed(0)} MB`,
       ]);

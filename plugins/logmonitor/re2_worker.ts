@@ -1,5 +1,6 @@
 /**
- * RE2 for the regex worker: re2-wasm's files, read and compiled once per process, and the code
+ * RE2 for regex search: re2-wasm's files, read and compiled on use (kept while searches come),
+ * {@linkcode startRe2} (which a search runs on the host to check its pattern), and the code
  * of the worker of one regex search (started by `regex_worker.ts` from a blob URL, so that the
  * permission-scoped host needs no read access to the source tree, only to re2-wasm's package
  * folder, {@linkcode re2PackageDir}). The worker receives the compiled WebAssembly module and
@@ -62,13 +63,36 @@ export interface Re2Assets {
 }
 
 let assets: Re2Assets | null = null;
+let dropTimer: ReturnType<typeof setTimeout> | undefined;
+
+/** How long re2-wasm's compiled module is kept after its last use (about 4 MB). */
+export const RE2_IDLE_MS = 2000;
 
 /**
- * re2-wasm's files, read and the module compiled on first use (then kept for the process).
+ * embind copies a `Uint8Array` into RE2's memory one byte at a time in a JavaScript loop (about
+ * 200 MB/s); one `HEAPU8.set` does the same copy (the memory never grows: fixed at 16 MiB).
+ */
+function fastCopy(loader: string): string {
+  return loader.replace(
+    /for \(var i = 0; i < length; \+\+i\) \{\s*HEAPU8\[ptr \+ 4 \+ i\] = value\[i\];\s*\}/,
+    "HEAPU8.set(value, ptr + 4);",
+  );
+}
+
+/**
+ * re2-wasm's files, read and the module compiled on first use, then kept until
+ * {@linkcode RE2_IDLE_MS} pass without a use (so that an idle host gives the memory back).
  *
  * @throws {Error} when the package cannot be read (e.g. a scope without its folder).
  */
 export function re2Assets(): Re2Assets {
+  clearTimeout(dropTimer);
+  const timer = setTimeout(() => {
+    assets = null;
+    (globalThis as { gc?: () => void }).gc?.(); // where the host exposes it (the scoped host)
+  }, RE2_IDLE_MS);
+  Deno.unrefTimer(timer);
+  dropTimer = timer;
   if (assets) return assets;
   const dir = re2PackageDir();
   if (dir === null) {
@@ -76,7 +100,7 @@ export function re2Assets(): Re2Assets {
   }
   assets = {
     wasm: new WebAssembly.Module(Deno.readFileSync(`${dir}build/wasm/re2.wasm`)),
-    loader: Deno.readTextFileSync(`${dir}build/wasm/re2.js`),
+    loader: fastCopy(Deno.readTextFileSync(`${dir}build/wasm/re2.js`)),
     api: Deno.readTextFileSync(`${dir}build/src/re2.js`),
   };
   return assets;
@@ -89,8 +113,37 @@ type MatchingLines = (
   maxWindow: number,
 ) => number[];
 
+/** re2-wasm's `RE2` class (the part used here). */
+export type Re2Class = new (pattern: string, flags: string) => unknown;
+
+/**
+ * Runs re2-wasm's scripts with its compiled module (a fresh WebAssembly instance with its own
+ * memory) and returns its `RE2` class. Self-contained: the worker runs its source text.
+ */
+export function startRe2(a: Re2Assets): Re2Class {
+  const module: Record<string, unknown> = {
+    // An abort (RE2's memory is full) throws with its message: nothing for the console.
+    printErr() {},
+    // Emscripten's hook: instantiate the module handed over instead of reading re2.wasm.
+    instantiateWasm(imports: WebAssembly.Imports, receive: (i: WebAssembly.Instance) => void) {
+      const instance = new WebAssembly.Instance(a.wasm, imports);
+      receive(instance);
+      return instance.exports;
+    },
+  };
+  // `process`, `require` and `window` undefined: the loader takes its plain-shell path.
+  const names = ["Module", "process", "require", "window", "importScripts", "print", "read"];
+  new Function(...names, a.loader)(module);
+  const exports: { RE2?: Re2Class } = {};
+  new Function("exports", "require", a.api)(exports, () => module);
+  return exports.RE2!;
+}
+
 /** The worker's main function (runs alone from its source text: only globals and arguments). */
-export function re2WorkerMain(matchingLines: MatchingLines): void {
+export function re2WorkerMain(
+  matchingLines: MatchingLines,
+  startRe2: (a: Re2Assets) => Re2Class,
+): void {
   const scope = globalThis as unknown as {
     onmessage: ((e: MessageEvent) => void) | null;
     postMessage(value: unknown): void;
@@ -99,23 +152,6 @@ export function re2WorkerMain(matchingLines: MatchingLines): void {
   let lineCap = 8192;
   let maxWindow = 256 * 1024;
   const text = (err: unknown) => err instanceof Error ? err.message : `${err}`;
-  /** Runs re2-wasm's scripts with its compiled module; returns its `RE2` class. */
-  const startRe2 = (a: { wasm: WebAssembly.Module; loader: string; api: string }) => {
-    const module: Record<string, unknown> = {
-      // Emscripten's hook: instantiate the module handed over instead of reading re2.wasm.
-      instantiateWasm(imports: WebAssembly.Imports, receive: (i: WebAssembly.Instance) => void) {
-        const instance = new WebAssembly.Instance(a.wasm, imports);
-        receive(instance);
-        return instance.exports;
-      },
-    };
-    // `process`, `require` and `window` undefined: the loader takes its plain-shell path.
-    const names = ["Module", "process", "require", "window", "importScripts", "print", "read"];
-    new Function(...names, a.loader)(module);
-    const exports: { RE2?: new (pattern: string, flags: string) => unknown } = {};
-    new Function("exports", "require", a.api)(exports, () => module);
-    return exports.RE2!;
-  };
   scope.onmessage = (e) => {
     const m = e.data;
     if (m.type === "init") {

@@ -4,7 +4,9 @@
  * allowed by the filter. Scanning stops once the requested page plus one more match is
  * complete, so `total` means "at least". Plain text is searched as bytes (linear time; letters
  * beyond ASCII through their case forms, `case_variants.ts`); regular expressions run on RE2,
- * also in linear time, in a worker with a time budget (`regex_worker.ts`).
+ * also in linear time, in a worker with a time budget (`regex_worker.ts`), on the lines holding
+ * the text every match holds (`regex_literal.ts`) or, for a pattern without such text, on the
+ * lines its prefilter automaton lets through (`regex_dfa.ts`).
  *
  * @module
  */
@@ -12,7 +14,8 @@ import { UsageError } from "../../lib/error.ts";
 import { type Level, LEVELS, type ParsedLine } from "./parse.ts";
 import { caseVariantPlan, hasCaseVariants } from "./case_variants.ts";
 import { requiredLiterals } from "./regex_literal.ts";
-import { REGEX_BUDGET_MS, RegexRunner } from "./regex_worker.ts";
+import { MAX_REGEX_LINE, REGEX_BUDGET_MS, RegexRunner } from "./regex_worker.ts";
+import { buildDfa, type Dfa, dfaAccepts } from "./regex_dfa.ts";
 import { type Candidates, scanFile, type ScanOptions } from "./search_scan.ts";
 
 /** Hard cap of `limit`. */
@@ -107,6 +110,36 @@ export function compilePattern(query: string, caseSensitive: boolean): RegExp {
   }
 }
 
+/** Whether the automaton decides `line` alone (ASCII, no CR, not cut: `Dfa.asciiExact`). */
+function decides(dfa: Dfa | null, line: string): dfa is Dfa {
+  if (dfa === null || !dfa.asciiExact || line.length > MAX_REGEX_LINE) return false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c >= 0x80 || c === 0x0d) return false;
+  }
+  return true;
+}
+
+/**
+ * The indices of the candidate `lines` (decoded, without CR) that match: decided by the
+ * automaton where it can (no worker started for them), else by RE2.
+ */
+async function verifyLines(
+  lines: string[],
+  dfa: Dfa | null,
+  runner: RegexRunner,
+): Promise<number[]> {
+  const asked = lines.flatMap((l, k) => decides(dfa, l) ? [] : [k]);
+  const matched = new Set<number>();
+  if (asked.length > 0) {
+    const bytes = encoder.encode(asked.map((k) => lines[k]).join("\n"));
+    for (const j of await runner.matchLines(bytes)) matched.add(asked[j]!);
+  }
+  return lines.flatMap((l, k) =>
+    matched.has(k) || (decides(dfa, l) && dfaAccepts(dfa, l)) ? [k] : []
+  );
+}
+
 /** Options of {@linkcode searchFile}. */
 export interface SearchFileOptions extends ScanOptions {
   /** Time budget of a regex search in ms. @default REGEX_BUDGET_MS */
@@ -153,7 +186,7 @@ export async function searchFile(
       candidates = {
         kind: "needles",
         needles: plan.needles,
-        fold: true,
+        fold: plan.fold,
         verify: (lines) => Promise.resolve(lines.flatMap((l, k) => plan.test(l) ? [k] : [])),
       };
     } else {
@@ -162,18 +195,33 @@ export async function searchFile(
   } else {
     compilePattern(query, caseSensitive);
     const literals = requiredLiterals(query, !caseSensitive);
+    const dfa = await buildDfa(query, !caseSensitive);
+    // With an automaton, lines seldom need RE2: its worker starts only when one does.
     const open = await RegexRunner.open(
       query,
       !caseSensitive,
       options.regexBudgetMs ?? REGEX_BUDGET_MS,
+      dfa !== null,
     );
     runner = open;
-    candidates = literals === null ? { kind: "lines", match: (bytes) => open.matchLines(bytes) } : {
-      kind: "needles",
-      needles: literals.map((l) => encoder.encode(l)),
-      fold: !caseSensitive,
-      verify: (lines) => open.matchLines(encoder.encode(lines.join("\n"))),
-    };
+    const match = (bytes: Uint8Array) => open.matchLines(bytes);
+    const verify = (lines: string[]) => verifyLines(lines, dfa, open);
+    candidates = dfa && literals === null
+      ? {
+        kind: "dfa",
+        table: dfa.table,
+        lineCap: MAX_REGEX_LINE,
+        asciiExact: dfa.asciiExact,
+        match,
+      }
+      : literals === null
+      ? { kind: "lines", match }
+      : {
+        kind: "needles",
+        needles: literals.map((l) => encoder.encode(l)),
+        fold: !caseSensitive,
+        verify,
+      };
   }
   let file: Deno.FsFile;
   try {

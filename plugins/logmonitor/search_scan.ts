@@ -2,8 +2,8 @@
  * The byte-level scan behind log search. The file is read in growing blocks (64 KiB up to
  * 4 MiB) into WebAssembly memory and searched there as raw bytes; only the lines that can match
  * are decoded. Candidate lines come from a needle search (the query, a regex's required
- * literal, or the level words), from a matcher of raw lines (regular expressions), or are every
- * line.
+ * literal, or the level words), from a regex's prefilter automaton (`regex_dfa.ts`) whose
+ * candidates a matcher of raw lines then tests, from such a matcher alone, or are every line.
  * Each candidate line is mapped to its entry (see `entries.ts`), the entry's level is checked,
  * entries are counted once, and the scan stops at `offset + limit + 1` matches. Memory stays
  * bounded: one block plus the context of the entry that may continue into the next block.
@@ -12,7 +12,7 @@
  */
 import { entryFromLines, MAX_ENTRY_BYTES, quickLevel, startsEntryAt } from "./entries.ts";
 import { type Level, type ParsedLine, parseLine } from "./parse.ts";
-import { acquireFinder, type ByteFinder, releaseFinder } from "./scan_kernel.ts";
+import { acquireFinder, type ByteFinder, type Fold, releaseFinder } from "./scan_kernel.ts";
 
 /** How candidate lines are found. */
 export type Candidates =
@@ -21,10 +21,25 @@ export type Candidates =
     kind: "needles";
     /** Lines holding any of these byte strings are candidates. */
     needles: Uint8Array[];
-    /** Fold ASCII letters. */
-    fold: boolean;
+    /** Fold ASCII letters (true), or bit 0x20 of every byte (`"bit5"`, with `verify`). */
+    fold: Fold;
     /** Keeps the candidates (by index) that really match, e.g. a regex test. */
     verify?: (lines: string[]) => Promise<number[]>;
+  }
+  | {
+    kind: "dfa";
+    /** The automaton (`regex_dfa.ts`): lines it accepts are candidates. */
+    table: Int32Array;
+    /** Lines longer than this are candidates whatever the automaton says (`match` cuts them). */
+    lineCap: number;
+    /**
+     * Whether the automaton decides lines of ASCII bytes alone (`Dfa.asciiExact`): such a
+     * candidate (no byte >= 0x80, no CR before its end, at most `lineCap` bytes) matches
+     * without `match`.
+     */
+    asciiExact: boolean;
+    /** Indices of the matching lines of a block of whole lines (candidates, each ending in LF). */
+    match: (bytes: Uint8Array) => Promise<number[]>;
   }
   | {
     kind: "lines";
@@ -57,6 +72,7 @@ export interface ScanResult {
 }
 
 const NL = 0x0a;
+const CR = 0x0d;
 const NONE = -1;
 const decoder = new TextDecoder("utf-8", { fatal: false });
 
@@ -92,6 +108,7 @@ async function scanWith(
   const hay = finder.hay;
   const { candidates, levels } = plan;
   if (candidates.kind === "needles") finder.setNeedles(candidates.needles, candidates.fold);
+  if (candidates.kind === "dfa") finder.setDfa(candidates.table);
   const stopAt = plan.offset + plan.limit + 1;
   const results: ParsedLine[] = [];
   let count = 0;
@@ -154,7 +171,9 @@ async function scanWith(
     }
     if (inPage) {
       const e = entryEnd(s, end);
-      if (e === end && !eof && end - s < MAX_ENTRY_BYTES) return "defer";
+      // More lines may belong to the entry: wait for them, unless the buffer is full (the
+      // next line is then cut: it is longer than a block).
+      if (e === end && !eof && end - s < MAX_ENTRY_BYTES && len < capacity) return "defer";
       const lines = decoder.decode(hay.subarray(s, textEnd(e))).split("\n");
       results.push(entryFromLines(lines.map((l) => l.endsWith("\r") ? l.slice(0, -1) : l)));
     }
@@ -173,6 +192,54 @@ async function scanWith(
       for (let q = from; q < end; q = lineAfter(q, end)) {
         const r = act(q);
         if (r !== null) return r;
+      }
+      return end;
+    }
+    if (candidates.kind === "dfa") {
+      const found: number[] = [];
+      let p = from;
+      while (p < end) {
+        const at = finder.runDfa(p, end, candidates.lineCap);
+        if (at < 0) {
+          if (hay[end - 1] !== NL) found.push(lineStartOf(end - 1)); // a cut line: RE2 decides
+          break;
+        }
+        found.push(lineStartOf(at));
+        p = lineAfter(at, end);
+      }
+      /** Whether RE2 must test the candidate line at `q` (else the automaton decided it). */
+      const needsRe2 = (q: number): boolean => {
+        if (!candidates.asciiExact) return true;
+        const e = textEnd(lineAfter(q, end));
+        if (e - q > candidates.lineCap) return true;
+        for (let p = q; p < e; p++) {
+          const b = hay[p]!;
+          if (b >= 0x80 || (b === CR && p !== e - 1)) return true;
+        }
+        return false;
+      };
+      // Tested in growing batches: the scan often stops after the first page.
+      for (let k = 0, batch = 16; k < found.length; k += batch, batch *= 4) {
+        const part = found.slice(k, k + batch);
+        const asked = part.filter(needsRe2);
+        const askedSet = new Set(asked);
+        const yes = new Set<number>(part.filter((q) => !askedSet.has(q)));
+        if (asked.length > 0) {
+          const lengths = asked.map((q) => Math.min(lineAfter(q, end) - q, candidates.lineCap + 1));
+          const bytes = new Uint8Array(lengths.reduce((a, b) => a + b + 1, 0));
+          let at = 0;
+          asked.forEach((q, j) => {
+            bytes.set(hay.subarray(q, q + lengths[j]!), at);
+            at += lengths[j]!;
+            if (bytes[at - 1] !== NL) bytes[at++] = NL;
+          });
+          for (const j of await candidates.match(bytes.subarray(0, at))) yes.add(asked[j]!);
+        }
+        for (const q of part) {
+          if (!yes.has(q)) continue;
+          const r = act(q);
+          if (r !== null) return r;
+        }
       }
       return end;
     }

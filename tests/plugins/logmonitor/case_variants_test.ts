@@ -2,9 +2,11 @@ import assert from "node:assert/strict";
 import {
   caseForms,
   caseVariantPlan,
+  foldsInBit5,
   hasCaseVariants,
   MAX_FORMS,
 } from "../../../plugins/logmonitor/case_variants.ts";
+import { ByteFinder } from "../../../plugins/logmonitor/scan_kernel.ts";
 
 const dec = (b: Uint8Array) => new TextDecoder().decode(b);
 
@@ -34,4 +36,20 @@ Deno.test("caseVariantPlan() searches a piece every case form of the query conta
     }
     assert.equal(plan.test("nothing here"), false);
   }
+});
+
+Deno.test("a query whose letters' case forms differ in bit 0x20 only is searched in one pass", () => {
+  const finder = new ByteFinder(256);
+  for (const query of ["привет", "über", "ωμέγα", "Ёлка и ёж", "ÀÉÎõü"]) {
+    const plan = caseVariantPlan(query);
+    assert.equal(plan.fold, "bit5", query);
+    assert.equal(plan.needles.length, 1, query);
+    finder.setNeedles(plan.needles, plan.fold);
+    for (const variant of [query, query.toUpperCase(), query.toLowerCase()]) {
+      const n = new TextEncoder().encodeInto(`x ${variant} y`, finder.hay).written;
+      assert.ok(finder.find(0, n) >= 0, `${query}: found in ${variant}`);
+    }
+  }
+  assert.equal(foldsInBit5("р"), false, "р D1 80, Р D0 A0");
+  assert.equal(foldsInBit5("и"), true);
 });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { refusalReason, RegexRunner } from "../../../plugins/logmonitor/regex_worker.ts";
-import { re2PackageDir } from "../../../plugins/logmonitor/re2_worker.ts";
+import { RE2_IDLE_MS, re2Assets, re2PackageDir } from "../../../plugins/logmonitor/re2_worker.ts";
 import { UnprocessableError } from "../../../lib/error.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -56,4 +56,32 @@ Deno.test("regex search works in the permission-scoped host, which reads only re
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("a lazy RegexRunner checks its pattern on the host and starts no worker until lines need RE2", async () => {
+  const before = performance.now();
+  const runner = await RegexRunner.open("[0-9]{3}x", false, undefined, true);
+  try {
+    assert.equal(runner.started, false, "no worker after open");
+    assert.deepEqual(await runner.matchLines(enc("12x\n123x\n")), [1]);
+    assert.equal(runner.started, true);
+  } finally {
+    runner.close();
+  }
+  await assert.rejects(
+    RegexRunner.open("(\\pL|\\pN|x){1000}", false, undefined, true),
+    (e) =>
+      e instanceof UnprocessableError && ["regex_too_large", "regex_unsupported"].includes(e.code!),
+  );
+  assert.ok(performance.now() - before < 30_000);
+});
+
+Deno.test("re2-wasm's compiled module is kept while searches come and dropped when they stop", async () => {
+  const first = re2Assets();
+  assert.equal(re2Assets(), first, "kept between searches");
+  await new Promise((r) => setTimeout(r, RE2_IDLE_MS + 200));
+  const later = re2Assets();
+  assert.notEqual(later.wasm, first.wasm, "compiled again after an idle spell");
+  assert.ok(later.loader.includes("HEAPU8.set(value, ptr + 4)"), "the byte copy is one set()");
+  await new Promise((r) => setTimeout(r, RE2_IDLE_MS + 200)); // no timer left behind
 });

@@ -1,12 +1,19 @@
 import assert from "node:assert/strict";
-import { ByteFinder } from "../../../plugins/logmonitor/scan_kernel.ts";
+import {
+  acquireFinder,
+  ByteFinder,
+  FINDER_IDLE_MS,
+  type Fold,
+  releaseFinder,
+} from "../../../plugins/logmonitor/scan_kernel.ts";
 
 const lower = (b: number) => (b >= 65 && b <= 90 ? b | 32 : b);
 
-function naive(h: Uint8Array, s: number, e: number, n: Uint8Array, fold: boolean): number {
+function naive(h: Uint8Array, s: number, e: number, n: Uint8Array, fold: Fold): number {
+  const f = fold === "bit5" ? (b: number) => b | 0x20 : fold ? lower : (b: number) => b;
   outer: for (let i = s; i + n.length <= e; i++) {
     for (let j = 0; j < n.length; j++) {
-      if ((fold ? lower(h[i + j]!) : h[i + j]) !== (fold ? lower(n[j]!) : n[j])) continue outer;
+      if (f(h[i + j]!) !== f(n[j]!)) continue outer;
     }
     return i;
   }
@@ -16,7 +23,7 @@ function naive(h: Uint8Array, s: number, e: number, n: Uint8Array, fold: boolean
 Deno.test("ByteFinder.find() agrees with a naive search for any needle, range and case mode", () => {
   let seed = 7;
   const rand = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
-  const alphabet = "aAbB-zZ\n°";
+  const alphabet = "aAbB-zZ\n°\r-üÜиИ@`";
   const f = new ByteFinder(2048);
   for (let round = 0; round < 3000; round++) {
     const bytes = new TextEncoder().encode(
@@ -27,7 +34,8 @@ Deno.test("ByteFinder.find() agrees with a naive search for any needle, range an
       { length: 1 + Math.floor(rand() * 3) },
       () => bytes.slice(100 + Math.floor(rand() * 500)).subarray(0, 1 + Math.floor(rand() * 5)),
     );
-    const fold = rand() < 0.5;
+    const x = rand();
+    const fold: Fold = x < 0.33 ? false : x < 0.66 ? true : "bit5";
     f.setNeedles(needles, fold);
     const start = Math.floor(rand() * 40);
     const end = start + Math.floor(rand() * 2000);
@@ -44,4 +52,17 @@ Deno.test("ByteFinder refuses empty and oversized needles", () => {
   const f = new ByteFinder(16);
   assert.throws(() => f.setNeedles([new Uint8Array(0)], false), RangeError);
   assert.throws(() => f.setNeedles([new Uint8Array(5000)], false), RangeError);
+});
+
+Deno.test("an idle finder is reused by the next search, and dropped once searches stop", async () => {
+  const first = acquireFinder(1024);
+  releaseFinder(first);
+  const again = acquireFinder(1024);
+  assert.equal(again, first, "reused");
+  releaseFinder(again);
+  await new Promise((r) => setTimeout(r, FINDER_IDLE_MS + 200));
+  const later = acquireFinder(1024);
+  assert.notEqual(later, first, "its memory was given up");
+  releaseFinder(later);
+  await new Promise((r) => setTimeout(r, FINDER_IDLE_MS + 200)); // no timer left behind
 });

@@ -209,3 +209,32 @@ Deno.test("case-insensitive text with letters beyond ASCII counts the lines grep
     await Deno.remove(path);
   }
 });
+
+Deno.test("a regex without fixed text finds its lines across blocks, in cut lines, CRLF and UTF-8", async () => {
+  const lines: string[] = [];
+  for (let i = 0; i < 3000; i++) {
+    if (i % 37 === 0) lines.push(LINE(i, "INFO", `value ${1_000_000 + i} end`));
+    else if (i % 53 === 0) lines.push(LINE(i, "INFO", `id ${7_000_000 + i}\r`));
+    else if (i % 101 === 0) lines.push(LINE(i, "DEBUG", `tool at 21.0°C ${2_000_000 + i}`));
+    else if (i % 211 === 0) lines.push(LINE(i, "INFO", `${1_234_567} ${"x".repeat(100_000)}`));
+    else if (i % 307 === 0) lines.push(LINE(i, "INFO", `${"y".repeat(300_000)} ${7_654_321}`));
+    else if (i % 401 === 0) lines.push(LINE(i, "INFO", `${7_654_321} ${"z".repeat(300_000)}`));
+    else lines.push(LINE(i, "INFO", `short ${i * 7}`));
+  }
+  // RE2 sees each line without its CR and cut to its first 8 KiB (all ASCII there).
+  const seen = lines.map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l).slice(0, 8192));
+  await withFile(lines, async (path) => {
+    for (const pattern of ["[0-9]{7}", "[0-9]{7}$", "[°x][A-Z] [0-9]{7}", "^[^z]*[0-9]{7} z"]) {
+      const want = seen.filter((l) => new RegExp(pattern, "u").test(l)).length;
+      assert.ok(want > 5 && want < 1000, `${pattern}: ${want}`);
+      for (const options of [{}, { blockSize: 65_536, firstBlock: 4096 }, { blockSize: 20_000 }]) {
+        const r = await searchFile(
+          path,
+          params({ query: pattern, use_regex: "true", case_sensitive: "true", limit: "1000" }),
+          options,
+        );
+        assert.equal(r.total, want, `${pattern} ${JSON.stringify(options)}`);
+      }
+    }
+  });
+});
