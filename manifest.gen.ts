@@ -23,20 +23,22 @@ import * as $18 from "./routes/api/cache/clear.ts";
 import * as $19 from "./routes/api/comparison/[...name].ts";
 import * as $20 from "./routes/api/comparison/index.ts";
 import * as $21 from "./routes/api/dashboard/stats.ts";
-import * as $22 from "./routes/api/presets/[name].ts";
-import * as $23 from "./routes/api/presets/index.ts";
-import * as $24 from "./routes/api/results.ts";
-import * as $25 from "./routes/api/status.ts";
-import * as $26 from "./routes/api/system/shutdown.ts";
-import * as $27 from "./routes/benchmark.tsx";
-import * as $28 from "./routes/comparison.tsx";
-import * as $29 from "./routes/index.tsx";
-import * as $30 from "./routes/plugins/_middleware.ts";
-import * as $31 from "./routes/plugins/connection.tsx";
-import * as $32 from "./routes/plugins/index.ts";
-import * as $33 from "./routes/plugins/login.tsx";
-import * as $34 from "./routes/plugins/settings.ts";
-import * as $35 from "./routes/results.tsx";
+import * as $22 from "./routes/api/fleet/events.ts";
+import * as $23 from "./routes/api/fleet/index.ts";
+import * as $24 from "./routes/api/presets/[name].ts";
+import * as $25 from "./routes/api/presets/index.ts";
+import * as $26 from "./routes/api/results.ts";
+import * as $27 from "./routes/api/status.ts";
+import * as $28 from "./routes/api/system/shutdown.ts";
+import * as $29 from "./routes/benchmark.tsx";
+import * as $30 from "./routes/comparison.tsx";
+import * as $31 from "./routes/index.tsx";
+import * as $32 from "./routes/plugins/_middleware.ts";
+import * as $33 from "./routes/plugins/connection.tsx";
+import * as $34 from "./routes/plugins/index.ts";
+import * as $35 from "./routes/plugins/login.tsx";
+import * as $36 from "./routes/plugins/settings.ts";
+import * as $37 from "./routes/results.tsx";
 import * as $$0 from "./islands/BenchmarkPanel.tsx";
 import * as $$1 from "./islands/Chart.tsx";
 import * as $$2 from "./islands/ComparisonPicker.tsx";
@@ -79,20 +81,22 @@ export const manifest: Manifest = {
     "routes/api/comparison/[...name].ts": $19,
     "routes/api/comparison/index.ts": $20,
     "routes/api/dashboard/stats.ts": $21,
-    "routes/api/presets/[name].ts": $22,
-    "routes/api/presets/index.ts": $23,
-    "routes/api/results.ts": $24,
-    "routes/api/status.ts": $25,
-    "routes/api/system/shutdown.ts": $26,
-    "routes/benchmark.tsx": $27,
-    "routes/comparison.tsx": $28,
-    "routes/index.tsx": $29,
-    "routes/plugins/_middleware.ts": $30,
-    "routes/plugins/connection.tsx": $31,
-    "routes/plugins/index.ts": $32,
-    "routes/plugins/login.tsx": $33,
-    "routes/plugins/settings.ts": $34,
-    "routes/results.tsx": $35,
+    "routes/api/fleet/events.ts": $22,
+    "routes/api/fleet/index.ts": $23,
+    "routes/api/presets/[name].ts": $24,
+    "routes/api/presets/index.ts": $25,
+    "routes/api/results.ts": $26,
+    "routes/api/status.ts": $27,
+    "routes/api/system/shutdown.ts": $28,
+    "routes/benchmark.tsx": $29,
+    "routes/comparison.tsx": $30,
+    "routes/index.tsx": $31,
+    "routes/plugins/_middleware.ts": $32,
+    "routes/plugins/connection.tsx": $33,
+    "routes/plugins/index.ts": $34,
+    "routes/plugins/login.tsx": $35,
+    "routes/plugins/settings.ts": $36,
+    "routes/results.tsx": $37,
   },
   islands: {
     "islands/BenchmarkPanel.tsx": $$0,

@@ -73,6 +73,7 @@ async function main(rawArgs: string[]): Promise<number> {
     token: args.token,
     allowedHosts: args.allowedHosts,
     baseArgs: args.benchArgs,
+    store: inv.paths.database,
     plugins: args.plugins ? undefined : null,
     staticDir: STATIC_DIR,
   });

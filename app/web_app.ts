@@ -20,7 +20,13 @@ import {
 } from "../lib/bench/mod.ts";
 import { BenchmarkController } from "../lib/dashboard/controller.ts";
 import type { DashboardServices } from "../lib/dashboard/services.ts";
-import { type Config, type EnvReader, processEnv, resolvePaths } from "../lib/config/mod.ts";
+import {
+  type Config,
+  type EnvReader,
+  processEnv,
+  resolvePaths,
+  storeLocation,
+} from "../lib/config/mod.ts";
 import { assertUsableToken, listenHostNames, parseHostList, randomToken } from "../lib/http/mod.ts";
 import { isLoopback } from "../lib/net.ts";
 import { assertIslandsBuilt, createWebServer } from "../lib/web/server.ts";
@@ -34,7 +40,9 @@ import {
 } from "../lib/host/mod.ts";
 import { createLogger, type Logger } from "../lib/log.ts";
 import { type Backend, createBackend } from "../lib/modelserver/mod.ts";
-import { type MachineRecord, ResultsStore } from "../lib/store/mod.ts";
+import { isPostgresUrl, type MachineRecord, ResultsStore } from "../lib/store/mod.ts";
+import { messageOf } from "../lib/error.ts";
+import type { FleetService } from "../lib/fleet/mod.ts";
 import { plugins as registryPlugins } from "../plugins/registry.ts";
 import { manifest } from "../manifest.gen.ts";
 
@@ -51,6 +59,11 @@ export interface WebAppOptions {
   token?: string | null;
   /** Host names answered besides the listen address's (and `LOCALBENCH_ALLOWED_HOSTS`). */
   allowedHosts?: string[];
+  /**
+   * The results store: a SQLite file or a `postgres://` URL (`--store`, resolved with the
+   * benchmark arguments). @default `$LOCALBENCH_STORE`, else `<data dir>/results.db`
+   */
+  store?: string;
   /** Default benchmark arguments of every run. @default [] */
   baseArgs?: string[];
   /** Connects to the model server. @default connect() without `lms` */
@@ -71,6 +84,11 @@ export interface WebAppOptions {
    */
   staticDir?: string;
   logger?: Logger;
+  /**
+   * The fleet of agents; closed with the app. @default on a PostgreSQL store, one on that
+   * database (none when it cannot start: said in the log); on SQLite, none
+   */
+  fleet?: FleetService | null;
 }
 
 /** A web app ready to serve. */
@@ -108,7 +126,8 @@ export async function createWebApp(options: WebAppOptions = {}): Promise<WebApp>
   });
   await assertIslandsBuilt(manifest, staticDir);
   await Deno.mkdir(paths.dataDir, { recursive: true });
-  const store = ResultsStore.open(paths.database);
+  const location = options.store ?? storeLocation(paths, { env });
+  const store = ResultsStore.open(location);
   if (store.interrupted > 0) {
     logger.info(
       `${store.interrupted} result(s) left running by an ended process marked interrupted`,
@@ -125,10 +144,16 @@ export async function createWebApp(options: WebAppOptions = {}): Promise<WebApp>
       ((config) =>
         connect(config, { createBackend, lms: lmsFor(config), note: (m) => logger.info(m) })),
   });
+  const fleet = options.fleet !== undefined
+    ? options.fleet
+    : isPostgresUrl(location)
+    ? await startFleet(location, store, logger)
+    : null;
   const exit = options.exit ?? (() => Deno.kill(Deno.pid, "SIGTERM"));
   const services: DashboardServices = {
     controller,
     store,
+    fleet,
     paths,
     tokenRequired: tokenEverywhere,
     now: () => new Date(),
@@ -166,7 +191,31 @@ export async function createWebApp(options: WebAppOptions = {}): Promise<WebApp>
     async close() {
       await controller.shutdown();
       await host?.stop();
+      await fleet?.close();
       store.close();
     },
   };
+}
+
+/**
+ * The fleet on the dashboard's PostgreSQL store (loaded only then: a SQLite dashboard never
+ * loads pg-boss). A fleet that cannot start leaves the dashboard serving this machine, the reason
+ * in the log.
+ */
+async function startFleet(
+  url: string,
+  store: ResultsStore,
+  logger: Logger,
+): Promise<FleetService | null> {
+  try {
+    const { FleetService } = await import("../lib/fleet/mod.ts");
+    return await FleetService.start({
+      url,
+      onLost: (owner) => store.interruptOwner(owner),
+      onError: (err) => logger.warn(`fleet: ${messageOf(err)}`),
+    });
+  } catch (err) {
+    logger.warn(`The fleet is not available (${messageOf(err)}): this machine only`);
+    return null;
+  }
 }

@@ -6,6 +6,7 @@
  * @module
  */
 import { type ReadonlySignal, useSignal } from "@preact/signals";
+import type { ComponentChildren } from "preact";
 import { useEffect } from "preact/hooks";
 import { TOKEN_KEY } from "./api_client.ts";
 import type { BenchForm } from "./bench_form.ts";
@@ -16,6 +17,12 @@ export interface BenchControlsProps {
   form: BenchForm;
   live: ReadonlySignal<LiveState>;
   tokenRequired: boolean;
+  /** The machine picker, when the dashboard has a fleet. */
+  picker?: ComponentChildren;
+  /** The benchmark followed runs on a fleet agent: pause, resume and stop are this machine's. */
+  remote?: boolean;
+  /** Whether the picked machine can take a job (a live agent). @default true */
+  startable?: boolean;
 }
 
 /** The ETA counted down between status events (a tick a second while running). */
@@ -56,9 +63,13 @@ function Outcome({ live, shownError }: { live: LiveState; shownError: string }) 
 }
 
 /** Status and controls. */
-export function BenchControls({ form, live, tokenRequired }: BenchControlsProps) {
+export function BenchControls(props: BenchControlsProps) {
+  const { form, live, tokenRequired, remote = false, startable = true } = props;
   const l = live.value;
   const s = l.status;
+  // A job on an agent is followed, not steered: these buttons act on this machine's benchmark.
+  const local = (ok: boolean) => !remote && ok;
+  const why = remote ? "A job on an agent is followed here; it cannot be paused or stopped" : "";
   const busy = form.busy.value;
   const percent = Math.round(l.percent);
   // A run that did not complete does not look like one that did: its bar is grey or red.
@@ -85,30 +96,39 @@ export function BenchControls({ form, live, tokenRequired }: BenchControlsProps)
         <span id="bench-percent">{percent}%</span>
       </div>
       <div class="buttons">
-        <button id="btn-start" type="button" disabled={s !== "idle" || busy} onClick={form.start}>
+        {props.picker}
+        <button
+          id="btn-start"
+          type="button"
+          disabled={s !== "idle" || busy || !startable}
+          onClick={form.start}
+        >
           {busy ? "Starting…" : "Start"}
         </button>
         <button
           id="btn-pause"
+          title={why || undefined}
           type="button"
-          disabled={s !== "running"}
+          disabled={!local(s === "running")}
           onClick={() => form.control("pause")}
         >
           Pause
         </button>
         <button
           id="btn-resume"
+          title={why || undefined}
           type="button"
-          disabled={s !== "paused"}
+          disabled={!local(s === "paused")}
           onClick={() => form.control("resume")}
         >
           Resume
         </button>
         <button
           id="btn-stop"
+          title={why || undefined}
           type="button"
           class="danger"
-          disabled={s === "idle"}
+          disabled={!local(s !== "idle")}
           onClick={() => form.control("stop")}
         >
           Stop

@@ -42,6 +42,8 @@ export interface BenchForm {
   busy: Signal<boolean>;
   /** Incremented by each accepted start: the live view comes into view. */
   started: Signal<number>;
+  /** Where Start runs the benchmark: "" this machine, else a fleet agent's name. */
+  machine: Signal<string>;
   start(): Promise<void>;
   control(action: "pause" | "resume" | "stop"): Promise<void>;
   loadPreset(name: string): Promise<void>;
@@ -81,14 +83,24 @@ export function createBenchForm(fields: FormField[], presets: PresetItem[]): Ben
     error: signal(""),
     busy: signal(false),
     started: signal(0),
+    machine: signal(""),
     start: () =>
       say(async () => {
         const preset = f.preset.value;
-        const body = { ...formToBody(fields, f.values.value), ...(preset ? { preset } : {}) };
+        const machine = f.machine.value;
+        const body = {
+          ...formToBody(fields, f.values.value),
+          ...(preset ? { preset } : {}),
+          ...(machine ? { machine } : {}),
+        };
         f.busy.value = true;
         f.fieldErrors.value = {};
+        let answer: { status?: string; job_id?: string } | null;
         try {
-          await api("/api/benchmark/start", { method: "POST", body: JSON.stringify(body) });
+          answer = await api("/api/benchmark/start", {
+            method: "POST",
+            body: JSON.stringify(body),
+          });
         } catch (err) {
           // A refused argument is said on its field, which takes the focus.
           const field = (err as ApiError).status === 400
@@ -102,7 +114,9 @@ export function createBenchForm(fields: FormField[], presets: PresetItem[]): Ben
           f.busy.value = false;
         }
         f.started.value++;
-        return "";
+        return answer?.status === "queued"
+          ? `Sent to ${machine} as job ${String(answer.job_id).slice(0, 8)}`
+          : "";
       }),
     control: (action) =>
       say(async () => {

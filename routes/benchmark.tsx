@@ -1,6 +1,7 @@
 /**
  * Benchmark: the controls and the live view, then the form — grouped sections with human labels,
- * the flag as a hint and the server's effective defaults as placeholders — and the presets.
+ * the flag as a hint and the server's effective defaults as placeholders — and the presets; with
+ * a fleet (a PostgreSQL store), the machine picker and the fleet's agents.
  *
  * @module
  */
@@ -8,6 +9,8 @@ import BenchmarkPanel, { type BenchmarkPanelProps } from "../islands/BenchmarkPa
 import { formSections } from "../lib/dashboard/form_schema.ts";
 import { presetList } from "../lib/dashboard/presets.ts";
 import { type DashboardServices, define } from "../lib/dashboard/services.ts";
+import { messageOf } from "../lib/error.ts";
+import { fleetAnswer } from "../lib/fleet/mod.ts";
 import { page } from "../lib/http/mod.ts";
 
 /** Page metadata. */
@@ -24,6 +27,12 @@ async function panelProps(svc: DashboardServices): Promise<BenchmarkPanelProps> 
     presets,
     status: svc.controller.status().status,
     tokenRequired: svc.tokenRequired,
+    // The page still serves this machine when the fleet's database does not answer.
+    fleet: await fleetAnswer(svc.fleet).catch((err) => ({
+      available: true,
+      reason: `The fleet could not be listed: ${messageOf(err)}`,
+      agents: [],
+    })),
   };
 }
 

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { REPO_ROOT, tempEnv } from "./_helpers.ts";
+import { programPermissions, REPO_ROOT, tempEnv } from "./_helpers.ts";
+import { PASSWORD, testPostgres } from "./_postgres.ts";
 
 async function webapp(args: string[], env: Record<string, string>, stdin = "") {
   const child = new Deno.Command(Deno.execPath(), {
@@ -77,6 +78,53 @@ Deno.test({
       const boot = await fetch(`${url}_islands/boot.js`);
       assert.equal(boot.status, 200);
       await boot.body?.cancel();
+    } finally {
+      child.kill("SIGTERM");
+      await reader.cancel();
+      await child.status;
+      await stderr;
+    }
+  },
+});
+
+Deno.test({
+  name: "webapp.ts --store postgres://… serves the dashboard from that store",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using t = await tempEnv();
+    const pg = await testPostgres();
+    const store = await pg.createDatabase();
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", ...programPermissions("webapp"), "webapp.ts", "--port", "0", "--no-plugins"]
+        .concat(["--store", store]),
+      cwd: REPO_ROOT,
+      env: { NO_COLOR: "1", ...t.vars },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const stderr = new Response(child.stderr).text();
+    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    const deadline = Date.now() + 60_000;
+    try {
+      while (!/Dashboard listening on (\S+)\n/.test(text) && Date.now() < deadline) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += value;
+      }
+      const url = /Dashboard listening on (\S+)\n/.exec(text)?.[1];
+      assert.ok(url, `no listening line: ${text}`);
+      const stats = await (await fetch(`${url}api/dashboard/stats`)).json();
+      assert.equal(stats.total_runs, 0);
+      // The store the dashboard opened is PostgreSQL's: its schema is there now.
+      const tables = await pg.admin(
+        new URL(store).pathname.slice(1),
+        "SELECT COUNT(*)::int AS n FROM information_schema.tables WHERE table_schema = 'localbench'",
+      );
+      assert.ok((tables[0]!.n as number) >= 8, JSON.stringify(tables));
+      assert.ok(!text.includes(PASSWORD), "the password is never printed");
     } finally {
       child.kill("SIGTERM");
       await reader.cancel();

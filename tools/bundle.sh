@@ -78,6 +78,14 @@ for name in "${targets[@]}"; do
       continue
     fi
   fi
+  if [ "$name" = "bench" ] || [ "$name" = "webapp" ]; then
+    # The PostgreSQL store's worker (lib/store/pg/bridge.ts starts pg_worker.js beside the bundle).
+    if ! deno bundle --quiet --platform deno -o "$dist/pg_worker.js" lib/store/pg/worker.ts; then
+      echo "bundle: error: deno bundle failed for lib/store/pg/worker.ts" >&2
+      failed=1
+      continue
+    fi
+  fi
   if ! deno bundle --quiet --platform deno "${ext_args[@]}" -o "$out" "$src"; then
     echo "bundle: error: deno bundle failed for $src" >&2
     failed=1

@@ -36,6 +36,8 @@ for name in "${targets[@]}"; do
   fi
   extra=()
   if [ "$name" = "tray" ]; then extra=(--allow-ffi --include node_modules/systray2/traybin); fi
+  # The PostgreSQL store's worker, started by URL (lib/store/pg/bridge.ts): embedded explicitly.
+  if [ "$name" != "tray" ]; then extra=(--include lib/store/pg/worker.ts); fi
   out="dist/bin/localbench-$name"
   if deno compile --quiet "${PERMS[@]}" "${extra[@]}" -o "$out" "$src" >"$log" 2>&1; then
     echo "compile: $out"

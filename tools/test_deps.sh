@@ -15,6 +15,7 @@ packages=(
   cmake ninja-build g++ git               # building llama-server for the end-to-end tests
   socat                                   # pseudo-terminals for the printer's serial line tests
   python3                                 # the Marlin printer simulator's pseudo-terminal
+  postgresql                              # the results store on PostgreSQL (tests start their own cluster)
 )
 
 missing=()

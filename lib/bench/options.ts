@@ -30,6 +30,7 @@ export type Action =
   | "list-cache"
   | "export-cache"
   | "import"
+  | "store-copy"
   | "export-only"
   | "list-models";
 
@@ -103,6 +104,8 @@ export interface RunOptions {
   filters: FilterOptions;
   retest: boolean;
   export_cache: string | null;
+  /** `--store-copy-to`: the PostgreSQL store the results are copied into. */
+  store_copy_to: string | null;
   /** `--import`: the file of another tool's results to store. */
   import_file?: string | null;
   enable_profiling: boolean;

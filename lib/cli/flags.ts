@@ -96,6 +96,8 @@ export const ACTION_FLAGS: ReadonlySet<string> = new Set([
   "export_cache",
   "export_only",
   "import",
+  "store",
+  "store_copy_to",
   "print_config",
   "list_models",
   "json",
@@ -119,6 +121,8 @@ export const ADDED_FLAGS: readonly string[] = [
   "request-timeout",
   "print-config",
   "import",
+  "store",
+  "store-copy-to",
   ...WORKLOAD_FLAGS.map((f) => f.long),
   ...OUTPUT_FLAGS.map((f) => f.long),
 ];

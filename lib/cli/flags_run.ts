@@ -173,6 +173,24 @@ export const RUN_FLAGS: readonly FlagSpec[] = [
       "write the cached results as JSON and exit (a bare name goes to the results folder)",
   }),
   f({
+    long: "store",
+    key: "store",
+    kind: "string",
+    category: "Cache",
+    arg: "url",
+    description:
+      "the results store: a postgres://user:password@host:5432/db URL (sslmode=require honoured) or a SQLite file [default: $LOCALBENCH_STORE, store.url, <data dir>/results.db]",
+  }),
+  f({
+    long: "store-copy-to",
+    key: "store_copy_to",
+    kind: "string",
+    category: "Cache",
+    arg: "url",
+    description:
+      "copy every result of the store into the PostgreSQL store at this URL (once: results copied before are skipped), then exit",
+  }),
+  f({
     long: "export-only",
     key: "export_only",
     kind: "bool",

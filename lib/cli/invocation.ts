@@ -14,6 +14,7 @@ import {
   loadPreset,
   processEnv,
   resolvePaths,
+  storeLocation,
 } from "../config/mod.ts";
 import { AppError, badRequest, UnprocessableError } from "../error.ts";
 import { configPathOf, flagsToOverrides, flagsToRunOptions } from "./options.ts";
@@ -116,7 +117,19 @@ export async function resolveInvocation(
   }
   if (runOptions.dev_mode) config.num_runs = 1;
   const layers = [...base.layers, { source: "command line", found: true, unknownKeys: [] }];
-  return { kind: "run", config, options: runOptions, layers, paths, presetArgs };
+  const database = storeLocation(paths, {
+    flag: flags.store as string | undefined,
+    env: options.env ?? processEnv,
+    configured: config.store?.url,
+  });
+  return {
+    kind: "run",
+    config,
+    options: runOptions,
+    layers,
+    paths: { ...paths, database },
+    presetArgs,
+  };
 }
 
 /** Refuses workload options that contradict each other or do nothing; reads the dataset. */

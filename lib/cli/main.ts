@@ -76,6 +76,12 @@ export async function runCli(argv: string[], options: CliOptions = {}): Promise<
         );
         return 0;
       }
+      case "store-copy": {
+        const { copyStoreTo, copyText } = await import("./store_copy_action.ts");
+        const summary = await copyStoreTo(inv.paths, inv.options.store_copy_to!);
+        output.out(json ? JSON.stringify(summary) : copyText(summary));
+        return 0;
+      }
       case "import": {
         const file = inv.options.import_file!;
         const { importResults, importText } = await import("./import_action.ts");

@@ -64,6 +64,8 @@ export function flagsToRunOptions(flags: Flags): RunOptions {
     ? "export-cache"
     : flags.import
     ? "import"
+    : flags.store_copy_to
+    ? "store-copy"
     : flags.export_only
     ? "export-only"
     : flags.list_models
@@ -87,6 +89,7 @@ export function flagsToRunOptions(flags: Flags): RunOptions {
     },
     retest: pick(flags, "retest", false),
     export_cache: pick(flags, "export_cache", null),
+    store_copy_to: pick(flags, "store_copy_to", null),
     import_file: pick(flags, "import", null),
     enable_profiling: pick(flags, "enable_profiling", false),
     max_temp: pick(flags, "max_temp", null),

@@ -17,7 +17,14 @@ export { builtInDefaults, DEFAULT_PORTS } from "./defaults.ts";
 export { deepMerge, isPlainObject } from "./merge.ts";
 export type { JsonObject } from "./merge.ts";
 export { normalisePorts } from "./ports.ts";
-export { configDir, dataDir, outputTarget, processEnv, resolvePaths } from "./paths.ts";
+export {
+  configDir,
+  dataDir,
+  outputTarget,
+  processEnv,
+  resolvePaths,
+  storeLocation,
+} from "./paths.ts";
 export type { EnvReader, Paths } from "./paths.ts";
 export { parseJsonText, readJsonFile } from "./json_file.ts";
 export { validateLayer } from "./validate.ts";

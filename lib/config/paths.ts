@@ -73,6 +73,28 @@ export function outputTarget(
   return isAbsolute(file) ? file : resolve(cwd, file);
 }
 
+/**
+ * Where the results are kept: `--store` (`flag`), else `$LOCALBENCH_STORE`, else the
+ * configuration's `store.url`, else `<data dir>/results.db`. A `postgres://` URL or a SQLite file.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { storeLocation } from "./paths.ts";
+ * const env = (n: string) => n === "LOCALBENCH_STORE" ? "postgres://u@db/lb" : undefined;
+ * assert.equal(storeLocation({ database: "/d/results.db" }, { env }), "postgres://u@db/lb");
+ * assert.equal(storeLocation({ database: "/d/results.db" }, { env, flag: "/x.db" }), "/x.db");
+ * assert.equal(storeLocation({ database: "/d/results.db" }, { env: () => undefined }), "/d/results.db");
+ * ```
+ */
+export function storeLocation(
+  paths: Pick<Paths, "database">,
+  given: { flag?: string | null; env?: EnvReader; configured?: string | null },
+): string {
+  return given.flag || (given.env ?? processEnv)("LOCALBENCH_STORE") || given.configured ||
+    paths.database;
+}
+
 /** Resolves every path from the environment. */
 export function resolvePaths(env: EnvReader = processEnv): Paths {
   const config = configDir(env);

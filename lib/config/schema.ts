@@ -70,6 +70,12 @@ const LOAD = v.object({
   kv_cache_quant: orNull(choice(KV_CACHE_QUANTS)),
 }, "an object");
 
+/** `store` section: where the results are kept. */
+const STORE = v.object({
+  /** A `postgres://` URL or a SQLite file; null: `<data dir>/results.db`. */
+  url: orNull(text({ nonEmpty: true })),
+}, "an object");
+
 /** The merged configuration: one object read by the benchmark and the web app. */
 export const CONFIG_SCHEMA = v.object({
   prompt: v.optional(text({ nonEmpty: true }), "Explain machine learning in 3 sentences."),
@@ -78,4 +84,5 @@ export const CONFIG_SCHEMA = v.object({
   modelserver: v.optional(MODEL_SERVER, {}),
   inference: v.optional(INFERENCE, {}),
   load: v.optional(LOAD, {}),
+  store: v.optional(STORE, {}),
 }, "an object");

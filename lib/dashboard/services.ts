@@ -8,12 +8,15 @@ import { createDefine, type Define } from "../http/mod.ts";
 import type { WebState } from "../web/state.ts";
 import type { Paths } from "../config/mod.ts";
 import type { ResultsStore } from "../store/mod.ts";
+import type { FleetService } from "../fleet/mod.ts";
 import type { BenchmarkController } from "./controller.ts";
 
 /** The dashboard's services. */
 export interface DashboardServices {
   controller: BenchmarkController;
   store: ResultsStore;
+  /** The fleet of agents (a PostgreSQL store only); null or absent with SQLite. */
+  fleet?: FleetService | null;
   paths: Paths;
   /** Whether control requests need the token (the server is bound to a non-loopback address). */
   tokenRequired: boolean;

@@ -49,7 +49,9 @@ export const WEBAPP_USAGE = `Usage: deno task webapp -- [options] [benchmark arg
                   or run it under \`deno task dev\`)
   -h, --help      show this help
 Benchmark arguments (e.g. --backend rest --base-url URL --runs 2) are the defaults of every
-run started from the dashboard.`;
+run started from the dashboard; --store URL (a postgres:// URL or a SQLite file) is the results
+store the dashboard reads and its runs write [default: $LOCALBENCH_STORE, store.url, the data
+folder's results.db].`;
 
 /**
  * Parses the arguments.

@@ -15,7 +15,8 @@
  *
  * @module
  */
-import type { DatabaseSync } from "node:sqlite";
+import { isPostgres, type StoreDb } from "./database.ts";
+import { PG_REFRESH_DERIVED_SQL } from "./pg/schema.ts";
 import { transaction } from "./db.ts";
 import { REFRESH_DERIVED_SQL } from "./latest.ts";
 
@@ -26,7 +27,7 @@ const ident = (name: string) => `"${name.replaceAll('"', '""')}"`;
  * `models` and every table that references it through foreign keys, directly or through
  * another such table, children before parents.
  */
-export function tablesBelow(db: DatabaseSync, root = "models"): string[] {
+export function tablesBelow(db: StoreDb, root = "models"): string[] {
   const tables = (db.prepare(
     "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
   ).all() as { name: string }[]).map((r) => r.name);
@@ -58,8 +59,9 @@ export function tablesBelow(db: DatabaseSync, root = "models"): string[] {
  *
  * @throws {Error} when called inside an open transaction (foreign keys cannot be switched there)
  */
-export function clearResults(db: DatabaseSync): number {
+export function clearResults(db: StoreDb): number {
   if (db.isTransaction) throw new Error("Cannot clear the results store inside a transaction");
+  if (isPostgres(db)) return clearPostgres(db);
   const tables = tablesBelow(db);
   const names = tables.map((t) => `'${t.replaceAll("'", "''")}'`).join(", ");
   const triggers = db.prepare(
@@ -79,4 +81,18 @@ export function clearResults(db: DatabaseSync): number {
   } finally {
     if (fk) db.exec("PRAGMA foreign_keys = ON");
   }
+}
+
+/**
+ * PostgreSQL: `TRUNCATE models … CASCADE` empties the variants and every table that refers to
+ * them (results, runs, grid cells, load levels, identity_latest) in one statement that fires no
+ * row trigger; the run total is set again. Ids start again at 1, as in an emptied SQLite store.
+ */
+function clearPostgres(db: StoreDb): number {
+  return transaction(db, () => {
+    const n = Number(db.prepare("SELECT COUNT(*) AS n FROM results").get()!.n);
+    db.exec("TRUNCATE models RESTART IDENTITY CASCADE");
+    db.exec(PG_REFRESH_DERIVED_SQL);
+    return n;
+  });
 }

@@ -4,9 +4,12 @@
  *
  * @module
  */
-import { backup, type DatabaseSync, type SQLInputValue } from "node:sqlite";
+import { backup } from "node:sqlite";
+import { isPostgres, sqliteOf, type SqlParam, type StoreDb } from "./database.ts";
 import { sampleSummary, welchSummary } from "../student_t.ts";
 import { clearResults } from "./clear.ts";
+import { copyStore } from "./copy.ts";
+import { openDatabase } from "./db.ts";
 import { workloadText } from "./identity.ts";
 import { plain, type Row } from "./rows.ts";
 
@@ -27,7 +30,7 @@ const LATEST = `latest AS MATERIALIZED (
  */
 const PREVIOUS_ID = `(SELECT p.id FROM results p INDEXED BY idx_results_machine_identity
   WHERE p.model_id = r.model_id AND p.params_hash = r.params_hash
-    AND p.machine_id IS r.machine_id AND p.status = 'ok'
+    AND p.machine_id IS NOT DISTINCT FROM r.machine_id AND p.status = 'ok'
     AND p.id < r.id AND p.backend = r.backend ORDER BY p.id DESC LIMIT 1)`;
 
 /** Columns of a results-table row. */
@@ -63,7 +66,7 @@ export type ResultsTableRow = Row & {
   speed_delta_significant: 1 | 0 | null;
 };
 
-function all<T>(db: DatabaseSync, sql: string, ...args: SQLInputValue[]): T[] {
+function all<T>(db: StoreDb, sql: string, ...args: SqlParam[]): T[] {
   return db.prepare(sql).all(...args).map((r) => plain<T>(r));
 }
 
@@ -71,7 +74,7 @@ function all<T>(db: DatabaseSync, sql: string, ...args: SQLInputValue[]): T[] {
  * One row per identity (variant × backend × workload × load values × machine) with its latest
  * figures, metadata and change since the previous result of the same identity.
  */
-export function resultsTable(db: DatabaseSync): ResultsTableRow[] {
+export function resultsTable(db: StoreDb): ResultsTableRow[] {
   const rows = all<
     ResultsTableRow & {
       prev_std: number | null;
@@ -84,8 +87,8 @@ export function resultsTable(db: DatabaseSync): ResultsTableRow[] {
     `SELECT t.*, p.tokens_per_sec_mean AS prev_tokens_per_sec, p.tokens_per_sec_std AS prev_std,
        COALESCE(p.tokens_per_sec_n, p.runs_ok) AS prev_runs,
        CASE WHEN p.tokens_per_sec_mean > 0 AND t.tokens_per_sec_mean IS NOT NULL
-       THEN ROUND((t.tokens_per_sec_mean - p.tokens_per_sec_mean) * 100.0 / p.tokens_per_sec_mean,
-         2) END AS speed_delta_pct
+       THEN ROUND(CAST((t.tokens_per_sec_mean - p.tokens_per_sec_mean) * 100.0
+         / p.tokens_per_sec_mean AS NUMERIC), 2) END AS speed_delta_pct
      FROM (WITH ${LATEST} SELECT ${RESULT_COLUMNS}, ${PREVIOUS_ID} AS prev_id
        FROM latest r JOIN models m ON m.id = r.model_id
        LEFT JOIN machines mc ON mc.id = r.machine_id) t
@@ -136,17 +139,19 @@ export interface DashboardStats {
 const round2 = (v: number | null | undefined): number => Math.round((v ?? 0) * 100) / 100;
 
 /** Linear-interpolated percentile of the latest speeds, in SQL. */
-function percentileSql(p: number): string {
+function percentileSql(db: StoreDb, p: number): string {
+  // The whole part of the position: SQLite's CAST truncates, PostgreSQL's rounds.
+  const whole = isPostgres(db) ? "CAST(FLOOR(k.pos) AS BIGINT)" : "CAST(k.pos AS INTEGER)";
   return `WITH ${LATEST}, s AS (
     SELECT tokens_per_sec_mean AS v, ROW_NUMBER() OVER (ORDER BY tokens_per_sec_mean) - 1 AS i
     FROM latest WHERE tokens_per_sec_mean IS NOT NULL),
   k AS (SELECT (COUNT(*) - 1) * ${p} AS pos FROM s)
-  SELECT lo.v + (k.pos - CAST(k.pos AS INTEGER)) * (COALESCE(hi.v, lo.v) - lo.v) AS value
-  FROM k JOIN s lo ON lo.i = CAST(k.pos AS INTEGER) LEFT JOIN s hi ON hi.i = lo.i + 1`;
+  SELECT lo.v + (k.pos - ${whole}) * (COALESCE(hi.v, lo.v) - lo.v) AS value
+  FROM k JOIN s lo ON lo.i = ${whole} LEFT JOIN s hi ON hi.i = lo.i + 1`;
 }
 
 /** How many model variants with a result have each value of a `models` column. */
-function distribution(db: DatabaseSync, column: string): Record<string, number> {
+function distribution(db: StoreDb, column: string): Record<string, number> {
   const rows = all<{ k: string; n: number }>(
     db,
     `WITH ${LATEST} SELECT COALESCE(m.${column}, 'unknown') AS k, COUNT(DISTINCT m.id) AS n
@@ -158,13 +163,13 @@ function distribution(db: DatabaseSync, column: string): Record<string, number> 
 const vramText = (v: unknown): string => (typeof v === "number" ? String(Math.round(v)) : "N/A");
 
 /** Builds the dashboard statistics object. */
-export function dashboardStats(db: DatabaseSync): DashboardStats {
+export function dashboardStats(db: StoreDb): DashboardStats {
   const summary = db.prepare(
     `WITH ${LATEST} SELECT MIN(tokens_per_sec_mean) AS min, MAX(tokens_per_sec_mean) AS max,
        AVG(tokens_per_sec_mean) AS avg, COUNT(DISTINCT model_id) AS cached FROM latest`,
   ).get() as { min: number | null; max: number | null; avg: number | null; cached: number };
   const pct = (p: number) =>
-    (db.prepare(percentileSql(p)).get() as { value: number } | undefined)?.value ?? 0;
+    (db.prepare(percentileSql(db, p)).get() as { value: number } | undefined)?.value ?? 0;
   const top = all<Row>(
     db,
     `WITH ${LATEST} SELECT m.model_key, m.model_name, m.quantization, m.architecture,
@@ -238,7 +243,7 @@ export type {
 } from "./history.ts";
 
 /** Deletes a model variant and its history; returns the number of results removed (0: none). */
-export function deleteModel(db: DatabaseSync, modelKey: string): number | null {
+export function deleteModel(db: StoreDb, modelKey: string): number | null {
   const found = db.prepare("SELECT id FROM models WHERE model_key = ?").get(modelKey) as
     | { id: number }
     | undefined;
@@ -251,7 +256,8 @@ export function deleteModel(db: DatabaseSync, modelKey: string): number | null {
 }
 
 /**
- * Copies the database to `backupFile` with SQLite's online backup, then deletes every model,
+ * Copies the database to `backupFile` with SQLite's online backup (a PostgreSQL store: its
+ * finished results copied into a new SQLite store there), then deletes every model,
  * result and run (clear.ts: in time that does not grow with the history). Returns the number of
  * results deleted.
  *
@@ -259,7 +265,17 @@ export function deleteModel(db: DatabaseSync, modelKey: string): number | null {
  * databases - max 0`) unless the process runs with `--allow-all` — the tasks grant named
  * permissions only.
  */
-export async function clearCache(db: DatabaseSync, backupFile: string): Promise<number> {
-  await backup(db, backupFile);
+export async function clearCache(db: StoreDb, backupFile: string): Promise<number> {
+  if (isPostgres(db)) {
+    // PostgreSQL: the backup is a SQLite store of its finished results (copy.ts), made first.
+    const copy = openDatabase(backupFile);
+    try {
+      copyStore(db, copy);
+    } finally {
+      copy.close();
+    }
+    return clearResults(db);
+  }
+  await backup(sqliteOf(db), backupFile);
   return clearResults(db);
 }

@@ -1,18 +1,26 @@
 /**
- * Opening the SQLite database: WAL, busy timeout, foreign keys, forward migrations and the
- * automatic addition of missing optional columns. A store that cannot be opened (damaged, locked
- * by another program, in a folder that cannot be written) fails with one sentence saying what to do.
+ * Opening the store's database, SQLite (WAL, busy timeout, foreign keys) or PostgreSQL (a
+ * `postgres://` location, pg/open.ts), then the forward migrations and the automatic addition of
+ * missing optional columns, the same list for both. A store that cannot be opened (damaged,
+ * locked by another program, in a folder that cannot be written, a server that cannot be
+ * reached) fails with one sentence saying what to do.
  *
  * @module
  */
 import { DatabaseSync } from "node:sqlite";
 import { AppError, ConflictError, messageOf, StorageError } from "../error.ts";
+import { columnsOf, isPostgres, type StoreDb } from "./database.ts";
 import { withoutForeignKeys } from "./rebuild.ts";
 import { MIGRATIONS, OPTIONAL_COLUMNS, SCHEMA_VERSION } from "./schema.ts";
+import { PG_BASELINE, PG_VERSION_TABLE_SQL, pgColumnType } from "./pg/schema.ts";
+import { isPostgresUrl, openPostgres, pgOpenError } from "./pg/open.ts";
 
-/** Runs `fn` inside `BEGIN IMMEDIATE … COMMIT`; rolls back and rethrows on error. */
-export function transaction<T>(db: DatabaseSync, fn: () => T): T {
-  db.exec("BEGIN IMMEDIATE");
+/**
+ * Runs `fn` inside a transaction (SQLite: `BEGIN IMMEDIATE`, the write lock at once);
+ * rolls back and rethrows on error.
+ */
+export function transaction<T>(db: StoreDb, fn: () => T): T {
+  db.exec(isPostgres(db) ? "BEGIN" : "BEGIN IMMEDIATE");
   try {
     const out = fn();
     db.exec("COMMIT");
@@ -23,10 +31,35 @@ export function transaction<T>(db: DatabaseSync, fn: () => T): T {
   }
 }
 
-/** The database's schema version. */
-export function userVersion(db: DatabaseSync): number {
+/** The database's schema version (0: a new store). */
+export function userVersion(db: StoreDb): number {
+  if (isPostgres(db)) {
+    const table = db.prepare("SELECT to_regclass('schema_version') IS NOT NULL AS found").get();
+    if (!table?.found) return 0;
+    const row = db.prepare("SELECT version FROM schema_version WHERE id = 1").get();
+    return Number(row?.version ?? 0);
+  }
   const row = db.prepare("PRAGMA user_version").get() as { user_version: number };
   return row.user_version;
+}
+
+function setVersion(db: StoreDb, version: number): void {
+  if (!isPostgres(db)) return void db.exec(`PRAGMA user_version = ${version}`);
+  db.exec(PG_VERSION_TABLE_SQL);
+  db.prepare(
+    `INSERT INTO schema_version (id, version) VALUES (1, ?)
+     ON CONFLICT (id) DO UPDATE SET version = excluded.version`,
+  ).run(version);
+}
+
+/**
+ * Holds PostgreSQL's migration lock until the end of the transaction (SQLite: its write lock).
+ * A lock on a table, not an advisory one: taking it makes the server read the catalog changes
+ * other sessions committed meanwhile, so the tables a migration the lock waited for made are
+ * seen (after an advisory lock the session's catalog cache may still miss them).
+ */
+function lockSchema(db: StoreDb): void {
+  if (isPostgres(db)) db.exec("LOCK TABLE schema_version IN SHARE ROW EXCLUSIVE MODE");
 }
 
 /**
@@ -34,7 +67,7 @@ export function userVersion(db: DatabaseSync): number {
  * version is read again inside each transaction: another process opening the same new store at
  * the same moment (the dashboard and a benchmark) may have applied it while this one waited.
  */
-export function migrate(db: DatabaseSync): number[] {
+export function migrate(db: StoreDb): number[] {
   const applied: number[] = [];
   const current = userVersion(db);
   if (current > SCHEMA_VERSION) {
@@ -43,35 +76,60 @@ export function migrate(db: DatabaseSync): number[] {
         `tool's ${SCHEMA_VERSION}`,
     );
   }
+  const pg = isPostgres(db);
   for (const m of MIGRATIONS) {
     if (m.version <= current) continue;
+    // A PostgreSQL store starts at the baseline: the versions before it shaped SQLite stores.
+    if (pg && m.version < PG_BASELINE) continue;
+    if (pg && m.pg === undefined) {
+      throw new Error(`Migration ${m.version} has no PostgreSQL text`);
+    }
     const step = () =>
       transaction(db, () => {
+        lockSchema(db);
         if (userVersion(db) >= m.version) return false;
-        if (m.sql) db.exec(m.sql);
-        m.apply?.(db);
-        db.exec(`PRAGMA user_version = ${m.version}`);
+        if (pg) {
+          if (m.pg) db.exec(m.pg);
+          m.pgApply?.(db);
+        } else {
+          if (m.sql) db.exec(m.sql);
+          m.apply?.(db as DatabaseSync);
+        }
+        setVersion(db, m.version);
         return true;
       });
-    const done = m.foreignKeysOff ? withoutForeignKeys(db, step) : step();
+    const done = m.foreignKeysOff && !pg ? withoutForeignKeys(db as DatabaseSync, step) : step();
     if (done) applied.push(m.version);
   }
   return applied;
 }
 
 /** Adds missing optional columns; returns the `table.column` names added. */
-export function ensureColumns(db: DatabaseSync): string[] {
+export function ensureColumns(db: StoreDb): string[] {
   const added: string[] = [];
+  const pg = isPostgres(db);
   transaction(db, () => {
+    lockSchema(db);
     for (const [table, columns] of Object.entries(OPTIONAL_COLUMNS)) {
-      const rows = db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[];
-      if (rows.length === 0) continue; // a table an older schema does not have yet
-      const have = new Set(rows.map((r) => r.name));
-      for (const [name, type] of Object.entries(columns)) {
-        if (have.has(name)) continue;
-        db.exec(`ALTER TABLE ${table} ADD COLUMN ${name} ${type}`);
-        added.push(`${table}.${name}`);
+      const names = columnsOf(db, table);
+      if (names.length === 0) continue; // a table an older schema does not have yet
+      const have = new Set(names);
+      const missing = Object.entries(columns).filter(([name]) => !have.has(name));
+      if (missing.length === 0) continue;
+      if (pg) {
+        // One statement per table: a round trip each, and the table locked once.
+        db.exec(
+          `ALTER TABLE ${table} ${
+            missing.map(([name, type]) => `ADD COLUMN IF NOT EXISTS ${name} ${pgColumnType(type)}`)
+              .join(", ")
+          }`,
+        );
+      } else {
+        for (const [name, type] of missing) {
+          db.exec(`ALTER TABLE ${table} ADD COLUMN ${name} ${type}`);
+        }
       }
+      added.push(...missing.map(([name]) => `${table}.${name}`));
     }
   });
   return added;
@@ -83,6 +141,7 @@ export function ensureColumns(db: DatabaseSync): string[] {
  */
 export function storeOpenError(path: string, err: unknown): unknown {
   if (err instanceof AppError) return err;
+  if (isPostgresUrl(path)) return pgOpenError(path, err);
   const text = messageOf(err);
   if (/not a database|malformed|encrypted/i.test(text)) {
     return new StorageError(
@@ -120,8 +179,12 @@ export interface OpenOptions {
   busyTimeoutMs?: number;
 }
 
-/** Opens (creating if needed) and migrates the database at `path` (`:memory:` for tests). */
-export function openDatabase(path: string, options: OpenOptions = {}): DatabaseSync {
+/**
+ * Opens (creating if needed) and migrates the store at `path`: a SQLite file (`:memory:` for
+ * tests) or a `postgres://` URL.
+ */
+export function openDatabase(path: string, options: OpenOptions = {}): StoreDb {
+  if (isPostgresUrl(path)) return openPostgresStore(path);
   let db: DatabaseSync;
   const busyMs = options.busyTimeoutMs ?? 10_000;
   try {
@@ -154,16 +217,31 @@ export function openDatabase(path: string, options: OpenOptions = {}): DatabaseS
   }
 }
 
+/** Connects to the PostgreSQL store at `url`, migrates it and adds missing columns. */
+function openPostgresStore(url: string): StoreDb {
+  let db: StoreDb | null = null;
+  try {
+    db = openPostgres(url);
+    migrate(db);
+    ensureColumns(db);
+    return db;
+  } catch (err) {
+    db?.close();
+    throw storeOpenError(url, err);
+  }
+}
+
 /** How many times opening a store is tried when another process holds it for a moment. */
 const OPEN_ATTEMPTS = 5;
 
-const MISSING_COLUMN = /has no column named (\w+)|no such column: (\w+)/;
+const MISSING_COLUMN =
+  /has no column named (\w+)|no such column: (\w+)|column "(\w+)"(?: of relation "\w+")? does not exist/;
 
 /**
  * Runs a write; when it fails because a column is missing, runs the column migration once more
  * and retries once (seed "Errors" 2).
  */
-export function withColumnRetry<T>(db: DatabaseSync, write: () => T): T {
+export function withColumnRetry<T>(db: StoreDb, write: () => T): T {
   try {
     return write();
   } catch (err) {

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import type { DatabaseSync } from "node:sqlite";
+import type { StoreDb } from "./database.ts";
 import { plain, type Row } from "./rows.ts";
 import {
   HISTORY_LIMITS,
@@ -49,7 +49,7 @@ export interface ModelHistory {
  * (a page then holds that machine's points of the window).
  */
 export function modelHistory(
-  db: DatabaseSync,
+  db: StoreDb,
   name: string,
   window: HistoryWindow = { kind: "page", limit: HISTORY_LIMITS.page, before: null },
   machine?: string | null,
@@ -71,7 +71,7 @@ export function modelHistory(
  * its newest and its first one finished (newest and first by result order, as "latest" is
  * everywhere).
  */
-export function comparableModels(db: DatabaseSync): Row[] {
+export function comparableModels(db: StoreDb): Row[] {
   return db.prepare(
     `SELECT m.model_name, SUM(l.ok_results) AS entry_count, MAX(r.finished_at) AS latest_timestamp,
        MIN((SELECT f.finished_at FROM results f INDEXED BY idx_results_status_model
@@ -91,7 +91,7 @@ export interface ComparableVariant {
 }
 
 /** Every variant with a finished result, by model name then key. */
-export function comparableVariants(db: DatabaseSync): ComparableVariant[] {
+export function comparableVariants(db: StoreDb): ComparableVariant[] {
   return db.prepare(
     `SELECT DISTINCT m.model_name, m.model_key, m.quantization FROM identity_latest l
        JOIN models m ON m.id = l.model_id ORDER BY m.model_name, m.model_key`,

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { DatabaseSync } from "node:sqlite";
+import { jsonIdsFrom, type StoreDb } from "./database.ts";
 import { plain, type Row } from "./rows.ts";
 import { FINISHED } from "./status.ts";
 import { seriesId } from "./history_series.ts";
@@ -56,7 +56,7 @@ function point(row: unknown): HistoryPoint {
  * the cursor of the page before them (null on the oldest page).
  */
 export function historyPage(
-  db: DatabaseSync,
+  db: StoreDb,
   name: string,
   limit: number,
   before: number | null,
@@ -76,13 +76,13 @@ export function historyPage(
 
 /** Every line's points, each line downsampled to at most `perLine` points; oldest first. */
 export function historyDownsampled(
-  db: DatabaseSync,
+  db: StoreDb,
   name: string,
   perLine: number,
 ): HistoryPoint[] {
   const ids = pickedIds(db, name, perLine);
   return db.prepare(
-    `SELECT ${POINT_COLUMNS} FROM json_each(:ids) j CROSS JOIN results r ON r.id = j.value
+    `SELECT ${POINT_COLUMNS} FROM ${jsonIdsFrom(db)} CROSS JOIN results r ON r.id = j.value
        CROSS JOIN models m ON m.id = r.model_id ORDER BY r.id`,
   ).all({ ids: JSON.stringify(ids) }).map(point);
 }

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { DatabaseSync } from "node:sqlite";
+import { jsonIdsFrom, type StoreDb } from "./database.ts";
 import { sampleSummary, welchSummary } from "../student_t.ts";
 import { type LineSums, lineSums } from "./history_sums.ts";
 import { workloadText } from "./identity.ts";
@@ -135,7 +135,7 @@ function modelStats(sums: LineSums[], series: HistorySeries[]): HistoryStats {
  * results of an unknown machine), the model's figures over them.
  */
 export function historySeries(
-  db: DatabaseSync,
+  db: StoreDb,
   name: string,
   machine?: string | null,
 ): { series: HistorySeries[]; stats: HistoryStats } | null {
@@ -148,7 +148,7 @@ export function historySeries(
       `SELECT r.id, m.model_key, m.quantization, r.tokens_per_sec_mean AS mean,
          r.tokens_per_sec_std AS sd, COALESCE(r.tokens_per_sec_n, r.runs_ok) AS runs_ok, r.params_json, r.n_parallel,
          r.parallel_tokens_per_sec AS parallel
-       FROM json_each(:ids) j CROSS JOIN results r ON r.id = j.value
+       FROM ${jsonIdsFrom(db)} CROSS JOIN results r ON r.id = j.value
          CROSS JOIN models m ON m.id = r.model_id`,
     ).all({ ids: JSON.stringify(ids.filter((id) => id !== null)) }) as unknown as Endpoint[])
       .map((e) => [e.id, e]),

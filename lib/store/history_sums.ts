@@ -14,10 +14,11 @@
  *
  * @module
  */
-import type { DatabaseSync } from "node:sqlite";
+import { isPostgres, type StoreDb } from "./database.ts";
 import { FINISHED } from "./status.ts";
 import { storeVersion } from "./snapshot.ts";
 import { downsampleLine } from "./downsample.ts";
+import { linesFromScratchSql } from "./line_sums.ts";
 
 /** The sums and extremes of one line. */
 export interface LineSums {
@@ -48,7 +49,7 @@ export interface LineSums {
   rev: number;
 }
 
-type Aggregate = (db: DatabaseSync, name: string, options: {
+type Aggregate = (db: StoreDb, name: string, options: {
   start: () => unknown;
   // Its arity is the SQL function's number of arguments (the accumulator and one per argument).
   step: (acc: never, ...args: never[]) => unknown;
@@ -68,11 +69,11 @@ interface Picked {
   max: number;
 }
 
-const registered = new WeakSet<DatabaseSync>();
+const registered = new WeakSet<StoreDb>();
 
 /** Registers the two aggregate functions on the connection (once; the peer benchmark too). */
-export function registerLineFunctions(db: DatabaseSync): void {
-  if (registered.has(db)) return;
+export function registerLineFunctions(db: StoreDb): void {
+  if (registered.has(db) || isPostgres(db)) return;
   const aggregate: Aggregate = (d, name, options) =>
     (d as unknown as { aggregate: (n: string, o: unknown) => void }).aggregate(name, options);
   aggregate(db, "localbench_line_xy", {
@@ -104,8 +105,28 @@ const LINE_RESULTS = `FROM models m CROSS JOIN results r INDEXED BY idx_results_
   WHERE m.model_name = :name OR m.model_key = :name
   GROUP BY r.model_id, r.backend, r.params_hash, r.machine_id`;
 
-/** One line's sums from its results, with the aggregate functions (a stale row of line_sums). */
-function lineFromScratch(db: DatabaseSync, line: LineSums): LineSums {
+/**
+ * A stale line on PostgreSQL (no aggregate functions in JavaScript there): the positions by
+ * ROW_NUMBER() over the line, Σx, Σx², Σxy plain sums (line_sums.ts's statement, the same figures).
+ */
+function pgLineFromScratch(db: StoreDb, line: LineSums): LineSums {
+  const row = db.prepare(linesFromScratchSql(
+    "model_id = :model_id AND backend = :backend AND params_hash = :hash " +
+      "AND COALESCE(machine_id, '') = :machine",
+  )).get({
+    model_id: line.model_id,
+    backend: line.backend,
+    hash: line.params_hash,
+    machine: line.machine_id ?? "",
+  });
+  if (!row) return { ...line, total: 0, rev: -1 };
+  const { machine_key: _key, last_id: _last, stale: _stale, ...sums } = row;
+  return { ...sums, machine_id: line.machine_id, rev: -1 } as unknown as LineSums;
+}
+
+/** One line's sums from its results (a stale row of line_sums). */
+function lineFromScratch(db: StoreDb, line: LineSums): LineSums {
+  if (isPostgres(db)) return pgLineFromScratch(db, line);
   registerLineFunctions(db);
   const row = db.prepare(
     `SELECT r.model_id, r.backend, r.params_hash, r.machine_id, COUNT(*) AS total,
@@ -139,11 +160,11 @@ function lineFromScratch(db: DatabaseSync, line: LineSums): LineSums {
  * The lines of a model: the rows of `line_sums` (kept by triggers, line_sums.ts), a stale one
  * computed from its results until a writer refreshes it.
  */
-function readLines(db: DatabaseSync, name: string): LineSums[] {
+function readLines(db: StoreDb, name: string): LineSums[] {
   const rows = db.prepare(
-    `SELECT s.model_id, s.backend, s.params_hash, NULLIF(s.machine_key, '') AS machine_id, s.total, s.n, s.sx, s.sxx, s.sy, s.sxy,
-       s.min_y, s.max_y, s.first_run, s.last_run, s.first_id, s.first_measured,
-       s.last_measured, s.parallel_id, s.stale, s.rev
+    `SELECT s.model_id, s.backend, s.params_hash, NULLIF(s.machine_key, '') AS machine_id,
+       s.total, s.n, s.sx, s.sxx, s.sy, s.sxy, s.min_y, s.max_y, s.first_run, s.last_run,
+       s.first_id, s.first_measured, s.last_measured, s.parallel_id, s.stale, s.rev
      FROM models m CROSS JOIN line_sums s ON s.model_id = m.id
      WHERE m.model_name = :name OR m.model_key = :name`,
   ).all({ name }) as unknown as (LineSums & { stale: number })[];
@@ -154,14 +175,14 @@ function readLines(db: DatabaseSync, name: string): LineSums[] {
 }
 
 const MEMO_ENTRIES = 32;
-const memos = new WeakMap<DatabaseSync, Map<string, { version: string; value: unknown }>>();
+const memos = new WeakMap<StoreDb, Map<string, { version: string; value: unknown }>>();
 
 /**
  * `read()`, done again only when `version` changed: by default the store's (SQLite's
  * `data_version` with this connection's `total_changes()`, as the dashboard's snapshots); the
  * last 32 keys are kept.
  */
-function memoized<T>(db: DatabaseSync, key: string, read: () => T, version = storeVersion(db)): T {
+function memoized<T>(db: StoreDb, key: string, read: () => T, version = storeVersion(db)): T {
   let memo = memos.get(db);
   if (!memo) memos.set(db, memo = new Map());
   const found = memo.get(key);
@@ -173,12 +194,12 @@ function memoized<T>(db: DatabaseSync, key: string, read: () => T, version = sto
 }
 
 /** The lines of a model (`model_name` or a variant's `model_key`), by their first result. */
-export function lineSums(db: DatabaseSync, name: string): LineSums[] {
+export function lineSums(db: StoreDb, name: string): LineSums[] {
   return memoized(db, `lines\u0000${name}`, () => readLines(db, name));
 }
 
 /** The ids of every line's points, each line downsampled to at most `max` points. */
-export function pickedIds(db: DatabaseSync, name: string, max: number): number[] {
+export function pickedIds(db: StoreDb, name: string, max: number): number[] {
   // Kept while the model's lines are (a write elsewhere, another model's result, changes none).
   const lines = lineSums(db, name);
   const state = lines.some((l) => l.rev < 0) ? `store ${storeVersion(db)}` : lines
@@ -187,6 +208,13 @@ export function pickedIds(db: DatabaseSync, name: string, max: number): number[]
     )
     .join("\u0001");
   return memoized(db, `pick\u0000${max}\u0000${name}`, () => {
+    if (isPostgres(db)) {
+      const lines = db.prepare(
+        `SELECT json_agg(r.id ORDER BY r.id) AS ids,
+           json_agg(r.tokens_per_sec_mean ORDER BY r.id) AS ys ${LINE_RESULTS}`,
+      ).all({ name }) as { ids: number[]; ys: (number | null)[] }[];
+      return lines.flatMap((l) => downsampleLine(l.ys, max).map((i) => l.ids[i]!));
+    }
     registerLineFunctions(db);
     const rows = db.prepare(
       `SELECT localbench_line_pick(r.id, r.tokens_per_sec_mean, :max ORDER BY r.id) AS ids

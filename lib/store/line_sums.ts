@@ -18,13 +18,14 @@
  * - `rev` counts the changes to a line: what is derived from its points (the downsampled chart)
  *   is kept while the model's lines keep theirs.
  *
- * Portability: the table and the from-scratch statement ({@linkcode linesFromScratchSql}) are
- * plain SQL (window functions, CASE); only {@linkcode LINE_SUMS_TRIGGERS_SQL} is SQLite's
- * trigger dialect (one statement list per trigger, `IS NOT`, `ON CONFLICT DO NOTHING`).
+ * Portability: the table, the from-scratch statement ({@linkcode linesFromScratchSql}) and the
+ * refresh are plain SQL (window functions, CASE, COALESCE) that PostgreSQL runs as they are;
+ * only {@linkcode LINE_SUMS_TRIGGERS_SQL} is SQLite's trigger dialect. Its PostgreSQL twin, the
+ * same cases in PL/pgSQL, is pg/line_sums.ts.
  *
  * @module
  */
-import type { DatabaseSync } from "node:sqlite";
+import type { StoreDb } from "./database.ts";
 import { FINISHED } from "./status.ts";
 
 /** The columns of `line_sums`, as `history_sums.ts` reads them. */
@@ -143,8 +144,8 @@ const CHANGED = `(OLD.tokens_per_sec_mean IS NOT NEW.tokens_per_sec_mean
   OR OLD.parallel_tokens_per_sec IS NOT NEW.parallel_tokens_per_sec OR OLD.id <> NEW.id)`;
 
 /**
- * The triggers that keep `line_sums` current. SQLite dialect (a PostgreSQL twin needs a trigger
- * function per event, and `IS DISTINCT FROM` for `IS NOT`).
+ * The triggers that keep `line_sums` current. SQLite dialect; PostgreSQL's twin is
+ * pg/line_sums.ts `PG_LINE_SUMS_TRIGGERS_SQL` (change both together).
  */
 export const LINE_SUMS_TRIGGERS_SQL = `
   CREATE TRIGGER line_sums_insert AFTER INSERT ON results
@@ -192,7 +193,7 @@ interface StaleLine {
  * Computes the stale lines again from the history (each line alone, through the index); returns
  * how many. Run inside the writing transaction.
  */
-export function refreshStaleLines(db: DatabaseSync): number {
+export function refreshStaleLines(db: StoreDb): number {
   const stale = db.prepare(
     "SELECT model_id, backend, params_hash, machine_key, rev FROM line_sums WHERE stale = 1",
   ).all() as unknown as StaleLine[];

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { DatabaseSync } from "node:sqlite";
+import type { StoreDb } from "./database.ts";
 import { plain, type Row } from "./rows.ts";
 import { FINISHED } from "./status.ts";
 import { levelPercentiles } from "./level_percentiles.ts";
@@ -41,7 +41,7 @@ function storedPercentiles(workloadJson: unknown): number[] | null {
  * The newest finished result with a load curve of every variant of `name` (a `model_name` or a
  * variant's `model_key`), variants in key order; empty when none has one.
  */
-export function loadCurves(db: DatabaseSync, name: string): LoadCurve[] {
+export function loadCurves(db: StoreDb, name: string): LoadCurve[] {
   const newest = db.prepare(
     `SELECT m.model_key, MAX(r.id) AS result_id FROM models m
      CROSS JOIN results r INDEXED BY idx_results_status_model ON r.status IN ${FINISHED} AND r.model_id = m.id

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { DatabaseSync } from "node:sqlite";
+import type { StoreDb } from "./database.ts";
 import { workloadText } from "./identity.ts";
 import { labelled } from "./machines.ts";
 import { UNKNOWN_MACHINE } from "../shared/machine.ts";
@@ -35,7 +35,7 @@ export interface MachineResult {
 }
 
 /** The model's identities on each machine (`model_name` or a variant's `model_key`). */
-export function modelOnMachines(db: DatabaseSync, name: string): MachineResult[] {
+export function modelOnMachines(db: StoreDb, name: string): MachineResult[] {
   const rows = db.prepare(
     `SELECT r.machine_id, mc.hostname, mc.gpus, mc.cpu_model, mc.ram_gb,
        mc.model_server_version, m.model_key, m.quantization, r.backend, r.params_hash,
@@ -43,7 +43,7 @@ export function modelOnMachines(db: DatabaseSync, name: string): MachineResult[]
      FROM models m CROSS JOIN identity_latest l ON l.model_id = m.id
        JOIN results r ON r.id = l.result_id LEFT JOIN machines mc ON mc.id = r.machine_id
      WHERE m.model_name = :name OR m.model_key = :name
-     ORDER BY m.model_key, r.backend, r.params_hash, mc.hostname`,
+     ORDER BY m.model_key, r.backend, r.params_hash, mc.hostname NULLS FIRST`,
   ).all({ name }).map((r) =>
     plain<
       Omit<MachineResult, "machine_name" | "workload" | "results"> & {

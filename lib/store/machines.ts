@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { DatabaseSync } from "node:sqlite";
+import type { StoreDb } from "./database.ts";
 import { plain } from "./rows.ts";
 import { FINISHED } from "./status.ts";
 
@@ -86,7 +86,7 @@ export function gpusText(gpus: MachineRecord["gpus"]): string | null {
 }
 
 /** Records a machine (its newest description); `now` is an ISO time stamp. */
-export function upsertMachine(db: DatabaseSync, m: MachineRecord, now: string): void {
+export function upsertMachine(db: StoreDb, m: MachineRecord, now: string): void {
   db.prepare(
     `INSERT INTO machines (id, hostname, os, arch, cpu_model, cpu_cores, ram_gb, gpus,
        model_server, model_server_version, description_json, first_seen, last_seen)
@@ -126,7 +126,7 @@ export function labelled<T extends { id: string; hostname: string }>(
 }
 
 /** Every recorded machine, by host name. */
-export function machines(db: DatabaseSync): MachineRow[] {
+export function machines(db: StoreDb): MachineRow[] {
   const rows = db.prepare(
     `SELECT id, hostname, os, cpu_model, cpu_cores, ram_gb, gpus, model_server,
        model_server_version, first_seen, last_seen FROM machines ORDER BY hostname, id`,
@@ -135,6 +135,6 @@ export function machines(db: DatabaseSync): MachineRow[] {
 }
 
 /** The label of each machine id (for rows that carry `machine_id`). */
-export function machineLabels(db: DatabaseSync): Map<string, string> {
+export function machineLabels(db: StoreDb): Map<string, string> {
   return new Map(machines(db).map((m) => [m.id, m.label]));
 }

@@ -1,5 +1,6 @@
 /**
- * The results store (`node:sqlite`, WAL, versioned schema).
+ * The results store: SQLite (`node:sqlite`, WAL) by default, or PostgreSQL (`postgres://` URL),
+ * one versioned schema for both.
  *
  * @module
  */
@@ -48,6 +49,9 @@ export {
 export { registerLineFunctions } from "./history_sums.ts";
 export type { LoadCurve } from "./load_curves.ts";
 export { openStore } from "./open.ts";
+export { type CopyOutcome, copyStore } from "./copy.ts";
+export { connectionOf, isPostgresUrl, redactUrl } from "./pg/open.ts";
+export { dialectOf, isPostgres, type StoreDb } from "./database.ts";
 export { type MachineResult, modelOnMachines } from "./machine_compare.ts";
 export {
   gpusText,

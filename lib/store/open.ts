@@ -1,6 +1,6 @@
 /**
- * The results store at the configured path, its folder created first (with a sentence saying
- * what to change when it cannot be).
+ * The results store at the configured location: a SQLite file, its folder created first (with a
+ * sentence saying what to change when it cannot be), or a PostgreSQL server.
  *
  * @module
  */
@@ -8,9 +8,14 @@ import { dirname } from "node:path";
 import { StorageError } from "../error.ts";
 import { writeFailureReason } from "../fs.ts";
 import { ResultsStore } from "./store.ts";
+import { isPostgresUrl } from "./pg/open.ts";
 
-/** Opens the results store at `paths.database` (the configured paths), creating its folder. */
+/**
+ * Opens the results store at `paths.database` (the configured store: a SQLite file, its folder
+ * created, or a `postgres://` URL).
+ */
 export async function openStore(paths: { database: string }): Promise<ResultsStore> {
+  if (isPostgresUrl(paths.database)) return ResultsStore.open(paths.database);
   try {
     await Deno.mkdir(dirname(paths.database), { recursive: true });
   } catch (err) {

@@ -2,7 +2,9 @@
  * Which process owns a `running` result: the process id and its start time (from
  * `/proc/<pid>/stat`, so a recycled process id is not taken for the old process). At the next
  * start, a `running` result whose owner is gone was left by a killed process: it is marked as
- * interrupted, with every run it completed kept.
+ * interrupted, with every run it completed kept. In a store shared by several machines
+ * (PostgreSQL) the token starts with the machine's host name (`host/pid:ticks`): a process of
+ * another machine cannot be checked here and counts as alive.
  *
  * @module
  */
@@ -30,14 +32,30 @@ export function currentOwner(): string {
   return `${Deno.pid}:${startTicks(Deno.pid) ?? "unknown"}`;
 }
 
+/** This machine's host name (empty where it cannot be read). */
+export function hostName(): string {
+  try {
+    return Deno.hostname();
+  } catch {
+    return "";
+  }
+}
+
+/** The owner token in a store shared by machines: `host/pid:ticks`. */
+export function sharedOwner(): string {
+  return `${hostName()}/${currentOwner()}`;
+}
+
 /**
  * Whether the process of an owner token still runs. A token this system cannot check (no
  * `/proc`) counts as alive; a missing token (results written before owners were recorded)
  * counts as gone.
  */
-export function ownerAlive(owner: string | null): boolean {
+export function ownerAlive(owner: string | null, host: () => string = hostName): boolean {
   if (owner === null) return false;
-  const [pid, start] = owner.split(":");
+  const slash = owner.lastIndexOf("/");
+  if (slash >= 0 && owner.slice(0, slash) !== host()) return true;
+  const [pid, start] = owner.slice(slash + 1).split(":");
   const now = startTicks(Number(pid));
   if (now === null) return false;
   if (now === "unknown" || start === "unknown") return true;

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { DatabaseSync, SQLInputValue } from "node:sqlite";
+import type { SqlParam, StoreDb } from "./database.ts";
 
 /** A value stored in a column. */
 export type Cell = string | number | null;
@@ -66,21 +66,20 @@ function columnsOf(row: Row): string[] {
 }
 
 /** Inserts `row` into `table` and returns the new row id. */
-export function insertRow(db: DatabaseSync, table: string, row: Row): number {
+export function insertRow(db: StoreDb, table: string, row: Row): number {
   const cols = columnsOf(row);
   const sql = `INSERT INTO ${table} (${cols.join(", ")}) VALUES (${
     cols.map(() => "?").join(", ")
-  })`;
-  const info = db.prepare(sql).run(...cols.map((c) => row[c] as SQLInputValue));
-  return Number(info.lastInsertRowid);
+  }) RETURNING id`;
+  return Number(db.prepare(sql).get(...cols.map((c) => row[c] as SqlParam))!.id);
 }
 
 /** Updates the row `id` of `table` with the given columns. */
-export function updateRow(db: DatabaseSync, table: string, id: number, row: Row): void {
+export function updateRow(db: StoreDb, table: string, id: number, row: Row): void {
   const cols = columnsOf(row);
   if (cols.length === 0) return;
   const sql = `UPDATE ${table} SET ${cols.map((c) => `${c} = ?`).join(", ")} WHERE id = ?`;
-  db.prepare(sql).run(...cols.map((c) => row[c] as SQLInputValue), id);
+  db.prepare(sql).run(...cols.map((c) => row[c] as SqlParam), id);
 }
 
 /** Converts a null-prototype SQLite row into a plain object. */

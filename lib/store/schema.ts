@@ -1,5 +1,5 @@
 /**
- * The results database schema: versioned migrations (`PRAGMA user_version`) for the tables, and
+ * The results database schema: versioned migrations (`PRAGMA user_version`; PostgreSQL: pg/schema.ts) for the tables, and
  * the optional metric columns that are added automatically whenever they are missing.
  *
  * Tables: `models` (one row per model variant), `results` (one row per model per benchmark, with
@@ -10,6 +10,9 @@
  */
 
 import type { DatabaseSync } from "node:sqlite";
+import { columnsOf, isPostgres, type StoreDb } from "./database.ts";
+import { PG_BASELINE_SQL, PG_MACHINES_SQL, pgColumnType } from "./pg/schema.ts";
+import { PG_LINE_SUMS_SQL } from "./pg/line_sums.ts";
 import { clampIntervals, mergeVariantIdentities } from "./data_migrations.ts";
 import { rebuildTable } from "./rebuild.ts";
 import { FINISHED } from "./status.ts";
@@ -39,8 +42,15 @@ export interface Migration {
   version: number;
   description: string;
   sql: string;
-  /** Changes to the stored data, run after `sql` in the same transaction. */
+  /** Changes to the stored data, run after `sql` in the same transaction (SQLite). */
   apply?: (db: DatabaseSync) => void;
+  /**
+   * The PostgreSQL text: required from version 9 on (pg/schema.ts `PG_BASELINE`, where a
+   * PostgreSQL store starts; the versions before it are skipped there).
+   */
+  pg?: string;
+  /** Changes to the stored data on PostgreSQL, run after `pg`. */
+  pgApply?: (db: StoreDb) => void;
   /** Runs with foreign keys off (a table rebuild: see rebuild.ts). */
   foreignKeysOff?: boolean;
 }
@@ -217,6 +227,7 @@ export const MIGRATIONS: readonly Migration[] = [
       "model_latest (variant), and each stored grid result is split into one result per cell",
     sql: IDENTITY_LATEST_SQL,
     apply: (db) => void splitGridResults(db),
+    pg: PG_BASELINE_SQL,
   },
   {
     version: 10,
@@ -229,6 +240,7 @@ export const MIGRATIONS: readonly Migration[] = [
     // SQLite-specific (the one part a PostgreSQL twin writes its own way): the triggers that
     // keep identity_latest current.
     apply: (db) => db.exec(MACHINE_IDENTITY_TRIGGERS_SQL),
+    pg: PG_MACHINES_SQL,
   },
   {
     version: 11,
@@ -236,19 +248,33 @@ export const MIGRATIONS: readonly Migration[] = [
       "kept current by triggers in the writing transaction",
     sql: "",
     apply: (db) => {
-      // The triggers and the fill read optional columns a young store may not have yet.
-      const have = new Set(
-        (db.prepare("PRAGMA table_info(results)").all() as { name: string }[]).map((c) => c.name),
-      );
-      for (const c of ["tokens_per_sec_mean", "n_parallel", "parallel_tokens_per_sec"]) {
-        if (!have.has(c)) {
-          db.exec(`ALTER TABLE results ADD COLUMN ${c} ${OPTIONAL_COLUMNS.results![c]}`);
-        }
-      }
+      addResultColumns(db, LINE_COLUMNS);
       db.exec(LINE_SUMS_SQL);
+    },
+    // PostgreSQL: the same table and fill, PL/pgSQL for SQLite's triggers (pg/line_sums.ts); in
+    // pgApply, after the columns.
+    pg: "",
+    pgApply: (db) => {
+      addResultColumns(db, LINE_COLUMNS);
+      db.exec(PG_LINE_SUMS_SQL);
     },
   },
 ];
+
+/** The optional columns of `results` line_sums' fill and triggers read (schema 11). */
+const LINE_COLUMNS = ["tokens_per_sec_mean", "n_parallel", "parallel_tokens_per_sec"];
+
+/**
+ * Adds the optional `results` columns among `names` a young store lacks yet (ensureColumns adds
+ * the rest after the migrations), in the store's dialect.
+ */
+function addResultColumns(db: StoreDb, names: readonly string[]): void {
+  const have = new Set(columnsOf(db, "results"));
+  for (const c of names.filter((c) => !have.has(c))) {
+    const type = OPTIONAL_COLUMNS.results![c]!;
+    db.exec(`ALTER TABLE results ADD COLUMN ${c} ${isPostgres(db) ? pgColumnType(type) : type}`);
+  }
+}
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

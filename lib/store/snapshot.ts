@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { DatabaseSync } from "node:sqlite";
+import { isPostgres, type StoreDb } from "./database.ts";
 
 /** An encoded JSON body and its entity tag. */
 export interface JsonSnapshot {
@@ -16,7 +16,11 @@ export interface JsonSnapshot {
 }
 
 /** The version of the database as this connection sees it. */
-export function storeVersion(db: DatabaseSync): string {
+export function storeVersion(db: StoreDb): string {
+  if (isPostgres(db)) {
+    // Counted by statement triggers in the writing transaction (pg/schema.ts).
+    return `pg.${db.prepare("SELECT n FROM store_changes WHERE id = 1").get()?.n}`;
+  }
   const data = db.prepare("PRAGMA data_version").get() as { data_version: number };
   const own = db.prepare("SELECT total_changes() AS n").get() as { n: number };
   return `${data.data_version}.${own.n}`;
@@ -24,16 +28,16 @@ export function storeVersion(db: DatabaseSync): string {
 
 /** Snapshots of one database, by name. */
 export class SnapshotCache {
-  #db: DatabaseSync;
+  #db: StoreDb;
   #entries = new Map<string, { version: string; snapshot: JsonSnapshot }>();
   #serial = 0;
 
-  constructor(db: DatabaseSync) {
+  constructor(db: StoreDb) {
     this.#db = db;
   }
 
   /** The snapshot named `name`, built again with `build` only when the database changed. */
-  get(name: string, build: (db: DatabaseSync) => unknown): JsonSnapshot {
+  get(name: string, build: (db: StoreDb) => unknown): JsonSnapshot {
     const version = storeVersion(this.#db);
     const found = this.#entries.get(name);
     if (found && found.version === version) return found.snapshot;

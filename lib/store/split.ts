@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { DatabaseSync } from "node:sqlite";
+import { columnsOf, isPostgres, type StoreDb } from "./database.ts";
 import { aggregateRuns } from "./aggregate.ts";
 import {
   cellLabel,
@@ -40,16 +40,19 @@ function divisor(row: Row, per: string): number | null {
  * targets, and its depth where the store has the column (a store older than `--kv-depth` is
  * split by schema 9 before the column is added, and has no depths).
  */
-function cellRunsWhere(withDepth: boolean): string {
-  return `result_id = ? AND prompt_tokens_target IS ? AND gen_tokens_target IS ?
-    ${withDepth ? "AND kv_depth IS ?" : ""} AND COALESCE(parallel, 1) = 1 AND load_mode IS NULL`;
+function cellRunsWhere(withDepth: boolean, db: StoreDb): string {
+  // SQLite's `IS` compares nulls as values; PostgreSQL says IS NOT DISTINCT FROM.
+  const is = isPostgres(db) ? "IS NOT DISTINCT FROM" : "IS";
+  return `result_id = ? AND prompt_tokens_target ${is} ? AND gen_tokens_target ${is} ?
+    ${withDepth ? `AND kv_depth ${is} ?` : ""} AND COALESCE(parallel, 1) = 1
+    AND load_mode IS NULL`;
 }
 
 /**
  * Splits one finished grid result; returns the ids of its results, the first cell's (the
  * result's own id) first. A result with one cell or none is returned as it is.
  */
-export function splitGridResult(db: DatabaseSync, resultId: number): number[] {
+export function splitGridResult(db: StoreDb, resultId: number): number[] {
   const result = db.prepare("SELECT * FROM results WHERE id = ?").get(resultId);
   if (!result) return [];
   const row = plain<Row>(result);
@@ -72,12 +75,9 @@ export function splitGridResult(db: DatabaseSync, resultId: number): number[] {
     }
   })();
   // An older store may lack some aggregate columns until ensureColumns runs after the migrations.
-  const have = new Set(
-    (db.prepare("PRAGMA table_info(results)").all() as { name: string }[]).map((c) => c.name),
-  );
+  const have = new Set(columnsOf(db, "results"));
   const known = (r: Row): Row => Object.fromEntries(Object.entries(r).filter(([k]) => have.has(k)));
-  const withDepth = (db.prepare("PRAGMA table_info(runs)").all() as { name: string }[])
-    .some((c) => c.name === "kv_depth");
+  const withDepth = columnsOf(db, "runs").includes("kv_depth");
   const ids: number[] = [];
   let anyFailed = false;
   const figures: { id: number; failed: number }[] = [];
@@ -96,7 +96,7 @@ export function splitGridResult(db: DatabaseSync, resultId: number): number[] {
       ...(withDepth ? [cell.kv_depth ?? null] : []),
     ];
     const runs = db.prepare(
-      `SELECT * FROM runs WHERE ${cellRunsWhere(withDepth)} ORDER BY run_index, id`,
+      `SELECT * FROM runs WHERE ${cellRunsWhere(withDepth, db)} ORDER BY run_index, id`,
     )
       .all(...keys).map((r) => plain<Row>(r));
     const ok = runs.filter((r) => (r.status ?? "ok") === "ok");
@@ -124,7 +124,7 @@ export function splitGridResult(db: DatabaseSync, resultId: number): number[] {
         copy[k] = REST_ONLY.test(k) ? (k === "n_parallel" ? 1 : null) : v;
       }
       id = insertRow(db, "results", { ...copy, ...values });
-      db.prepare(`UPDATE runs SET result_id = ? WHERE ${cellRunsWhere(withDepth)}`).run(
+      db.prepare(`UPDATE runs SET result_id = ? WHERE ${cellRunsWhere(withDepth, db)}`).run(
         id,
         ...keys,
       );
@@ -146,7 +146,7 @@ export function splitGridResult(db: DatabaseSync, resultId: number): number[] {
 }
 
 /** Splits every finished grid result of the store (schema 9); returns how many were split. */
-export function splitGridResults(db: DatabaseSync): number {
+export function splitGridResults(db: StoreDb): number {
   const grids = db.prepare(
     `SELECT g.result_id AS id FROM grid_cells g JOIN results r ON r.id = g.result_id
      WHERE r.status IN ${FINISHED} GROUP BY g.result_id HAVING COUNT(*) > 1`,

@@ -5,9 +5,10 @@
  *
  * @module
  */
-import type { DatabaseSync } from "node:sqlite";
+import type { StoreDb } from "./database.ts";
 import { openDatabase, transaction, withColumnRetry } from "./db.ts";
-import { currentOwner, ownerAlive } from "./owner.ts";
+import { currentOwner, ownerAlive, sharedOwner } from "./owner.ts";
+import { isPostgres } from "./database.ts";
 import { FINISHED } from "./status.ts";
 import { SnapshotCache } from "./snapshot.ts";
 import { type MachineRecord, upsertMachine } from "./machines.ts";
@@ -48,7 +49,10 @@ const RESULT_SELECT =
 export interface StoreOptions {
   /** Clock for time stamps. @default () => new Date() */
   now?: () => Date;
-  /** This process's owner token, written on the results it starts. @default currentOwner() */
+  /**
+   * This process's owner token, written on the results it starts.
+   * @default currentOwner(); on PostgreSQL (shared by machines) sharedOwner()
+   */
   owner?: string;
   /** Whether the owner of a `running` result still runs. @default ownerAlive */
   ownerAlive?: (owner: string | null) => boolean;
@@ -60,7 +64,7 @@ export const INTERRUPTED_ERROR =
 
 /** The results database. */
 export class ResultsStore {
-  readonly db: DatabaseSync;
+  readonly db: StoreDb;
   /** Results found `running` at open whose process had ended, now marked interrupted. */
   readonly interrupted: number;
   /** JSON answers computed once per state of the database (dashboard reads). */
@@ -68,10 +72,10 @@ export class ResultsStore {
   #now: () => Date;
   #owner: string;
 
-  private constructor(db: DatabaseSync, options: StoreOptions) {
+  private constructor(db: StoreDb, options: StoreOptions) {
     this.db = db;
     this.#now = options.now ?? (() => new Date());
-    this.#owner = options.owner ?? currentOwner();
+    this.#owner = options.owner ?? (isPostgres(db) ? sharedOwner() : currentOwner());
     this.snapshots = new SnapshotCache(db);
     this.interrupted = this.#markInterrupted(options.ownerAlive ?? ownerAlive);
     // Lines another writer left stale (a delete, a sqlite3 shell) are computed again once here.
@@ -85,6 +89,20 @@ export class ResultsStore {
    */
   static open(path: string, options: StoreOptions = {}): ResultsStore {
     return new ResultsStore(openDatabase(path), options);
+  }
+
+  /** The owner token of this process's results (lib/store/owner.ts). */
+  get owner(): string {
+    return this.#owner;
+  }
+
+  /**
+   * Marks the results `owner` left `running` as interrupted (their completed runs are kept), for a
+   * process known to be gone that this machine cannot check (a fleet agent killed on another
+   * machine); returns how many.
+   */
+  interruptOwner(owner: string): number {
+    return this.#markInterrupted((o) => o !== owner);
   }
 
   #markInterrupted(alive: (owner: string | null) => boolean): number {

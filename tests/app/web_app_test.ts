@@ -8,6 +8,8 @@ import { join } from "node:path";
 import { REPO_ROOT } from "../_helpers.ts";
 import { post, testDashboard } from "../routes/_dashboard.ts";
 import { seedStore } from "../routes/_seed.ts";
+import { isPostgres, ResultsStore } from "../../lib/store/mod.ts";
+import { testPostgres } from "../_postgres.ts";
 
 Deno.test("POSTs from another origin are refused with 403", async () => {
   await using d = await testDashboard();
@@ -210,4 +212,43 @@ Deno.test("the dashboard sends the event stream uncompressed and unbuffered", as
     text += new TextDecoder().decode(value);
   }
   await reader.cancel();
+});
+
+Deno.test({
+  name: "with a PostgreSQL store the dashboard reads and pages come from PostgreSQL",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const pg = await testPostgres();
+    const url = await pg.createDatabase();
+    await using d = await testDashboard({ store: url });
+    assert.equal(isPostgres(d.web.store.db), true);
+    const seeded = seedStore(d.web.store);
+    assert.ok(seeded > 0);
+    const stats = await (await d.request("/api/dashboard/stats")).json();
+    assert.equal(
+      stats.total_runs,
+      Number(
+        d.web.store.db.prepare("SELECT COUNT(*) AS n FROM runs").get()!.n,
+      ),
+    );
+    assert.ok(stats.cached_models > 0);
+    const results = await d.request("/api/results");
+    assert.equal(results.status, 200);
+    const body = await results.json();
+    assert.ok(Array.isArray(body.results ?? body) && (body.results ?? body).length > 0);
+    const page = await d.request("/");
+    assert.equal(page.status, 200);
+    await page.body?.cancel();
+    // Clearing keeps a backup: a SQLite store of what PostgreSQL held.
+    const cleared = await (await post(d, "/api/cache/clear")).json();
+    assert.equal(cleared.deleted_count, 16);
+    const backup = ResultsStore.open(cleared.backup_file);
+    try {
+      assert.equal(backup.allResults().length, 16);
+    } finally {
+      backup.close();
+    }
+    assert.equal((await (await d.request("/api/results")).json()).count, 0);
+  },
 });

@@ -12,6 +12,7 @@ import { type RunningLmStudioDouble, startLmStudioDouble } from "../doubles/lmst
 import { type SeedOptions, seedStore } from "../routes/_seed.ts";
 import { createLogger } from "../../lib/log.ts";
 import { createWebApp, type WebApp } from "../../app/mod.ts";
+import type { FleetService } from "../../lib/fleet/mod.ts";
 
 /** Options of {@linkcode startDashboard}. */
 export interface DashboardOptions {
@@ -25,6 +26,8 @@ export interface DashboardOptions {
   modelServer?: boolean;
   /** The user's `defaults.json` (a configuration layer). @default none */
   userDefaults?: Record<string, unknown>;
+  /** The fleet of agents (closed with the dashboard). @default none */
+  fleet?: FleetService;
 }
 
 /** A running dashboard. */
@@ -63,6 +66,7 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
     baseArgs: ["--backend", "rest", "--base-url", url, ...(options.baseArgs ?? [])],
     exit: () => {},
     logger: createLogger("test", { sink: () => {} }),
+    fleet: options.fleet,
   });
   if (options.seed !== false) seedStore(web.store, options.seed ?? { resultsPerVariant: 3 });
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, web.fetch);

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { ResultsStore } from "../../lib/store/mod.ts";
+import { type ResultsStore, transaction } from "../../lib/store/mod.ts";
 import { insertRow } from "../../lib/store/rows.ts";
 
 /** Options of {@linkcode seedStore}. */
@@ -30,8 +30,7 @@ export function seedStore(store: ResultsStore, options: SeedOptions = {}): numbe
   const archs = ["qwen3", "gemma3", "llama"];
   const db = store.db;
   let runs = 0;
-  db.exec("BEGIN IMMEDIATE");
-  try {
+  transaction(db, () => {
     models.forEach((name, mi) => {
       quants.forEach((quant, qi) => {
         const modelId = insertRow(db, "models", {
@@ -85,10 +84,6 @@ export function seedStore(store: ResultsStore, options: SeedOptions = {}): numbe
         }
       });
     });
-    db.exec("COMMIT");
-  } catch (err) {
-    db.exec("ROLLBACK");
-    throw err;
-  }
+  });
   return runs;
 }

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { REPO_ROOT } from "../_helpers.ts";
+import { testPostgres } from "../_postgres.ts";
 import { startLmStudioDouble } from "../doubles/lmstudio_server.ts";
 import { islandsByName } from "../../lib/http/fw/islands.ts";
 import { manifest } from "../../manifest.gen.ts";
@@ -257,6 +258,28 @@ Deno.test({
       await d.close();
     }
     assert.deepEqual([...Deno.readDirSync(empty)], []);
+  },
+});
+
+Deno.test({
+  name: "the bench bundle uses a PostgreSQL store through the worker bundled beside it",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const res = await bundle();
+    assert.equal(res.code, 0, res.stderr);
+    const url = await (await testPostgres()).createDatabase();
+    const out = await sh(Deno.execPath(), [
+      "run",
+      "-A",
+      join(dist, "bench.js"),
+      "--list-cache",
+      "--json",
+      "--store",
+      url,
+    ], { cwd: empty, env: { LOCALBENCH_DATA_DIR: join(work, "data") } });
+    assert.equal(out.code, 0, out.stderr);
+    assert.deepEqual(JSON.parse(out.stdout), { count: 0, results: [] });
   },
 });
 

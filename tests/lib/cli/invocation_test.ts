@@ -254,3 +254,35 @@ Deno.test("--request-timeout takes seconds (a fraction too) and refuses zero", a
   assert.equal((await run(t, [])).options.request_timeout, null);
   await assert.rejects(run(t, ["--request-timeout", "0"]), /argument '0' is invalid/);
 });
+
+Deno.test("the store is --store, else $LOCALBENCH_STORE, else store.url, else the data folder's", async () => {
+  await using t = await tempEnv();
+  assert.equal((await run(t, [])).paths.database, join(t.vars.LOCALBENCH_DATA_DIR!, "results.db"));
+  await writeJson(join(t.configDir, "defaults.json"), {
+    store: { url: "postgres://cfg@db:5432/lb" },
+  });
+  assert.equal((await run(t, [])).paths.database, "postgres://cfg@db:5432/lb");
+  t.vars.LOCALBENCH_STORE = "postgres://env@db:5432/lb";
+  assert.equal((await run(t, [])).paths.database, "postgres://env@db:5432/lb");
+  const inv = await run(t, [
+    "--store",
+    "postgres://flag@db/lb",
+    "--store-copy-to",
+    "postgres://x/y",
+  ]);
+  assert.equal(inv.paths.database, "postgres://flag@db/lb");
+  assert.equal(inv.options.action, "store-copy");
+  assert.equal(inv.options.store_copy_to, "postgres://x/y");
+});
+
+Deno.test("--store-copy-to refuses a target that is not a PostgreSQL URL", async () => {
+  await using t = await tempEnv();
+  const c = capture();
+  const code = await runCli(["--store-copy-to", "/tmp/other.db"], {
+    env: t.env,
+    projectFile: NO_PROJECT,
+    output: c.output,
+  });
+  assert.equal(code, 2);
+  assert.match(c.err.join("\n"), /--store-copy-to takes a PostgreSQL URL/);
+});

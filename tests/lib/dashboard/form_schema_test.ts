@@ -23,6 +23,8 @@ Deno.test("formSections() offers every benchmark setting once, as one control pe
     "export-cache",
     "export-only",
     "import",
+    "store",
+    "store-copy-to",
     "print-config",
     "list-models",
     "json",

@@ -243,6 +243,7 @@ export function runOptions(overrides: Partial<RunOptions> = {}): RunOptions {
     },
     retest: false,
     export_cache: null,
+    store_copy_to: null,
     enable_profiling: false,
     max_temp: null,
     max_power: null,

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { sqliteOf, type StoreDb } from "../../../lib/store/database.ts";
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
 
 /** One statement the store ran. */
@@ -33,9 +34,9 @@ function recording(stmt: StatementSync, sql: string, out: CapturedStatement[]): 
 }
 
 /** A view of `db` whose statements (prepared or `exec`uted) are recorded into `statements`. */
-export function capture(db: DatabaseSync): { db: DatabaseSync; statements: CapturedStatement[] } {
+export function capture(store: StoreDb): { db: DatabaseSync; statements: CapturedStatement[] } {
   const statements: CapturedStatement[] = [];
-  const proxy = new Proxy(db, {
+  const proxy = new Proxy(sqliteOf(store), {
     get(target, prop) {
       if (prop === "prepare") {
         return (sql: string) => recording(target.prepare(sql), sql, statements);

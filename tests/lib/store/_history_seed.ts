@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { sqliteOf, type StoreDb } from "../../../lib/store/database.ts";
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { createRandom } from "../../../lib/engine/prng.ts";
 
@@ -119,7 +120,8 @@ function statements(db: DatabaseSync): { result: StatementSync; run: StatementSy
 }
 
 /** Writes the history into `db` (an opened, migrated results database) in one transaction. */
-export function seedHistory(db: DatabaseSync, options: HistorySeedOptions): HistorySeeded {
+export function seedHistory(store: StoreDb, options: HistorySeedOptions): HistorySeeded {
+  const db = sqliteOf(store);
   const random = createRandom(options.seed ?? 42);
   const rand = () => random.next();
   const variants = variantsOf(options.variants ?? 150);

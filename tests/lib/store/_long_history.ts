@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { ResultsStore } from "../../../lib/store/mod.ts";
+import { isPostgres, type ResultsStore } from "../../../lib/store/mod.ts";
 
 /** The model the long history belongs to. */
 export const LONG_MODEL = "qwen/qwen3-4b";
@@ -34,7 +34,7 @@ export function seedLongHistory(
   /** Tokens/s the speeds gain from the first result to the last. */
   drift = 3,
 ): Map<string, (number | null)[]> {
-  store.db.exec("PRAGMA synchronous = OFF");
+  if (!isPostgres(store.db)) store.db.exec("PRAGMA synchronous = OFF");
   const written = new Map<string, (number | null)[]>();
   for (let i = 0; i < points; i++) {
     // Two results of the first line for one of each other, as a favourite variant is retested.

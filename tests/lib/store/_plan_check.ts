@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { DatabaseSync } from "node:sqlite";
+import { sqliteOf, type StoreDb } from "../../../lib/store/database.ts";
 import { capture, type CapturedStatement, queryPlan } from "./_capture.ts";
 import {
   comparableModels,
@@ -60,7 +60,8 @@ export function historyAccessProblems(sql: string, plan: string[]): string[] {
 }
 
 /** Problems of every captured statement, labelled with the start of its SQL. */
-export function planProblems(db: DatabaseSync, statements: CapturedStatement[]): string[] {
+export function planProblems(store: StoreDb, statements: CapturedStatement[]): string[] {
+  const db = sqliteOf(store);
   return statements.flatMap((s) =>
     historyAccessProblems(s.sql, queryPlan(db, s)).map((p) =>
       `${p}\n    in: ${s.sql.replace(/\s+/g, " ").slice(0, 160)}`
@@ -85,7 +86,7 @@ export function readEverything(store: ResultsStore): ReadStatement[] {
   const real = store.db;
   const recorded = capture(real);
   const db = recorded.db;
-  const writable = store as unknown as { db: DatabaseSync };
+  const writable = store as unknown as { db: StoreDb };
   const out: ReadStatement[] = [];
   const reads: [string, () => unknown][] = [
     ["resultsTable", () => resultsTable(db)],

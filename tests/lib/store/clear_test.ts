@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { DatabaseSync } from "node:sqlite";
+import { sqliteOf, type StoreDb } from "../../../lib/store/database.ts";
 import { join } from "node:path";
 import { clearResults, tablesBelow } from "../../../lib/store/clear.ts";
 import { clearCache } from "../../../lib/store/dashboard.ts";
@@ -8,11 +8,11 @@ import { tempEnv } from "../../_helpers.ts";
 import { capture } from "./_capture.ts";
 import { seedHistory } from "./_history_seed.ts";
 
-const count = (db: DatabaseSync, table: string) =>
+const count = (store: StoreDb, table: string, db = sqliteOf(store)) =>
   (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
 
 /** The schema objects (tables, indexes, triggers, views) with their SQL. */
-const schemaOf = (db: DatabaseSync) =>
+const schemaOf = (store: StoreDb, db = sqliteOf(store)) =>
   db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY type, name").all()
     .map((r) => ({ ...r }));
 

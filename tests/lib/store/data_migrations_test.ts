@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { sqliteOf, type StoreDb } from "../../../lib/store/database.ts";
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { comparableModels, dashboardStats, resultsTable } from "../../../lib/store/dashboard.ts";
@@ -53,7 +54,8 @@ function result(
   return id;
 }
 
-function latestDerived(db: DatabaseSync): unknown[] {
+function latestDerived(store: StoreDb): unknown[] {
+  const db = sqliteOf(store);
   return db.prepare(
     `SELECT model_id, params_hash, COALESCE(machine_id, '') AS machine_key, MAX(id) AS result_id,
        COUNT(*) AS ok_results FROM results

@@ -6,6 +6,7 @@ import { AppError } from "../../../lib/error.ts";
 import { openDatabase } from "../../../lib/store/db.ts";
 import { SCHEMA_VERSION } from "../../../lib/store/schema.ts";
 import { REPO_ROOT, tempEnv } from "../../_helpers.ts";
+import { testPostgres } from "../../_postgres.ts";
 
 function thrown(fn: () => unknown): unknown {
   try {
@@ -79,4 +80,26 @@ Deno.test("four processes creating the same new store at once all open it, each 
     assert.equal(out.code, 0, dec.decode(out.stderr));
     assert.equal(Number(dec.decode(out.stdout)), SCHEMA_VERSION);
   }
+});
+
+Deno.test({
+  name: "processes opening a new PostgreSQL store at the same moment all get it migrated, once",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const url = await (await testPostgres()).createDatabase();
+    const at = String(Date.now() + 2500);
+    const children = Array.from({ length: 4 }, () =>
+      new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", join(REPO_ROOT, "tests/lib/store/_fixtures/opener.ts"), url, at],
+        stdout: "piped",
+        stderr: "piped",
+      }).output());
+    const outs = await Promise.all(children);
+    const dec = new TextDecoder();
+    for (const out of outs) {
+      assert.equal(out.code, 0, dec.decode(out.stderr));
+      assert.equal(Number(dec.decode(out.stdout)), SCHEMA_VERSION);
+    }
+  },
 });

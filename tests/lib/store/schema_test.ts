@@ -1,4 +1,6 @@
+import { PG_BASELINE } from "../../../lib/store/pg/schema.ts";
 import assert from "node:assert/strict";
+import { sqliteOf, type StoreDb } from "../../../lib/store/database.ts";
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { createRandom } from "../../../lib/engine/prng.ts";
@@ -12,7 +14,8 @@ import { seedHistory } from "./_history_seed.ts";
 import { machineRecord } from "./_machines.ts";
 
 /** identity_latest and totals as derived from the history, and as stored. */
-function compare(db: DatabaseSync): void {
+function compare(store: StoreDb): void {
+  const db = sqliteOf(store);
   const derived = db.prepare(
     `SELECT model_id, params_hash, COALESCE(machine_id, '') AS machine_key, MAX(id) AS result_id,
        COUNT(*) AS ok_results FROM results WHERE status IN ${FINISHED}
@@ -180,7 +183,7 @@ Deno.test("schema 8 rebuilds results for 'partial': finished results with failed
   old.exec("PRAGMA user_version = 7");
   ensureColumns(old);
   seedHistory(old, { runs: 400, variants: 6 });
-  const count = (db: DatabaseSync, sql: string) => (db.prepare(sql).get() as { n: number }).n;
+  const count = (db: StoreDb, sql: string) => (db.prepare(sql).get() as { n: number }).n;
   const before = {
     runs: count(old, "SELECT COUNT(*) AS n FROM runs"),
     failedRuns: count(
@@ -236,4 +239,10 @@ Deno.test("schema 8 rebuilds results for 'partial': finished results with failed
   } finally {
     store.close();
   }
+});
+
+Deno.test("every migration from the PostgreSQL baseline on carries its PostgreSQL text", () => {
+  const later = MIGRATIONS.filter((m) => m.version >= PG_BASELINE);
+  assert.ok(later.length >= 1);
+  for (const m of later) assert.equal(typeof m.pg, "string", `migration ${m.version}`);
 });

@@ -11,6 +11,7 @@ import {
   userVersion,
 } from "../../../lib/store/mod.ts";
 import { REPO_ROOT, tempEnv } from "../../_helpers.ts";
+import { eachBackend, openOn } from "./_backends.ts";
 
 const MODEL = {
   model_key: "org/m@q4_k_m",
@@ -29,8 +30,8 @@ function start(store: ResultsStore, hash = "h1") {
   });
 }
 
-Deno.test("ResultsStore keeps models, results and one row per run", () => {
-  const store = ResultsStore.open(":memory:");
+eachBackend("ResultsStore keeps models, results and one row per run", async (backend) => {
+  const store = await openOn(backend);
   try {
     const id = start(store);
     store.addRun(id, { run_index: 0, tokens_per_sec: 10, ttft_ms: 100 });
@@ -55,23 +56,26 @@ Deno.test("ResultsStore keeps models, results and one row per run", () => {
   }
 });
 
-Deno.test("ResultsStore keeps history: a retest adds a result and the latest view picks the newest", () => {
-  const store = ResultsStore.open(":memory:");
-  try {
-    const a = start(store);
-    store.finishResult(a, { status: "ok", aggregates: { tokens_per_sec_mean: 5 } });
-    const b = start(store);
-    store.finishResult(b, { status: "ok", aggregates: { tokens_per_sec_mean: 7 } });
-    const failed = start(store);
-    store.finishResult(failed, { status: "failed", error: "boom" });
-    assert.equal(store.findCached(MODEL.model_key, "h1", null)?.id, b);
-    assert.equal(store.allResults().length, 3);
-    assert.deepEqual(store.latestPerIdentity().map((r) => r.id), [b]);
-    assert.equal(store.allResults()[2]!.error, "boom");
-  } finally {
-    store.close();
-  }
-});
+eachBackend(
+  "ResultsStore keeps history: a retest adds a result and the latest view picks the newest",
+  async (backend) => {
+    const store = await openOn(backend);
+    try {
+      const a = start(store);
+      store.finishResult(a, { status: "ok", aggregates: { tokens_per_sec_mean: 5 } });
+      const b = start(store);
+      store.finishResult(b, { status: "ok", aggregates: { tokens_per_sec_mean: 7 } });
+      const failed = start(store);
+      store.finishResult(failed, { status: "failed", error: "boom" });
+      assert.equal(store.findCached(MODEL.model_key, "h1", null)?.id, b);
+      assert.equal(store.allResults().length, 3);
+      assert.deepEqual(store.latestPerIdentity().map((r) => r.id), [b]);
+      assert.equal(store.allResults()[2]!.error, "boom");
+    } finally {
+      store.close();
+    }
+  },
+);
 
 Deno.test("ResultsStore opens in WAL mode at the current schema version", async () => {
   await using t = await tempEnv();
@@ -124,24 +128,27 @@ Deno.test("a newer schema than the tool knows is refused with a clear error", as
   assert.throws(() => ResultsStore.open(path), /schema version \d+ is newer than this tool's/);
 });
 
-Deno.test("an insert that fails on a missing column runs the migration again and retries once", () => {
-  const store = ResultsStore.open(":memory:");
-  try {
-    const id = start(store);
-    store.db.exec("ALTER TABLE runs DROP COLUMN server_tokens_per_sec");
-    store.addRun(id, { run_index: 0, server_tokens_per_sec: 42 });
-    assert.equal(store.runsOf(id)[0]!.server_tokens_per_sec, 42);
-    assert.throws(
-      () => store.addRun(id, { run_index: 1, no_such_metric: 1 }),
-      /has no column named no_such_metric/,
-    );
-  } finally {
-    store.close();
-  }
-});
+eachBackend(
+  "an insert that fails on a missing column runs the migration again and retries once",
+  async (backend) => {
+    const store = await openOn(backend);
+    try {
+      const id = start(store);
+      store.db.exec("ALTER TABLE runs DROP COLUMN server_tokens_per_sec");
+      store.addRun(id, { run_index: 0, server_tokens_per_sec: 42 });
+      assert.equal(store.runsOf(id)[0]!.server_tokens_per_sec, 42);
+      assert.throws(
+        () => store.addRun(id, { run_index: 1, no_such_metric: 1 }),
+        /has no column named no_such_metric|column "no_such_metric" of relation "runs" does not exist/,
+      );
+    } finally {
+      store.close();
+    }
+  },
+);
 
-Deno.test("ensureColumns() adds only the missing optional columns", () => {
-  const store = ResultsStore.open(":memory:");
+eachBackend("ensureColumns() adds only the missing optional columns", async (backend) => {
+  const store = await openOn(backend);
   try {
     assert.deepEqual(ensureColumns(store.db), []);
     store.db.exec("ALTER TABLE results DROP COLUMN vram_mb");
@@ -151,18 +158,21 @@ Deno.test("ensureColumns() adds only the missing optional columns", () => {
   }
 });
 
-Deno.test("column names that are not identifiers are refused before reaching SQL", () => {
-  const store = ResultsStore.open(":memory:");
-  try {
-    const id = start(store);
-    assert.throws(
-      () => store.addRun(id, { run_index: 0, "x; DROP TABLE runs": 1 }),
-      /not a valid column name/,
-    );
-  } finally {
-    store.close();
-  }
-});
+eachBackend(
+  "column names that are not identifiers are refused before reaching SQL",
+  async (backend) => {
+    const store = await openOn(backend);
+    try {
+      const id = start(store);
+      assert.throws(
+        () => store.addRun(id, { run_index: 0, "x; DROP TABLE runs": 1 }),
+        /not a valid column name/,
+      );
+    } finally {
+      store.close();
+    }
+  },
+);
 
 Deno.test("a writer killed mid-transaction leaves a consistent database with every completed run", async () => {
   await using t = await tempEnv();

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { createLogger } from "../../../lib/log.ts";
+import { waitFor } from "../../_helpers.ts";
 import { MqttPublisher } from "../../../plugins/temp_eta/mqtt.ts";
 import { QUEUE_LIMIT } from "../../../plugins/temp_eta/mqtt_queue.ts";
 import { validateSettings } from "../../../plugins/temp_eta/settings.ts";
@@ -423,13 +424,17 @@ Deno.test("MqttPublisher saves its outage queue and sends it in order after a re
   const dir = await Deno.makeTempDir();
   const path = `${dir}/mqtt_state.json`;
   const a = persistent(path, { mqtt_qos: 1 });
-  await flush();
+  // The state file is read and written on disk: waited for, not one turn (a loaded machine).
+  await waitFor(() => a.clients.length > 0, "the first connection");
   a.clients[0]!.fail();
   for (let i = 0; i < 3; i++) a.publisher.publish({ ...status("bed", "heating"), eta_seconds: i });
   // Saved within a second, before any stop: a crash loses at most the last second.
   a.clock.advance(1000);
-  await flush();
-  const saved = JSON.parse(await Deno.readTextFile(path));
+  const saved = await waitFor(async () => {
+    const text = await Deno.readTextFile(path).catch(() => null);
+    const state = text === null ? null : JSON.parse(text);
+    return state?.queue?.length === 3 ? state : null;
+  }, "the saved queue");
   assert.deepEqual([saved.broker, saved.prefix, saved.queue.length], [
     "mqtt://b:1883",
     "localbench/temp_eta",
@@ -439,7 +444,7 @@ Deno.test("MqttPublisher saves its outage queue and sends it in order after a re
   await a.publisher.close();
 
   const b = persistent(path, { mqtt_qos: 1 });
-  await flush();
+  await waitFor(() => b.publisher.status().queued > 0 && b.clients.length > 0, "the restore");
   assert.equal(b.publisher.status().queued, 4);
   b.publisher.publish({ ...status("bed", "heating"), eta_seconds: 4 });
   b.clients[0]!.acceptConnection();
@@ -472,7 +477,8 @@ Deno.test("MqttPublisher keeps a restored queue within its bound and counts and 
   const path = `${dir}/mqtt_state.json`;
   await savedQueue(path, QUEUE_LIMIT + 3);
   const p = persistent(path, { mqtt_qos: 2 });
-  await flush();
+  // The saved state is read from disk: on a loaded machine that takes more than one turn.
+  await waitFor(() => p.publisher.status().queued > 0, "the restored queue");
   assert.deepEqual([p.publisher.status().queued, p.publisher.status().dropped], [QUEUE_LIMIT, 3]);
   assert.ok(
     p.lines.includes(
