@@ -13,6 +13,7 @@ import { entryOf, type ReportData, type ReportEntry } from "./model.ts";
 import { reportOptions } from "./parameters.ts";
 import { reportPercentiles } from "./percentiles.ts";
 import { systemInfo } from "./system.ts";
+import { compareNames } from "./rank.ts";
 
 /** `YYYYMMDD_HHMMSS` in local time: the id in the report file names. */
 export function reportId(date: Date): string {
@@ -50,7 +51,7 @@ export function exportEntries(store: ResultsStore, filters: FilterOptions): Repo
   const { kept } = applyFilters(rows.map(targetOfRow), filters);
   const keep = new Set(kept.map((t) => t.key));
   return rows.filter((r) => keep.has(r.model_key))
-    .sort((a, b) => a.model_key.localeCompare(b.model_key) || a.id - b.id)
+    .sort((a, b) => compareNames(a.model_key, b.model_key) || a.id - b.id)
     .map((r) => entryOf(store, r));
 }
 

@@ -6,6 +6,7 @@
  */
 import { displayName, num, type ReportData, type ReportEntry, sizeGb } from "./model.ts";
 import { trendKey } from "./compare.ts";
+import { compareNames } from "./rank.ts";
 
 /** A chart.js configuration without functions (so it can be embedded as JSON). */
 export interface ChartSpec {
@@ -81,7 +82,7 @@ function scatterSpec(entries: readonly ReportEntry[]): ChartSpec {
     config: {
       type: "scatter",
       data: {
-        datasets: [...groups.entries()].sort(([a], [b]) => a.localeCompare(b)).map((
+        datasets: [...groups.entries()].sort(([a], [b]) => compareNames(a, b)).map((
           [q, data],
           i,
         ) => ({

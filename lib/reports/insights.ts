@@ -7,6 +7,7 @@
 import { summarize, type Summary } from "../bench/mod.ts";
 import { displayName, num, type ReportEntry, sizeGb } from "./model.ts";
 import { isParallel } from "./serving.ts";
+import { compareNames } from "./rank.ts";
 
 /** Overall figures of a report. */
 export interface ReportSummary {
@@ -75,7 +76,7 @@ export function bestPerQuantization(entries: readonly ReportEntry[]): QuantBest[
     const q = e.row.quantization ?? "unknown";
     groups.set(q, [...(groups.get(q) ?? []), e]);
   }
-  return [...groups.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([q, list]) => ({
+  return [...groups.entries()].sort(([a], [b]) => compareNames(a, b)).map(([q, list]) => ({
     quantization: q,
     count: list.length,
     fastest: byColumn(list, "tokens_per_sec_mean")[0] ?? null,

@@ -61,9 +61,13 @@ export function historyPage(
   limit: number,
   before: number | null,
 ): { history: HistoryPoint[]; next: number | null } {
+  // The page's ids first, from the covering index; then the wide rows of those ids alone (sorting
+  // the columns of every result of the model took 9 ms at 13 k points, the ids 1 ms).
   const rows = db.prepare(
-    `SELECT ${POINT_COLUMNS} FROM ${MODEL_RESULTS} AND r.id < :before
-     ORDER BY r.id DESC LIMIT :take`,
+    `SELECT ${POINT_COLUMNS}
+     FROM (SELECT r.id FROM ${MODEL_RESULTS} AND r.id < :before ORDER BY r.id DESC LIMIT :take)
+       AS page CROSS JOIN results r ON r.id = page.id CROSS JOIN models m ON m.id = r.model_id
+     ORDER BY r.id DESC`,
   ).all({ name, before: before ?? Number.MAX_SAFE_INTEGER, take: limit + 1 });
   const more = rows.length > limit;
   const history = rows.slice(0, limit).reverse().map(point);

@@ -1,12 +1,14 @@
 /**
- * The sums of each line of one model's history, by SQLite's aggregates over every finished result:
- * a line is a variant measured through one backend with one set of parameters on one machine; x is a result's
- * position in its line (1-based, by result id), y its speed. Count, Σy, min, max, the first and
- * last ids and times are SQLite's own aggregates; Σx, Σx² and Σxy come from
+ * The sums of each line of one model's history: a line is a variant measured through one backend
+ * with one set of parameters on one machine; x is a result's position in its line (1-based, by
+ * result id), y its speed. They are read from `line_sums` (line_sums.ts), which triggers keep
+ * current in the writing transaction: a request after a write costs a read of the model's few
+ * lines, not a pass over its points. A line marked stale there (a delete, a result finishing out
+ * of order, until a writer refreshes it) is computed here from its results: count, Σy, min, max,
+ * the first and last ids and times are SQLite's own aggregates; Σx, Σx² and Σxy come from
  * `localbench_line_xy(y ORDER BY id)`, an aggregate function registered on the connection (a
  * running position costs nothing there; SQL's ROW_NUMBER() window took 3× as long at 13 k
- * points). Nothing per result reaches JavaScript objects: the dashboard stays small under load.
- * `localbench_line_pick(id, y, max ORDER BY id)` downsamples a line
+ * points). `localbench_line_pick(id, y, max ORDER BY id)` downsamples a line
  * ({@linkcode downsampleLine}). Both answers are kept per state of the store, so repeated
  * requests (the comparison's pages, a reload) read only their window of points.
  *
@@ -16,6 +18,7 @@ import { isPostgres, type StoreDb } from "./database.ts";
 import { FINISHED } from "./status.ts";
 import { storeVersion } from "./snapshot.ts";
 import { downsampleLine } from "./downsample.ts";
+import { linesFromScratchSql } from "./line_sums.ts";
 
 /** The sums and extremes of one line. */
 export interface LineSums {
@@ -42,6 +45,8 @@ export interface LineSums {
   last_measured: number | null;
   /** The newest result with a parallel round (`n_parallel` > 1 and its speed). */
   parallel_id: number | null;
+  /** Changes to the line in `line_sums`; -1 when computed here from its results (stale). */
+  rev: number;
 }
 
 type Aggregate = (db: StoreDb, name: string, options: {
@@ -101,34 +106,29 @@ const LINE_RESULTS = `FROM models m CROSS JOIN results r INDEXED BY idx_results_
   GROUP BY r.model_id, r.backend, r.params_hash, r.machine_id`;
 
 /**
- * PostgreSQL has no aggregate functions in JavaScript: a line's positions come from
- * ROW_NUMBER() over the line, and Σx, Σx², Σxy are plain sums (the same figures).
+ * A stale line on PostgreSQL (no aggregate functions in JavaScript there): the positions by
+ * ROW_NUMBER() over the line, Σx, Σx², Σxy plain sums (line_sums.ts's statement, the same figures).
  */
-const PG_LINES = `SELECT model_id, backend, params_hash, machine_id, COUNT(*) AS total,
-    COUNT(y) AS n,
-    COALESCE(SUM(y), 0) AS sy, MIN(y) AS min_y, MAX(y) AS max_y,
-    MIN(CASE WHEN y IS NOT NULL THEN finished_at END) AS first_run,
-    MAX(CASE WHEN y IS NOT NULL THEN finished_at END) AS last_run,
-    MIN(id) AS first_id, MIN(CASE WHEN y IS NOT NULL THEN id END) AS first_measured,
-    MAX(CASE WHEN y IS NOT NULL THEN id END) AS last_measured,
-    MAX(CASE WHEN n_parallel > 1 AND parallel_tokens_per_sec IS NOT NULL THEN id END)
-      AS parallel_id,
-    COALESCE(SUM(CASE WHEN y IS NOT NULL THEN x END), 0) AS sx,
-    COALESCE(SUM(CASE WHEN y IS NOT NULL THEN x * x END), 0) AS sxx,
-    COALESCE(SUM(x * y), 0) AS sxy
-  FROM (SELECT r.id, r.model_id, r.backend, r.params_hash, r.machine_id, r.finished_at,
-      r.n_parallel, r.parallel_tokens_per_sec, r.tokens_per_sec_mean AS y,
-      ROW_NUMBER() OVER (PARTITION BY r.model_id, r.backend, r.params_hash, r.machine_id
-        ORDER BY r.id) AS x
-    FROM models m JOIN results r ON r.status IN ${FINISHED} AND r.model_id = m.id
-    WHERE m.model_name = :name OR m.model_key = :name) q
-  GROUP BY model_id, backend, params_hash, machine_id ORDER BY first_id`;
+function pgLineFromScratch(db: StoreDb, line: LineSums): LineSums {
+  const row = db.prepare(linesFromScratchSql(
+    "model_id = :model_id AND backend = :backend AND params_hash = :hash " +
+      "AND COALESCE(machine_id, '') = :machine",
+  )).get({
+    model_id: line.model_id,
+    backend: line.backend,
+    hash: line.params_hash,
+    machine: line.machine_id ?? "",
+  });
+  if (!row) return { ...line, total: 0, rev: -1 };
+  const { machine_key: _key, last_id: _last, stale: _stale, ...sums } = row;
+  return { ...sums, machine_id: line.machine_id, rev: -1 } as unknown as LineSums;
+}
 
-/** The lines of a model, read from the store. */
-function readLines(db: StoreDb, name: string): LineSums[] {
-  if (isPostgres(db)) return db.prepare(PG_LINES).all({ name }) as unknown as LineSums[];
+/** One line's sums from its results (a stale row of line_sums). */
+function lineFromScratch(db: StoreDb, line: LineSums): LineSums {
+  if (isPostgres(db)) return pgLineFromScratch(db, line);
   registerLineFunctions(db);
-  const rows = db.prepare(
+  const row = db.prepare(
     `SELECT r.model_id, r.backend, r.params_hash, r.machine_id, COUNT(*) AS total,
        COUNT(r.tokens_per_sec_mean) AS n, TOTAL(r.tokens_per_sec_mean) AS sy,
        MIN(r.tokens_per_sec_mean) AS min_y, MAX(r.tokens_per_sec_mean) AS max_y,
@@ -139,23 +139,50 @@ function readLines(db: StoreDb, name: string): LineSums[] {
        MAX(IIF(r.n_parallel > 1 AND r.parallel_tokens_per_sec IS NOT NULL, r.id, NULL))
          AS parallel_id,
        localbench_line_xy(r.tokens_per_sec_mean ORDER BY r.id) AS xy
-     ${LINE_RESULTS} ORDER BY first_id`,
-  ).all({ name }) as unknown as (LineSums & { xy: string })[];
-  return rows.map(({ xy, ...line }) => {
-    const [sx, sxx, sxy] = xy.split(",").map(Number);
-    return { ...line, sx: sx!, sxx: sxx!, sxy: sxy! };
-  });
+     FROM results r WHERE r.status IN ${FINISHED} AND r.model_id = :model_id
+       AND r.params_hash = :hash AND r.backend = :backend AND r.machine_id IS :machine
+     GROUP BY r.model_id, r.backend, r.params_hash, r.machine_id`,
+  ).get({
+    model_id: line.model_id,
+    hash: line.params_hash,
+    backend: line.backend,
+    machine: line.machine_id,
+  }) as
+    | (LineSums & { xy: string })
+    | undefined;
+  if (!row) return { ...line, total: 0, rev: -1 };
+  const { xy, ...sums } = row;
+  const [sx, sxx, sxy] = xy.split(",").map(Number);
+  return { ...sums, sx: sx!, sxx: sxx!, sxy: sxy!, rev: -1 };
+}
+
+/**
+ * The lines of a model: the rows of `line_sums` (kept by triggers, line_sums.ts), a stale one
+ * computed from its results until a writer refreshes it.
+ */
+function readLines(db: StoreDb, name: string): LineSums[] {
+  const rows = db.prepare(
+    `SELECT s.model_id, s.backend, s.params_hash, NULLIF(s.machine_key, '') AS machine_id,
+       s.total, s.n, s.sx, s.sxx, s.sy, s.sxy, s.min_y, s.max_y, s.first_run, s.last_run,
+       s.first_id, s.first_measured, s.last_measured, s.parallel_id, s.stale, s.rev
+     FROM models m CROSS JOIN line_sums s ON s.model_id = m.id
+     WHERE m.model_name = :name OR m.model_key = :name`,
+  ).all({ name }) as unknown as (LineSums & { stale: number })[];
+  return rows
+    .map(({ stale, ...line }) => stale ? lineFromScratch(db, line) : line)
+    .filter((line) => line.total > 0)
+    .sort((a, b) => a.first_id - b.first_id);
 }
 
 const MEMO_ENTRIES = 32;
 const memos = new WeakMap<StoreDb, Map<string, { version: string; value: unknown }>>();
 
 /**
- * `read()`, done again only when the store changed (SQLite's `data_version` with this
- * connection's `total_changes()`, as the dashboard's snapshots); the last 32 keys are kept.
+ * `read()`, done again only when `version` changed: by default the store's (SQLite's
+ * `data_version` with this connection's `total_changes()`, as the dashboard's snapshots); the
+ * last 32 keys are kept.
  */
-function memoized<T>(db: StoreDb, key: string, read: () => T): T {
-  const version = storeVersion(db);
+function memoized<T>(db: StoreDb, key: string, read: () => T, version = storeVersion(db)): T {
   let memo = memos.get(db);
   if (!memo) memos.set(db, memo = new Map());
   const found = memo.get(key);
@@ -173,6 +200,13 @@ export function lineSums(db: StoreDb, name: string): LineSums[] {
 
 /** The ids of every line's points, each line downsampled to at most `max` points. */
 export function pickedIds(db: StoreDb, name: string, max: number): number[] {
+  // Kept while the model's lines are (a write elsewhere, another model's result, changes none).
+  const lines = lineSums(db, name);
+  const state = lines.some((l) => l.rev < 0) ? `store ${storeVersion(db)}` : lines
+    .map((l) =>
+      [l.model_id, l.backend, l.params_hash, l.machine_id ?? "", l.rev, l.total].join("\u0000")
+    )
+    .join("\u0001");
   return memoized(db, `pick\u0000${max}\u0000${name}`, () => {
     if (isPostgres(db)) {
       const lines = db.prepare(
@@ -187,5 +221,5 @@ export function pickedIds(db: StoreDb, name: string, max: number): number[] {
        ${LINE_RESULTS}`,
     ).all({ name, max }) as { ids: string }[];
     return rows.flatMap((r) => JSON.parse(r.ids) as number[]);
-  });
+  }, state);
 }

@@ -10,8 +10,9 @@
  */
 
 import type { DatabaseSync } from "node:sqlite";
-import type { StoreDb } from "./database.ts";
-import { PG_BASELINE_SQL, PG_MACHINES_SQL } from "./pg/schema.ts";
+import { columnsOf, isPostgres, type StoreDb } from "./database.ts";
+import { PG_BASELINE_SQL, PG_MACHINES_SQL, pgColumnType } from "./pg/schema.ts";
+import { PG_LINE_SUMS_SQL } from "./pg/line_sums.ts";
 import { clampIntervals, mergeVariantIdentities } from "./data_migrations.ts";
 import { rebuildTable } from "./rebuild.ts";
 import { FINISHED } from "./status.ts";
@@ -26,6 +27,7 @@ import {
 } from "./latest.ts";
 import { MACHINES_SQL } from "./machines.ts";
 import { splitGridResults } from "./split.ts";
+import { LINE_SUMS_SQL } from "./line_sums.ts";
 import {
   AGGREGATED_METRICS,
   LATENCY_METRICS,
@@ -240,7 +242,39 @@ export const MIGRATIONS: readonly Migration[] = [
     apply: (db) => db.exec(MACHINE_IDENTITY_TRIGGERS_SQL),
     pg: PG_MACHINES_SQL,
   },
+  {
+    version: 11,
+    description: "line_sums: the sums of every line of the history (the comparison's figures), " +
+      "kept current by triggers in the writing transaction",
+    sql: "",
+    apply: (db) => {
+      addResultColumns(db, LINE_COLUMNS);
+      db.exec(LINE_SUMS_SQL);
+    },
+    // PostgreSQL: the same table and fill, PL/pgSQL for SQLite's triggers (pg/line_sums.ts); in
+    // pgApply, after the columns.
+    pg: "",
+    pgApply: (db) => {
+      addResultColumns(db, LINE_COLUMNS);
+      db.exec(PG_LINE_SUMS_SQL);
+    },
+  },
 ];
+
+/** The optional columns of `results` line_sums' fill and triggers read (schema 11). */
+const LINE_COLUMNS = ["tokens_per_sec_mean", "n_parallel", "parallel_tokens_per_sec"];
+
+/**
+ * Adds the optional `results` columns among `names` a young store lacks yet (ensureColumns adds
+ * the rest after the migrations), in the store's dialect.
+ */
+function addResultColumns(db: StoreDb, names: readonly string[]): void {
+  const have = new Set(columnsOf(db, "results"));
+  for (const c of names.filter((c) => !have.has(c))) {
+    const type = OPTIONAL_COLUMNS.results![c]!;
+    db.exec(`ALTER TABLE results ADD COLUMN ${c} ${isPostgres(db) ? pgColumnType(type) : type}`);
+  }
+}
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

@@ -13,6 +13,7 @@ import { FINISHED } from "./status.ts";
 import { SnapshotCache } from "./snapshot.ts";
 import { type MachineRecord, upsertMachine } from "./machines.ts";
 import { splitGridResult } from "./split.ts";
+import { refreshStaleLines } from "./line_sums.ts";
 import {
   insertRow,
   type ModelRecord,
@@ -77,6 +78,9 @@ export class ResultsStore {
     this.#owner = options.owner ?? (isPostgres(db) ? sharedOwner() : currentOwner());
     this.snapshots = new SnapshotCache(db);
     this.interrupted = this.#markInterrupted(options.ownerAlive ?? ownerAlive);
+    // Lines another writer left stale (a delete, a sqlite3 shell) are computed again once here.
+    const stale = this.db.prepare("SELECT 1 FROM line_sums WHERE stale = 1 LIMIT 1").get();
+    if (stale) transaction(this.db, () => refreshStaleLines(this.db));
   }
 
   /**
@@ -195,7 +199,12 @@ export class ResultsStore {
     };
     withColumnRetry(
       this.db,
-      () => transaction(this.db, () => updateRow(this.db, "results", resultId, row)),
+      () =>
+        transaction(this.db, () => {
+          updateRow(this.db, "results", resultId, row);
+          // A result finishing before a newer one of its line (runs in parallel) left it stale.
+          refreshStaleLines(this.db);
+        }),
     );
   }
 
@@ -237,7 +246,11 @@ export class ResultsStore {
    * returns the ids of its results, its own first.
    */
   splitGrid(resultId: number): number[] {
-    return transaction(this.db, () => splitGridResult(this.db, resultId));
+    return transaction(this.db, () => {
+      const ids = splitGridResult(this.db, resultId);
+      refreshStaleLines(this.db); // the grid's result left its line for its first cell's
+      return ids;
+    });
   }
 
   /** The finished results among `ids`, in that order. */

@@ -218,9 +218,12 @@ export const PG_MACHINES_SQL = `
   LANGUAGE sql AS $$
     DELETE FROM identity_latest
       WHERE model_id = m AND params_hash = h AND machine_key = k AND ok_results <= 1;
+    -- Row triggers run after the whole statement: one UPDATE taking every finished result of
+    -- the identity finds none here until its last event deletes the row; keep the id till then.
     UPDATE identity_latest SET ok_results = ok_results - 1,
-      result_id = (SELECT MAX(id) FROM results WHERE status IN ${FINISHED}
-                   AND model_id = m AND params_hash = h AND COALESCE(machine_id, '') = k)
+      result_id = COALESCE((SELECT MAX(id) FROM results WHERE status IN ${FINISHED}
+                   AND model_id = m AND params_hash = h AND COALESCE(machine_id, '') = k),
+                   result_id)
     WHERE model_id = m AND params_hash = h AND machine_key = k;
   $$;
   CREATE OR REPLACE FUNCTION results_latest() RETURNS trigger LANGUAGE plpgsql AS $$

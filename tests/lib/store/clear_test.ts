@@ -52,7 +52,7 @@ Deno.test("tablesBelow() lists models and every table hanging off it, children f
     const order = tablesBelow(store.db);
     assert.deepEqual(
       [...order].sort(),
-      ["grid_cells", "identity_latest", "load_levels", "models", "results", "runs"],
+      ["grid_cells", "identity_latest", "line_sums", "load_levels", "models", "results", "runs"],
     );
     assert.equal(order.at(-1), "models");
     assert.ok(order.indexOf("runs") < order.indexOf("results"));
@@ -215,7 +215,7 @@ Deno.test("clearResults() empties every table page by page, never visiting its r
     const recorded = capture(store.db);
     clearResults(recorded.db);
     const deletes = recorded.statements.filter((s) => /^DELETE FROM "/.test(s.sql));
-    assert.equal(deletes.length, 6);
+    assert.equal(deletes.length, 7);
     // Replayed statement by statement: in the state each DELETE runs in, its program clears the
     // table's pages (SQLite's truncate optimisation) and deletes no single row.
     for (const s of recorded.statements) {

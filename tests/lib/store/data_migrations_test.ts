@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { comparableModels, dashboardStats, resultsTable } from "../../../lib/store/dashboard.ts";
 import { ensureColumns, MIGRATIONS, ResultsStore, SCHEMA_VERSION } from "../../../lib/store/mod.ts";
 import { LATEST_TRIGGERS } from "../../../lib/store/latest.ts";
+import { LINE_SUMS_TRIGGERS } from "../../../lib/store/line_sums.ts";
 import { tempEnv } from "../../_helpers.ts";
 
 /** A database as schema 5 left it, with the rows the SDK, REST and OpenAI backends wrote. */
@@ -133,7 +134,7 @@ Deno.test("opening a schema-5 store merges each variant's SDK and REST rows into
     const triggers = (db.prepare(
       "SELECT name FROM sqlite_schema WHERE type = 'trigger' ORDER BY name",
     ).all() as { name: string }[]).map((r) => r.name);
-    assert.deepEqual(triggers, [...LATEST_TRIGGERS].sort());
+    assert.deepEqual(triggers, [...LATEST_TRIGGERS, ...LINE_SUMS_TRIGGERS].sort());
     // What the dashboard shows: four variants; the q4_k_m one under each backend it ran on.
     const stats = dashboardStats(db);
     assert.equal(stats.cached_models, 4);

@@ -8,6 +8,7 @@ import { clearCache, deleteModel } from "../../../lib/store/dashboard.ts";
 import { ensureColumns, MIGRATIONS, ResultsStore, SCHEMA_VERSION } from "../../../lib/store/mod.ts";
 import { FINISHED } from "../../../lib/store/schema.ts";
 import { LATEST_TRIGGERS } from "../../../lib/store/latest.ts";
+import { LINE_SUMS_TRIGGERS } from "../../../lib/store/line_sums.ts";
 import { tempEnv } from "../../_helpers.ts";
 import { seedHistory } from "./_history_seed.ts";
 import { machineRecord } from "./_machines.ts";
@@ -123,7 +124,7 @@ Deno.test("a database of schema 3 gets identity_latest and the totals filled fro
     const triggers = (store.db.prepare(
       "SELECT name FROM sqlite_schema WHERE type = 'trigger' ORDER BY name",
     ).all() as { name: string }[]).map((r) => r.name);
-    assert.deepEqual(triggers, [...LATEST_TRIGGERS].sort());
+    assert.deepEqual(triggers, [...LATEST_TRIGGERS, ...LINE_SUMS_TRIGGERS].sort());
   } finally {
     store.close();
   }
@@ -164,7 +165,7 @@ Deno.test("a database of schema 4 gains the grid and load-curve tables and keeps
     const triggers = (store.db.prepare(
       "SELECT name FROM sqlite_schema WHERE type = 'trigger' ORDER BY name",
     ).all() as { name: string }[]).map((r) => r.name);
-    assert.deepEqual(triggers, [...LATEST_TRIGGERS].sort());
+    assert.deepEqual(triggers, [...LATEST_TRIGGERS, ...LINE_SUMS_TRIGGERS].sort());
   } finally {
     store.close();
   }
@@ -209,7 +210,7 @@ Deno.test("schema 8 rebuilds results for 'partial': finished results with failed
     const triggers = (store.db.prepare(
       "SELECT name FROM sqlite_schema WHERE type = 'trigger' ORDER BY name",
     ).all() as { name: string }[]).map((r) => r.name);
-    assert.deepEqual(triggers, [...LATEST_TRIGGERS].sort());
+    assert.deepEqual(triggers, [...LATEST_TRIGGERS, ...LINE_SUMS_TRIGGERS].sort());
     const named = (type: string) =>
       (store.db.prepare(
         "SELECT name FROM sqlite_schema WHERE type = ? AND tbl_name = 'results' AND sql IS NOT NULL",
