@@ -30,7 +30,7 @@ const LATEST_SQLITE = `latest AS MATERIALIZED (
  * materialised, so that each statement reads only the columns it uses (a materialised `lr.*` of
  * every latest result cost more than the seeks).
  */
-const LATEST_PG = `latest AS MATERIALIZED (
+const LATEST_PG = `latest AS NOT MATERIALIZED (
   SELECT lr.*, l.ok_results AS result_count
   FROM results lr JOIN identity_latest l ON l.result_id = lr.id
   WHERE lr.id = ANY(ARRAY(SELECT result_id FROM identity_latest)))`;
