@@ -17,8 +17,11 @@ export interface ServedWebApp {
   [Symbol.asyncDispose](): Promise<void>;
 }
 
-/** Serves the dashboard of `root` (data in `root/data`, configuration in `root/config`). */
-export async function serveWebApp(root: string): Promise<ServedWebApp> {
+/**
+ * Serves the dashboard of `root` (data in `root/data`, configuration in `root/config`); `store`
+ * names another results store (a `postgres://` URL).
+ */
+export async function serveWebApp(root: string, store?: string): Promise<ServedWebApp> {
   const vars: Record<string, string> = {
     HOME: root,
     LOCALBENCH_DATA_DIR: join(root, "data"),
@@ -28,6 +31,7 @@ export async function serveWebApp(root: string): Promise<ServedWebApp> {
   const web = await createWebApp({
     env: (n) => vars[n],
     plugins: null,
+    store,
     logger: createLogger("bench", { sink: () => {} }),
   });
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, web.fetch);

@@ -81,6 +81,7 @@ export const SCENARIO_TESTS: ReadonlySet<string> = new Set([
   "tests/docs_links_test.ts",
   "tests/readme_commands_test.ts",
   "tests/lib/store/plans_test.ts", // the cost of every read of the store
+  "tests/lib/store/plans_postgres_test.ts", // the same on PostgreSQL (its own plans)
 ]);
 
 /** The paths (relative to the root) one of which a test file's name says it tests. */

@@ -19,9 +19,24 @@ import { plain, type Row } from "./rows.ts";
  * proportional to the identities, never derived from the history. Materialised, and
  * `identity_latest` held as the outer loop (CROSS JOIN), whatever the planner.
  */
-const LATEST = `latest AS MATERIALIZED (
+const LATEST_SQLITE = `latest AS MATERIALIZED (
   SELECT lr.*, l.ok_results AS result_count
   FROM identity_latest l CROSS JOIN results lr ON lr.id = l.result_id)`;
+
+/**
+ * The same on PostgreSQL, whose planner has no CROSS JOIN hint: it joined the two by hashing a
+ * sequential scan of every result (20 ms a statement at 1 M runs, perf/dashboard_api_postgres.ts).
+ * The ids taken as an array first make it seek each latest result by its primary key; not
+ * materialised, so that each statement reads only the columns it uses (a materialised `lr.*` of
+ * every latest result cost more than the seeks).
+ */
+const LATEST_PG = `latest AS NOT MATERIALIZED (
+  SELECT lr.*, l.ok_results AS result_count
+  FROM results lr JOIN identity_latest l ON l.result_id = lr.id
+  WHERE lr.id = ANY(ARRAY(SELECT result_id FROM identity_latest)))`;
+
+/** The latest-results CTE in `db`'s dialect. */
+const latestOf = (db: StoreDb): string => isPostgres(db) ? LATEST_PG : LATEST_SQLITE;
 
 /**
  * The finished result before `r` of the same identity (variant, backend, parameters and
@@ -89,7 +104,7 @@ export function resultsTable(db: StoreDb): ResultsTableRow[] {
        CASE WHEN p.tokens_per_sec_mean > 0 AND t.tokens_per_sec_mean IS NOT NULL
        THEN ROUND(CAST((t.tokens_per_sec_mean - p.tokens_per_sec_mean) * 100.0
          / p.tokens_per_sec_mean AS NUMERIC), 2) END AS speed_delta_pct
-     FROM (WITH ${LATEST} SELECT ${RESULT_COLUMNS}, ${PREVIOUS_ID} AS prev_id
+     FROM (WITH ${latestOf(db)} SELECT ${RESULT_COLUMNS}, ${PREVIOUS_ID} AS prev_id
        FROM latest r JOIN models m ON m.id = r.model_id
        LEFT JOIN machines mc ON mc.id = r.machine_id) t
      LEFT JOIN results p ON p.id = t.prev_id
@@ -142,7 +157,7 @@ const round2 = (v: number | null | undefined): number => Math.round((v ?? 0) * 1
 function percentileSql(db: StoreDb, p: number): string {
   // The whole part of the position: SQLite's CAST truncates, PostgreSQL's rounds.
   const whole = isPostgres(db) ? "CAST(FLOOR(k.pos) AS BIGINT)" : "CAST(k.pos AS INTEGER)";
-  return `WITH ${LATEST}, s AS (
+  return `WITH ${latestOf(db)}, s AS (
     SELECT tokens_per_sec_mean AS v, ROW_NUMBER() OVER (ORDER BY tokens_per_sec_mean) - 1 AS i
     FROM latest WHERE tokens_per_sec_mean IS NOT NULL),
   k AS (SELECT (COUNT(*) - 1) * ${p} AS pos FROM s)
@@ -154,7 +169,7 @@ function percentileSql(db: StoreDb, p: number): string {
 function distribution(db: StoreDb, column: string): Record<string, number> {
   const rows = all<{ k: string; n: number }>(
     db,
-    `WITH ${LATEST} SELECT COALESCE(m.${column}, 'unknown') AS k, COUNT(DISTINCT m.id) AS n
+    `WITH ${latestOf(db)} SELECT COALESCE(m.${column}, 'unknown') AS k, COUNT(DISTINCT m.id) AS n
      FROM latest r JOIN models m ON m.id = r.model_id GROUP BY k ORDER BY n DESC, k`,
   );
   return Object.fromEntries(rows.map((r) => [r.k, r.n]));
@@ -165,14 +180,14 @@ const vramText = (v: unknown): string => (typeof v === "number" ? String(Math.ro
 /** Builds the dashboard statistics object. */
 export function dashboardStats(db: StoreDb): DashboardStats {
   const summary = db.prepare(
-    `WITH ${LATEST} SELECT MIN(tokens_per_sec_mean) AS min, MAX(tokens_per_sec_mean) AS max,
+    `WITH ${latestOf(db)} SELECT MIN(tokens_per_sec_mean) AS min, MAX(tokens_per_sec_mean) AS max,
        AVG(tokens_per_sec_mean) AS avg, COUNT(DISTINCT model_id) AS cached FROM latest`,
   ).get() as { min: number | null; max: number | null; avg: number | null; cached: number };
   const pct = (p: number) =>
     (db.prepare(percentileSql(db, p)).get() as { value: number } | undefined)?.value ?? 0;
   const top = all<Row>(
     db,
-    `WITH ${LATEST} SELECT m.model_key, m.model_name, m.quantization, m.architecture,
+    `WITH ${latestOf(db)} SELECT m.model_key, m.model_name, m.quantization, m.architecture,
        r.backend, r.params_json, r.tokens_per_sec_mean AS speed, r.vram_mb, r.tokens_per_sec_per_gb,
        mc.hostname AS machine_name
      FROM latest r JOIN models m ON m.id = r.model_id
@@ -181,13 +196,13 @@ export function dashboardStats(db: StoreDb): DashboardStats {
   );
   const efficient = all<Row>(
     db,
-    `WITH ${LATEST} SELECT m.model_key, m.model_name, m.quantization,
+    `WITH ${latestOf(db)} SELECT m.model_key, m.model_name, m.quantization,
        r.tokens_per_sec_per_gb, r.tokens_per_sec_mean AS speed, r.vram_mb
      FROM latest r JOIN models m ON m.id = r.model_id WHERE r.tokens_per_sec_per_gb IS NOT NULL
      ORDER BY r.tokens_per_sec_per_gb DESC, m.model_key LIMIT 5`,
   );
   const counts = db.prepare(
-    `WITH ${LATEST} SELECT
+    `WITH ${latestOf(db)} SELECT
        (SELECT SUM(ok_results) FROM identity_latest) AS total_results,
        (SELECT runs FROM totals) AS total_runs,
        (SELECT COUNT(DISTINCT m.architecture) FROM latest r JOIN models m ON m.id = r.model_id)

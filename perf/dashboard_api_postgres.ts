@@ -1,0 +1,153 @@
+/**
+ * Dashboard API benchmark on a PostgreSQL store (issue 30.3): `GET /api/results` and
+ * `GET /api/dashboard/stats` with 1 000 000 stored runs, beside the same SQL in `psql`.
+ *
+ * Method
+ * - Server: a PostgreSQL 15 cluster of its own (tests/_postgres.ts: `initdb` in a temporary
+ *   folder, a free loopback port, default settings), a fresh database migrated by localbench, then
+ *   filled in bulk (tests/lib/store/_pg_history_seed.ts: `--variants` variants, four machines, results of 10–50
+ *   runs, `--runs` runs).
+ * - localbench: the dashboard (createWebApp with `store: URL`) served by `Deno.serve` on
+ *   127.0.0.1, requests sent with `fetch` one at a time, from sending to the last body byte.
+ *   Before each measured request a second connection commits a write (`UPDATE models SET
+ *   last_seen`), so the answer is computed, not served from the snapshot; the p95 of requests to
+ *   an unchanged store (the snapshot: one `SELECT n FROM store_changes`) is printed beside it.
+ * - Peer: the statements the endpoint ran (recorded from the store's own calls, translated to
+ *   PostgreSQL's text, values inlined) in one `psql` session with `\timing on`; a peer sample is
+ *   the sum of the statements' times of one execution (client-side, over the loopback socket).
+ * - `--requests` measured requests per path (3 unmeasured first) and as many peer executions.
+ *   Goal: p95 ≤ 50 ms.
+ *
+ * Run: `deno run -A perf/dashboard_api_postgres.ts [--runs 1000000] [--variants 150]
+ * [--requests 100]` (needs Debian's `postgresql` package, as the PostgreSQL tests).
+ *
+ * @module
+ */
+import pg from "pg";
+import { print } from "../lib/log.ts";
+import { dashboardStats, resultsTable } from "../lib/store/dashboard.ts";
+import { ResultsStore } from "../lib/store/mod.ts";
+import { parseOptions } from "../lib/args.ts";
+import { testPostgres } from "../tests/_postgres.ts";
+import { seedPostgres } from "../tests/lib/store/_pg_history_seed.ts";
+import { recordPg } from "../tests/lib/store/_capture_pg.ts";
+import { fmtMs, medianOf, quantileOf } from "./_measure.ts";
+import { serveWebApp } from "./_web.ts";
+
+const { values } = parseOptions({
+  args: Deno.args,
+  options: {
+    runs: { type: "string", default: "1000000" },
+    variants: { type: "string", default: "150" },
+    requests: { type: "string", default: "100" },
+    explain: { type: "boolean", default: false },
+  },
+});
+const RUNS = Number(values.runs);
+const REQUESTS = Number(values.requests);
+
+const PATHS = {
+  "/api/results": resultsTable,
+  "/api/dashboard/stats": dashboardStats,
+} as const;
+type ApiPath = keyof typeof PATHS;
+
+/** `count` executions of `statements` in one psql session; the summed time of each. */
+async function psqlPeer(url: string, statements: string[], count: number): Promise<number[]> {
+  const script = ["\\timing on", "SET search_path TO localbench;"];
+  for (let i = 0; i < count; i++) {
+    script.push("\\echo ---", ...statements.map((s) => `${s};`));
+  }
+  const out = await new Deno.Command("/usr/lib/postgresql/15/bin/psql", {
+    args: ["-X", "-q", "-o", "/dev/null", "-d", url],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const w = out.stdin.getWriter();
+  await w.write(new TextEncoder().encode(script.join("\n") + "\n"));
+  await w.close();
+  const res = await out.output();
+  const text = new TextDecoder().decode(res.stdout);
+  if (!res.success) throw new Error(`psql failed: ${new TextDecoder().decode(res.stderr)}`);
+  const samples: number[] = [];
+  for (const part of text.split("---\n").slice(1)) {
+    const times = [...part.matchAll(/^Time: ([\d.]+) ms/gm)].map((m) => Number(m[1]));
+    samples.push(times.reduce((a, b) => a + b, 0));
+  }
+  return samples;
+}
+
+/** Prints PostgreSQL's plan of each statement, as run (`--explain`). */
+async function explain(url: string, statements: string[]): Promise<void> {
+  const script = [
+    "SET search_path TO localbench;",
+    ...statements.map((s) => `EXPLAIN ANALYZE ${s};`),
+  ];
+  const res = await new Deno.Command("/usr/lib/postgresql/15/bin/psql", {
+    args: ["-X", "-q", "-d", url, "-c", script.join("\n")],
+    stdout: "piped",
+  }).output();
+  print(new TextDecoder().decode(res.stdout));
+}
+
+async function timeRequest(url: string): Promise<number> {
+  const t0 = performance.now();
+  const res = await fetch(url);
+  await res.arrayBuffer();
+  if (!res.ok) throw new Error(`${url} answered ${res.status}`);
+  return performance.now() - t0;
+}
+
+const cluster = await testPostgres();
+const url = await cluster.createDatabase("perf");
+ResultsStore.open(url).close();
+const t0 = performance.now();
+const seeded = await seedPostgres((sql) => cluster.admin("perf", sql), {
+  runs: RUNS,
+  variants: Number(values.variants),
+});
+print(
+  `Seeded ${seeded.runs} runs in ${seeded.results} results of ${seeded.variants} variants ` +
+    `in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+);
+const root = await Deno.makeTempDir({ prefix: "localbench-bench-" });
+const served = await serveWebApp(root, url);
+const other = new pg.Client({ connectionString: url });
+await other.connect();
+const recorder = ResultsStore.open(url);
+print(
+  "\n| path | localbench p95 | median | psql p95 | psql median | unchanged store p95 | bytes |",
+);
+print("|---|---|---|---|---|---|---|");
+try {
+  for (const path of Object.keys(PATHS) as ApiPath[]) {
+    const bytes = (await (await fetch(`${served.base}${path}`)).arrayBuffer()).byteLength;
+    for (let i = 0; i < 3; i++) await timeRequest(`${served.base}${path}`);
+    const all: number[] = [];
+    const cached: number[] = [];
+    for (let i = 0; i < REQUESTS; i++) {
+      await other.query("UPDATE localbench.models SET last_seen = $1 WHERE id = 1", [
+        new Date().toISOString(),
+      ]);
+      all.push(await timeRequest(`${served.base}${path}`));
+      cached.push(await timeRequest(`${served.base}${path}`));
+    }
+    if (values.explain) await explain(url, recordPg(recorder.db, PATHS[path]));
+    const peer = await psqlPeer(url, recordPg(recorder.db, PATHS[path]), REQUESTS);
+    print(
+      `| \`${path}\` | ${fmtMs(quantileOf(all, 0.95))} | ${fmtMs(medianOf(all))} | ` +
+        `${fmtMs(quantileOf(peer, 0.95))} | ${fmtMs(medianOf(peer))} | ` +
+        `${fmtMs(quantileOf(cached, 0.95))} | ${bytes} |`,
+    );
+  }
+} finally {
+  recorder.close();
+  await other.end();
+  await served[Symbol.asyncDispose]();
+  await Deno.remove(root, { recursive: true });
+}
+print(
+  `\n${REQUESTS} requests per path (after 3 unmeasured); each after a write from another connection.`,
+);
+Deno.exit(0);
