@@ -7,41 +7,18 @@
  * @module
  */
 import { fixed } from "../lib/shared/format.ts";
+import type { FleetAgentView, FleetAnswer, FleetJobInfo } from "../lib/fleet/mod.ts";
 import type { LiveEvent } from "./bench_events.ts";
 import { initialLive, type LiveOutcome, type LiveState, reduceLive } from "./live_state.ts";
 
-/** A job of an agent's queue (`last_job`). */
-export interface FleetJob {
-  id: string;
-  state: string;
-  args: string[];
-  createdOn: string;
-  startedOn: string | null;
-  completedOn: string | null;
-  output: Record<string, unknown> | null;
-}
+/** A job of an agent's queue (`last_job`): the server's own type. */
+export type FleetJob = FleetJobInfo;
 
 /** An agent as `GET /api/fleet` lists it. */
-export interface FleetAgent {
-  name: string;
-  machine: Record<string, unknown>;
-  live: boolean;
-  last_heartbeat: string;
-  started_at: string;
-  stopped_at: string | null;
-  current_job:
-    | { id: string; args: string[]; startedAt: string; status: Record<string, unknown> | null }
-    | null;
-  last_job: FleetJob | null;
-  lost: string | null;
-}
+export type FleetAgent = FleetAgentView;
 
 /** `GET /api/fleet`. */
-export interface FleetList {
-  available: boolean;
-  reason: string | null;
-  agents: FleetAgent[];
-}
+export type FleetList = FleetAnswer;
 
 /** A choice of the machine picker (`value` "" is this machine). */
 export interface MachineChoice {
