@@ -54,6 +54,8 @@ export class FleetService {
   readonly #registry: FleetRegistry;
   readonly #unlisten: () => Promise<void>;
   readonly #onLost: (owner: string) => number;
+  /** Owners already marked lost: a process's token is never reused, so once is enough. */
+  readonly #lostOwners = new Set<string>();
   readonly #ownPool: { end(): Promise<void> } | null;
 
   private constructor(
@@ -107,7 +109,10 @@ export class FleetService {
     return await Promise.all(rows.map(async (a) => {
       const [last] = await this.#queue.jobs(a.name, 1).catch(() => []);
       const lost = lostText(a, last ?? null);
-      if (lost && a.owner) this.#onLost(a.owner);
+      if (lost && a.owner && !this.#lostOwners.has(a.owner)) {
+        this.#onLost(a.owner);
+        this.#lostOwners.add(a.owner);
+      }
       return {
         name: a.name,
         machine: a.machine,
