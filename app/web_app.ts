@@ -7,18 +7,15 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
-import { resolveInvocation } from "../lib/cli/mod.ts";
 import {
   captureMachine,
-  connect,
-  defaultProfiler,
-  lmsFor,
   machineDeps,
   type Profiler,
   type ResolvedRun,
   type ServerFacts,
 } from "../lib/bench/mod.ts";
-import { BenchmarkController } from "../lib/dashboard/controller.ts";
+import type { BenchmarkController } from "../lib/dashboard/controller.ts";
+import { localController } from "../lib/dashboard/local_controller.ts";
 import type { DashboardServices } from "../lib/dashboard/services.ts";
 import {
   type Config,
@@ -39,7 +36,7 @@ import {
   pluginEnvVars,
 } from "../lib/host/mod.ts";
 import { createLogger, type Logger } from "../lib/log.ts";
-import { type Backend, createBackend } from "../lib/modelserver/mod.ts";
+import type { Backend } from "../lib/modelserver/mod.ts";
 import { isPostgresUrl, type MachineRecord, ResultsStore } from "../lib/store/mod.ts";
 import { messageOf } from "../lib/error.ts";
 import type { FleetService } from "../lib/fleet/mod.ts";
@@ -133,16 +130,15 @@ export async function createWebApp(options: WebAppOptions = {}): Promise<WebApp>
       `${store.interrupted} result(s) left running by an ended process marked interrupted`,
     );
   }
-  const controller = new BenchmarkController({
+  const controller = localController({
     store,
-    baseArgs: options.baseArgs ?? [],
-    resolve: (argv) => resolveInvocation(argv, { env }),
-    profiler: options.profiler ?? defaultProfiler,
+    env,
+    baseArgs: options.baseArgs,
+    say: (m) => logger.info(m),
     machine: options.machine ??
       ((server) => captureMachine(machineDeps(paths.dataDir), server)),
-    connect: options.connect ??
-      ((config) =>
-        connect(config, { createBackend, lms: lmsFor(config), note: (m) => logger.info(m) })),
+    connect: options.connect,
+    profiler: options.profiler,
   });
   const fleet = options.fleet !== undefined
     ? options.fleet

@@ -7,12 +7,10 @@
  * @module
  */
 import pg from "pg";
-import { connect, defaultProfiler, lmsFor, type ServerFacts } from "../bench/mod.ts";
-import { resolveInvocation } from "../cli/mod.ts";
+import type { ServerFacts } from "../bench/mod.ts";
 import type { EnvReader } from "../config/mod.ts";
-import { BenchmarkController } from "../dashboard/controller.ts";
+import { localController } from "../dashboard/local_controller.ts";
 import { messageOf, UsageError } from "../error.ts";
-import { createBackend } from "../modelserver/mod.ts";
 import { connectionOf, type MachineRecord, type ResultsStore } from "../store/mod.ts";
 import { FleetAgent } from "./agent.ts";
 import { AGENT_USAGE, parseAgentArgs } from "./agent_args.ts";
@@ -61,14 +59,12 @@ export async function runAgent(argv: string[], deps: AgentMainDeps): Promise<num
       heartbeatSeconds: args.heartbeatSeconds,
       onError: (err) => deps.say(`agent ${args.name}: queue: ${messageOf(err)}`),
     });
-    const controller = new BenchmarkController({
+    const controller = localController({
       store,
+      env: deps.env,
       baseArgs: args.benchArgs,
-      resolve: (argv) => resolveInvocation(argv, { env: deps.env }),
-      profiler: defaultProfiler,
+      say: deps.say,
       machine: (server) => deps.machine(server),
-      connect: (config) =>
-        connect(config, { createBackend, lms: lmsFor(config), note: (m) => deps.say(m) }),
     });
     agent = await FleetAgent.start({
       name: args.name,
