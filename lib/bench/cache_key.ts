@@ -8,7 +8,12 @@
  * @module
  */
 import type { BackendKind, Config } from "../config/mod.ts";
-import { cellParams, type IdentityParams, paramsHash as identityHash } from "../store/mod.ts";
+import {
+  cellParams,
+  type IdentityParams,
+  type LoadKey,
+  paramsHash as identityHash,
+} from "../store/mod.ts";
 import { type FullWorkload, workloadOf, type WorkloadOptions } from "./options.ts";
 
 /** Everything a measurement depends on. */
@@ -57,17 +62,18 @@ function measuredWorkload(
   }
   if (w.warmup_requests !== 1) out.warmup_requests = w.warmup_requests;
   if (w.concurrency.length || w.request_rate.length) {
-    Object.assign(out, {
+    // Every load key, as the store drops them from a grid's other cells (LOAD_KEYS).
+    const load: Record<LoadKey, unknown> = {
       concurrency: w.concurrency,
       request_rate: w.request_rate,
       requests: w.duration_s === null ? w.requests : undefined,
-      seed: w.seed,
       slo_ttft_ms: w.slo_ttft_ms,
       slo_tpot_ms: w.slo_tpot_ms,
       slo_e2el_ms: w.slo_e2el_ms ?? undefined,
       burstiness: w.request_rate.length && w.burstiness !== 1 ? w.burstiness : undefined,
       duration_s: w.duration_s ?? undefined,
-    });
+    };
+    Object.assign(out, { ...load, seed: w.seed });
   }
   return Object.keys(out).length ? out : undefined;
 }

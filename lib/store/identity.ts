@@ -77,8 +77,12 @@ export function cellLabel(c: GridCell): string {
   return depth ? `${parts.join(" ")} @ ${depth}` : parts.join(" ");
 }
 
-/** The load-curve and SLO values of a workload (what a grid's first cell keeps). */
-const LOAD_KEYS = [
+/**
+ * The load-curve and SLO values of a workload (what a grid's first cell keeps); the benchmark's
+ * identity (lib/bench/cache_key.ts) writes exactly these for a load curve, as typed by
+ * {@linkcode LoadKey}.
+ */
+export const LOAD_KEYS = [
   "concurrency",
   "request_rate",
   "requests",
@@ -87,7 +91,10 @@ const LOAD_KEYS = [
   "slo_e2el_ms",
   "burstiness",
   "duration_s",
-];
+] as const;
+
+/** A key of a workload's load curve. */
+export type LoadKey = typeof LOAD_KEYS[number];
 
 /**
  * The parameters of one cell of a grid: its lengths alone. `withRest` keeps what the grid's

@@ -35,7 +35,7 @@ export {
   paramsHash,
   workloadText,
 } from "./identity.ts";
-export type { GridCell, IdentityParams } from "./identity.ts";
+export type { GridCell, IdentityParams, LoadKey } from "./identity.ts";
 export { cacheListing, cacheListingJson, exportCache } from "./export.ts";
 export { type ImportedResult, type ImportOutcome, storeImported } from "./imported.ts";
 export { loadCurves } from "./load_curves.ts";
