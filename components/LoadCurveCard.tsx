@@ -1,6 +1,7 @@
 /**
  * The load curves of a model on its page: output tokens/s by concurrency (and by request rate),
- * one line per variant, and the levels as a table with the latency percentiles and the knee.
+ * one line per variant and machine (the machine named when there are several), and the levels as
+ * a table with the latency percentiles and the knee.
  *
  * @module
  */
@@ -22,7 +23,9 @@ const MODES = [
 function percentileColumns(
   curves: LoadCurve[],
 ): { head: string; cell: (l: Row) => string; list?: boolean }[] {
-  const ms = (v: unknown, digits: number) => `${fixed(v as number | null, digits)} ms`;
+  // A figure the level lacks is a dash, without a unit.
+  const ms = (v: unknown, digits: number) =>
+    typeof v === "number" ? `${fixed(v, digits)} ms` : fixed(null);
   const chosen = [...new Set(curves.flatMap((c) => c.percentiles ?? []))].sort((a, b) => a - b);
   if (chosen.length === 0) {
     return [
@@ -34,13 +37,22 @@ function percentileColumns(
   }
   const labels = chosen.map(percentileLabel);
   // A no-break space before each slash: a line may end after one, never before.
-  const list = (metric: string, digits: number) => (l: Row) =>
-    `${labels.map((p) => fixed(l[`${metric}_${p}`] as number | null, digits)).join("\u00a0/ ")} ms`;
+  const list = (metric: string, digits: number) => (l: Row) => {
+    const values = labels.map((p) => l[`${metric}_${p}`]);
+    if (values.every((v) => typeof v !== "number")) return fixed(null);
+    return `${values.map((v) => fixed(v as number | null, digits)).join("\u00a0/ ")} ms`;
+  };
   return [
     { head: `latency ${labels.join(" / ")}`, cell: list("latency_ms", 0), list: true },
     { head: `TTFT ${labels.join(" / ")}`, cell: list("ttft_ms", 1), list: true },
     { head: `TPOT ${labels.join(" / ")}`, cell: list("tpot_ms", 2), list: true },
   ];
+}
+
+/** A curve's name: the variant, and its machine when the curves come from several. */
+function curveLabel(c: LoadCurve, severalMachines: boolean): string {
+  const variant = shortModelName(c.model_key);
+  return severalMachines ? `${variant} · on ${c.machine_name ?? "unknown machine"}` : variant;
 }
 
 /** Props of {@linkcode LoadCurveCard}. */
@@ -51,6 +63,7 @@ export interface LoadCurveCardProps {
 /** The card, or nothing when no variant has a load curve. */
 export default function LoadCurveCard({ curves }: LoadCurveCardProps) {
   if (curves.length === 0) return null;
+  const several = new Set(curves.map((c) => c.machine_id)).size > 1;
   const charts = MODES.map(([mode, title, axis]) => {
     const levels = [
       ...new Set(
@@ -68,7 +81,7 @@ export default function LoadCurveCard({ curves }: LoadCurveCardProps) {
             type: "line",
             labels: levels.map(String),
             series: curves.map((c) => ({
-              label: shortModelName(c.model_key),
+              label: curveLabel(c, several),
               data: levels.map((lv) =>
                 (c.levels.find((l) => l.mode === mode && l.level === lv)?.output_tokens_per_sec as
                   | number
@@ -107,7 +120,7 @@ export default function LoadCurveCard({ curves }: LoadCurveCardProps) {
               {curves.flatMap((c) =>
                 c.levels.map((l) => (
                   <tr key={`${c.result_id}-${l.id}`}>
-                    <td title={c.model_key}>{shortModelName(c.model_key)}</td>
+                    <td title={c.model_key}>{curveLabel(c, several)}</td>
                     <td>{l.mode === "concurrency" ? `c=${l.level}` : `${l.level}/s`}</td>
                     <td>{`${l.ok}/${l.requests}`}</td>
                     <td>{fixed(l.output_tokens_per_sec as number | null)}</td>

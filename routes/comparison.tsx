@@ -13,6 +13,7 @@ import KpiCard from "../components/KpiCard.tsx";
 import Chart from "../islands/Chart.tsx";
 import ComparisonPicker, { type PickerGroup } from "../islands/ComparisonPicker.tsx";
 import { define } from "../lib/dashboard/services.ts";
+import { UNKNOWN_MACHINE_KEY } from "../lib/dashboard/comparison_window.ts";
 import { page } from "../lib/http/mod.ts";
 import {
   type ComparableVariant,
@@ -46,9 +47,6 @@ interface ComparisonData {
   machines_on: MachineResult[];
 }
 
-/** The `machine` of the URL that names the results without a machine. */
-const UNKNOWN_KEY = "unknown";
-
 /** The picker's groups: each model with its variants. */
 function pickerGroups(variants: ComparableVariant[]): PickerGroup[] {
   const groups = Map.groupBy(variants, (v) => v.model_name);
@@ -70,26 +68,20 @@ export const handler = define.handlers({
     const selected = c.req.query("model") ?? groups[0]?.model ?? null;
     const onMachines = selected ? modelOnMachines(db, selected) : [];
     const machines = [
-      ...new Map(onMachines.map((r) => [r.machine_id ?? UNKNOWN_KEY, r.machine_name])),
+      ...new Map(onMachines.map((r) => [r.machine_id ?? UNKNOWN_MACHINE_KEY, r.machine_name])),
     ].map(([id, name]) => ({ id, name }));
     // A machine the model has no result on shows every machine.
     const asked = c.req.query("machine") ?? null;
     const machine = machines.some((m) => m.id === asked) ? asked : null;
     const window = { kind: "downsampled", perLine: CHART_POINTS_PER_LINE } as const;
+    const only = machine === null ? undefined : machine === UNKNOWN_MACHINE_KEY ? null : machine;
     const data: ComparisonData = {
       groups,
       selected,
       machines,
       machine,
-      history: selected
-        ? modelHistory(
-          db,
-          selected,
-          window,
-          machine === null ? undefined : machine === UNKNOWN_KEY ? null : machine,
-        )
-        : null,
-      curves: selected ? loadCurves(db, selected) : [],
+      history: selected ? modelHistory(db, selected, window, only) : null,
+      curves: selected ? loadCurves(db, selected, only) : [],
       machines_on: onMachines,
     };
     return page(data);

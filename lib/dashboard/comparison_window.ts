@@ -2,7 +2,8 @@
  * The window of points `GET /api/comparison/{model_name}` answers with, from its query:
  * `?limit=N&before=CURSOR` (a page: at most N points, 1–5000, default 500, older than the
  * result `before`, the `next` of the previous page) or `?per_line=N` (every line downsampled to
- * at most N points, 4–5000). Anything else in these parameters is a usage error (400).
+ * at most N points, 4–5000). Anything else in these parameters is a usage error (400). And the
+ * machine it asks for (`?machine=ID`, `unknown` for the results of an unknown machine).
  *
  * @module
  */
@@ -55,4 +56,33 @@ export function comparisonWindow(query: (name: string) => string | undefined): H
       : whole("limit", limit, 1, HISTORY_LIMITS.maxPage),
     before: before === undefined ? null : whole("before", before, 1, Number.MAX_SAFE_INTEGER),
   };
+}
+
+/** The `machine` of a Comparison URL that names the results without a machine. */
+export const UNKNOWN_MACHINE_KEY = "unknown";
+
+/**
+ * The machine the query asks for: undefined without `machine` (every machine), null for
+ * `unknown` (the results of an unknown machine), else its id.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { comparisonMachine } from "./comparison_window.ts";
+ * assert.equal(comparisonMachine(() => undefined), undefined);
+ * assert.equal(comparisonMachine(() => "unknown"), null);
+ * assert.equal(comparisonMachine(() => "aaaa000000000001"), "aaaa000000000001");
+ * assert.throws(() => comparisonMachine(() => ""), /'machine' must be/);
+ * ```
+ * @throws {UsageError} an empty or over-long value
+ */
+export function comparisonMachine(
+  query: (name: string) => string | undefined,
+): string | null | undefined {
+  const asked = query("machine");
+  if (asked === undefined) return undefined;
+  if (asked === "" || asked.length > 200) {
+    throw badRequest("'machine' must be a machine's id or 'unknown'");
+  }
+  return asked === UNKNOWN_MACHINE_KEY ? null : asked;
 }

@@ -1,6 +1,6 @@
 /**
- * The newest load curve of each variant of a model, for the dashboard's model page and
- * `GET /api/comparison/{model_name}`.
+ * The newest load curve of each variant of a model on each machine, for the dashboard's
+ * Comparison page and `GET /api/comparison/{model_name}`.
  *
  * @module
  */
@@ -8,10 +8,14 @@ import type { StoreDb } from "./database.ts";
 import { plain, type Row } from "./rows.ts";
 import { FINISHED } from "./status.ts";
 import { levelPercentiles } from "./level_percentiles.ts";
+import { machineLabels } from "./machines.ts";
 
-/** One variant's newest load curve. */
+/** One variant's newest load curve on one machine. */
 export interface LoadCurve {
   model_key: string;
+  /** The machine it ran on (null: unknown) and its name (host name, unique here). */
+  machine_id: string | null;
+  machine_name: string | null;
   result_id: number;
   finished_at: string | null;
   /**
@@ -39,16 +43,28 @@ function storedPercentiles(workloadJson: unknown): number[] | null {
 
 /**
  * The newest finished result with a load curve of every variant of `name` (a `model_name` or a
- * variant's `model_key`), variants in key order; empty when none has one.
+ * variant's `model_key`) on each machine, variants in key order, then machines by name; empty
+ * when none has one. With `machine` (an id; null: an unknown machine), that machine's only.
  */
-export function loadCurves(db: StoreDb, name: string): LoadCurve[] {
-  const newest = db.prepare(
-    `SELECT m.model_key, MAX(r.id) AS result_id FROM models m
+export function loadCurves(db: StoreDb, name: string, machine?: string | null): LoadCurve[] {
+  const all = db.prepare(
+    `SELECT m.model_key, r.machine_id, MAX(r.id) AS result_id FROM models m
      CROSS JOIN results r INDEXED BY idx_results_status_model ON r.status IN ${FINISHED} AND r.model_id = m.id
      WHERE (m.model_name = :name OR m.model_key = :name)
        AND EXISTS (SELECT 1 FROM load_levels l WHERE l.result_id = r.id)
-     GROUP BY m.id ORDER BY m.model_key`,
-  ).all({ name }) as { model_key: string; result_id: number }[];
+     GROUP BY m.id, m.model_key, r.machine_id`,
+  ).all({ name }).map((r) =>
+    plain<{ model_key: string; machine_id: string | null; result_id: number }>(r)
+  );
+  const picked = machine === undefined ? all : all.filter((n) => n.machine_id === machine);
+  const names = machineLabels(db);
+  const newest = picked.map((n) => ({
+    ...n,
+    machine_name: n.machine_id === null ? null : names.get(n.machine_id) ?? n.machine_id,
+  })).sort((a, b) =>
+    a.model_key < b.model_key ? -1 : a.model_key > b.model_key ? 1 : (a.machine_name ?? "")
+      .localeCompare(b.machine_name ?? "")
+  );
   const levels = db.prepare(
     "SELECT * FROM load_levels WHERE result_id = ? ORDER BY mode, level, id",
   );
@@ -73,6 +89,8 @@ export function loadCurves(db: StoreDb, name: string): LoadCurve[] {
     }
     return {
       model_key: n.model_key,
+      machine_id: n.machine_id,
+      machine_name: n.machine_name,
       result_id: n.result_id,
       finished_at: r.finished_at,
       levels: rows,

@@ -1,7 +1,8 @@
 /**
  * Machines on the dashboard (issue 30.2): Results shows the machine of each row and filters by
- * it; Comparison draws a line per machine and "this model on each machine" as bars beside the
- * machines' GPU, CPU and server; results stored before machines were are an "unknown machine".
+ * it; Comparison draws a line per machine, a load curve per machine and "this model on each
+ * machine" as bars beside the machines' GPU, CPU and server; results stored before machines were
+ * are an "unknown machine".
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
@@ -33,7 +34,29 @@ function drawn(
   }, [id, kind]);
 }
 
-/** Moves QWEN's seeded results to the desk and adds faster results of it on the server. */
+/** A load curve at concurrency 1, 2 and 4 whose output speed is `speed` times the level. */
+function loadCurve(store: ResultsStore, resultId: number, speed: number): void {
+  store.addLoadLevels(
+    resultId,
+    [1, 2, 4].map((level) => ({
+      mode: "concurrency",
+      level,
+      requests: 8,
+      ok: 8,
+      failed: 0,
+      duration_ms: 1000,
+      output_tokens_per_sec: speed * level,
+      latency_ms_p50: 100 * level,
+      latency_ms_p99: 150 * level,
+      knee: level === 4 ? 1 : 0,
+    })),
+  );
+}
+
+/**
+ * Moves QWEN's seeded results to the desk and adds faster results of it on the server; the
+ * newest result on each machine has a load curve.
+ */
 function twoMachines(store: ResultsStore): void {
   store.recordMachine(machineRecord(DESK, "desk"));
   store.recordMachine({
@@ -44,9 +67,12 @@ function twoMachines(store: ResultsStore): void {
     id: number;
   };
   store.db.prepare("UPDATE results SET machine_id = ? WHERE model_id = ?").run(DESK, model.id);
+  const onDesk = store.db.prepare("SELECT MAX(id) AS id FROM results WHERE model_id = ?")
+    .get(model.id) as { id: number };
+  loadCurve(store, onDesk.id, 20);
   [88, 91].forEach((speed, i) => {
     const when = new Date(Date.UTC(2026, 0, 20 + i, 12)).toISOString();
-    insertRow(store.db, "results", {
+    const id = insertRow(store.db, "results", {
       model_id: model.id,
       params_hash: "hash0",
       backend: "rest",
@@ -62,6 +88,7 @@ function twoMachines(store: ResultsStore): void {
       total_ms_mean: 900,
       machine_id: SERVER,
     });
+    if (i === 1) loadCurve(store, id, 45);
   });
 }
 
@@ -122,12 +149,25 @@ Deno.test({
       const table = await page.textContent("#machines-table") ?? "";
       assert.match(table, /NVIDIA H100 \(nvidia 560\.1\)/);
       assert.match(table, /91\.0/);
+      // A load curve per machine, each named by its machine.
+      await page.waitForSelector('#chart-load-concurrency[data-drawn="true"]');
+      assert.deepEqual((await drawn(page, "chart-load-concurrency", "line")).series, [
+        "qwen/qwen3-4b@q4_k_m · on desk",
+        "qwen/qwen3-4b@q4_k_m · on rack-server",
+      ]);
+      assert.match(await page.textContent("#load-levels") ?? "", /on rack-server/);
       await checkEveryLook(page, "comparison_machines", LOOKS[0]!);
       // The card itself, on a phone and a desktop, light and dark.
       for (const look of LOOKS) {
         await applyLook(page, look);
         await page.locator("#machines-card").screenshot({
           path: shotPath("comparison_machines_card", look),
+        });
+        await page.locator('[aria-label="Load levels"]').screenshot({
+          path: shotPath("comparison_machines_load_levels", look),
+        });
+        await page.locator("#chart-load-concurrency").screenshot({
+          path: shotPath("comparison_machines_load_curve", look),
         });
       }
       await applyLook(page, LOOKS[0]!);
@@ -145,6 +185,12 @@ Deno.test({
       assert.match(await page.textContent("#series-table tbody") ?? "", /rack-server/);
       assert.equal((await page.textContent("#cmp-runs .kpi-value"))?.trim(), "2");
       assert.equal(await page.locator("#machines-table tbody tr").count(), 2);
+      // The server's load curve only, named as the variant alone.
+      await page.waitForSelector('#chart-load-concurrency[data-drawn="true"]');
+      assert.deepEqual((await drawn(page, "chart-load-concurrency", "line")).series, [
+        "qwen/qwen3-4b@q4_k_m",
+      ]);
+      assert.equal(await page.locator("#load-levels tbody tr").count(), 3);
       await checkEveryLook(page, "comparison_one_machine", LOOKS[0]!);
 
       // A model measured on one machine only: a sentence, not a chart of one bar.

@@ -280,4 +280,18 @@ Deno.test("the same variant on two machines is two lines, and the answer holds i
       ["unknown machine", 30, null],
     ],
   );
+  // ?machine= narrows the lines and points to one machine; `machines` still lists every one.
+  const desk = await (await d.request("/api/comparison/qwen/qwen3-4b?machine=aaaa000000000001"))
+    .json();
+  assert.deepEqual(desk.series.map((s: { machine_name: string }) => s.machine_name), ["desk"]);
+  assert.equal(desk.history.length, 2);
+  assert.equal(desk.machines.length, 3);
+  const unknown = await (await d.request("/api/comparison/qwen/qwen3-4b?machine=unknown")).json();
+  assert.deepEqual(unknown.series.map((s: { machine_name: string }) => s.machine_name), [null]);
+  const elsewhere = await d.request("/api/comparison/qwen/qwen3-4b?machine=cccc000000000003");
+  assert.equal(elsewhere.status, 404);
+  assert.match((await elsewhere.json()).error, /on that machine/);
+  const empty = await d.request("/api/comparison/qwen/qwen3-4b?machine=");
+  assert.equal(empty.status, 400);
+  assert.equal((await empty.json()).code, "invalid_argument");
 });
