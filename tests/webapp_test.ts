@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { programPermissions, REPO_ROOT, tempEnv } from "./_helpers.ts";
+import { startWebappProcess } from "./_webapp_process.ts";
 import { PASSWORD, testPostgres } from "./_postgres.ts";
 
 async function webapp(args: string[], env: Record<string, string>, stdin = "") {
@@ -54,36 +55,15 @@ Deno.test({
   sanitizeResources: false,
   async fn() {
     await using t = await tempEnv();
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "webapp.ts", "--dev", "--port", "0", "--no-plugins"],
-      cwd: REPO_ROOT,
-      env: { NO_COLOR: "1", ...t.vars },
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    const stderr = new Response(child.stderr).text();
-    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-    let text = "";
-    const deadline = Date.now() + 60_000;
-    try {
-      while (!/Dashboard listening on (\S+)\n/.test(text) && Date.now() < deadline) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        text += value;
-      }
-      const url = /Dashboard listening on (\S+)\n/.exec(text)?.[1];
-      assert.ok(url, `no listening line: ${text}`);
-      assert.match(text, /dev: built \d+ islands in \d+ ms/, "built before serving");
-      const boot = await fetch(`${url}_islands/boot.js`);
-      assert.equal(boot.status, 200);
-      await boot.body?.cancel();
-    } finally {
-      child.kill("SIGTERM");
-      await reader.cancel();
-      await child.status;
-      await stderr;
-    }
+    await using app = await startWebappProcess(
+      ["-A"],
+      ["--dev", "--port", "0", "--no-plugins"],
+      t.vars,
+    );
+    assert.match(app.output, /dev: built \d+ islands in \d+ ms/, "built before serving");
+    const boot = await fetch(`${app.url}_islands/boot.js`);
+    assert.equal(boot.status, 200);
+    await boot.body?.cancel();
   },
 });
 
@@ -95,41 +75,19 @@ Deno.test({
     await using t = await tempEnv();
     const pg = await testPostgres();
     const store = await pg.createDatabase();
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", ...programPermissions("webapp"), "webapp.ts", "--port", "0", "--no-plugins"]
-        .concat(["--store", store]),
-      cwd: REPO_ROOT,
-      env: { NO_COLOR: "1", ...t.vars },
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    const stderr = new Response(child.stderr).text();
-    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-    let text = "";
-    const deadline = Date.now() + 60_000;
-    try {
-      while (!/Dashboard listening on (\S+)\n/.test(text) && Date.now() < deadline) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        text += value;
-      }
-      const url = /Dashboard listening on (\S+)\n/.exec(text)?.[1];
-      assert.ok(url, `no listening line: ${text}`);
-      const stats = await (await fetch(`${url}api/dashboard/stats`)).json();
-      assert.equal(stats.total_runs, 0);
-      // The store the dashboard opened is PostgreSQL's: its schema is there now.
-      const tables = await pg.admin(
-        new URL(store).pathname.slice(1),
-        "SELECT COUNT(*)::int AS n FROM information_schema.tables WHERE table_schema = 'localbench'",
-      );
-      assert.ok((tables[0]!.n as number) >= 8, JSON.stringify(tables));
-      assert.ok(!text.includes(PASSWORD), "the password is never printed");
-    } finally {
-      child.kill("SIGTERM");
-      await reader.cancel();
-      await child.status;
-      await stderr;
-    }
+    await using app = await startWebappProcess(
+      programPermissions("webapp"),
+      ["--port", "0", "--no-plugins", "--store", store],
+      t.vars,
+    );
+    const stats = await (await fetch(`${app.url}api/dashboard/stats`)).json();
+    assert.equal(stats.total_runs, 0);
+    // The store the dashboard opened is PostgreSQL's: its schema is there now.
+    const tables = await pg.admin(
+      new URL(store).pathname.slice(1),
+      "SELECT COUNT(*)::int AS n FROM information_schema.tables WHERE table_schema = 'localbench'",
+    );
+    assert.ok((tables[0]!.n as number) >= 8, JSON.stringify(tables));
+    assert.ok(!app.output.includes(PASSWORD), "the password is never printed");
   },
 });

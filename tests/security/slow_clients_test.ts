@@ -7,8 +7,9 @@
 import assert from "node:assert/strict";
 import { createHost, serveHost } from "../../lib/host/mod.ts";
 import { createLogger } from "../../lib/log.ts";
-import { REPO_ROOT, tempEnv } from "../_helpers.ts";
+import { tempEnv } from "../_helpers.ts";
 import { hostWebApp } from "../_web.ts";
+import { startWebappProcess } from "../_webapp_process.ts";
 
 const encoder = new TextEncoder();
 
@@ -76,28 +77,10 @@ Deno.test({
   sanitizeResources: false,
   async fn() {
     await using t = await tempEnv();
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "webapp.ts", "--port", "0", "--no-plugins"],
-      cwd: REPO_ROOT,
-      env: { NO_COLOR: "1", ...t.vars },
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    const stderr = new Response(child.stderr).text();
-    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    await using app = await startWebappProcess(["-A"], ["--port", "0", "--no-plugins"], t.vars);
     const held: Deno.TcpConn[] = [];
-    let text = "";
-    const deadline = Date.now() + 60_000;
     try {
-      while (!/Dashboard listening on (\S+)\n/.test(text) && Date.now() < deadline) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        text += value;
-      }
-      const url = /Dashboard listening on (\S+)\n/.exec(text)?.[1];
-      assert.ok(url, `no listening line: ${text}`);
-      const port = Number(new URL(url).port);
+      const port = Number(new URL(app.url).port);
       const half = await exchange(port, "GET / HTTP/1.1\r\nHost: 127.0.0.1", 15_000);
       assert.ok(half.closedByServer, `closed by the server after ${Math.round(half.ms)} ms`);
       assert.ok(half.ms < 12_000, `closed after ${Math.round(half.ms)} ms`);
@@ -106,10 +89,6 @@ Deno.test({
       assert.match(over.text, /^HTTP\/1\.1 503 /, "the 257th connection is refused");
     } finally {
       for (const conn of held) conn.close();
-      child.kill("SIGTERM");
-      await reader.cancel();
-      await child.status;
-      await stderr;
     }
   },
 });
