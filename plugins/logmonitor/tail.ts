@@ -203,8 +203,9 @@ export class Tailer {
       if (n === null) break;
       this.#offset += n;
       this.#deliver(this.#splitter.push(chunk.subarray(0, n)));
-      if (this.#cancel === null) break; // stopped meanwhile
-      if (this.#offset < size) await turn();
+      if (this.#cancel === null || this.#offset >= size) break; // stopped meanwhile, or done
+      await turn();
+      if (this.#cancel === null) break;
     }
   }
 
