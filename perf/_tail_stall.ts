@@ -7,13 +7,15 @@
  * Per round (`--rounds`, order alternating peer-first and line-first): the log is emptied and
  * the tail given 500 ms to notice; in the line window 200 × 1 MiB and a `\n` are appended, and
  * the window lasts `--window` ms or until a reading push socket has received the cut line
- * (whichever is later: the whole read is always inside it); the peer window lasts as long with
- * nothing appended. During both, a probe starts `GET /plugin/logmonitor/files` every `--every` ms
+ * (whichever is later: the whole read is always inside it); the peer window lasts `--window` ms
+ * with nothing appended. During both, a probe starts `GET /plugin/logmonitor/files` every `--every` ms
  * without waiting for the previous one (so a stall delays every request that falls into it and is
  * counted as often, and the probe itself does not keep a core busy), after a warm-up second whose
  * requests are not counted (the first requests build the router and compile the handlers). The
- * server also records how late a 5 ms timer of its own fires (the event loop's lag, which counts
- * the time the process was not scheduled as well).
+ * server also records how late a 5 ms timer of its own fires (the event loop's lag), split into
+ * its main thread's CPU time and its wait for a CPU (`/proc/thread-self/schedstat`): a late timer
+ * with little CPU time is the machine's load, not the server's work. The probe's process times
+ * the same timer, since a probe that is not scheduled reports a slow request too.
  *
  * @module
  */
@@ -76,6 +78,10 @@ export function lagMonitor() {
         };
         [last, run, wait] = [now, r, w];
       }, 5);
+    },
+    stop() {
+      clearInterval(timer);
+      timer = undefined;
     },
     take(): LoopLag {
       const out = worst;
@@ -169,6 +175,8 @@ function pushReader(c: StallChild) {
 interface Window {
   times: number[];
   lag: LoopLag;
+  /** The probe's own event loop (this process). */
+  own: LoopLag;
 }
 
 async function appendLine(path: string, bytes: number): Promise<void> {
@@ -189,6 +197,8 @@ export async function stallRow(c: StallChild, who: string, o: StallOptions): Pro
   const log = join(c.logDir, "long.log");
   const push = pushReader(c);
   await push.open;
+  const own = lagMonitor();
+  own.start();
   try {
     const warm = pacedProbe(c, o.everyMs);
     await sleep(1000);
@@ -202,6 +212,7 @@ export async function stallRow(c: StallChild, who: string, o: StallOptions): Pro
       await sleep(500);
       for (const kind of r % 2 === 0 ? ["peer", "line"] : ["line", "peer"]) {
         await c.lag();
+        own.take();
         const probe = pacedProbe(c, o.everyMs);
         const t0 = performance.now();
         if (kind === "peer") {
@@ -219,7 +230,7 @@ export async function stallRow(c: StallChild, who: string, o: StallOptions): Pro
           growth = Math.max(growth, peak - before);
         }
         const times = await probe.stop();
-        (kind === "peer" ? peer : line).push({ times, lag: await c.lag() });
+        (kind === "peer" ? peer : line).push({ times, lag: await c.lag(), own: own.take() });
       }
     }
     const cell = (ws: Window[]) => {
@@ -227,14 +238,17 @@ export async function stallRow(c: StallChild, who: string, o: StallOptions): Pro
       return `${fmtMs(Math.max(...all))} / ${fmtMs(quantileOf(all, 0.99))} (${all.length})`;
     };
     const maxes = (ws: Window[]) => ws.map((w) => Math.max(...w.times).toFixed(0)).join(", ");
-    const lag = (ws: Window[], k: keyof LoopLag) => fmtMs(Math.max(...ws.map((w) => w.lag[k])));
-    const lags = (k: keyof LoopLag) => `${lag(peer, k)} / ${lag(line, k)}`;
+    const lag = (ws: Window[], k: keyof LoopLag, of: "lag" | "own" = "lag") =>
+      fmtMs(Math.max(...ws.map((w) => w[of][k])));
+    const lags = (k: keyof LoopLag, of: "lag" | "own" = "lag") =>
+      `${lag(peer, k, of)} / ${lag(line, k, of)}`;
     print(
       `| ${who} | ${cell(peer)} | **${cell(line)}** | ${maxes(peer)} → ${maxes(line)} | ` +
-        `${lags("late")} | ${lags("busy")} | ${lags("waiting")} | ` +
+        `${lags("late")} | ${lags("busy")} | ${lags("waiting")} | ${lags("late", "own")} | ` +
         `${fmtMs(Math.max(...readMs))} | ${mib(growth)} |`,
     );
   } finally {
+    own.stop();
     push.close();
   }
 }
@@ -246,9 +260,11 @@ export function stallHeader(o: StallOptions): string {
     `${o.windowMs} ms window each with nothing appended (peer) and with the line; ` +
     `GET /plugin/logmonitor/files every ${o.everyMs} ms: latency max / p99 (n), slowest per ` +
     `round (ms); the server's 5 ms timer, worst interval: how late it fired, the main thread's ` +
-    `CPU time in it (busy) and its wait for a CPU; when the cut line was pushed; RSS growth:\n`,
+    `CPU time in it (busy) and its wait for a CPU; the same timer in the probe's process; when ` +
+    `the cut line was pushed; RSS growth:\n`,
     "| server | nothing appended (peer) | line appended | slowest per round, peer → line | " +
-    "timer late, peer / line | busy | waiting for a CPU | line pushed after | RSS growth |",
-    "|---|---|---|---|---|---|---|---|---|",
+    "server's timer late, peer / line | busy | waiting for a CPU | probe's timer late | " +
+    "line pushed after | RSS growth |",
+    "|---|---|---|---|---|---|---|---|---|---|",
   ].join("\n");
 }
