@@ -21,12 +21,17 @@
  *   what is still held after the load, after a full garbage collection, with every client still
  *   connected. The stalled sockets are then drained to see whether the server told them they
  *   lagged (close code 4408; `{"type": "lagged"}` for an event stream still draining).
- * - Stall: while the tail follows `long.log`, a probe requests `GET /plugin/logmonitor/files`
- *   back to back; printed are its slowest and 99th-percentile latency while nothing is appended
- *   (the peer) and while one 200 MiB line is appended and read, and the RSS growth meanwhile.
+ * - Stall: while the tail follows `long.log`, one 200 MiB line is appended and read, in
+ *   `--rounds` rounds, each against a peer window of the same length with nothing appended, on
+ *   the same server in the same run; a probe starts `GET /plugin/logmonitor/files` every
+ *   `--every` ms (see `./_tail_stall.ts` for the whole method). Printed: the probe's slowest and
+ *   99th-percentile latency (and sample count) for the peer and for the line, the slowest per
+ *   round, the server's event-loop lag, when the cut line was pushed, and the RSS growth.
  *
  * Run: `deno run -A perf/slow_consumers.ts [--seconds 15] [--lines 500] [--events 500]
- *   [--clients 20] [--only push|sse|stall]` (`--events`: event-stream events per 50 ms)
+ *   [--clients 20] [--rounds 6] [--window 3000] [--every 20] [--only push|sse|stall]`
+ *   (`--events`: event-stream events per 50 ms; `--rounds`, `--window` (ms) and `--every` (ms):
+ *   the stall section)
  *
  * @module
  */
@@ -39,7 +44,14 @@ import { createHostApp, createWebApp } from "../app/mod.ts";
 import { plugins } from "../plugins/registry.ts";
 import { ensureIslandsBuilt } from "../tests/_helpers.ts";
 import { serverFrames, stalledClient, upgradeHead } from "../tests/_stalled_client.ts";
-import { fmtMs, quantileOf, startServeChild } from "./_measure.ts";
+import { startServeChild } from "./_measure.ts";
+import {
+  lagMonitor,
+  type LoopLag,
+  stallHeader,
+  type StallOptions,
+  stallRow,
+} from "./_tail_stall.ts";
 
 const { values } = parseOptions({
   args: Deno.args,
@@ -49,6 +61,9 @@ const { values } = parseOptions({
     events: { type: "string", default: "500" },
     only: { type: "string" },
     clients: { type: "string", default: "20" },
+    rounds: { type: "string", default: "6" },
+    window: { type: "string", default: "3000" },
+    every: { type: "string", default: "20" },
     serve: { type: "string" },
     root: { type: "string" },
   },
@@ -80,12 +95,17 @@ async function serve(kind: string, root: string): Promise<void> {
     };
   }
   const { adminKey } = await host.start();
+  const lag = lagMonitor();
   let publisher: ReturnType<typeof setInterval> | undefined;
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req, info) => {
     const url = new URL(req.url);
     if (url.pathname === "/__gc") {
       (globalThis as { gc?: () => void }).gc?.();
       return new Response(String(Deno.memoryUsage().rss));
+    }
+    if (url.pathname === "/__lag") {
+      lag.start();
+      return Response.json(lag.take());
     }
     if (url.pathname === "/__publish") {
       clearInterval(publisher);
@@ -107,6 +127,8 @@ interface Child {
   rss(): Promise<number>;
   /** RSS after a full garbage collection. */
   collected(): Promise<number>;
+  /** The event loop's lag since the previous call. */
+  lag(): Promise<LoopLag>;
   stop(): Promise<void>;
 }
 
@@ -130,6 +152,9 @@ async function spawn(kind: string, parent: string): Promise<Child> {
     },
     async collected() {
       return Number(await (await fetch(`http://127.0.0.1:${port}/__gc`)).text());
+    },
+    async lag() {
+      return await (await fetch(`http://127.0.0.1:${port}/__lag`)).json();
     },
     stop: server.stop,
   };
@@ -233,49 +258,16 @@ async function slowRow(kind: string, channel: "push" | "sse", reading: boolean, 
   }
 }
 
-/** Latency of back-to-back requests for `ms`, and the peak RSS meanwhile. */
-async function probe(c: Child, ms: number, during: Promise<unknown> = Promise.resolve()) {
-  const times: number[] = [];
-  let peak = 0;
-  const end = Date.now() + ms;
-  const sampler = setInterval(() => void c.rss().then((r) => peak = Math.max(peak, r)), 50);
-  while (Date.now() < end) {
-    const t0 = performance.now();
-    const res = await fetch(`${c.base}/plugin/logmonitor/files`, {
-      headers: { "X-Api-Key": c.key },
-    });
-    await res.body?.cancel();
-    times.push(performance.now() - t0);
-  }
-  await during;
-  clearInterval(sampler);
-  return { max: Math.max(...times), p99: quantileOf(times, 0.99), n: times.length, peak };
-}
-
-async function stallRow(kind: string, root: string): Promise<void> {
-  const c = await spawn(kind, root);
-  try {
-    await startTail(c, "long.log");
-    await sleep(2000);
-    const idle = await probe(c, 3000);
-    const before = await c.rss();
-    const appending = (async () => {
-      const f = await Deno.open(join(c.logDir, "long.log"), { append: true });
-      const mibBlock = new Uint8Array(1024 * 1024).fill(0x61);
-      for (let i = 0; i < 200; i++) await f.write(mibBlock);
-      await f.write(new TextEncoder().encode("\n"));
-      f.close();
-    })();
-    const busy = await probe(c, 6000, appending);
-    const who = kind === "host" ? "plugin host" : "dashboard (webapp)";
-    print(
-      `| ${who} | ${fmtMs(idle.max)} / ${fmtMs(idle.p99)} (${idle.n}) | ` +
-        `**${fmtMs(busy.max)}** / ${fmtMs(busy.p99)} (${busy.n}) | ${
-          mib(Math.max(0, busy.peak - before))
-        } |`,
-    );
-  } finally {
-    await c.stop();
+async function stallRows(root: string, o: StallOptions): Promise<void> {
+  print(stallHeader(o));
+  for (const kind of ["host", "webapp"]) {
+    const c = await spawn(kind, root);
+    try {
+      await startTail(c, "long.log");
+      await stallRow(c, kind === "host" ? "plugin host" : "dashboard (webapp)", o);
+    } finally {
+      await c.stop();
+    }
   }
 }
 
@@ -285,15 +277,17 @@ if (values.serve) {
   await ensureIslandsBuilt();
   const root = await Deno.makeTempDir({ prefix: "localbench-slow-" });
   try {
-    print(
-      `Busy tail: ${values.lines} lines of ~200 bytes every 50 ms for ${values.seconds} s; ` +
-        `${values.clients} clients per row; each row on a fresh server process.\n`,
-    );
-    print(
-      "| server, clients | load | RSS at rest | RSS peak (growth) | growth held after a GC | told lagged |",
-    );
-    print("|---|---|---|---|---|---|");
     const only = values.only;
+    if (only !== "stall") {
+      print(
+        `Busy tail: ${values.lines} lines of ~200 bytes every 50 ms for ${values.seconds} s; ` +
+          `${values.clients} clients per row; each row on a fresh server process.\n`,
+      );
+      print(
+        "| server, clients | load | RSS at rest | RSS peak (growth) | growth held after a GC | told lagged |",
+      );
+      print("|---|---|---|---|---|---|");
+    }
     for (const kind of ["host", "webapp"]) {
       if (only && only !== "push") break;
       for (const reading of [true, false]) await slowRow(kind, "push", reading, root);
@@ -302,12 +296,12 @@ if (values.serve) {
       if (!only || only === "sse") await slowRow("webapp", "sse", reading, root);
     }
     if (only && only !== "stall") Deno.exit(0);
-    print(
-      "\nOne 200 MiB line appended to a tailed log; another request's latency (max / p99, n):\n",
-    );
-    print("| server | nothing appended (peer) | 200 MiB line appended | RSS growth |");
-    print("|---|---|---|---|");
-    for (const kind of ["host", "webapp"]) await stallRow(kind, root);
+    await stallRows(root, {
+      rounds: Number(values.rounds),
+      windowMs: Number(values.window),
+      everyMs: Number(values.every),
+      lineBytes: 200 * 1024 * 1024,
+    });
   } finally {
     await Deno.remove(root, { recursive: true });
   }

@@ -14,6 +14,7 @@ export {
   errorResponse,
   notFoundHandler,
 } from "./error_handler.ts";
+export { compressAnswers } from "./compress.ts";
 export { attachment, clientAddress, isStateChanging, readJsonObject } from "./request.ts";
 export { type RateLimitOptions, SlidingWindowLimiter } from "./rate_limit.ts";
 export {

@@ -15,9 +15,9 @@
  * @module
  */
 import { Hono, type MiddlewareHandler } from "hono";
-import { compress } from "hono/compress";
 import {
   allowHosts,
+  compressAnswers,
   errorPages,
   hasBuild,
   ISLANDS_DIR,
@@ -122,8 +122,9 @@ export function createWebServer(options: WebServerOptions): Hono {
     "*",
     (c, next) => c.req.method === "POST" && uploads.has(c.req.path) ? next() : bodyCap(c, next),
   );
-  // Text answers of both parts (pages, JSON, bundles) leave gzip-compressed; the event stream never.
-  app.use("*", compress());
+  // Text answers of both parts (pages, JSON, bundles) over 1 KiB leave gzip-compressed; the
+  // event stream never.
+  app.use("*", compressAnswers());
   // The host's APIs, each path behind its authentication (key or session) and permission.
   if (host) app.route("/", host.api);
   const state = pageState(options, pages);

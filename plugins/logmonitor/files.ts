@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { join } from "node:path";
 import { AppError, TooLargeError } from "../../lib/error.ts";
 import type { Logger } from "../../lib/log.ts";
 import {
@@ -75,8 +76,12 @@ function resolvedOf(f: ResolvedNamedFile): ResolvedFile {
     name: f.name,
     path: f.path,
     size: f.info.size,
-    modified: (f.info.mtime?.getTime() ?? 0) / 1000,
+    modified: modifiedOf(f.info),
   };
+}
+
+function modifiedOf(info: Deno.FileInfo): number {
+  return (info.mtime?.getTime() ?? 0) / 1000;
 }
 
 /**
@@ -113,24 +118,63 @@ export async function openLogFile(
   return { ...resolvedOf(opened), file: opened.file };
 }
 
-/** Lists the `.log` files of the folder (sorted by name); null when the folder is missing. */
+/** Most file lookups of one listing in flight at once. */
+export const LOOKUPS_AT_ONCE = 32;
+
+/**
+ * Lists the `.log` files of the folder (sorted by name); null when the folder is missing. A
+ * regular file costs one `lstat` after the folder's listing (a plain name in the folder cannot
+ * lead elsewhere, and `lstat` follows no link: fewer trips to the file system's threads, which
+ * wait for a CPU each on a busy machine); a link
+ * goes through {@linkcode resolveLogFile} and is listed only when it stays inside the folder. Up
+ * to {@linkcode LOOKUPS_AT_ONCE} entries are looked up concurrently.
+ */
 export async function listLogFiles(logDir: string): Promise<LogFileEntry[] | null> {
-  const out: LogFileEntry[] = [];
+  const names: { name: string; plain: boolean }[] = [];
   try {
     for await (const entry of Deno.readDir(logDir)) {
       if (!isValidLogName(entry.name) || entry.isDirectory) continue;
-      try {
-        const f = await resolveLogFile(logDir, entry.name);
-        out.push({ name: f.name, size: f.size, modified: f.modified });
-      } catch (err) {
-        if (!(err instanceof AppError)) throw err;
-      }
+      names.push({ name: entry.name, plain: entry.isFile });
     }
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) return null;
     throw err;
   }
+  const out: LogFileEntry[] = [];
+  for (let i = 0; i < names.length; i += LOOKUPS_AT_ONCE) {
+    const batch = names.slice(i, i + LOOKUPS_AT_ONCE);
+    for (const f of await Promise.all(batch.map((n) => listed(logDir, n.name, n.plain)))) {
+      if (f !== null) out.push(f);
+    }
+  }
   return out.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+}
+
+/** One entry of the listing, or null when it is not (or no longer) a readable file inside. */
+async function listed(logDir: string, name: string, plain: boolean): Promise<LogFileEntry | null> {
+  if (plain) {
+    try {
+      const info = await Deno.lstat(join(logDir, name));
+      if (info.isFile) return { name, size: info.size, modified: modifiedOf(info) };
+      if (!info.isSymlink) return null;
+    } catch (err) {
+      if (isGone(err)) return null;
+      throw err;
+    }
+  }
+  try {
+    const f = await resolveLogFile(logDir, name);
+    return { name: f.name, size: f.size, modified: f.modified };
+  } catch (err) {
+    if (err instanceof AppError) return null;
+    throw err;
+  }
+}
+
+/** A lookup failure that leaves an entry out of the listing (as {@linkcode resolveLogFile} does). */
+function isGone(err: unknown): boolean {
+  return err instanceof Deno.errors.NotFound || err instanceof Deno.errors.PermissionDenied ||
+    err instanceof Deno.errors.NotCapable;
 }
 
 /** Throws 413 with `message` when the file is larger than 1 GiB. */

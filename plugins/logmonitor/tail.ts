@@ -10,8 +10,10 @@
  *
  * Memory and time stay bounded whatever is appended: new bytes are read in chunks of
  * {@linkcode TAIL_CHUNK_BYTES} until the tail has caught up with the size seen when the check
- * began (each read yields to other requests), and a line longer than
- * {@linkcode MAX_TAIL_LINE_BYTES} is cut as search cuts it (`./tail_lines.ts`).
+ * began, and a line longer than {@linkcode MAX_TAIL_LINE_BYTES} is cut as search cuts it
+ * (`./tail_lines.ts`). Between two chunks the tail waits for the next turn of the event loop
+ * ({@linkcode nextTurn}, a timer), so the requests, timers and sockets that are ready run
+ * first: a 200 MiB line is 200 short turns, never one long one, whatever the reader's promises do.
  *
  * @module
  */
@@ -24,8 +26,17 @@ import type { ChangeFeed } from "./watch.ts";
 
 export { MAX_TAIL_LINE_BYTES } from "./tail_lines.ts";
 
-/** Most bytes read at once. */
+/** Most bytes read at once (one turn of the event loop each). */
 export const TAIL_CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * Waits for the next turn of the event loop: a zero-delay timer, so that what is ready (other
+ * requests' I/O, timers) runs first. A resolved promise (a microtask) or a message port would let
+ * the tail run on before any of it.
+ */
+export function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
 
 /** An opened, checked file. */
 export interface OpenedTailFile {
@@ -61,6 +72,8 @@ export interface TailerOptions {
   chunkBytes?: number;
   /** Most bytes of one line kept. @default MAX_TAIL_LINE_BYTES */
   maxLineBytes?: number;
+  /** Waits between two chunks of one check. @default nextTurn */
+  nextTurn?: () => Promise<void>;
 }
 
 /** Tails one file. */
@@ -184,12 +197,15 @@ export class Tailer {
     const chunk = new Uint8Array(
       Math.min(size - this.#offset, this.#opts.chunkBytes ?? TAIL_CHUNK_BYTES),
     );
+    const turn = this.#opts.nextTurn ?? nextTurn;
     while (this.#offset < size) {
       const n = await file.read(chunk.subarray(0, Math.min(chunk.length, size - this.#offset)));
       if (n === null) break;
       this.#offset += n;
       this.#deliver(this.#splitter.push(chunk.subarray(0, n)));
-      if (this.#cancel === null) break; // stopped meanwhile
+      if (this.#cancel === null || this.#offset >= size) break; // stopped meanwhile, or done
+      await turn();
+      if (this.#cancel === null) break;
     }
   }
 

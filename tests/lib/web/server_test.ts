@@ -156,6 +156,15 @@ Deno.test("the guards run once on a host path: one Host look-up, one key check",
   }
 });
 
+Deno.test("a small JSON answer of a host route leaves uncompressed, with its length", async () => {
+  await using s = await served();
+  const res = await s.request("/api/plugin/probe", undefined, { "Accept-Encoding": "gzip" });
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get("Content-Encoding"), null);
+  assert.equal(res.headers.get("Content-Length"), "11");
+  assert.deepEqual(await res.json(), { ok: true });
+});
+
 Deno.test("a host API error and a dashboard API error come from the one error handler", async () => {
   const services = {} as DashboardServices;
   await using s = await served({

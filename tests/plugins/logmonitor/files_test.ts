@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { statusOf } from "../../../lib/http/error_handler.ts";
 import { AppError } from "../../../lib/error.ts";
 import { isValidLogName, resolveLogFile } from "../../../plugins/logmonitor/mod.ts";
+import { listLogFiles } from "../../../plugins/logmonitor/files.ts";
 
 async function logDirWithOutside() {
   const root = await Deno.makeTempDir();
@@ -108,6 +109,25 @@ Deno.test("resolveLogFile() refuses a bad name, an escape and a missing file wit
       await Deno.realPath(`${logs}/host.log`),
       "a symlink inside the folder is fine",
     );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("listLogFiles() lists regular files and links inside the folder, never a link outside, a hidden file or a folder", async () => {
+  const { root, logs } = await logDirWithOutside();
+  try {
+    await Deno.writeTextFile(`${logs}/notes.txt`, "x\n");
+    await Deno.writeTextFile(`${logs}/big.log`, "y".repeat(5000));
+    const files = await listLogFiles(logs);
+    assert.deepEqual(files?.map((f) => [f.name, f.size]), [
+      ["alias.log", 2],
+      ["big.log", 5000],
+      ["host.log", 2],
+    ]);
+    const host = (await Deno.stat(`${logs}/host.log`)).mtime!.getTime() / 1000;
+    assert.equal(files?.find((f) => f.name === "host.log")?.modified, host);
+    assert.equal(await listLogFiles(`${root}/missing`), null);
   } finally {
     await Deno.remove(root, { recursive: true });
   }

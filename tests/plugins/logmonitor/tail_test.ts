@@ -192,3 +192,62 @@ Deno.test("Tailer ends a cut line that was still being written when the file rot
     await t.close();
   }
 });
+
+/**
+ * A file handle whose stat, seek and read resolve at once (as microtasks), as a fast reader
+ * could: a tail that only awaited them would never let a timer or another request run.
+ */
+function eagerFile(file: Deno.FsFile, reads: { n: number }): Deno.FsFile {
+  return {
+    stat: () => Promise.resolve(file.statSync()),
+    seek: (offset: number, whence: Deno.SeekMode) => Promise.resolve(file.seekSync(offset, whence)),
+    read: (p: Uint8Array) => {
+      reads.n++;
+      return Promise.resolve(file.readSync(p));
+    },
+    close: () => file.close(),
+  } as unknown as Deno.FsFile;
+}
+
+Deno.test("Tailer lets a timer run between two chunks of a long line, even when reads resolve at once", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/t.log`;
+  await Deno.writeTextFile(path, "");
+  const reads = { n: 0 };
+  const lines: string[] = [];
+  const open = async () => {
+    const opened = await openLogFile(dir, "t.log");
+    return { file: eagerFile(opened.file, reads), path: opened.path };
+  };
+  const tailer = new Tailer({
+    open,
+    clock: new ManualClock(),
+    pollMs: 60_000,
+    fallbackPollMs: 60_000,
+    chunkBytes: 64 * 1024,
+    onLines: (l) => lines.push(...l),
+  });
+  try {
+    await tailer.start();
+    await Deno.writeTextFile(path, "a".repeat(2 * 1024 * 1024) + "\nafter\n", { append: true });
+    let readsWhenTimerRan = -1;
+    const timer = new Promise<void>((resolve) =>
+      setTimeout(() => {
+        readsWhenTimerRan = reads.n;
+        resolve();
+      }, 0)
+    );
+    await tailer.poll();
+    await timer;
+    // 2 MiB and two short lines in 64 KiB chunks: 33 reads; the timer ran after the first.
+    assert.ok(reads.n >= 33, `${reads.n} reads`);
+    assert.ok(
+      readsWhenTimerRan >= 1 && readsWhenTimerRan < reads.n,
+      `the timer ran after ${readsWhenTimerRan} of ${reads.n} reads`,
+    );
+    assert.deepEqual(lines, ["a".repeat(MAX_ENTRY_CHARS) + CUT_MARK, "after"]);
+  } finally {
+    await tailer.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

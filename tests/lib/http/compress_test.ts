@@ -1,0 +1,47 @@
+import assert from "node:assert/strict";
+import { Hono } from "hono";
+import { compressAnswers } from "../../../lib/http/mod.ts";
+
+function app() {
+  return new Hono()
+    .use("*", compressAnswers())
+    .get("/small", (c) => c.json({ files: [{ name: "host.log", size: 2 }] }))
+    .get("/large", (c) => c.json({ text: "x".repeat(5000) }))
+    .get("/page", (c) => c.html(`<p>${"y".repeat(5000)}</p>`))
+    .get("/stream", () =>
+      new Response(
+        new ReadableStream({
+          start(ctl) {
+            ctl.enqueue(new TextEncoder().encode("data: 1\n\n"));
+            ctl.close();
+          },
+        }),
+        { headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-transform" } },
+      ));
+}
+
+const gzip = { headers: { "Accept-Encoding": "gzip" } };
+
+Deno.test("compressAnswers() sends a small JSON answer as it is, with its length", async () => {
+  const res = await app().request("/small", gzip);
+  assert.equal(res.headers.get("Content-Encoding"), null);
+  const text = await res.text();
+  assert.equal(res.headers.get("Content-Length"), String(new TextEncoder().encode(text).length));
+  assert.deepEqual(JSON.parse(text), { files: [{ name: "host.log", size: 2 }] });
+});
+
+Deno.test("compressAnswers() still gzips a JSON answer over 1 KiB, and pages", async () => {
+  for (const path of ["/large", "/page"]) {
+    const res = await app().request(path, gzip);
+    assert.equal(res.headers.get("Content-Encoding"), "gzip", path);
+    const plain = await new Response(res.body!.pipeThrough(new DecompressionStream("gzip"))).text();
+    assert.ok(plain.includes("x".repeat(5000)) || plain.includes("y".repeat(5000)), path);
+  }
+});
+
+Deno.test("compressAnswers() leaves an event stream unread and uncompressed", async () => {
+  const res = await app().request("/stream", gzip);
+  assert.equal(res.headers.get("Content-Encoding"), null);
+  assert.equal(res.headers.get("Content-Length"), null);
+  assert.equal(await res.text(), "data: 1\n\n");
+});
