@@ -78,3 +78,30 @@ Deno.test(
     }
   },
 );
+
+Deno.test(
+  "two processes storing the same new model at once both get its one row",
+  opts,
+  async () => {
+    const server = await testPostgres();
+    const url = await server.createDatabase();
+    ResultsStore.open(url).close();
+    const seen = await interleave(
+      server,
+      url,
+      { op: "upsertModel", modelKey: "new-model" },
+      { op: "upsertModel", modelKey: "new-model" },
+    );
+    assert.deepEqual(
+      [seen.first.error, seen.second.error],
+      [undefined, undefined],
+      JSON.stringify(seen),
+    );
+    assert.equal(seen.first.ok, seen.second.ok, "the same row's id");
+    const [row] = await server.admin(
+      new URL(url).pathname.slice(1),
+      "SELECT COUNT(*)::int AS n FROM localbench.models",
+    );
+    assert.equal(row!.n, 1);
+  },
+);
