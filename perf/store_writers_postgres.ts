@@ -61,7 +61,7 @@ async function child(url: string, writer: number, lock: boolean): Promise<void> 
   };
   for (let i = 0; i < RESULTS; i++) {
     // Each writer its own models: without the lock, two writers inserting one new model race
-    // (the second's insert fails on the unique key; tests/lib/store/pg/write_lock_test.ts).
+    // (the second's insert fails on the unique key; tests/e2e/store_postgres_lock_order_test.ts).
     const key = `org/model-${writer}-${i % 8}@q4`;
     const model = { model_key: key, model_name: key, quantization: "q4" };
     timed(() => store.upsertModel(model));

@@ -11,7 +11,7 @@
  * statement and the other rows later, while a concurrent one-statement write takes its rows
  * first and `store_changes` at its end: opposite orders, a deadlock (an import and a run stored
  * meanwhile, marking a lost agent's results interrupted while it finishes one of them:
- * tests/lib/store/pg/write_lock_test.ts). So every write transaction takes the `store_changes`
+ * tests/e2e/store_postgres_lock_order_test.ts). So every write transaction takes the `store_changes`
  * row first, at `BEGIN` ({@linkcode WRITE_LOCK_SQL}): the store's write lock, as SQLite's. A
  * writer that waits holds nothing yet, so no two of the store's writers can wait for each other.
  * It costs no throughput the triggers did not already cost: a writer held that row from its

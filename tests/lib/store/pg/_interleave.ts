@@ -1,5 +1,5 @@
 /**
- * Two processes writing to one PostgreSQL store, interleaved step by step (write_lock_test.ts):
+ * Two processes writing to one PostgreSQL store, interleaved step by step (tests/e2e/store_postgres_lock_order_test.ts):
  * the first (`_store_child.ts` with `pause`) is held by a test trigger right after its
  * transaction's first counted statement — when it holds what that statement locked — until the
  * second has started its write and waits for a lock; then the first goes on. Without one lock

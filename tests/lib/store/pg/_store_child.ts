@@ -1,6 +1,6 @@
 /**
  * A second process writing to a PostgreSQL store through the store's own API, for the lock-order
- * tests (write_lock_test.ts): `deno run -A _store_child.ts URL OPERATION`, OPERATION a JSON
+ * tests (tests/e2e/store_postgres_lock_order_test.ts, transaction_test.ts): `deno run -A _store_child.ts URL OPERATION`, OPERATION a JSON
  * object naming one write. With `"pause": true` the connection is named `lb_pause`, which the
  * tests' pause trigger (`_interleave.ts`) holds after the transaction's first counted statement.
  * Prints `ready` once the store is open, writes when a line comes on standard input, then
@@ -10,6 +10,7 @@
  */
 import { ResultsStore, storeImported } from "../../../../lib/store/mod.ts";
 import { deleteModel } from "../../../../lib/store/mod.ts";
+import { print } from "../../../../lib/log.ts";
 
 /** One write a child makes. */
 export type ChildOperation =
@@ -66,13 +67,13 @@ if (import.meta.main) {
   let code = 0;
   try {
     // Opened (migrated): the test says when to write.
-    console.log("ready");
+    print("ready");
     await Deno.stdin.readable.getReader().read();
     if (operation.pause) store.db.exec("SET application_name = 'lb_pause'");
-    console.log(JSON.stringify({ ok: perform(store, operation) ?? null }));
+    print(JSON.stringify({ ok: perform(store, operation) ?? null }));
   } catch (err) {
     const e = err as { message?: string; sqlState?: string; detail?: string };
-    console.log(JSON.stringify({
+    print(JSON.stringify({
       error: String(e.message ?? err),
       sqlState: e.sqlState ?? null,
       detail: e.detail ?? null,

@@ -1,7 +1,12 @@
+/**
+ * Two processes writing to one PostgreSQL store, interleaved step by step where two writers used
+ * to take the same rows in opposite orders (issue 30.3): with one lock order for every write
+ * transaction (lib/store/transaction.ts) both writes are stored and the server counts no deadlock.
+ */
 import assert from "node:assert/strict";
-import { ResultsStore } from "../../../../lib/store/mod.ts";
-import { testPostgres } from "../../../_postgres.ts";
-import { interleave } from "./_interleave.ts";
+import { ResultsStore } from "../../lib/store/mod.ts";
+import { testPostgres } from "../_postgres.ts";
+import { interleave } from "../lib/store/pg/_interleave.ts";
 
 const opts = { sanitizeResources: false, sanitizeOps: false };
 const model = (key: string) => ({ model_key: key, model_name: key, quantization: "Q4_K_M" });
