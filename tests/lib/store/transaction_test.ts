@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import type { Statement, StoreDb } from "../../../lib/store/database.ts";
-import { ResultsStore } from "../../../lib/store/mod.ts";
+import { copyStore, deleteModel, ResultsStore, storeImported } from "../../../lib/store/mod.ts";
+import { clearResults } from "../../../lib/store/clear.ts";
+import type { PgDatabase } from "../../../lib/store/pg/database.ts";
+import { machineRecord } from "./_machines.ts";
 import {
   isRetryable,
   transaction,
@@ -153,6 +156,93 @@ Deno.test(
       assert.equal(after.latestPerIdentity()[0]?.id, running);
     } finally {
       after.close();
+    }
+  },
+);
+
+/**
+ * The statements sent to the server, grouped by transaction: each write (INSERT, UPDATE, DELETE,
+ * TRUNCATE) with the `BEGIN` of its transaction (null: none).
+ */
+function writesOf(sent: string[]): { begin: string | null; write: string }[] {
+  const out: { begin: string | null; write: string }[] = [];
+  let begin: string | null = null;
+  for (const sql of sent) {
+    const head = /^\s*(\w+)/.exec(sql)?.[1]?.toUpperCase();
+    if (head === "BEGIN") begin = sql;
+    else if (head === "COMMIT" || head === "ROLLBACK") begin = null;
+    else if (/^(INSERT|UPDATE|DELETE|TRUNCATE)$/.test(head ?? "")) out.push({ begin, write: sql });
+  }
+  return out;
+}
+
+Deno.test(
+  "every write the store makes on PostgreSQL is in a transaction that took the write lock first",
+  { sanitizeResources: false, sanitizeOps: false },
+  async () => {
+    const url = await (await testPostgres()).createDatabase();
+    const store = ResultsStore.open(url, { owner: "elsewhere/1:1" });
+    const sent: string[] = [];
+    const bridge = (store.db as PgDatabase).bridge;
+    const query = bridge.query.bind(bridge);
+    bridge.query = (sql, params) => (sent.push(sql), query(sql, params));
+    const source = ResultsStore.open(":memory:");
+    try {
+      const model = { model_key: "m@q", model_name: "m", quantization: "q" };
+      store.recordMachine(machineRecord("a1", "desk"));
+      store.upsertModel(model);
+      const begin = () =>
+        store.beginResult({
+          model,
+          params_hash: "h",
+          backend: "rest",
+          params: {},
+          machine_id: "a1",
+        });
+      const id = begin();
+      store.addRun(id, { run_index: 0, tokens_per_sec: 5 });
+      store.addGridCells(id, [{ prompt_tokens: 8, gen_tokens: 4, runs: 1 }]);
+      store.addLoadLevels(id, [{
+        mode: "concurrency",
+        level: 1,
+        requests: 1,
+        ok: 1,
+        failed: 0,
+        duration_ms: 10,
+      }]);
+      store.finishResult(id, { status: "ok", aggregates: { tokens_per_sec_mean: 5 } });
+      store.splitGrid(id);
+      begin();
+      store.interruptOwner("elsewhere/1:1");
+      storeImported(store, [{
+        import_hash: "x",
+        model: { model_key: "i@q", model_name: "i", quantization: "q" },
+        backend: "llama-bench",
+        params_hash: "i",
+        params: {},
+        measured_at: null,
+        status: "ok",
+        num_runs: 1,
+        runs: [{ run_index: 0, tokens_per_sec: 3 }],
+        aggregates: { tokens_per_sec_mean: 3 },
+      }]);
+      const other = source.beginResult({
+        model: { model_key: "c@q", model_name: "c", quantization: "q" },
+        params_hash: "c",
+        backend: "rest",
+        params: {},
+      });
+      source.finishResult(other, { status: "ok" });
+      copyStore(source.db, store.db);
+      deleteModel(store.db, "i@q");
+      clearResults(store.db);
+      const writes = writesOf(sent);
+      assert.ok(writes.length >= 15, `${writes.length} writes seen`);
+      const unlocked = writes.filter((w) => w.begin !== `BEGIN; ${WRITE_LOCK_SQL}`);
+      assert.deepEqual(unlocked, [], String(writes.length));
+    } finally {
+      source.close();
+      store.close();
     }
   },
 );
