@@ -65,8 +65,9 @@ export function copyStore(from: StoreDb, to: StoreDb): CopyOutcome {
   const results = from.prepare(
     "SELECT r.*, m.model_key FROM results r JOIN models m ON m.id = r.model_id ORDER BY r.id",
   ).all();
-  const outcome: CopyOutcome = { results: 0, runs: 0, skipped: 0, running: 0 };
-  transaction(to, () => {
+  return transaction(to, () => {
+    // Counted inside: a transaction run again (transaction.ts) counts afresh.
+    const outcome: CopyOutcome = { results: 0, runs: 0, skipped: 0, running: 0 };
     const known = new Set(
       to.prepare(
         `SELECT m.model_key, r.params_hash, r.backend, r.started_at, r.owner
@@ -111,6 +112,6 @@ export function copyStore(from: StoreDb, to: StoreDb): CopyOutcome {
       }
       outcome.results++;
     }
+    return outcome;
   });
-  return outcome;
 }

@@ -9,7 +9,7 @@ import { isPostgres, sqliteOf, type SqlParam, type StoreDb } from "./database.ts
 import { sampleSummary, welchSummary } from "../student_t.ts";
 import { clearResults } from "./clear.ts";
 import { copyStore } from "./copy.ts";
-import { openDatabase } from "./db.ts";
+import { openDatabase, transaction } from "./db.ts";
 import { workloadText } from "./identity.ts";
 import { plain, type Row } from "./rows.ts";
 
@@ -257,17 +257,22 @@ export type {
   ModelHistory,
 } from "./history.ts";
 
-/** Deletes a model variant and its history; returns the number of results removed (0: none). */
+/**
+ * Deletes a model variant and its history; returns the number of results removed (0: none).
+ * A write transaction (transaction.ts): the store's write lock first, as every writer.
+ */
 export function deleteModel(db: StoreDb, modelKey: string): number | null {
-  const found = db.prepare("SELECT id FROM models WHERE model_key = ?").get(modelKey) as
-    | { id: number }
-    | undefined;
-  if (!found) return null;
-  const n = db.prepare("SELECT COUNT(*) AS n FROM results WHERE model_id = ?").get(found.id) as {
-    n: number;
-  };
-  db.prepare("DELETE FROM models WHERE id = ?").run(found.id);
-  return n.n;
+  return transaction(db, () => {
+    const found = db.prepare("SELECT id FROM models WHERE model_key = ?").get(modelKey) as
+      | { id: number }
+      | undefined;
+    if (!found) return null;
+    const n = db.prepare("SELECT COUNT(*) AS n FROM results WHERE model_id = ?").get(found.id) as {
+      n: number;
+    };
+    db.prepare("DELETE FROM models WHERE id = ?").run(found.id);
+    return n.n;
+  });
 }
 
 /**

@@ -14,22 +14,9 @@ import { withoutForeignKeys } from "./rebuild.ts";
 import { MIGRATIONS, OPTIONAL_COLUMNS, SCHEMA_VERSION } from "./schema.ts";
 import { PG_BASELINE, PG_VERSION_TABLE_SQL, pgColumnType } from "./pg/schema.ts";
 import { isPostgresUrl, openPostgres, pgOpenError } from "./pg/open.ts";
+import { transaction, WRITE_LOCK_SQL } from "./transaction.ts";
 
-/**
- * Runs `fn` inside a transaction (SQLite: `BEGIN IMMEDIATE`, the write lock at once);
- * rolls back and rethrows on error.
- */
-export function transaction<T>(db: StoreDb, fn: () => T): T {
-  db.exec(isPostgres(db) ? "BEGIN" : "BEGIN IMMEDIATE");
-  try {
-    const out = fn();
-    db.exec("COMMIT");
-    return out;
-  } catch (err) {
-    if (db.isTransaction) db.exec("ROLLBACK");
-    throw err;
-  }
-}
+export { transaction } from "./transaction.ts";
 
 /** The database's schema version (0: a new store). */
 export function userVersion(db: StoreDb): number {
@@ -63,6 +50,17 @@ function lockSchema(db: StoreDb): void {
 }
 
 /**
+ * PostgreSQL: takes the store's write lock (transaction.ts) after the migration lock, before a
+ * schema change: DDL that waited for a writer's table lock while holding another table the
+ * writer needs next would deadlock with it. A store older than `store_changes` has no writers.
+ */
+function lockWrites(db: StoreDb): void {
+  if (!isPostgres(db)) return;
+  const found = db.prepare("SELECT to_regclass('store_changes') IS NOT NULL AS found").get();
+  if (found?.found) db.exec(WRITE_LOCK_SQL);
+}
+
+/**
  * Applies every migration newer than the database's `user_version`, each in a transaction. The
  * version is read again inside each transaction: another process opening the same new store at
  * the same moment (the dashboard and a benchmark) may have applied it while this one waited.
@@ -88,6 +86,7 @@ export function migrate(db: StoreDb): number[] {
       transaction(db, () => {
         lockSchema(db);
         if (userVersion(db) >= m.version) return false;
+        lockWrites(db);
         if (pg) {
           if (m.pg) db.exec(m.pg);
           m.pgApply?.(db);
@@ -97,7 +96,7 @@ export function migrate(db: StoreDb): number[] {
         }
         setVersion(db, m.version);
         return true;
-      });
+      }, { writeLock: false });
     const done = m.foreignKeysOff && !pg ? withoutForeignKeys(db as DatabaseSync, step) : step();
     if (done) applied.push(m.version);
   }
@@ -106,9 +105,9 @@ export function migrate(db: StoreDb): number[] {
 
 /** Adds missing optional columns; returns the `table.column` names added. */
 export function ensureColumns(db: StoreDb): string[] {
-  const added: string[] = [];
   const pg = isPostgres(db);
-  transaction(db, () => {
+  return transaction(db, () => {
+    const added: string[] = []; // inside: a transaction run again starts afresh
     lockSchema(db);
     for (const [table, columns] of Object.entries(OPTIONAL_COLUMNS)) {
       const names = columnsOf(db, table);
@@ -116,6 +115,7 @@ export function ensureColumns(db: StoreDb): string[] {
       const have = new Set(names);
       const missing = Object.entries(columns).filter(([name]) => !have.has(name));
       if (missing.length === 0) continue;
+      if (added.length === 0) lockWrites(db);
       if (pg) {
         // One statement per table: a round trip each, and the table locked once.
         db.exec(
@@ -131,8 +131,8 @@ export function ensureColumns(db: StoreDb): string[] {
       }
       added.push(...missing.map(([name]) => `${table}.${name}`));
     }
-  });
-  return added;
+    return added;
+  }, { writeLock: false });
 }
 
 /**

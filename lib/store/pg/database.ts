@@ -98,8 +98,18 @@ export class PgDatabase implements StoreDb {
 
   exec(sql: string): void {
     const head = /^\s*(\w+)/.exec(sql)?.[1]?.toUpperCase();
-    this.bridge.query(sql);
-    if (head === "BEGIN" || head === "START") this.#inTransaction = true;
+    const opens = head === "BEGIN" || head === "START";
+    try {
+      this.bridge.query(sql);
+    } catch (err) {
+      // A script opening a transaction whose later statement the server refused (`BEGIN; SELECT
+      // … FOR UPDATE`, transaction.ts) leaves the transaction open, aborted: for the rollback.
+      if (opens && err instanceof PgError && err.sqlState !== undefined) {
+        this.#inTransaction = true;
+      }
+      throw err;
+    }
+    if (opens) this.#inTransaction = true;
     if (head === "COMMIT" || head === "ROLLBACK" || head === "END") this.#inTransaction = false;
   }
 

@@ -8,7 +8,8 @@
  *
  * The version is kept in the one-row table `schema_version` (SQLite: `PRAGMA user_version`),
  * and `store_changes` counts the statements that changed the store: the dashboard's answers are
- * cached per value (SQLite: `PRAGMA data_version`).
+ * cached per value (SQLite: `PRAGMA data_version`). Its one row is also the store's write lock:
+ * every write transaction takes it first (transaction.ts), so writers lock in one order.
  *
  * @module
  */

@@ -59,3 +59,22 @@ Deno.test("statements with placeholders of both kinds run with their arguments",
     store.close();
   }
 });
+
+Deno.test(
+  "a script opening a transaction whose later statement is refused leaves it open for the rollback",
+  opts,
+  async () => {
+    const pg = await testPostgres();
+    const store = ResultsStore.open(await pg.createDatabase());
+    try {
+      assert.throws(() => store.db.exec("BEGIN; SELECT 1 / 0"), /division by zero/);
+      assert.equal(store.db.isTransaction, true);
+      assert.throws(() => store.db.prepare("SELECT 1 AS x").get(), /aborted/);
+      store.db.exec("ROLLBACK");
+      assert.equal(store.db.isTransaction, false);
+      assert.deepEqual(store.db.prepare("SELECT 1 AS x").get(), { x: 1 });
+    } finally {
+      store.close();
+    }
+  },
+);
