@@ -43,12 +43,32 @@ class PgStatement implements Statement {
 }
 
 /**
- * Makes the store's schema. Two processes making it at once may both pass `IF NOT EXISTS` and the
- * second fail on the catalog's unique index (23505) or as a duplicate (42P06): it exists then.
+ * The advisory lock under which a connection makes the store's schema and version table: two
+ * processes opening a new store at once may otherwise both pass `IF NOT EXISTS` and the second
+ * fail on the catalog's unique index (23505), as a duplicate schema or table (42P06, 42P07) or as
+ * a duplicate row type (42710, "type schema_version already exists").
  */
-function createSchema(bridge: PgBridge): void {
-  ignoring(["23505", "42P06"], () => bridge.query(`CREATE SCHEMA IF NOT EXISTS ${PG_SCHEMA}`));
+const BOOTSTRAP_LOCK = 0x6c62_7363; // "lbsc"
+
+/** Makes the store's schema and version table when missing, one process at a time. */
+function bootstrap(bridge: PgBridge): void {
+  bridge.query("SELECT pg_advisory_lock($1)", [BOOTSTRAP_LOCK]);
+  try {
+    // Each statement its own transaction: it sees what the process that held the lock made.
+    const found = bridge.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [PG_SCHEMA]);
+    if (found.rows.length === 0) {
+      ignoring(DUPLICATE, () => bridge.query(`CREATE SCHEMA IF NOT EXISTS ${PG_SCHEMA}`));
+    }
+    bridge.query(`SET search_path TO ${PG_SCHEMA}`);
+    // The version table, which the migrations lock (db.ts), exists before they run.
+    ignoring(DUPLICATE, () => bridge.query(PG_VERSION_TABLE_SQL));
+  } finally {
+    bridge.query("SELECT pg_advisory_unlock($1)", [BOOTSTRAP_LOCK]);
+  }
 }
+
+/** A concurrent creation by a session outside the lock (an older localbench): it exists then. */
+const DUPLICATE = ["23505", "42P06", "42P07", "42710"];
 
 /** Runs `fn`, ignoring the server's errors of the given SQLSTATEs (a concurrent creation). */
 function ignoring(states: string[], fn: () => unknown): void {
@@ -74,11 +94,7 @@ export class PgDatabase implements StoreDb {
   static connect(url: string, options: BridgeOptions = {}): PgDatabase {
     const db = new PgDatabase(PgBridge.connect(url, options));
     try {
-      const found = db.bridge.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [PG_SCHEMA]);
-      if (found.rows.length === 0) createSchema(db.bridge);
-      db.bridge.query(`SET search_path TO ${PG_SCHEMA}`);
-      // The version table, which the migrations lock (db.ts), exists before they run.
-      ignoring(["23505", "42P07"], () => db.bridge.query(PG_VERSION_TABLE_SQL));
+      bootstrap(db.bridge);
     } catch (err) {
       db.close();
       throw err;
