@@ -226,24 +226,30 @@ export const MACHINE_IDENTITY_TRIGGERS_SQL = `
 `;
 
 /**
- * Schema 12: `identity_latest.prev_id`, the finished result before the newest one of the same
- * identity whose status is `ok` (a partial result is not compared against): the row the
- * results table's change (Δ, Welch's test) compares with. Kept by the same triggers as the newest
- * id, so that the dashboard reads it in one seek per identity instead of searching each
- * identity's history (PostgreSQL cannot seek `machine_id IS NOT DISTINCT FROM` in an index).
+ * Schema 12: `identity_latest.prev_id`, the newest result of the identity before its newest
+ * finished one, of the same backend, whose status is `ok` (a partial result is not compared
+ * against); null when there is none: the row the results table's change (Δ, Welch's test)
+ * compares with. Kept by the same triggers as the newest id, so that the dashboard reads it in
+ * one seek per identity instead of searching each identity's history (PostgreSQL cannot seek
+ * `machine_id IS NOT DISTINCT FROM` in an index).
  *
- * {@linkcode previousOf} looks it up for the identity of the row `row` names; the key columns
- * of `identity_latest` (portable SQL).
+ * {@linkcode previousOf} looks it up for one identity, given as SQL expressions of its key
+ * (portable SQL).
  */
 const previousOf = (model: string, hash: string, machineKey: string) =>
   `(SELECT MAX(p.id) FROM results p WHERE p.model_id = ${model} AND p.params_hash = ${hash}
       AND COALESCE(p.machine_id, '') = ${machineKey} AND p.status = 'ok'
-      AND p.id < identity_latest.result_id)`;
+      AND p.id < identity_latest.result_id
+      AND p.backend = (SELECT n.backend FROM results n WHERE n.id = identity_latest.result_id))`;
 
 /** Every row's `prev_id` from the history (portable SQL: both backends' fill and refresh). */
 export const FILL_PREVIOUS_SQL = `
   UPDATE identity_latest SET prev_id = ${
-  previousOf("identity_latest.model_id", "identity_latest.params_hash", "identity_latest.machine_key")
+  previousOf(
+    "identity_latest.model_id",
+    "identity_latest.params_hash",
+    "identity_latest.machine_key",
+  )
 };`;
 
 /** The `prev_id` of the identity of `row` (OLD or NEW) looked up again (SQLite triggers). */

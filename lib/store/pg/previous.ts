@@ -19,7 +19,8 @@ import { FILL_PREVIOUS_SQL } from "../latest.ts";
 const REFRESH = `
     UPDATE identity_latest SET prev_id = (SELECT MAX(p.id) FROM results p
       WHERE p.model_id = m AND p.params_hash = h AND COALESCE(p.machine_id, '') = k
-        AND p.status = 'ok' AND p.id < identity_latest.result_id)
+        AND p.status = 'ok' AND p.id < identity_latest.result_id
+        AND p.backend = (SELECT n.backend FROM results n WHERE n.id = identity_latest.result_id))
     WHERE model_id = m AND params_hash = h AND machine_key = k;`;
 
 /** Schema 12 on PostgreSQL: the column, its values and the trigger functions again. */
