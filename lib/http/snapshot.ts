@@ -21,15 +21,20 @@ export interface EncodedJson {
 /** Bodies smaller than this go as they are (the compress middleware's threshold). */
 const THRESHOLD = 1024;
 
-/** Whether `accept` (an `Accept-Encoding` header) takes gzip (`gzip;q=0` refuses it). */
+/**
+ * Whether `accept` (an `Accept-Encoding` header) takes gzip: named with a weight above 0, or not
+ * named and `*` is (`gzip;q=0` refuses it whatever `*` says).
+ */
 export function acceptsGzip(accept: string | undefined): boolean {
   if (!accept) return false;
-  return accept.split(",").some((part) => {
-    const [name, ...params] = part.trim().toLowerCase().split(";").map((s) => s.trim());
-    if (name !== "gzip" && name !== "*") return false;
-    const q = params.find((p) => p.startsWith("q="));
-    return q === undefined || Number(q.slice(2)) > 0;
-  });
+  const weights = new Map(
+    accept.split(",").map((part) => {
+      const [name = "", ...params] = part.trim().toLowerCase().split(";").map((s) => s.trim());
+      const q = params.find((p) => p.startsWith("q="));
+      return [name, q === undefined ? 1 : Number(q.slice(2))] as const;
+    }),
+  );
+  return (weights.get("gzip") ?? weights.get("*") ?? 0) > 0;
 }
 
 /** The response for `snapshot`, honouring `If-None-Match` and `Accept-Encoding`. */
