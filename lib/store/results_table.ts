@@ -106,6 +106,33 @@ const FROM = `FROM latest r JOIN models m ON m.id = r.model_id
   LEFT JOIN results p ON p.id = r.prev_id`;
 const ORDER = "r.tokens_per_sec_mean DESC NULLS LAST, m.model_key";
 
+/** The text columns; every other one holds numbers. */
+const TEXT = new Set([
+  "model_key",
+  "model_name",
+  "quantization",
+  "architecture",
+  "backend",
+  "params_hash",
+  "finished_at",
+  "machine_id",
+  "machine_name",
+  "params_json",
+]);
+const NUMERIC = ALL.flatMap(([name], i) => TEXT.has(name) ? [] : [i]);
+
+/**
+ * A number that is not finite made null, as JSON has it: PostgreSQL's JSON writes a NaN or an
+ * infinite double as a string ("Infinity"), SQLite gives the number (which JSON.stringify nulls).
+ */
+function finite(row: unknown[]): unknown[] {
+  for (const i of NUMERIC) {
+    const v = row[i];
+    if (typeof v === "string" || (typeof v === "number" && !Number.isFinite(v))) row[i] = null;
+  }
+  return row;
+}
+
 /** Every row's values in {@linkcode ALL}'s order. */
 function readRows(db: StoreDb): unknown[][] {
   if (isPostgres(db)) {
@@ -114,13 +141,13 @@ function readRows(db: StoreDb): unknown[][] {
         ALL.map(([, sql]) => sql).join(", ")
       }) ORDER BY ${ORDER}) AS TEXT) AS body ${FROM}`,
     ).get();
-    return typeof row?.body === "string" ? JSON.parse(row.body) as unknown[][] : [];
+    return typeof row?.body === "string" ? (JSON.parse(row.body) as unknown[][]).map(finite) : [];
   }
   const rows = db.prepare(
     `WITH ${latestOf(db)} SELECT ${ALL.map(([name, sql]) => `${sql} AS ${name}`).join(", ")}
      ${FROM} ORDER BY ${ORDER}`,
   ).all() as Row[];
-  return rows.map((r) => ALL.map(([name]) => r[name] ?? null));
+  return rows.map((r) => finite(ALL.map(([name]) => r[name] ?? null)));
 }
 
 /** The results table in columns ({@linkcode RESULTS_COLUMNS}). */
