@@ -114,6 +114,9 @@ print(
   `Seeded ${seeded.runs} runs in ${seeded.results} results of ${seeded.variants} variants ` +
     `in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
 );
+print(
+  `Load average (1, 5, 15 min) at the start: ${Deno.loadavg().map((v) => v.toFixed(2)).join(", ")}`,
+);
 const root = await Deno.makeTempDir({ prefix: "localbench-bench-" });
 const served = await serveWebApp(root, url);
 const other = new pg.Client({ connectionString: url });
@@ -152,5 +155,9 @@ try {
 }
 print(
   `\n${REQUESTS} requests per path (after 3 unmeasured); each after a write from another connection.`,
+);
+// The machine's load says how far the figures are from a quiet machine's (shared build hosts).
+print(
+  `Load average (1, 5, 15 min) at the end: ${Deno.loadavg().map((v) => v.toFixed(2)).join(", ")}`,
 );
 Deno.exit(0);
