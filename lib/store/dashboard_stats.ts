@@ -46,7 +46,8 @@ export interface DashboardStats {
 /**
  * The latest result of each identity with its variant and machine, the columns the figures use:
  * materialised once (both dialects), `identity_latest` first (SQLite: CROSS JOIN; PostgreSQL:
- * the ids as an array, seeked by primary key — see dashboard.ts).
+ * the ids as an array, seeked by primary key — see results_table.ts). Not the parameters (the
+ * prompt: kilobytes a row): the listed rows' are read by id.
  */
 function latestRows(db: StoreDb): string {
   const from = isPostgres(db)
@@ -56,7 +57,7 @@ function latestRows(db: StoreDb): string {
   return `latest AS MATERIALIZED (
     SELECT x.*, m.model_key, m.model_name, m.quantization, m.architecture,
       mc.hostname AS machine_name
-    FROM (SELECT r.model_id, r.machine_id, r.backend, r.params_json, r.vram_mb,
+    FROM (SELECT r.id AS rid, r.model_id, r.machine_id, r.backend, r.vram_mb,
             r.tokens_per_sec_mean AS v, r.tokens_per_sec_per_gb AS g FROM ${from}) x
       JOIN models m ON m.id = x.model_id LEFT JOIN machines mc ON mc.id = x.machine_id)`;
 }
@@ -81,8 +82,11 @@ const distribution = (kind: number, column: string) => `
 
 /** A ranked list's rows: the first `limit` latest results with `filter`, by `order`. */
 const ranked = (kind: number, order: string, filter: string, limit: number) => `
-  SELECT * FROM (SELECT ${kind} AS kind, ROW_NUMBER() OVER (ORDER BY ${order}) AS o, model_key,
-      model_name, quantization, architecture, backend, params_json, machine_name, v AS speed,
+  SELECT kind, o, model_key, model_name, quantization, architecture, backend,
+    (SELECT pj.params_json FROM results pj WHERE pj.id = t${kind}.rid) AS params_json,
+    machine_name, speed, vram_mb, per_gb, k, n
+  FROM (SELECT ${kind} AS kind, ROW_NUMBER() OVER (ORDER BY ${order}) AS o, rid, model_key,
+      model_name, quantization, architecture, backend, machine_name, v AS speed,
       vram_mb, g AS per_gb, NULL AS k, CAST(NULL AS INTEGER) AS n
     FROM latest WHERE ${filter}) t${kind} WHERE o <= ${limit}`;
 
