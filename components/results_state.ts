@@ -1,5 +1,5 @@
 /**
- * The results browser's state as signals: the rows (from `GET /api/results`), the text,
+ * The results browser's state as signals: the rows (from `GET /api/results`, sent in columns), the text,
  * quantization and machine filters and the sort, the rows shown, and the cache actions (delete a model,
  * clear everything with a backup). Browser code.
  *
@@ -7,6 +7,7 @@
  */
 import { computed, type ReadonlySignal, type Signal, signal } from "@preact/signals";
 import { api } from "./api_client.ts";
+import { type ColumnTable, rowsOf } from "../lib/shared/columns.ts";
 import { UNKNOWN_MACHINE } from "../lib/shared/machine.ts";
 
 /** One row of `/api/results`. */
@@ -120,7 +121,7 @@ export function createResultsState(initial: ResultRow[]): ResultsState {
       s.machine.value = "";
     },
     async reload() {
-      s.rows.value = (await api<{ results: ResultRow[] }>("/api/results")).results;
+      s.rows.value = rowsOf<ResultRow>(await api<ColumnTable>("/api/results"));
     },
     remove: (key) =>
       act(async () => {

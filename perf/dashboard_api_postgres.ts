@@ -15,6 +15,9 @@
  * - Peer: the statements the endpoint ran (recorded from the store's own calls, translated to
  *   PostgreSQL's text, values inlined) in one `psql` session with `\timing on`; a peer sample is
  *   the sum of the statements' times of one execution (client-side, over the loopback socket).
+ *   Each path is one statement: the results table aggregated by the server into one JSON value
+ *   (lib/store/results_table.ts), the statistics in one pass (lib/store/dashboard_stats.ts).
+ * - `bytes`: the JSON body (sent gzip-compressed, once per state of the store).
  * - `--requests` measured requests per path (3 unmeasured first) and as many peer executions.
  *   Goal: p95 ≤ 50 ms.
  *
@@ -25,7 +28,7 @@
  */
 import pg from "pg";
 import { print } from "../lib/log.ts";
-import { dashboardStats, resultsTable } from "../lib/store/dashboard.ts";
+import { dashboardStats, resultsColumns } from "../lib/store/dashboard.ts";
 import { ResultsStore } from "../lib/store/mod.ts";
 import { parseOptions } from "../lib/args.ts";
 import { testPostgres } from "../tests/_postgres.ts";
@@ -47,7 +50,7 @@ const RUNS = Number(values.runs);
 const REQUESTS = Number(values.requests);
 
 const PATHS = {
-  "/api/results": resultsTable,
+  "/api/results": resultsColumns,
   "/api/dashboard/stats": dashboardStats,
 } as const;
 type ApiPath = keyof typeof PATHS;
@@ -111,6 +114,9 @@ print(
   `Seeded ${seeded.runs} runs in ${seeded.results} results of ${seeded.variants} variants ` +
     `in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
 );
+print(
+  `Load average (1, 5, 15 min) at the start: ${Deno.loadavg().map((v) => v.toFixed(2)).join(", ")}`,
+);
 const root = await Deno.makeTempDir({ prefix: "localbench-bench-" });
 const served = await serveWebApp(root, url);
 const other = new pg.Client({ connectionString: url });
@@ -149,5 +155,9 @@ try {
 }
 print(
   `\n${REQUESTS} requests per path (after 3 unmeasured); each after a write from another connection.`,
+);
+// The machine's load says how far the figures are from a quiet machine's (shared build hosts).
+print(
+  `Load average (1, 5, 15 min) at the end: ${Deno.loadavg().map((v) => v.toFixed(2)).join(", ")}`,
 );
 Deno.exit(0);

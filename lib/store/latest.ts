@@ -225,12 +225,83 @@ export const MACHINE_IDENTITY_TRIGGERS_SQL = `
     WHEN OLD.status IN ${FINISHED} BEGIN ${LEAVE_MACHINE_IDENTITY} END;
 `;
 
+/**
+ * Schema 12: `identity_latest.prev_id`, the newest result of the identity before its newest
+ * finished one, of the same backend, whose status is `ok` (a partial result is not compared
+ * against); null when there is none: the row the results table's change (Δ, Welch's test)
+ * compares with. Kept by the same triggers as the newest id, so that the dashboard reads it in
+ * one seek per identity instead of searching each identity's history (PostgreSQL cannot seek
+ * `machine_id IS NOT DISTINCT FROM` in an index).
+ *
+ * {@linkcode previousOf} looks it up for one identity, given as SQL expressions of its key
+ * (portable SQL).
+ */
+const previousOf = (model: string, hash: string, machineKey: string) =>
+  `(SELECT MAX(p.id) FROM results p WHERE p.model_id = ${model} AND p.params_hash = ${hash}
+      AND COALESCE(p.machine_id, '') = ${machineKey} AND p.status = 'ok'
+      AND p.id < identity_latest.result_id
+      AND p.backend = (SELECT n.backend FROM results n WHERE n.id = identity_latest.result_id))`;
+
+/** Every row's `prev_id` from the history (portable SQL: both backends' fill and refresh). */
+export const FILL_PREVIOUS_SQL = `
+  UPDATE identity_latest SET prev_id = ${
+  previousOf(
+    "identity_latest.model_id",
+    "identity_latest.params_hash",
+    "identity_latest.machine_key",
+  )
+};`;
+
+/** The `prev_id` of the identity of `row` (OLD or NEW) looked up again (SQLite triggers). */
+const REFRESH_PREVIOUS = (row: "OLD" | "NEW") => `
+  UPDATE identity_latest SET prev_id = ${
+  previousOf(`${row}.model_id`, `${row}.params_hash`, MACHINE_KEY(row))
+}
+  WHERE model_id = ${row}.model_id AND params_hash = ${row}.params_hash
+    AND machine_key = ${MACHINE_KEY(row)};`;
+
+/**
+ * SQLite: schema 10's triggers again, each ending with the identity's `prev_id` looked up
+ * after its newest id changed (one seek in the identity's history). SQLite has one writer at a
+ * time; PostgreSQL's twin is pg/previous.ts. A finished result turning from `ok` to `partial`
+ * or back looks it up too (`results_previous_status`).
+ */
+export const PREVIOUS_TRIGGERS_SQL = `
+  DROP TRIGGER IF EXISTS results_latest_insert;
+  DROP TRIGGER IF EXISTS results_latest_enter;
+  DROP TRIGGER IF EXISTS results_latest_leave;
+  DROP TRIGGER IF EXISTS results_latest_delete;
+  CREATE TRIGGER results_latest_insert AFTER INSERT ON results
+    WHEN NEW.status IN ${FINISHED} BEGIN ${ENTER_MACHINE_IDENTITY} ${REFRESH_PREVIOUS("NEW")} END;
+  CREATE TRIGGER results_latest_enter
+    AFTER UPDATE OF status, model_id, params_hash, machine_id ON results
+    WHEN NEW.status IN ${FINISHED} AND (OLD.status NOT IN ${FINISHED} OR ${MACHINE_MOVED})
+    BEGIN ${ENTER_MACHINE_IDENTITY} ${REFRESH_PREVIOUS("NEW")} END;
+  CREATE TRIGGER results_latest_leave
+    AFTER UPDATE OF status, model_id, params_hash, machine_id ON results
+    WHEN OLD.status IN ${FINISHED} AND (NEW.status NOT IN ${FINISHED} OR ${MACHINE_MOVED})
+    BEGIN ${LEAVE_MACHINE_IDENTITY} ${REFRESH_PREVIOUS("OLD")} END;
+  CREATE TRIGGER results_latest_delete AFTER DELETE ON results
+    WHEN OLD.status IN ${FINISHED} BEGIN ${LEAVE_MACHINE_IDENTITY} ${REFRESH_PREVIOUS("OLD")} END;
+  CREATE TRIGGER results_previous_status AFTER UPDATE OF status ON results
+    WHEN OLD.status IN ${FINISHED} AND NEW.status IN ${FINISHED} AND OLD.status <> NEW.status
+      AND NOT ${MACHINE_MOVED}
+    BEGIN ${REFRESH_PREVIOUS("NEW")} END;
+`;
+
+/** Schema 12's column and its values (portable SQL; SQLite's triggers: PREVIOUS_TRIGGERS_SQL). */
+export const PREVIOUS_COLUMN_SQL = `
+  ALTER TABLE identity_latest ADD COLUMN prev_id INTEGER;
+  ${FILL_PREVIOUS_SQL}
+`;
+
 /** The triggers of the current schema (`identity_latest` and the run total). */
 export const LATEST_TRIGGERS = [
   "results_latest_insert",
   "results_latest_enter",
   "results_latest_leave",
   "results_latest_delete",
+  "results_previous_status",
   "runs_total_insert",
   "runs_total_delete",
 ];
@@ -242,5 +313,6 @@ export const LATEST_TRIGGERS = [
 export const REFRESH_DERIVED_SQL = `
   DELETE FROM identity_latest;
   ${FILL_MACHINE_IDENTITY}
+  ${FILL_PREVIOUS_SQL}
   INSERT OR REPLACE INTO totals (id, runs) SELECT 1, COUNT(*) FROM runs;
 `;

@@ -74,5 +74,7 @@ export {
   type HistoryWindow,
   type ModelHistory,
   modelHistory,
+  RESULTS_COLUMNS,
+  resultsColumns,
   resultsTable,
 } from "./dashboard.ts";

@@ -13,6 +13,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { columnsOf, isPostgres, type StoreDb } from "./database.ts";
 import { PG_BASELINE_SQL, PG_MACHINES_SQL, pgColumnType } from "./pg/schema.ts";
 import { PG_LINE_SUMS_SQL } from "./pg/line_sums.ts";
+import { PG_PREVIOUS_SQL } from "./pg/previous.ts";
 import { clampIntervals, mergeVariantIdentities } from "./data_migrations.ts";
 import { rebuildTable } from "./rebuild.ts";
 import { FINISHED } from "./status.ts";
@@ -24,6 +25,8 @@ import {
   MODEL_LATEST_TABLES_SQL,
   MODEL_LATEST_TRIGGERS,
   MODEL_LATEST_TRIGGERS_SQL,
+  PREVIOUS_COLUMN_SQL,
+  PREVIOUS_TRIGGERS_SQL,
 } from "./latest.ts";
 import { MACHINES_SQL } from "./machines.ts";
 import { splitGridResults } from "./split.ts";
@@ -258,6 +261,15 @@ export const MIGRATIONS: readonly Migration[] = [
       addResultColumns(db, LINE_COLUMNS);
       db.exec(PG_LINE_SUMS_SQL);
     },
+  },
+  {
+    version: 12,
+    description: "identity_latest.prev_id: the ok result before each identity's newest one (the " +
+      "results table's Δ), kept by the identity triggers",
+    // Portable: the column and its values; SQLite's triggers made again in apply.
+    sql: PREVIOUS_COLUMN_SQL,
+    apply: (db) => db.exec(PREVIOUS_TRIGGERS_SQL),
+    pg: PG_PREVIOUS_SQL,
   },
 ];
 

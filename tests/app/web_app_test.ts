@@ -236,7 +236,7 @@ Deno.test({
     const results = await d.request("/api/results");
     assert.equal(results.status, 200);
     const body = await results.json();
-    assert.ok(Array.isArray(body.results ?? body) && (body.results ?? body).length > 0);
+    assert.ok(Array.isArray(body.rows) && body.rows.length > 0);
     const page = await d.request("/");
     assert.equal(page.status, 200);
     await page.body?.cancel();

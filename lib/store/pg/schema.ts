@@ -14,7 +14,7 @@
  * @module
  */
 import { FINISHED } from "../status.ts";
-import { MACHINE_IDENTITY_SQL } from "../latest.ts";
+import { FILL_PREVIOUS_SQL, MACHINE_IDENTITY_SQL } from "../latest.ts";
 import { MACHINES_SQL } from "../machines.ts";
 
 /** The first version a PostgreSQL store has. */
@@ -195,6 +195,7 @@ export const PG_REFRESH_DERIVED_SQL = `
   INSERT INTO identity_latest (model_id, params_hash, machine_key, result_id, ok_results)
     SELECT model_id, params_hash, COALESCE(machine_id, ''), MAX(id), COUNT(*) FROM results
     WHERE status IN ${FINISHED} GROUP BY model_id, params_hash, COALESCE(machine_id, '');
+  ${FILL_PREVIOUS_SQL}
   UPDATE totals SET runs = (SELECT COUNT(*) FROM runs) WHERE id = 1;
 `;
 

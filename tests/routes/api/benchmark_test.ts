@@ -5,6 +5,7 @@ import { startLmStudioDouble } from "../../doubles/lmstudio_server.ts";
 import { post, type TestDashboard, testDashboard } from "../_dashboard.ts";
 import type { ServerFacts } from "../../../lib/bench/mod.ts";
 import { machineRecord } from "../../lib/store/_machines.ts";
+import { rowsOf } from "../../../lib/shared/columns.ts";
 
 /** The status once `ok` holds for it (polled, up to 20 s). */
 function statusWhen(
@@ -334,7 +335,7 @@ Deno.test("a benchmark started by the API records the machine it runs on with ev
     });
     assert.equal((await post(d, "/api/benchmark/start", { n_parallel: 1 })).status, 202);
     await statusWhen(d, (s) => s.status === "idle");
-    const { results } = await (await d.request("/api/results")).json();
+    const results = rowsOf(await (await d.request("/api/results")).json());
     assert.ok(results.length >= 1);
     for (const r of results) {
       assert.deepEqual([r.machine_id, r.machine_name], ["dddd000000000004", "dash-host"]);
@@ -363,8 +364,8 @@ Deno.test("a machine that cannot be captured is said, and the results are stored
     } finally {
       unsubscribe();
     }
-    const { results } = await (await d.request("/api/results")).json();
-    assert.ok(results.length >= 1 && results.every((r: { machine_id: null }) => !r.machine_id));
+    const results = rowsOf(await (await d.request("/api/results")).json());
+    assert.ok(results.length >= 1 && results.every((r) => !r.machine_id));
     assert.ok(
       warnings.some((w) => /machine could not be recorded \(machine-id is damaged\)/.test(w)),
       warnings.join("\n"),

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { testDashboard } from "../_dashboard.ts";
 import { seedStore } from "../_seed.ts";
+import { rowsOf } from "../../../lib/shared/columns.ts";
+import { RESULTS_COLUMNS } from "../../../lib/store/mod.ts";
 
 Deno.test("GET /api/results returns one row per identity with its latest figures", async () => {
   await using d = await testDashboard();
@@ -9,8 +11,9 @@ Deno.test("GET /api/results returns one row per identity with its latest figures
   assert.equal(res.status, 200);
   const body = await res.json();
   assert.equal(body.count, 8);
-  assert.equal(body.results.length, 8);
-  const top = body.results[0];
+  assert.deepEqual(body.columns, RESULTS_COLUMNS, "the names once");
+  assert.ok(body.rows.every((r: unknown[]) => r.length === RESULTS_COLUMNS.length));
+  const top = rowsOf<Record<string, unknown>>(body)[0]!;
   assert.equal(top.model_key, "tiny@q8_0");
   assert.equal(top.tokens_per_sec_mean, 56);
   assert.equal(top.prev_tokens_per_sec, 55);
@@ -33,9 +36,9 @@ Deno.test("a result's Δ compares it with the same identity only, and says wheth
   };
   // One row per identity (variant × parameters hash); the newest result of h1 is the one asked.
   const row = async (hash = "h1") =>
-    (await (await d.request("/api/results")).json()).results.find((r: { params_hash: string }) =>
+    rowsOf<Record<string, unknown>>(await (await d.request("/api/results")).json()).find((r) =>
       r.params_hash === hash
-    );
+    )!;
   result("rest", "h1", 40, 0.5);
   result("sdk", "h1", 80, 0.5); // another backend: no baseline for it
   let r = await row();
