@@ -5,8 +5,8 @@
  *
  * @module
  */
-import PDFDocument from "pdfkit";
 import { pdfFonts } from "./pdf_fonts.ts";
+import type { PdfDocumentClass } from "./pdfkit.ts";
 
 /** The part of pdfkit's document the report uses. */
 export interface PdfDoc {
@@ -61,9 +61,10 @@ export class PdfWriter {
   #chunks: Uint8Array[] = [];
   #done: Promise<Uint8Array>;
 
-  constructor(info: { title: string }) {
+  /** A document of pdfkit's `PDFDocument` (pdfkit.ts `loadPdfkit`). */
+  constructor(PDFDocument: PdfDocumentClass, info: { title: string }) {
     const fonts = pdfFonts();
-    const Doc = PDFDocument as unknown as new (o: Record<string, unknown>) => PdfDoc;
+    const Doc = PDFDocument as new (o: Record<string, unknown>) => PdfDoc;
     this.doc = new Doc({
       size: "A4",
       layout: "landscape",
