@@ -6,6 +6,7 @@
  * @module
  */
 import { pdfFonts } from "./pdf_fonts.ts";
+import { preloadKern } from "./pdf_kern.ts";
 import type { PdfDocumentClass } from "./pdfkit.ts";
 
 /** The part of pdfkit's document the report uses. */
@@ -78,6 +79,10 @@ export class PdfWriter {
     });
     this.doc.registerFont("Body", fonts.regular);
     this.doc.registerFont("Bold", fonts.bold);
+    // Both opened here, in the order of their first use (their PDF names F1, F2 stay), each with
+    // its kerning pairs read by pdf_kern.ts rather than decoded by fontkit.
+    preloadKern(this.doc.font("Body"), fonts.regular);
+    preloadKern(this.doc.font("Bold"), fonts.bold);
     this.doc.font("Body").fillColor(INK);
     this.#done = new Promise((resolve) => {
       this.doc.on("data", (c) => this.#chunks.push(c!));
