@@ -41,3 +41,22 @@ Deno.test("a pdfkit build that exists but does not load is an error, not the pac
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("what the pdfkit build defers still works when used: an AES-encrypted document", async () => {
+  const { PDFDocument, source } = await loadPdfkit();
+  assert.equal(source, "bundle");
+  const doc = new PDFDocument({ font: null, userPassword: "pw", pdfVersion: "1.7ext3" }) as {
+    on(e: string, f: (c?: Uint8Array) => void): void;
+    end(): void;
+  };
+  const chunks: Uint8Array[] = [];
+  const done = new Promise<void>((resolve) => doc.on("end", () => resolve()));
+  doc.on("data", (c) => chunks.push(c!));
+  doc.end();
+  await done;
+  const text = new TextDecoder("latin1").decode(
+    new Uint8Array(chunks.flatMap((c) => [...c])),
+  );
+  assert.match(text, /\/Filter \/Standard/);
+  assert.match(text, /\/CFM \/AESV3/);
+});
