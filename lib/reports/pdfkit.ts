@@ -2,8 +2,8 @@
  * Loads pdfkit for the PDF report, once per process: the one-file build of it that
  * `deno task build` writes (`tools/pdfkit_bundle.ts`, `.cache/build/pdfkit.js` of the project)
  * where there is one, else the npm package itself (the same code: a checkout not built yet, or
- * a `deno task bundle` program copied elsewhere). The build loads in about 40 ms less CPU
- * (perf/reports.ts, docs/decisions.md).
+ * a `deno task bundle` program copied elsewhere). The build loads in 0.05–0.07 s less CPU
+ * (0.13 s against 0.18–0.20 s; docs/decisions.md).
  *
  * @module
  */
