@@ -14,10 +14,13 @@
  *   by one point per request; the triggers keep the lines' sums, the downsampled points are
  *   picked again). Beside it: a request after a write elsewhere (another table's row: the
  *   model's lines unchanged), and one to the unchanged store.
- * - Peer: the statements the endpoint ran (recorded from the store's own calls, with their
- *   arguments), prepared and run with `.all()` through `node:sqlite` in this process on the same
- *   file (with the store's two aggregate functions registered): what the answer costs SQLite
- *   alone, without building and sending the JSON. A new result commits before each peer run too.
+ * - Peer: the statements the endpoint ran for an answer after a new result (recorded from the
+ *   store's own calls, with their arguments, on the second of two answers with a result written
+ *   between them: the store keeps each line's points in memory and reads only the new ones),
+ *   prepared and run with `.all()` through `node:sqlite` in this process on the same file (with
+ *   the store's aggregate function registered): what the answer costs SQLite alone, without
+ *   building and sending the JSON. A new result commits before each peer run too (the recorded
+ *   read of the points after the recorded last one returns more rows as the run goes on).
  * - Repeats: `--repeats` (≥ 5) rounds of `--requests` requests per path and as many peer runs,
  *   interleaved; 3 unmeasured warm-up requests first. Printed per path: p50 and p95 of both, the
  *   ratio of the medians and the answer's bytes. Goal: p95 ≤ 50 ms.
@@ -57,6 +60,11 @@ const { values } = parseOptions({
     serve: { type: "string" },
   },
 });
+
+// A finished result of the model's first line (model 1, REST, default parameters), as stored.
+const APPEND = `INSERT INTO results (model_id, params_hash, backend, status, started_at,
+    finished_at, params_json, tokens_per_sec_mean, tokens_per_sec_std, runs_ok)
+  VALUES (1, 'h-default', 'rest', 'ok', ?1, ?1, '{}', 42 + random() % 3, 0.4, 5)`;
 
 const PATHS: [string, HistoryWindow][] = [
   [`/api/comparison/${LONG_MODEL}`, { kind: "page", limit: 500, before: null }],
@@ -100,11 +108,17 @@ async function bench(): Promise<void> {
   const store = ResultsStore.open(file, { now: () => new Date(minute += 60_000) });
   seedLongHistory(store, Number(values.points));
   store.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  // What an answer after a new result runs: recorded on the second of two answers with a new
+  // result between them (the first fills what the store keeps in memory, as the served app's
+  // warm-up requests do).
   const scripts = PATHS.map(([, window]) => {
     const recorded = capture(store.db);
     modelHistory(recorded.db, LONG_MODEL, window);
+    store.db.prepare(APPEND).run(new Date(minute += 60_000).toISOString());
+    const from = recorded.statements.length;
+    modelHistory(recorded.db, LONG_MODEL, window);
     loadCurves(recorded.db, LONG_MODEL);
-    return recorded.statements;
+    return recorded.statements.slice(from);
   });
   store.close();
   const child = new Deno.Command(Deno.execPath(), {
@@ -119,12 +133,7 @@ async function bench(): Promise<void> {
   registerLineFunctions(peerDb);
   const writer = new DatabaseSync(file, { timeout: 10_000 });
   const elsewhere = writer.prepare("UPDATE models SET last_seen = ? WHERE id = 1");
-  // A finished result of the model's first line (model 1, REST, default parameters), as stored.
-  const append = writer.prepare(
-    `INSERT INTO results (model_id, params_hash, backend, status, started_at, finished_at,
-       params_json, tokens_per_sec_mean, tokens_per_sec_std, runs_ok)
-     VALUES (1, 'h-default', 'rest', 'ok', ?1, ?1, '{}', 42 + random() % 3, 0.4, 5)`,
-  );
+  const append = writer.prepare(APPEND);
   const write = () => append.run(new Date().toISOString());
   try {
     const repeats = Math.max(5, Number(values.repeats));

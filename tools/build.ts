@@ -3,7 +3,8 @@
  * file of `routes/`, `islands/` and `plugins/<id>/{routes,islands}/`) and a `<name>.wasm.gen.ts`
  * for every `<name>.wat` (`tools/wat.ts`), bundles the islands with the boot script into
  * `static/_islands/` and joins the plugins' `plugins/<id>/styles.css` into
- * `static/_islands/plugins.css`. The servers only serve what it wrote; `npm install`
+ * `static/_islands/plugins.css`, and writes the PDF report's one-file pdfkit
+ * (`tools/pdfkit_bundle.ts`) to `.cache/build/pdfkit.js`. The servers only serve what it wrote; `npm install`
  * (postinstall), the test runner, `deno task bundle` and CI run it (the runner and the bundle
  * with `--no-manifest`).
  *
@@ -18,12 +19,14 @@ import { parseOptions } from "../lib/args.ts";
 import { exitCodeOf, messageOf } from "../lib/error.ts";
 import { print, printError } from "../lib/log.ts";
 import { syncWatModules } from "./wat.ts";
+import { buildPdfkitBundle, PDFKIT_BUNDLE } from "./pdfkit_bundle.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
 const USAGE = `Usage: deno task build [-- options]
   (no options)       write ${MANIFEST_FILE} and the *.wasm.gen.ts of the *.wat files,
-                     bundle the islands and join the plugins' stylesheets into static/_islands/
+                     bundle the islands and join the plugins' stylesheets into static/_islands/,
+                     bundle pdfkit for the PDF report into .cache/build/pdfkit.js
   --check            only check that those generated files are current (exit 1 if not)
   --static-dir DIR   bundle the islands into DIR/_islands/ instead (the bundle's dist/static)
   --no-manifest      leave the generated files as they are
@@ -61,11 +64,12 @@ async function main(argv: string[]): Promise<number> {
     manifest: generate,
   });
   const { files, islands, styles } = result;
+  const pdfkit = await buildPdfkitBundle(root);
   const updated = [...(result.manifestChanged ? [MANIFEST_FILE] : []), ...wasmChanged];
   print(
     `build: ${files.routes.length} route files, ${islands.islands.length} islands ` +
       `(${islands.files.length} bundle files), ${styles.length} plugin stylesheets ` +
-      `in ${Math.round(islands.ms)} ms` +
+      `in ${Math.round(islands.ms)} ms, ${PDFKIT_BUNDLE} in ${Math.round(pdfkit.ms)} ms` +
       (updated.length > 0 ? `; ${updated.join(", ")} updated` : ""),
   );
   return 0;

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import pg from "pg";
+import type pg from "pg";
 import type { ServerFacts } from "../bench/mod.ts";
 import type { EnvReader } from "../config/mod.ts";
 import { localController } from "../dashboard/local_controller.ts";
@@ -47,7 +47,8 @@ export async function runAgent(argv: string[], deps: AgentMainDeps): Promise<num
     );
   }
   const store = deps.openStore(args.store);
-  const pool = new pg.Pool({ ...connectionOf(args.store), max: 3 });
+  const { default: { Pool } } = await import("pg"); // with the agent only
+  const pool: pg.Pool = new Pool({ ...connectionOf(args.store), max: 3 });
   pool.on(
     "error",
     (err: unknown) => deps.say(`agent ${args.name}: database connection lost (${messageOf(err)})`),

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import pg from "pg";
+import type pg from "pg";
 import { connectionOf } from "../store/mod.ts";
 import type { SqlClient } from "./registry.ts";
 
@@ -81,7 +81,9 @@ export async function listenProgress(
   onProgress: (progress: FleetProgress) => void,
   onError: (err: unknown) => void = () => {},
 ): Promise<() => Promise<void>> {
-  const client = new pg.Client(connectionOf(url));
+  // pg loads with the fleet, not with every program that imports lib/fleet (the dashboard's routes).
+  const { default: { Client } } = await import("pg");
+  const client: pg.Client = new Client(connectionOf(url));
   client.on("error", onError);
   await client.connect();
   client.on("notification", (n: { channel: string; payload?: string }) => {

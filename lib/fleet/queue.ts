@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { PgBoss } from "pg-boss";
+import type { PgBoss } from "pg-boss";
 import { connectionOf } from "../store/mod.ts";
 import { agentQueue } from "./names.ts";
 
@@ -57,6 +57,8 @@ export class FleetQueue {
 
   /** Connects, and creates pg-boss's schema when the database has none. */
   static async start(url: string, options: FleetQueueOptions = {}): Promise<FleetQueue> {
+    // pg-boss loads with a queue, not with every program that imports lib/fleet.
+    const { PgBoss } = await import("pg-boss");
     const boss = new PgBoss({
       ...connectionOf(url),
       monitorIntervalSeconds: options.monitorIntervalSeconds ?? 15,

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import pg from "pg";
+import type pg from "pg";
 import { EventHub } from "../dashboard/events.ts";
 import { connectionOf } from "../store/mod.ts";
 import { ConflictError, NotFoundError } from "../error.ts";
@@ -76,7 +76,8 @@ export class FleetService {
   static async start(options: FleetServiceOptions): Promise<FleetService> {
     let ownPool: pg.Pool | null = null;
     if (!options.sql) {
-      ownPool = new pg.Pool({ ...connectionOf(options.url), max: 3 });
+      const { default: { Pool } } = await import("pg"); // with the fleet only
+      ownPool = new Pool({ ...connectionOf(options.url), max: 3 });
       ownPool.on("error", (err: unknown) => options.onError?.(err));
     }
     const sql = options.sql ?? ownPool!;

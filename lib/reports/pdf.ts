@@ -33,6 +33,7 @@ import { flattenParams, parameterSets } from "./parameters.ts";
 import { appliedRows, appliedText } from "./applied.ts";
 import { gridSection, latencySection, loadSection, parallelSection } from "./pdf_serving.ts";
 import { type PdfColumn, PdfWriter } from "./pdf_layout.ts";
+import { loadPdfkit, type PdfDocumentClass } from "./pdfkit.ts";
 import {
   HARDWARE_LABELS,
   hasProfiling,
@@ -300,9 +301,13 @@ function notesSection(w: PdfWriter, data: ReportData): void {
   w.keyValues(notes);
 }
 
-/** Renders the PDF report. */
-export async function renderPdf(data: ReportData): Promise<Uint8Array> {
-  const w = new PdfWriter({ title: `localbench report ${data.id}` });
+/** Renders the PDF report (with pdfkit's `PDFDocument` from `pdfkit`: pdfkit.ts by default). */
+export async function renderPdf(
+  data: ReportData,
+  pdfkit: Promise<{ PDFDocument: PdfDocumentClass }> = loadPdfkit(),
+): Promise<Uint8Array> {
+  const { PDFDocument } = await pdfkit;
+  const w = new PdfWriter(PDFDocument, { title: `localbench report ${data.id}` });
   const ranked = rankEntries(data.entries, data.rank_by);
   w.title(
     "localbench benchmark report",

@@ -5,8 +5,9 @@
  *
  * @module
  */
-import PDFDocument from "pdfkit";
 import { pdfFonts } from "./pdf_fonts.ts";
+import { preloadKern } from "./pdf_kern.ts";
+import type { PdfDocumentClass } from "./pdfkit.ts";
 
 /** The part of pdfkit's document the report uses. */
 export interface PdfDoc {
@@ -61,9 +62,10 @@ export class PdfWriter {
   #chunks: Uint8Array[] = [];
   #done: Promise<Uint8Array>;
 
-  constructor(info: { title: string }) {
+  /** A document of pdfkit's `PDFDocument` (pdfkit.ts `loadPdfkit`). */
+  constructor(PDFDocument: PdfDocumentClass, info: { title: string }) {
     const fonts = pdfFonts();
-    const Doc = PDFDocument as unknown as new (o: Record<string, unknown>) => PdfDoc;
+    const Doc = PDFDocument as new (o: Record<string, unknown>) => PdfDoc;
     this.doc = new Doc({
       size: "A4",
       layout: "landscape",
@@ -77,6 +79,10 @@ export class PdfWriter {
     });
     this.doc.registerFont("Body", fonts.regular);
     this.doc.registerFont("Bold", fonts.bold);
+    // Both opened here, in the order of their first use (their PDF names F1, F2 stay), each with
+    // its kerning pairs read by pdf_kern.ts rather than decoded by fontkit.
+    preloadKern(this.doc.font("Body"), fonts.regular);
+    preloadKern(this.doc.font("Bold"), fonts.bold);
     this.doc.font("Body").fillColor(INK);
     this.#done = new Promise((resolve) => {
       this.doc.on("data", (c) => this.#chunks.push(c!));

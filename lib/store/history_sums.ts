@@ -8,9 +8,10 @@
  * the first and last ids and times are SQLite's own aggregates; Σx, Σx² and Σxy come from
  * `localbench_line_xy(y ORDER BY id)`, an aggregate function registered on the connection (a
  * running position costs nothing there; SQL's ROW_NUMBER() window took 3× as long at 13 k
- * points). `localbench_line_pick(id, y, max ORDER BY id)` downsamples a line
- * ({@linkcode downsampleLine}). Both answers are kept per state of the store, so repeated
- * requests (the comparison's pages, a reload) read only their window of points.
+ * points). The downsampled points ({@linkcode downsampleLine}) come from each line's points kept
+ * in memory and extended by the results appended since (line_points.ts; on PostgreSQL read whole).
+ * Both answers are kept per state of the store, so repeated requests (the comparison's pages, a
+ * reload) read only their window of points.
  *
  * @module
  */
@@ -19,6 +20,7 @@ import { FINISHED } from "./status.ts";
 import { storeVersion } from "./snapshot.ts";
 import { downsampleLine } from "./downsample.ts";
 import { linesFromScratchSql } from "./line_sums.ts";
+import { linePoints } from "./line_points.ts";
 
 /** The sums and extremes of one line. */
 export interface LineSums {
@@ -41,6 +43,8 @@ export interface LineSums {
   first_run: string | null;
   last_run: string | null;
   first_id: number;
+  /** The newest finished result. */
+  last_id: number;
   first_measured: number | null;
   last_measured: number | null;
   /** The newest result with a parallel round (`n_parallel` > 1 and its speed). */
@@ -63,15 +67,9 @@ interface XY {
   sxy: number;
 }
 
-interface Picked {
-  ids: number[];
-  ys: (number | null)[];
-  max: number;
-}
-
 const registered = new WeakSet<StoreDb>();
 
-/** Registers the two aggregate functions on the connection (once; the peer benchmark too). */
+/** Registers the aggregate function on the connection (once; the peer benchmark too). */
 export function registerLineFunctions(db: StoreDb): void {
   if (registered.has(db) || isPostgres(db)) return;
   const aggregate: Aggregate = (d, name, options) =>
@@ -84,16 +82,6 @@ export function registerLineFunctions(db: StoreDb): void {
       return a;
     },
     result: (a: XY) => `${a.sx},${a.sxx},${a.sxy}`,
-  });
-  aggregate(db, "localbench_line_pick", {
-    start: (): Picked => ({ ids: [], ys: [], max: 0 }),
-    step: (a: Picked, id: unknown, y: unknown, max: unknown) => {
-      a.ids.push(Number(id));
-      a.ys.push(typeof y === "number" ? y : null);
-      a.max = Number(max);
-      return a;
-    },
-    result: (a: Picked) => JSON.stringify(downsampleLine(a.ys, a.max).map((i) => a.ids[i])),
   });
   registered.add(db);
 }
@@ -120,7 +108,7 @@ function pgLineFromScratch(db: StoreDb, line: LineSums): LineSums {
     machine: line.machine_id ?? "",
   });
   if (!row) return { ...line, total: 0, rev: -1 };
-  const { machine_key: _key, last_id: _last, stale: _stale, ...sums } = row;
+  const { machine_key: _key, stale: _stale, ...sums } = row;
   return { ...sums, machine_id: line.machine_id, rev: -1 } as unknown as LineSums;
 }
 
@@ -134,7 +122,8 @@ function lineFromScratch(db: StoreDb, line: LineSums): LineSums {
        MIN(r.tokens_per_sec_mean) AS min_y, MAX(r.tokens_per_sec_mean) AS max_y,
        MIN(IIF(r.tokens_per_sec_mean IS NULL, NULL, r.finished_at)) AS first_run,
        MAX(IIF(r.tokens_per_sec_mean IS NULL, NULL, r.finished_at)) AS last_run,
-       MIN(r.id) AS first_id, MIN(IIF(r.tokens_per_sec_mean IS NULL, NULL, r.id)) AS first_measured,
+       MIN(r.id) AS first_id, MAX(r.id) AS last_id,
+       MIN(IIF(r.tokens_per_sec_mean IS NULL, NULL, r.id)) AS first_measured,
        MAX(IIF(r.tokens_per_sec_mean IS NULL, NULL, r.id)) AS last_measured,
        MAX(IIF(r.n_parallel > 1 AND r.parallel_tokens_per_sec IS NOT NULL, r.id, NULL))
          AS parallel_id,
@@ -164,7 +153,7 @@ function readLines(db: StoreDb, name: string): LineSums[] {
   const rows = db.prepare(
     `SELECT s.model_id, s.backend, s.params_hash, NULLIF(s.machine_key, '') AS machine_id,
        s.total, s.n, s.sx, s.sxx, s.sy, s.sxy, s.min_y, s.max_y, s.first_run, s.last_run,
-       s.first_id, s.first_measured, s.last_measured, s.parallel_id, s.stale, s.rev
+       s.first_id, s.last_id, s.first_measured, s.last_measured, s.parallel_id, s.stale, s.rev
      FROM models m CROSS JOIN line_sums s ON s.model_id = m.id
      WHERE m.model_name = :name OR m.model_key = :name`,
   ).all({ name }) as unknown as (LineSums & { stale: number })[];
@@ -215,11 +204,8 @@ export function pickedIds(db: StoreDb, name: string, max: number): number[] {
       ).all({ name }) as { ids: number[]; ys: (number | null)[] }[];
       return lines.flatMap((l) => downsampleLine(l.ys, max).map((i) => l.ids[i]!));
     }
-    registerLineFunctions(db);
-    const rows = db.prepare(
-      `SELECT localbench_line_pick(r.id, r.tokens_per_sec_mean, :max ORDER BY r.id) AS ids
-       ${LINE_RESULTS}`,
-    ).all({ name, max }) as { ids: string }[];
-    return rows.flatMap((r) => JSON.parse(r.ids) as number[]);
+    // Each line's points are kept in memory and extended by the results appended since.
+    return linePoints(db, name, lines)
+      .flatMap((l) => downsampleLine(l.ys, max).map((i) => l.ids[i]!));
   }, state);
 }

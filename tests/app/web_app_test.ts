@@ -10,6 +10,16 @@ import { post, testDashboard } from "../routes/_dashboard.ts";
 import { seedStore } from "../routes/_seed.ts";
 import { isPostgres, ResultsStore } from "../../lib/store/mod.ts";
 import { testPostgres } from "../_postgres.ts";
+import { staticGraph } from "../../tools/import_graph.ts";
+
+Deno.test("the web app loads no PostgreSQL client or job queue at start: pg and pg-boss come with a fleet", async () => {
+  // A SQLite dashboard answers every request without them; they cost ~9 MiB of its memory.
+  const graph = await staticGraph(REPO_ROOT, "app/web_app.ts");
+  for (const pkg of ["pg", "pg-boss"]) {
+    assert.ok(!graph.npm.includes(pkg), `${pkg} is loaded by app/web_app.ts at start`);
+  }
+  assert.ok(graph.files.includes("lib/fleet/queue.ts"), "the fleet's routes are still loaded");
+});
 
 Deno.test("POSTs from another origin are refused with 403", async () => {
   await using d = await testDashboard();

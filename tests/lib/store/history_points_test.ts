@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { ResultsStore } from "../../../lib/store/mod.ts";
 import { historyDownsampled, historyPage } from "../../../lib/store/history_points.ts";
 import { LONG_MODEL, seedLongHistory } from "./_long_history.ts";
+import { eachBackend, openOn } from "./_backends.ts";
 
 // Long enough for many pages and downsampled lines; the 13,739-point answer is in
 // tests/routes/api/comparison_test.ts.
@@ -58,3 +59,80 @@ Deno.test("downsampling keeps each line's first, last, slowest and fastest resul
 function disposable(store: ResultsStore): { value: ResultsStore } & Disposable {
   return { value: store, [Symbol.dispose]: () => store.close() };
 }
+
+eachBackend(
+  "each point carries its result's columns under the API's names, in one order, then its line",
+  async (backend) => {
+    const store = await openOn(backend);
+    try {
+      seedLongHistory(store, 60);
+      const byId = new Map(
+        store.db.prepare(
+          `SELECT r.*, m.model_key, m.quantization FROM results r JOIN models m ON m.id = r.model_id`,
+        ).all().map((r) => [Number(r.id), r]),
+      );
+      const page = historyPage(store.db, LONG_MODEL, 60, null).history;
+      const downsampled = historyDownsampled(store.db, LONG_MODEL, 8);
+      assert.equal(page.length, 60);
+      for (const p of [...page, ...downsampled]) {
+        assert.deepEqual(Object.keys(p), [
+          "id",
+          "timestamp",
+          "model_key",
+          "quantization",
+          "backend",
+          "params_hash",
+          "speed_tokens_sec",
+          "tokens_per_sec_p95",
+          "ttft",
+          "gen_time",
+          "vram_mb",
+          "tokens_per_sec_per_gb",
+          "context_length",
+          "num_runs",
+          "error_count",
+          "n_parallel",
+          "parallel_tokens_per_sec",
+          "tokens_per_sec_std",
+          "runs_ok",
+          "machine_id",
+          "series",
+        ]);
+        const r = byId.get(p.id)!;
+        assert.deepEqual(
+          [p.timestamp, p.model_key, p.quantization, p.backend, p.params_hash, p.speed_tokens_sec],
+          [
+            r.finished_at,
+            r.model_key,
+            r.quantization,
+            r.backend,
+            r.params_hash,
+            r.tokens_per_sec_mean,
+          ],
+        );
+        assert.deepEqual(
+          [p.ttft, p.gen_time, p.error_count, p.n_parallel, p.parallel_tokens_per_sec, p.runs_ok],
+          [
+            r.ttft_ms_mean,
+            r.total_ms_mean,
+            r.runs_failed,
+            r.n_parallel,
+            r.parallel_tokens_per_sec,
+            r.runs_ok,
+          ],
+        );
+        assert.deepEqual(
+          [p.tokens_per_sec_p95, p.vram_mb, p.tokens_per_sec_per_gb, p.context_length, p.num_runs],
+          [r.tokens_per_sec_p95, r.vram_mb, r.tokens_per_sec_per_gb, r.context_length, r.num_runs],
+        );
+        assert.deepEqual([p.tokens_per_sec_std, p.machine_id], [
+          r.tokens_per_sec_std,
+          r.machine_id,
+        ]);
+        assert.equal(p.series, `${r.model_key} · ${r.backend} · ${r.params_hash}`);
+      }
+    } finally {
+      store.close();
+    }
+  },
+);
