@@ -19,6 +19,7 @@ import { isPostgres, type StoreDb } from "./database.ts";
 import { PG_REFRESH_DERIVED_SQL } from "./pg/schema.ts";
 import { transaction } from "./db.ts";
 import { REFRESH_DERIVED_SQL } from "./latest.ts";
+import { BUMP_RESULT_EDITS_SQL } from "./result_edits.ts";
 
 /** Double-quoted SQL identifier. */
 const ident = (name: string) => `"${name.replaceAll('"', '""')}"`;
@@ -76,6 +77,8 @@ export function clearResults(db: StoreDb): number {
       for (const t of tables) db.exec(`DELETE FROM ${ident(t)}`);
       for (const t of triggers) db.exec(t.sql);
       db.exec(REFRESH_DERIVED_SQL);
+      // The dropped triggers did not count the deleted results (ids are used again).
+      db.exec(BUMP_RESULT_EDITS_SQL);
       return n;
     });
   } finally {
@@ -93,6 +96,8 @@ function clearPostgres(db: StoreDb): number {
     const n = Number(db.prepare("SELECT COUNT(*) AS n FROM results").get()!.n);
     db.exec("TRUNCATE models RESTART IDENTITY CASCADE");
     db.exec(PG_REFRESH_DERIVED_SQL);
+    // Counted by the TRUNCATE trigger too; said here for what the cache needs (result_edits.ts).
+    db.exec(BUMP_RESULT_EDITS_SQL);
     return n;
   });
 }

@@ -304,6 +304,9 @@ export const LATEST_TRIGGERS = [
   "results_previous_status",
   "runs_total_insert",
   "runs_total_delete",
+  // Schema 13 (result_edits.ts).
+  "results_edited",
+  "results_deleted",
 ];
 
 /**

@@ -3,167 +3,155 @@
  * backend × workload × load values × machine) with its latest figures, metadata and change
  * since the previous result of the same identity, built in columns (lib/shared/columns.ts).
  *
- * The rows come from one statement over `identity_latest` (its newest and previous ids, schema
- * 12). On SQLite they are read as rows; on PostgreSQL the server aggregates them into one JSON
- * array of arrays (`json_agg`): the synchronous bridge (pg/bridge.ts) then carries one text value
- * instead of ~50 values for each of thousands of rows, which cost more than the query itself
- * (perf/dashboard_api_postgres.ts). PostgreSQL writes each double in its shortest exact form, so
- * both give the same numbers.
+ * Read incrementally (result_figures.ts): each request reads `identity_latest`'s ids (its newest
+ * and previous result, schema 12), the variants and the machines fresh, in one statement, and
+ * takes the two results' figures from the connection's cache of finished results, fetching only
+ * the ones it has not seen (after a new result: that one). The rows are put together here, in
+ * the order the one statement of schema 12 sorted them (speed descending, unknown last, then the
+ * variant's key, then the result id), with the change (Δ %) rounded as PostgreSQL's
+ * `ROUND(CAST(x AS NUMERIC), 2)` rounds (below) on both backends, and Welch's test.
  *
  * @module
  */
-import { isPostgres, type StoreDb } from "./database.ts";
+import type { StoreDb } from "./database.ts";
 import { sampleSummary, welchSummary } from "../student_t.ts";
 import { type ColumnTable, rowsOf } from "../shared/columns.ts";
-import { workloadText } from "./identity.ts";
 import type { Row } from "./rows.ts";
+import {
+  figuresCacheOf,
+  RESULT_SENT,
+  type ResultFigures,
+  type ResultFiguresCache,
+} from "./result_figures.ts";
 
 /**
- * The newest finished result of each identity (model variant × parameters: backend, workload,
- * load values, machine) with `prev_id`, the ok result before it (schema 12), from
- * `identity_latest` (kept by triggers, see latest.ts): read in time proportional to the
- * identities, never derived from the history. Materialised, and `identity_latest` held as the
- * outer loop (CROSS JOIN), whatever the planner.
+ * The columns sent: the variant's, the latest result's id, figures and identity, the number of
+ * finished results of the identity, the machine, the previous result's speed and the change.
+ * The rest of a result's figures (spread, percentiles, hardware) are not sent: each double costs
+ * the encoding, the compression and the browser's parse, thousands of times (docs/decisions.md).
  */
-const LATEST_SQLITE = `latest AS MATERIALIZED (
-  SELECT lr.*, l.ok_results AS result_count, l.prev_id
-  FROM identity_latest l CROSS JOIN results lr ON lr.id = l.result_id)`;
-
-/**
- * The same on PostgreSQL, whose planner has no CROSS JOIN hint: it joined the two by hashing a
- * sequential scan of every result (20 ms a statement at 1 M runs, perf/dashboard_api_postgres.ts).
- * The ids taken as an array first make it seek each latest result by its primary key; not
- * materialised, so that each statement reads only the columns it uses (a materialised `lr.*` of
- * every latest result cost more than the seeks).
- */
-const LATEST_PG = `latest AS NOT MATERIALIZED (
-  SELECT lr.*, l.ok_results AS result_count, l.prev_id
-  FROM results lr JOIN identity_latest l ON l.result_id = lr.id
-  WHERE lr.id = ANY(ARRAY(SELECT result_id FROM identity_latest)))`;
-
-/** The latest-results CTE in `db`'s dialect. */
-const latestOf = (db: StoreDb): string => isPostgres(db) ? LATEST_PG : LATEST_SQLITE;
-
-/**
- * The columns sent as they are read: name and SQL (aliases: r latest, m variant, mc machine, p
- * previous). The ones the Results page shows, filters and sorts by, and a result's identity;
- * the rest of a result's figures (spread, percentiles, hardware) are not sent: each double
- * costs PostgreSQL's formatting, the bridge, the encoding, the compression and the browser's
- * parse, thousands of times (docs/decisions.md).
- */
-const SENT: [string, string][] = [
-  ...["model_key", "model_name", "quantization", "architecture"].map((
-    c,
-  ): [string, string] => [c, `m.${c}`]),
-  ["result_id", "r.id"],
-  ...[
-    "backend",
-    "params_hash",
-    "finished_at",
-    "runs_ok",
-    "runs_failed",
-    "n_parallel",
-    "tokens_per_sec_mean",
-    "ttft_ms_mean",
-    "vram_mb",
-    "tokens_per_sec_per_gb",
-    "parallel_tokens_per_sec",
-    "result_count",
-    "machine_id",
-  ].map((c): [string, string] => [c, `r.${c}`]),
-  ["machine_name", "mc.hostname"],
-  ["prev_tokens_per_sec", "p.tokens_per_sec_mean"],
-  [
-    "speed_delta_pct",
-    `CASE WHEN p.tokens_per_sec_mean > 0 AND r.tokens_per_sec_mean IS NOT NULL
-       THEN ROUND(CAST((r.tokens_per_sec_mean - p.tokens_per_sec_mean) * 100.0
-         / p.tokens_per_sec_mean AS NUMERIC), 2) END`,
-  ],
-];
-
-/** Read for the computed columns, not sent. */
-const READ: [string, string][] = [
-  // Only where a workload is (the parameters hold the prompt: kilobytes a row, read for nothing).
-  ["params_json", `CASE WHEN r.params_json LIKE '%"workload"%' THEN r.params_json END`],
-  ["speed_std", "r.tokens_per_sec_std"],
-  ["speed_n", "COALESCE(r.tokens_per_sec_n, r.runs_ok)"],
-  ["prev_std", "p.tokens_per_sec_std"],
-  ["prev_runs", "COALESCE(p.tokens_per_sec_n, p.runs_ok)"],
-];
-
-const ALL = [...SENT, ...READ];
-const at = Object.fromEntries(ALL.map(([name], i) => [name, i]));
-
-/** The columns of the answer: the sent ones, then the computed ones. */
-export const RESULTS_COLUMNS: readonly string[] = [
-  ...SENT.map(([name]) => name),
-  "workload",
-  "speed_delta_significant",
-];
-
-const FROM = `FROM latest r JOIN models m ON m.id = r.model_id
-  LEFT JOIN machines mc ON mc.id = r.machine_id
-  LEFT JOIN results p ON p.id = r.prev_id`;
-const ORDER = "r.tokens_per_sec_mean DESC NULLS LAST, m.model_key";
-
-/** The text columns; every other one holds numbers. */
-const TEXT = new Set([
+const SENT: readonly string[] = [
   "model_key",
   "model_name",
   "quantization",
   "architecture",
-  "backend",
-  "params_hash",
-  "finished_at",
+  "result_id",
+  ...RESULT_SENT,
+  "result_count",
   "machine_id",
   "machine_name",
-  "params_json",
-]);
-const NUMERIC = ALL.flatMap(([name], i) => TEXT.has(name) ? [] : [i]);
+  "prev_tokens_per_sec",
+  "speed_delta_pct",
+];
+
+/** The columns of the answer: the sent ones, then the computed ones. */
+export const RESULTS_COLUMNS: readonly string[] = [
+  ...SENT,
+  "workload",
+  "speed_delta_significant",
+];
 
 /**
- * A number that is not finite made null, as JSON has it: PostgreSQL's JSON writes a NaN or an
- * infinite double as a string ("Infinity"), SQLite gives the number (which JSON.stringify nulls).
+ * `x` rounded to two decimals as PostgreSQL's `ROUND(CAST(x AS NUMERIC), 2)` (the statement of
+ * schema 12): the double made a decimal of 15 significant digits (`float8_numeric`), then
+ * rounded half away from zero; null for a value that is not finite (JSON has none).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert";
+ * import { roundPercent } from "./results_table.ts";
+ * assert.equal(roundPercent(1.005), 1.01); // 1.00499999999999989… as a double
+ * assert.equal(roundPercent(-2.675), -2.68);
+ * assert.equal(roundPercent(Infinity), null);
+ * ```
  */
-function finite(row: unknown[]): unknown[] {
-  for (const i of NUMERIC) {
-    const v = row[i];
-    if (typeof v === "string" || (typeof v === "number" && !Number.isFinite(v))) row[i] = null;
-  }
-  return row;
+export function roundPercent(x: number): number | null {
+  if (!Number.isFinite(x)) return null;
+  const text = x.toPrecision(15);
+  const negative = text.startsWith("-");
+  const [mantissa, exp] = text.replace("-", "").split("e");
+  const [whole, fraction = ""] = mantissa!.split(".");
+  const digits = whole! + fraction;
+  // Where the decimal point is, counted in digits from the left.
+  const point = whole!.length + Number(exp ?? 0);
+  const keep = point + 2;
+  if (keep >= digits.length) return Number(text);
+  if (keep < 0) return 0;
+  const up = digits.charCodeAt(keep) >= 53; // "5"
+  const cents = Number(digits.slice(0, keep) || "0") + (up ? 1 : 0);
+  const value = Number(`${cents}e-2`);
+  return value === 0 ? 0 : negative ? -value : value;
 }
 
-/** Every row's values in {@linkcode ALL}'s order. */
-function readRows(db: StoreDb): unknown[][] {
-  if (isPostgres(db)) {
-    const row = db.prepare(
-      `WITH ${latestOf(db)} SELECT CAST(json_agg(json_build_array(${
-        ALL.map(([, sql]) => sql).join(", ")
-      }) ORDER BY ${ORDER}) AS TEXT) AS body ${FROM}`,
-    ).get();
-    return typeof row?.body === "string" ? (JSON.parse(row.body) as unknown[][]).map(finite) : [];
-  }
-  const rows = db.prepare(
-    `WITH ${latestOf(db)} SELECT ${ALL.map(([name, sql]) => `${sql} AS ${name}`).join(", ")}
-     ${FROM} ORDER BY ${ORDER}`,
-  ).all() as Row[];
-  return rows.map((r) => finite(ALL.map(([name]) => r[name] ?? null)));
+/** PostgreSQL's `DESC NULLS LAST` of doubles: NaN first, then the largest, null last. */
+function bySpeed(a: number | null, b: number | null): number {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  if (Number.isNaN(a)) return Number.isNaN(b) ? 0 : -1;
+  if (Number.isNaN(b)) return 1;
+  return b - a > 0 ? 1 : b - a < 0 ? -1 : 0;
 }
 
-/** The results table in columns ({@linkcode RESULTS_COLUMNS}). */
-export function resultsColumns(db: StoreDb): ColumnTable {
-  const rows = readRows(db).map((v) => {
-    const now = sampleSummary(v[at.tokens_per_sec_mean!], v[at.speed_std!], v[at.speed_n!]);
-    const before = sampleSummary(v[at.prev_tokens_per_sec!], v[at.prev_std!], v[at.prev_runs!]);
-    const test = now && before ? welchSummary(now, before) : null;
-    const out = v.slice(0, SENT.length);
-    out.push(
-      workloadText(v[at.params_json!] as string),
-      test ? (test.p < 0.05 ? 1 : 0) : null,
-    );
-    return out;
-  });
-  return { columns: [...RESULTS_COLUMNS], rows };
+/** Welch's test of the latest result against the previous one: 1 significant, 0 not, null. */
+function significance(r: ResultFigures, prevId: number | null, p: ResultFigures | undefined) {
+  if (prevId === null || !p) return null;
+  if (r.test?.prevId === prevId) return r.test.significant;
+  const now = sampleSummary(r.mean, r.std, r.n);
+  const before = sampleSummary(p.mean, p.std, p.n);
+  const test = now && before ? welchSummary(now, before) : null;
+  const significant = test ? (test.p < 0.05 ? 1 : 0) : null;
+  r.test = { prevId, significant };
+  return significant;
+}
+
+/**
+ * The results table in columns ({@linkcode RESULTS_COLUMNS}); `cache` keeps the results'
+ * figures between calls (by default the connection's own).
+ */
+export function resultsColumns(
+  db: StoreDb,
+  cache: ResultFiguresCache = figuresCacheOf(db),
+): ColumnTable {
+  const keys = cache.keys(db);
+  const ids = new Set<number>();
+  for (const [, resultId, prevId] of keys.identities) {
+    ids.add(resultId);
+    if (prevId !== null) ids.add(prevId);
+  }
+  const figures = cache.figures(db, ids);
+  const models = new Map(keys.models.map((m) => [m[0], m]));
+  const hosts = new Map(keys.machines);
+  const rows: { speed: number | null; key: string; id: number; values: unknown[] }[] = [];
+  for (const [modelId, resultId, prevId, count] of keys.identities) {
+    const m = models.get(modelId);
+    const r = figures.get(resultId);
+    if (!m || !r) continue; // deleted since the ids were read: the next request sees it
+    const p = prevId === null ? undefined : figures.get(prevId);
+    const delta = p && p.speed !== null && p.speed > 0 && r.speed !== null
+      ? roundPercent((r.speed - p.speed) * 100.0 / p.speed)
+      : null;
+    const values = [
+      m[1],
+      m[2],
+      m[3],
+      m[4],
+      resultId,
+      ...r.sent,
+      count,
+      r.machineId,
+      r.machineId === null ? null : hosts.get(r.machineId) ?? null,
+      p?.sent[RESULT_SENT.indexOf("tokens_per_sec_mean")] ?? null,
+      delta,
+      r.workload,
+      significance(r, prevId, p),
+    ];
+    rows.push({ speed: r.speed, key: m[1], id: resultId, values });
+  }
+  rows.sort((a, b) =>
+    bySpeed(a.speed, b.speed) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) || a.id - b.id
+  );
+  return { columns: [...RESULTS_COLUMNS], rows: rows.map((r) => r.values) };
 }
 
 /** One row of `GET /api/results`. */

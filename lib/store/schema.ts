@@ -29,6 +29,7 @@ import {
   PREVIOUS_TRIGGERS_SQL,
 } from "./latest.ts";
 import { MACHINES_SQL } from "./machines.ts";
+import { PG_RESULT_EDITS_SQL, RESULT_EDITS_SQL } from "./result_edits.ts";
 import { splitGridResults } from "./split.ts";
 import { LINE_SUMS_SQL } from "./line_sums.ts";
 import {
@@ -270,6 +271,13 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: PREVIOUS_COLUMN_SQL,
     apply: (db) => db.exec(PREVIOUS_TRIGGERS_SQL),
     pg: PG_PREVIOUS_SQL,
+  },
+  {
+    version: 13,
+    description: "result_edits: a count of finished results edited in place and of results " +
+      "deleted, kept by triggers (the results table caches finished results' figures by id)",
+    sql: RESULT_EDITS_SQL,
+    pg: PG_RESULT_EDITS_SQL,
   },
 ];
 
