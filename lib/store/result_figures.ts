@@ -126,9 +126,7 @@ export class ResultFiguresCache {
     const row = db.prepare(
       `SELECT (SELECT n FROM result_edits WHERE id = 1) AS edits,
         ${agg("model_id, result_id, prev_id, ok_results", "identity_latest")} AS identities,
-        ${
-        agg("id, model_key, model_name, quantization, architecture", "models")
-      } AS models,
+        ${agg("id, model_key, model_name, quantization, architecture", "models")} AS models,
         ${agg("id, hostname", "machines")} AS machines`,
     ).get()!;
     const edits = String(row.edits);
