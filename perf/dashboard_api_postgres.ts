@@ -9,14 +9,21 @@
  *   runs, `--runs` runs).
  * - localbench: the dashboard (createWebApp with `store: URL`) served by `Deno.serve` on
  *   127.0.0.1, requests sent with `fetch` one at a time, from sending to the last body byte.
- *   Before each measured request a second connection commits a write (`UPDATE models SET
- *   last_seen`), so the answer is computed, not served from the snapshot; the p95 of requests to
- *   an unchanged store (the snapshot: one `SELECT n FROM store_changes`) is printed beside it.
- * - Peer: the statements the endpoint ran (recorded from the store's own calls, translated to
- *   PostgreSQL's text, values inlined) in one `psql` session with `\timing on`; a peer sample is
- *   the sum of the statements' times of one execution (client-side, over the loopback socket).
- *   Each path is one statement: the results table aggregated by the server into one JSON value
- *   (lib/store/results_table.ts), the statistics in one pass (lib/store/dashboard_stats.ts).
+ *   Before each measured request a second connection commits a write, so the answer is
+ *   computed, not served from the snapshot; the p95 of requests to an unchanged store (the
+ *   snapshot: one `SELECT n FROM store_changes`) is printed beside it. The writes (column
+ *   `after`): a variant's `last_seen` (no result changed: what a benchmark's start writes); for
+ *   `/api/results` also a new finished result of one identity (its figures alone are fetched,
+ *   lib/store/result_figures.ts), and a cold request: `result_edits` bumped with the variant's
+ *   write, which empties the process's cache of results' figures as an edited result would, so
+ *   every figure is read again (a fresh process's first request).
+ * - Peer: the statements the endpoint ran after the same write, with the state a process keeps
+ *   between requests (recorded from the store's own calls, translated to PostgreSQL's text,
+ *   values inlined), in one `psql` session with `\timing on`; a peer sample is the sum of the
+ *   statements' times of one execution (client-side, over the loopback socket). The results
+ *   table: one statement of the identities' ids, the variants and the machines as JSON, and one
+ *   of the figures of the results not kept (none after a variant's write; lib/store/
+ *   results_table.ts); the statistics: one pass (lib/store/dashboard_stats.ts).
  * - `bytes`: the JSON body (sent gzip-compressed, once per state of the store).
  * - `--requests` measured requests per path (3 unmeasured first) and as many peer executions.
  *   Goal: p95 ≤ 50 ms.
@@ -29,6 +36,8 @@
 import pg from "pg";
 import { print } from "../lib/log.ts";
 import { dashboardStats, resultsColumns } from "../lib/store/dashboard.ts";
+import type { StoreDb } from "../lib/store/database.ts";
+import { ResultFiguresCache } from "../lib/store/result_figures.ts";
 import { ResultsStore } from "../lib/store/mod.ts";
 import { parseOptions } from "../lib/args.ts";
 import { testPostgres } from "../tests/_postgres.ts";
@@ -49,11 +58,68 @@ const { values } = parseOptions({
 const RUNS = Number(values.runs);
 const REQUESTS = Number(values.requests);
 
-const PATHS = {
-  "/api/results": resultsColumns,
-  "/api/dashboard/stats": dashboardStats,
-} as const;
-type ApiPath = keyof typeof PATHS;
+/** A kind of write committed by another connection before each measured request. */
+interface Case {
+  path: "/api/results" | "/api/dashboard/stats";
+  /** What the request follows. */
+  after: string;
+  /** The write (another connection). */
+  write: (other: pg.Client) => Promise<unknown>;
+  /** The endpoint's reads, with the state a process keeps between requests (`keep`). */
+  read: (db: StoreDb, keep: ResultFiguresCache) => unknown;
+}
+
+/** A variant's `last_seen` written: no result changed (the common write: a benchmark starts). */
+const touchModel = (other: pg.Client) =>
+  other.query("UPDATE localbench.models SET last_seen = $1 WHERE id = 1", [
+    new Date().toISOString(),
+  ]);
+
+/** A new finished result of one identity (a copy of its newest, 1 % faster). */
+const newResult = (other: pg.Client) =>
+  other.query(`INSERT INTO localbench.results (model_id, params_hash, backend, status, started_at,
+      finished_at, params_json, machine_id, runs_ok, tokens_per_sec_mean, tokens_per_sec_std,
+      tokens_per_sec_n)
+    SELECT model_id, params_hash, backend, 'ok', started_at, finished_at, params_json,
+      machine_id, runs_ok, tokens_per_sec_mean * 1.01, tokens_per_sec_std, tokens_per_sec_n
+    FROM localbench.results WHERE id = (SELECT result_id FROM localbench.identity_latest
+      ORDER BY model_id, params_hash, machine_key LIMIT 1)`);
+
+/**
+ * A finished result's figures counted as edited (schema 13's `result_edits`): the process's
+ * cache of results' figures is emptied, so the request reads as a fresh process's first one.
+ */
+const coldCache = (other: pg.Client) =>
+  // With a variant's write, as an edit of a result (a counted table) would make one.
+  other.query(`BEGIN; UPDATE localbench.result_edits SET n = n + 1 WHERE id = 1;
+    UPDATE localbench.models SET last_seen = '${new Date().toISOString()}' WHERE id = 1; COMMIT`);
+
+const CASES: Case[] = [
+  {
+    path: "/api/results",
+    after: "a variant's last_seen",
+    write: touchModel,
+    read: (db, keep) => resultsColumns(db, keep),
+  },
+  {
+    path: "/api/results",
+    after: "a new result of one identity",
+    write: newResult,
+    read: (db, keep) => resultsColumns(db, keep),
+  },
+  {
+    path: "/api/results",
+    after: "cache emptied (cold)",
+    write: coldCache,
+    read: (db) => resultsColumns(db, new ResultFiguresCache()),
+  },
+  {
+    path: "/api/dashboard/stats",
+    after: "a variant's last_seen",
+    write: touchModel,
+    read: (db) => dashboardStats(db),
+  },
+];
 
 /** `count` executions of `statements` in one psql session; the summed time of each. */
 async function psqlPeer(url: string, statements: string[], count: number): Promise<number[]> {
@@ -103,8 +169,8 @@ async function timeRequest(url: string): Promise<number> {
 }
 
 const cluster = await testPostgres();
-const url = await cluster.createDatabase("perf");
-ResultsStore.open(url).close();
+const dbUrl = await cluster.createDatabase("perf");
+ResultsStore.open(dbUrl).close();
 const t0 = performance.now();
 const seeded = await seedPostgres((sql) => cluster.admin("perf", sql), {
   runs: RUNS,
@@ -118,31 +184,37 @@ print(
   `Load average (1, 5, 15 min) at the start: ${Deno.loadavg().map((v) => v.toFixed(2)).join(", ")}`,
 );
 const root = await Deno.makeTempDir({ prefix: "localbench-bench-" });
-const served = await serveWebApp(root, url);
-const other = new pg.Client({ connectionString: url });
+const served = await serveWebApp(root, dbUrl);
+const other = new pg.Client({ connectionString: dbUrl });
 await other.connect();
-const recorder = ResultsStore.open(url);
+const recorder = ResultsStore.open(dbUrl);
 print(
-  "\n| path | localbench p95 | median | psql p95 | psql median | unchanged store p95 | bytes |",
+  "\n| path | after | localbench p95 | median | psql p95 | psql median | unchanged store p95 | bytes |",
 );
-print("|---|---|---|---|---|---|---|");
+print("|---|---|---|---|---|---|---|---|");
 try {
-  for (const path of Object.keys(PATHS) as ApiPath[]) {
-    const bytes = (await (await fetch(`${served.base}${path}`)).arrayBuffer()).byteLength;
-    for (let i = 0; i < 3; i++) await timeRequest(`${served.base}${path}`);
+  for (const c of CASES) {
+    const url = `${served.base}${c.path}`;
+    const bytes = (await (await fetch(url)).arrayBuffer()).byteLength;
+    for (let i = 0; i < 3; i++) await timeRequest(url);
     const all: number[] = [];
     const cached: number[] = [];
     for (let i = 0; i < REQUESTS; i++) {
-      await other.query("UPDATE localbench.models SET last_seen = $1 WHERE id = 1", [
-        new Date().toISOString(),
-      ]);
-      all.push(await timeRequest(`${served.base}${path}`));
-      cached.push(await timeRequest(`${served.base}${path}`));
+      await c.write(other);
+      all.push(await timeRequest(url));
+      cached.push(await timeRequest(url));
     }
-    if (values.explain) await explain(url, recordPg(recorder.db, PATHS[path]));
-    const peer = await psqlPeer(url, recordPg(recorder.db, PATHS[path]), REQUESTS);
+    // The peer: the statements the endpoint runs after this write, with the state it keeps.
+    const keep = new ResultFiguresCache();
+    c.read(recorder.db, keep);
+    await c.write(other);
+    const statements = recordPg(recorder.db, (db) => c.read(db, keep));
+    if (values.explain) await explain(dbUrl, statements);
+    const peer = await psqlPeer(dbUrl, statements, REQUESTS);
     print(
-      `| \`${path}\` | ${fmtMs(quantileOf(all, 0.95))} | ${fmtMs(medianOf(all))} | ` +
+      `| \`${c.path}\` | ${c.after} | ${fmtMs(quantileOf(all, 0.95))} | ${
+        fmtMs(medianOf(all))
+      } | ` +
         `${fmtMs(quantileOf(peer, 0.95))} | ${fmtMs(medianOf(peer))} | ` +
         `${fmtMs(quantileOf(cached, 0.95))} | ${bytes} |`,
     );
