@@ -46,8 +46,8 @@ export interface ResultFigures {
   /** The workload in words (identity.ts). */
   workload: string | null;
   machineId: string | null;
-  /** Welch's test against a previous result, by its id (computed once per pair). */
-  test?: { prevId: number; significant: 1 | 0 | null };
+  /** The change and Welch's test against a previous result, by its id (once per pair). */
+  compared?: { prevId: number; delta: number | null; significant: 1 | 0 | null };
 }
 
 /** The fetched columns: the sent ones, then what the computed ones need. */

@@ -93,17 +93,27 @@ function bySpeed(a: number | null, b: number | null): number {
   return b - a > 0 ? 1 : b - a < 0 ? -1 : 0;
 }
 
-/** Welch's test of the latest result against the previous one: 1 significant, 0 not, null. */
-function significance(r: ResultFigures, prevId: number | null, p: ResultFigures | undefined) {
-  if (prevId === null || !p) return null;
-  if (r.test?.prevId === prevId) return r.test.significant;
+const SPEED = RESULT_SENT.indexOf("tokens_per_sec_mean");
+
+/**
+ * What the latest result `r` says against the previous one `p` (id `prevId`): the change in %
+ * (as the SQL of schema 12 rounded it) and Welch's test (1 significant at p < 0.05, 0 not, null:
+ * too few runs to tell); computed once per pair, kept with `r`'s figures.
+ */
+function compared(r: ResultFigures, prevId: number | null, p: ResultFigures | undefined) {
+  if (prevId === null || !p) return NOT_COMPARED;
+  if (r.compared?.prevId === prevId) return r.compared;
+  const delta = p.speed !== null && p.speed > 0 && r.speed !== null
+    ? roundPercent((r.speed - p.speed) * 100.0 / p.speed)
+    : null;
   const now = sampleSummary(r.mean, r.std, r.n);
   const before = sampleSummary(p.mean, p.std, p.n);
   const test = now && before ? welchSummary(now, before) : null;
   const significant = test ? (test.p < 0.05 ? 1 : 0) : null;
-  r.test = { prevId, significant };
-  return significant;
+  return r.compared = { prevId, delta, significant };
 }
+
+const NOT_COMPARED = { prevId: null, delta: null, significant: null } as const;
 
 /**
  * The results table in columns ({@linkcode RESULTS_COLUMNS}); `cache` keeps the results'
@@ -128,24 +138,18 @@ export function resultsColumns(
     const r = figures.get(resultId);
     if (!m || !r) continue; // deleted since the ids were read: the next request sees it
     const p = prevId === null ? undefined : figures.get(prevId);
-    const delta = p && p.speed !== null && p.speed > 0 && r.speed !== null
-      ? roundPercent((r.speed - p.speed) * 100.0 / p.speed)
-      : null;
-    const values = [
-      m[1],
-      m[2],
-      m[3],
-      m[4],
-      resultId,
-      ...r.sent,
+    const c = compared(r, prevId, p);
+    const values: unknown[] = [m[1], m[2], m[3], m[4], resultId];
+    for (const v of r.sent) values.push(v);
+    values.push(
       count,
       r.machineId,
       r.machineId === null ? null : hosts.get(r.machineId) ?? null,
-      p?.sent[RESULT_SENT.indexOf("tokens_per_sec_mean")] ?? null,
-      delta,
+      p ? p.sent[SPEED] : null,
+      c.delta,
       r.workload,
-      significance(r, prevId, p),
-    ];
+      c.significant,
+    );
     rows.push({ speed: r.speed, key: m[1], id: resultId, values });
   }
   rows.sort((a, b) =>
