@@ -7,12 +7,15 @@
  * results stay valid across every benchmark stored.
  *
  * Every path that changes a stored result, and why it is counted:
- * - `finishResult` (store.ts), `storeImported`'s finish (imported.ts): a `running` result made
- *   finished: nothing cached had it (only the ids `identity_latest` names, finished ones, are
- *   cached); no bump needed, none made.
- * - `splitGrid`/`splitGridResults` (split.ts), `interruptOwner` and every other `UPDATE results`
- *   of a finished result (data_migrations.ts's merges and clamps, a `sqlite3` or `psql` shell):
- *   the update trigger (`OLD.status` finished).
+ * - `finishResult` (store.ts), `storeImported`'s finish (imported.ts), `interruptOwner` and the
+ *   start's interrupted results (store.ts: `WHERE status = 'running'`): a `running` result made
+ *   finished or failed: nothing cached had it (only the ids `identity_latest` names, finished
+ *   ones, are cached); no bump needed, none made.
+ * - `splitGrid` at a grid benchmark's end and `splitGridResults` (split.ts: the first cell is the
+ *   finished grid result updated in place), data_migrations.ts's merges and clamps (schemas 6
+ *   and 7: before these triggers, while the store opens and nothing is cached yet), and any
+ *   other `UPDATE results` of a finished result (a `sqlite3` or `psql` shell): the update trigger
+ *   (`OLD.status` finished).
  * - `deleteModel` (dashboard.ts: the cascade from `models`), any `DELETE FROM results`: the
  *   delete trigger (SQLite: per row; PostgreSQL: per statement, which the cascade runs too).
  * - Clearing (clear.ts): SQLite drops every trigger of the cleared tables for its deletes and
