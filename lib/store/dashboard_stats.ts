@@ -1,15 +1,18 @@
 /**
- * The dashboard's statistics object (seed: KPI cards, top-10 chart, quantization donut) in one
- * statement: the latest result of every identity is read once (materialised, only the columns
- * the figures use) and every figure — speed summary and percentiles, the top-10 and efficiency
- * lists, the quantization and architecture distributions, the KPI counts — is computed from it,
- * in SQL. One row per list entry, each carrying the one-row summary.
+ * The dashboard's statistics object (seed: KPI cards, top-10 chart, quantization donut), built
+ * from the results table (results_table.ts): one row per identity with its latest figures, read
+ * incrementally from the connection's cache of finished results, so a request after a write
+ * costs what the table's does (one small statement, plus the results not seen yet) instead of
+ * reading and aggregating every identity's latest result again in SQL (perf/dashboard_api_postgres.ts).
+ * The figures are the ones the one SQL statement of schema 12 computed (tests/lib/store/
+ * _stats_sql.ts keeps it as the tests' oracle): the speed summary and its linear-interpolated
+ * percentiles, the top-10 and efficiency lists (ties by the variant's key), the quantization and
+ * architecture distributions (variants with a result), the KPI counts, the runs from `totals`.
  *
  * @module
  */
-import { isPostgres, type StoreDb } from "./database.ts";
-import { workloadText } from "./identity.ts";
-import { plain, type Row } from "./rows.ts";
+import type { StoreDb } from "./database.ts";
+import { resultsTable, type ResultsTableRow } from "./results_table.ts";
 
 /** The seed's dashboard statistics object plus the KPI counts. */
 export interface DashboardStats {
@@ -43,118 +46,97 @@ export interface DashboardStats {
   quantization_count: number;
 }
 
-/**
- * The latest result of each identity with its variant and machine, the columns the figures use:
- * materialised once (both dialects), `identity_latest` first (SQLite: CROSS JOIN; PostgreSQL:
- * the ids as an array, seeked by primary key — see results_table.ts). Not the parameters (the
- * prompt: kilobytes a row): the listed rows' are read by id.
- */
-function latestRows(db: StoreDb): string {
-  const from = isPostgres(db)
-    ? `results r JOIN identity_latest l ON l.result_id = r.id
-       WHERE r.id = ANY(ARRAY(SELECT result_id FROM identity_latest))`
-    : "identity_latest l CROSS JOIN results r ON r.id = l.result_id";
-  return `latest AS MATERIALIZED (
-    SELECT x.*, m.model_key, m.model_name, m.quantization, m.architecture,
-      mc.hostname AS machine_name
-    FROM (SELECT r.id AS rid, r.model_id, r.machine_id, r.backend, r.vram_mb,
-            r.tokens_per_sec_mean AS v, r.tokens_per_sec_per_gb AS g FROM ${from}) x
-      JOIN models m ON m.id = x.model_id LEFT JOIN machines mc ON mc.id = x.machine_id)`;
-}
-
-/** Linear-interpolated percentile `p` of the latest speeds (the CTE `s`: speed v, rank i). */
-function percentile(db: StoreDb, p: number): string {
-  const pos = `((SELECT COUNT(*) FROM s) - 1) * ${p}`;
-  // The whole part of the position: SQLite's CAST truncates, PostgreSQL's rounds.
-  const whole = isPostgres(db) ? `CAST(FLOOR(${pos}) AS BIGINT)` : `CAST(${pos} AS INTEGER)`;
-  return `(SELECT lo.v + (${pos} - ${whole}) * (COALESCE(hi.v, lo.v) - lo.v)
-    FROM s lo LEFT JOIN s hi ON hi.i = lo.i + 1 WHERE lo.i = ${whole})`;
-}
-
-/** One distribution's rows: how many variants with a result have each value of `column`. */
-const distribution = (kind: number, column: string) => `
-  SELECT ${kind} AS kind, ROW_NUMBER() OVER (
-      ORDER BY COUNT(DISTINCT model_id) DESC, COALESCE(${column}, 'unknown')) AS o,
-    NULL AS model_key, NULL AS model_name, NULL AS quantization, NULL AS architecture,
-    NULL AS backend, NULL AS params_json, NULL AS machine_name, NULL AS speed, NULL AS vram_mb,
-    NULL AS per_gb, COALESCE(${column}, 'unknown') AS k, COUNT(DISTINCT model_id) AS n
-  FROM latest GROUP BY COALESCE(${column}, 'unknown')`;
-
-/** A ranked list's rows: the first `limit` latest results with `filter`, by `order`. */
-const ranked = (kind: number, order: string, filter: string, limit: number) => `
-  SELECT kind, o, model_key, model_name, quantization, architecture, backend,
-    (SELECT pj.params_json FROM results pj WHERE pj.id = t${kind}.rid) AS params_json,
-    machine_name, speed, vram_mb, per_gb, k, n
-  FROM (SELECT ${kind} AS kind, ROW_NUMBER() OVER (ORDER BY ${order}) AS o, rid, model_key,
-      model_name, quantization, architecture, backend, machine_name, v AS speed,
-      vram_mb, g AS per_gb, NULL AS k, CAST(NULL AS INTEGER) AS n
-    FROM latest WHERE ${filter}) t${kind} WHERE o <= ${limit}`;
-
-const TOP = 1, EFFICIENT = 2, QUANTIZATIONS = 3, ARCHITECTURES = 4;
-
-/** The statement: the summary columns on every row, one row per list entry (or one, empty). */
-function statsSql(db: StoreDb): string {
-  return `WITH ${latestRows(db)},
-    s AS (SELECT v, ROW_NUMBER() OVER (ORDER BY v) - 1 AS i FROM latest WHERE v IS NOT NULL),
-    head AS (SELECT MIN(v) AS min_speed, MAX(v) AS max_speed, AVG(v) AS avg_speed,
-        COUNT(DISTINCT model_id) AS cached_models,
-        COUNT(DISTINCT architecture) AS architecture_count,
-        COUNT(DISTINCT quantization) AS quantization_count,
-        (SELECT SUM(ok_results) FROM identity_latest) AS total_results,
-        (SELECT runs FROM totals) AS total_runs,
-        ${percentile(db, 0.5)} AS p50, ${percentile(db, 0.95)} AS p95
-      FROM latest),
-    lists AS (
-      ${ranked(TOP, "v DESC, model_key", "v IS NOT NULL", 10)}
-      UNION ALL ${ranked(EFFICIENT, "g DESC, model_key", "g IS NOT NULL", 5)}
-      UNION ALL ${distribution(QUANTIZATIONS, "quantization")}
-      UNION ALL ${distribution(ARCHITECTURES, "architecture")})
-  SELECT head.*, lists.* FROM head LEFT JOIN lists ON 1 = 1 ORDER BY lists.kind, lists.o`;
-}
-
-const round2 = (v: unknown): number => Math.round(((v as number | null) ?? 0) * 100) / 100;
+const round2 = (v: number | null | undefined): number => Math.round((v ?? 0) * 100) / 100;
 const vramText = (v: unknown): string => (typeof v === "number" ? String(Math.round(v)) : "N/A");
+const byText = (a: string, b: string): number => a < b ? -1 : a > b ? 1 : 0;
+
+/** A figure of a row as a number, null when there is none. */
+function figure(row: ResultsTableRow, column: string): number | null {
+  const v = row[column];
+  return typeof v === "number" && Number.isFinite(v) ? v : null;
+}
+
+/** The linear-interpolated percentile `p` (0–1) of ascending `sorted`; null when empty. */
+function percentile(sorted: number[], p: number): number | null {
+  if (sorted.length === 0) return null;
+  const pos = (sorted.length - 1) * p;
+  const whole = Math.floor(pos);
+  const lo = sorted[whole]!;
+  return lo + (pos - whole) * ((sorted[whole + 1] ?? lo) - lo);
+}
+
+/** The first `limit` rows with `column`, largest first, ties by the variant's key. */
+function ranked(rows: ResultsTableRow[], column: string, limit: number): ResultsTableRow[] {
+  return rows.filter((r) => figure(r, column) !== null)
+    .sort((a, b) =>
+      figure(b, column)! - figure(a, column)! || byText(a.model_key, b.model_key) ||
+      Number(a.result_id) - Number(b.result_id)
+    )
+    .slice(0, limit);
+}
+
+/** How many variants have each value of `column` ('unknown' for none), most first. */
+function distribution(rows: ResultsTableRow[], column: string): Record<string, number> {
+  const variants = new Map<string, Set<string>>();
+  for (const r of rows) {
+    const k = (r[column] as string | null) ?? "unknown";
+    if (!variants.has(k)) variants.set(k, new Set());
+    variants.get(k)!.add(r.model_key);
+  }
+  return Object.fromEntries(
+    [...variants].map(([k, keys]) => [k, keys.size] as const)
+      .sort((a, b) => b[1] - a[1] || byText(a[0], b[0])),
+  );
+}
+
+/** The statistics of `rows` (the results table) with `totalRuns` stored runs. */
+export function statsOf(rows: ResultsTableRow[], totalRuns: number): DashboardStats {
+  const speeds = rows.map((r) => figure(r, "tokens_per_sec_mean")).filter((v) => v !== null)
+    .sort((a, b) => a - b);
+  const distinct = (column: string) =>
+    new Set(rows.map((r) => r[column]).filter((v) => v !== null && v !== undefined)).size;
+  return {
+    speed_summary: {
+      min: round2(speeds[0]),
+      p50: round2(percentile(speeds, 0.5)),
+      avg: round2(speeds.length ? speeds.reduce((s, v) => s + v, 0) / speeds.length : null),
+      p95: round2(percentile(speeds, 0.95)),
+      max: round2(speeds.at(-1)),
+    },
+    top_models_extended: ranked(rows, "tokens_per_sec_mean", 10).map((r) => ({
+      model_key: r.model_key,
+      model_name: r.model_name,
+      quantization: r.quantization,
+      backend: r.backend,
+      workload: r.workload,
+      machine_name: r.machine_name,
+      speed: round2(figure(r, "tokens_per_sec_mean")),
+      vram_mb: vramText(r.vram_mb),
+      architecture: (r.architecture as string | null) ?? null,
+    })),
+    quantization_distribution: distribution(rows, "quantization"),
+    architecture_distribution: distribution(rows, "architecture"),
+    efficiency_top: ranked(rows, "tokens_per_sec_per_gb", 5).map((r) => {
+      const speed = figure(r, "tokens_per_sec_mean");
+      return {
+        model_key: r.model_key,
+        model_name: r.model_name,
+        quantization: r.quantization,
+        tokens_per_sec_per_gb: round2(figure(r, "tokens_per_sec_per_gb")),
+        speed: speed === null ? null : round2(speed),
+        vram_mb: vramText(r.vram_mb),
+      };
+    }),
+    cached_models: distinct("model_key"),
+    total_results: rows.reduce((n, r) => n + Number(r.result_count ?? 0), 0),
+    total_runs: totalRuns,
+    architecture_count: distinct("architecture"),
+    quantization_count: distinct("quantization"),
+  };
+}
 
 /** Builds the dashboard statistics object. */
 export function dashboardStats(db: StoreDb): DashboardStats {
-  const rows = db.prepare(statsSql(db)).all().map((r) => plain<Row>(r));
-  const head = rows[0]!;
-  const of = (kind: number) => rows.filter((r) => r.kind === kind);
-  const counts = (kind: number) =>
-    Object.fromEntries(of(kind).map((r) => [String(r.k), Number(r.n)]));
-  return {
-    speed_summary: {
-      min: round2(head.min_speed),
-      p50: round2(head.p50),
-      avg: round2(head.avg_speed),
-      p95: round2(head.p95),
-      max: round2(head.max_speed),
-    },
-    top_models_extended: of(TOP).map((r) => ({
-      model_key: String(r.model_key),
-      model_name: String(r.model_name),
-      quantization: r.quantization as string | null,
-      backend: String(r.backend),
-      workload: workloadText(r.params_json),
-      machine_name: (r.machine_name as string | null) ?? null,
-      speed: round2(r.speed),
-      vram_mb: vramText(r.vram_mb),
-      architecture: r.architecture as string | null,
-    })),
-    quantization_distribution: counts(QUANTIZATIONS),
-    architecture_distribution: counts(ARCHITECTURES),
-    efficiency_top: of(EFFICIENT).map((r) => ({
-      model_key: String(r.model_key),
-      model_name: String(r.model_name),
-      quantization: r.quantization as string | null,
-      tokens_per_sec_per_gb: round2(r.per_gb),
-      speed: r.speed === null ? null : round2(r.speed),
-      vram_mb: vramText(r.vram_mb),
-    })),
-    cached_models: Number(head.cached_models ?? 0),
-    total_results: Number(head.total_results ?? 0),
-    total_runs: Number(head.total_runs ?? 0),
-    architecture_count: Number(head.architecture_count ?? 0),
-    quantization_count: Number(head.quantization_count ?? 0),
-  };
+  const totals = db.prepare("SELECT runs FROM totals WHERE id = 1").get();
+  return statsOf(resultsTable(db), Number(totals?.runs ?? 0));
 }
