@@ -117,7 +117,7 @@ const CASES: Case[] = [
     path: "/api/dashboard/stats",
     after: "a variant's last_seen",
     write: touchModel,
-    read: (db) => dashboardStats(db),
+    read: (db, keep) => dashboardStats(db, keep),
   },
 ];
 

@@ -12,6 +12,7 @@
  * @module
  */
 import type { StoreDb } from "./database.ts";
+import { figuresCacheOf, type ResultFiguresCache } from "./result_figures.ts";
 import { resultsTable, type ResultsTableRow } from "./results_table.ts";
 
 /** The seed's dashboard statistics object plus the KPI counts. */
@@ -135,8 +136,14 @@ export function statsOf(rows: ResultsTableRow[], totalRuns: number): DashboardSt
   };
 }
 
-/** Builds the dashboard statistics object. */
-export function dashboardStats(db: StoreDb): DashboardStats {
+/**
+ * Builds the dashboard statistics object; `cache` keeps the results' figures between calls (by
+ * default the connection's own, shared with the results table).
+ */
+export function dashboardStats(
+  db: StoreDb,
+  cache: ResultFiguresCache = figuresCacheOf(db),
+): DashboardStats {
   const totals = db.prepare("SELECT runs FROM totals WHERE id = 1").get();
-  return statsOf(resultsTable(db), Number(totals?.runs ?? 0));
+  return statsOf(resultsTable(db, cache), Number(totals?.runs ?? 0));
 }

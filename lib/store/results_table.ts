@@ -179,7 +179,13 @@ export type ResultsTableRow = Row & {
   speed_delta_significant: 1 | 0 | null;
 };
 
-/** The results table as one object per row (the page's first render, reports, tests). */
-export function resultsTable(db: StoreDb): ResultsTableRow[] {
-  return rowsOf<ResultsTableRow>(resultsColumns(db));
+/**
+ * The results table as one object per row (the page's first render, the statistics, tests);
+ * `cache` as in {@linkcode resultsColumns}.
+ */
+export function resultsTable(
+  db: StoreDb,
+  cache: ResultFiguresCache = figuresCacheOf(db),
+): ResultsTableRow[] {
+  return rowsOf<ResultsTableRow>(resultsColumns(db, cache));
 }
