@@ -45,3 +45,29 @@ Deno.test("compressAnswers() leaves an event stream unread and uncompressed", as
   assert.equal(res.headers.get("Content-Length"), null);
   assert.equal(await res.text(), "data: 1\n\n");
 });
+
+Deno.test("compressAnswers() reads no more of a large JSON answer than its first kilobyte before it is sent", async () => {
+  let pulled = 0;
+  const chunk = new TextEncoder().encode(`"${"z".repeat(600)}",`);
+  const app = new Hono().use("*", compressAnswers()).get("/big", () =>
+    new Response(
+      new ReadableStream<Uint8Array>({
+        start: (ctl) => ctl.enqueue(new TextEncoder().encode("[")),
+        pull(ctl) {
+          pulled++;
+          if (pulled <= 100) ctl.enqueue(chunk);
+          else {
+            ctl.enqueue(new TextEncoder().encode("0]"));
+            ctl.close();
+          }
+        },
+      }, { highWaterMark: 0 }),
+      { headers: { "Content-Type": "application/json" } },
+    ));
+  const res = await app.request("/big", gzip);
+  assert.ok(pulled <= 3, `${pulled} chunks read before the answer left`);
+  assert.equal(res.headers.get("Content-Encoding"), "gzip");
+  const plain = await new Response(res.body!.pipeThrough(new DecompressionStream("gzip"))).json();
+  assert.equal(plain.length, 101);
+  assert.equal(plain[0], "z".repeat(600));
+});
