@@ -9,6 +9,7 @@ import Chart from "../islands/Chart.tsx";
 import { shortModelName } from "../lib/shared/model_name.ts";
 import { type LoadCurve, percentileLabel, type Row } from "../lib/store/mod.ts";
 import { fixed } from "../lib/shared/format.ts";
+import { UNKNOWN_MACHINE } from "../lib/shared/machine.ts";
 
 const MODES = [
   ["concurrency", "by concurrency", "requests in flight"],
@@ -52,7 +53,7 @@ function percentileColumns(
 /** A curve's name: the variant, and its machine when the curves come from several. */
 function curveLabel(c: LoadCurve, severalMachines: boolean): string {
   const variant = shortModelName(c.model_key);
-  return severalMachines ? `${variant} · on ${c.machine_name ?? "unknown machine"}` : variant;
+  return severalMachines ? `${variant} · on ${c.machine_name ?? UNKNOWN_MACHINE}` : variant;
 }
 
 /** Props of {@linkcode LoadCurveCard}. */

@@ -8,7 +8,7 @@
 import { computed, type ReadonlySignal, type Signal, signal } from "@preact/signals";
 import { api } from "./api_client.ts";
 import { type ColumnTable, rowsOf } from "../lib/shared/columns.ts";
-import { UNKNOWN_MACHINE } from "../lib/shared/machine.ts";
+import { UNKNOWN_MACHINE, UNKNOWN_MACHINE_KEY } from "../lib/shared/machine.ts";
 
 /** One row of `/api/results`. */
 export type ResultRow = Record<string, string | number | null>;
@@ -56,17 +56,23 @@ export { UNKNOWN_MACHINE };
 
 /** The filter key of a row's machine. */
 export const machineKeyOf = (r: ResultRow): string =>
-  typeof r.machine_id === "string" ? r.machine_id : "unknown";
+  typeof r.machine_id === "string" ? r.machine_id : UNKNOWN_MACHINE_KEY;
 
 /** The machines of the rows, by name (the unknown machine last). */
 export function machinesOf(rows: ResultRow[]): MachineOption[] {
   const seen = new Map<string, string>();
   for (const r of rows) {
     const id = machineKeyOf(r);
-    if (!seen.has(id)) seen.set(id, id === "unknown" ? UNKNOWN_MACHINE : String(r.machine_name));
+    if (!seen.has(id)) {
+      seen.set(id, id === UNKNOWN_MACHINE_KEY ? UNKNOWN_MACHINE : String(r.machine_name));
+    }
   }
   return [...seen].map(([id, name]) => ({ id, name })).sort((a, b) =>
-    a.id === "unknown" ? 1 : b.id === "unknown" ? -1 : a.name.localeCompare(b.name)
+    a.id === UNKNOWN_MACHINE_KEY
+      ? 1
+      : b.id === UNKNOWN_MACHINE_KEY
+      ? -1
+      : a.name.localeCompare(b.name)
   );
 }
 

@@ -1,7 +1,6 @@
 /**
  * Island: the results browser. Table (sort by any column, filter by text, quantization and
- * machine),
- * speed-vs-VRAM scatter and the model × quantization heatmap, all from `GET /api/results`;
+ * machine), speed-vs-VRAM scatter and the model × quantization heatmap, all from `GET /api/results`;
  * deleting a model or clearing the cache (with a backup) calls the cache API. Its state is
  * signals (`results_state.ts`). With no result, or none passing the filters, one message says
  * why and what to do instead of empty charts.

@@ -7,13 +7,12 @@
  * @module
  */
 import { shortModelName } from "../lib/shared/model_name.ts";
-import { UNKNOWN_MACHINE } from "../lib/store/mod.ts";
+import { UNKNOWN_MACHINE, UNKNOWN_MACHINE_KEY } from "../lib/shared/machine.ts";
 import { dateTime, fixed, parallelSpeed } from "../lib/shared/format.ts";
 import KpiCard from "../components/KpiCard.tsx";
 import Chart from "../islands/Chart.tsx";
 import ComparisonPicker, { type PickerGroup } from "../islands/ComparisonPicker.tsx";
 import { define } from "../lib/dashboard/services.ts";
-import { UNKNOWN_MACHINE_KEY } from "../lib/dashboard/comparison_window.ts";
 import { page } from "../lib/http/mod.ts";
 import {
   type ComparableVariant,

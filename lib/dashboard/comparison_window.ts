@@ -9,6 +9,7 @@
  */
 import { badRequest } from "../error.ts";
 import { HISTORY_LIMITS, type HistoryWindow } from "../store/mod.ts";
+import { UNKNOWN_MACHINE_KEY } from "../shared/machine.ts";
 
 /** A whole number from `min` to `max` written in plain digits, else a usage error. */
 function whole(name: string, text: string, min: number, max: number): number {
@@ -57,9 +58,6 @@ export function comparisonWindow(query: (name: string) => string | undefined): H
     before: before === undefined ? null : whole("before", before, 1, Number.MAX_SAFE_INTEGER),
   };
 }
-
-/** The `machine` of a Comparison URL that names the results without a machine. */
-export const UNKNOWN_MACHINE_KEY = "unknown";
 
 /**
  * The machine the query asks for: undefined without `machine` (every machine), null for

@@ -7,3 +7,9 @@
 
 /** The name of an unknown machine. */
 export const UNKNOWN_MACHINE = "unknown machine";
+
+/**
+ * The key that stands for an unknown machine where a machine is chosen: the Results page's
+ * filter and the Comparison URL's `machine` (`?machine=unknown`).
+ */
+export const UNKNOWN_MACHINE_KEY = "unknown";
