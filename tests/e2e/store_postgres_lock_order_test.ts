@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { ResultsStore } from "../../lib/store/mod.ts";
 import { testPostgres } from "../_postgres.ts";
-import { interleave } from "../lib/store/pg/_interleave.ts";
+import { interleave, type Interleaving } from "../lib/store/pg/_interleave.ts";
 
 const opts = { sanitizeResources: false, sanitizeOps: false };
 const model = (key: string) => ({ model_key: key, model_name: key, quantization: "Q4_K_M" });
@@ -15,6 +15,15 @@ const ELSEWHERE = "elsewhere/1:1";
 
 function start(store: ResultsStore, key: string, hash = "h"): number {
   return store.beginResult({ model: model(key), params_hash: hash, backend: "rest", params: {} });
+}
+
+/** Both processes' writes went through (no error in either). */
+function assertBothStored(seen: Interleaving): void {
+  assert.deepEqual(
+    [seen.first.error, seen.second.error],
+    [undefined, undefined],
+    JSON.stringify(seen),
+  );
 }
 
 Deno.test(
@@ -32,11 +41,7 @@ Deno.test(
       { op: "import", models: ["imported-a", "imported-b"] },
       { op: "addRun", resultId: running, runIndex: 0 },
     );
-    assert.deepEqual(
-      [seen.first.error, seen.second.error],
-      [undefined, undefined],
-      JSON.stringify(seen),
-    );
+    assertBothStored(seen);
     assert.equal(seen.deadlocks, 0);
     const after = ResultsStore.open(url);
     try {
@@ -66,11 +71,7 @@ Deno.test(
       { op: "interruptOwner", owner: ELSEWHERE },
       { op: "finishResult", resultId: second },
     );
-    assert.deepEqual(
-      [seen.first.error, seen.second.error],
-      [undefined, undefined],
-      JSON.stringify(seen),
-    );
+    assertBothStored(seen);
     assert.equal(seen.deadlocks, 0);
     const after = ResultsStore.open(url);
     try {
@@ -97,11 +98,7 @@ Deno.test(
       { op: "upsertModel", modelKey: "new-model" },
       { op: "upsertModel", modelKey: "new-model" },
     );
-    assert.deepEqual(
-      [seen.first.error, seen.second.error],
-      [undefined, undefined],
-      JSON.stringify(seen),
-    );
+    assertBothStored(seen);
     assert.equal(seen.first.ok, seen.second.ok, "the same row's id");
     const [row] = await server.admin(
       new URL(url).pathname.slice(1),
